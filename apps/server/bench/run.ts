@@ -1,0 +1,7 @@
+import { benchUserMe } from './user-me.js';
+
+// `npm run bench [-- --seconds N]`: every benchmark, one after the other, figures on stdout.
+const secondsFlag = process.argv.indexOf('--seconds');
+const seconds = secondsFlag > 0 ? Number(process.argv[secondsFlag + 1]) : 10;
+
+await benchUserMe(seconds);

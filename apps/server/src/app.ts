@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Deps } from './deps.js';
+import type { App } from './http/app-types.js';
+import { type ClusterTokenResolver, installAuth } from './http/auth.js';
+import { installCsrf } from './http/csrf.js';
+import { installErrorHandlers } from './http/errors.js';
+import { z } from './http/zod.js';
+import { registerProviderRoutes } from './modules/auth/providers.js';
+import { registerAuthRoutes } from './modules/auth/routes.js';
+import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerInteractionRoutes } from './modules/interactions/routes.js';
+import { registerStaffRoutes } from './modules/staff/routes.js';
+import { registerTokenRoutes } from './modules/tokens/routes.js';
+import { registerUserRoutes } from './modules/users/routes.js';
+import { VERSION } from './version.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  resolveClusterToken?: ClusterTokenResolver;
+}
+
+const MODULES: Array<(app: App, deps: Deps) => void> = [
+  registerHealthRoutes,
+  registerAuthRoutes,
+  registerProviderRoutes,
+  registerTokenRoutes,
+  registerUserRoutes,
+  registerInteractionRoutes,
+  registerStaffRoutes,
+];
+
+/** Builds the HTTP app without listening, so tests can `inject` into it. */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 4 * 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app);
+
+  // The API speaks JSON (and forms, for the terminal sign-in); other bodies are 415s.
+  app.removeContentTypeParser('text/plain');
+  // An empty JSON body (what a bodiless POST from a fetch wrapper sends) reads as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(cookie);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Cumulus API', version: VERSION, description: 'Control plane of Cumulus.' },
+      components: {
+        securitySchemes: {
+          token: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: '`Token <key>` or `ApiToken <token>`',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
+  installAuth(app, { db: deps.db, resolveClusterToken: options.resolveClusterToken });
+  addDefaultErrorResponses(app);
+
+  for (const register of MODULES) register(app, deps);
+
+  app.get('/api/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  await serveConsole(app, deps.config.webDist);
+  return app;
+}
+
+const errorBody = z.record(z.string(), z.unknown());
+
+/** Every route may answer the error shapes; declaring them keeps the OpenAPI document honest. */
+function addDefaultErrorResponses(app: App): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+    if (!schema?.response) return;
+    schema.response = { ...schema.response, '4XX': schema.response['4XX'] ?? errorBody, '5XX': errorBody };
+  });
+}
+
+/** The built console on the same origin, with the single-page fallback; API paths stay JSON. */
+async function serveConsole(app: App, webDist: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  const hasConsole = existsSync(index);
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        res.setHeader(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi =
+      request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/users/');
+    if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.code(404).send({ detail: 'Not found.', code: 'NOT_FOUND' });
+  });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+// The only module that reads process.env. Everything else receives a Config.
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  CUMULUS_PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  CUMULUS_DATA_DIR: z.string().min(1).default('./.cumulus'),
+  CUMULUS_SECRET: z.string().min(32, 'CUMULUS_SECRET must be at least 32 characters').optional(),
+  CUMULUS_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'CUMULUS_SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  CUMULUS_MAIL_FROM: z.string().min(3).default('Cumulus <no-reply@cumulus.local>'),
+  CUMULUS_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  CUMULUS_STAFF_EMAILS: z.string().default(''),
+  CUMULUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CUMULUS_WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  python: string;
+  staffEmails: ReadonlySet<string>;
+  logLevel: string;
+  /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
+  webDist: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means unset, as in most shells' `VAR= cmd`.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.CUMULUS_DATA_DIR);
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.CUMULUS_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    secret: e.CUMULUS_SECRET ?? loadOrCreateSecret(dataDir),
+    smtpUrl: e.CUMULUS_SMTP_URL,
+    mailFrom: e.CUMULUS_MAIL_FROM,
+    python: e.CUMULUS_PYTHON,
+    staffEmails: new Set(
+      e.CUMULUS_STAFF_EMAILS.split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    logLevel: e.CUMULUS_LOG_LEVEL,
+    webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}
+
+/** Generated once and kept in the data dir, so restarts keep sessions and encrypted values readable. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,5 @@
+export * from './auth.js';
+export * from './interactions.js';
+export * from './mail.js';
+export * from './organizations.js';
+export * from './users.js';

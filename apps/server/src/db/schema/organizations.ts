@@ -1,0 +1,93 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { users } from './users.js';
+
+export const organizationRole = pgEnum('organization_role', ['admin', 'member']);
+
+export const organizations = pgTable('organizations', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 64 }).notNull(),
+  isPersonal: boolean('is_personal').notNull().default(false),
+  memberLimit: integer('member_limit'),
+  workspaceLimit: integer('workspace_limit'),
+  seatLimit: integer('seat_limit'),
+  created: createdAt(),
+});
+
+export const organizationMemberships = pgTable(
+  'organization_memberships',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: organizationRole('role').notNull().default('member'),
+    created: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organization_memberships_org_user_key').on(t.organizationId, t.userId),
+    index('organization_memberships_user_idx').on(t.userId),
+  ],
+);
+
+/** A workspace. The API calls it an account; `slug` is the path key. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    slug: varchar('slug', { length: 64 }).notNull(),
+    name: varchar('name', { length: 64 }).notNull(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    active: boolean('active').notNull().default(true),
+    avatarUrl: text('avatar_url'),
+    /** Workspace-wide monthly credit limit; null means none. */
+    creditLimit: integer('credit_limit'),
+    created: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('accounts_slug_key').on(t.slug),
+    uniqueIndex('accounts_name_key').on(t.name),
+    index('accounts_organization_idx').on(t.organizationId),
+  ],
+);
+
+export const accountMemberships = pgTable(
+  'account_memberships',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    creditLimit: integer('credit_limit').notNull().default(100000),
+    coreLimit: integer('core_limit').notNull().default(1000),
+    created: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('account_memberships_account_user_key').on(t.accountId, t.userId),
+    index('account_memberships_user_idx').on(t.userId),
+  ],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type Account = typeof accounts.$inferSelect;
+export type AccountMembership = typeof accountMemberships.$inferSelect;
+export type OrganizationMembership = typeof organizationMemberships.$inferSelect;

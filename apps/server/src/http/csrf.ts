@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomHex, safeEqual } from '../lib/crypto.js';
+import { ApiError } from './errors.js';
+
+export const CSRF_COOKIE = 'csrftoken';
+export const CSRF_HEADER = 'x-csrftoken';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Double-submit CSRF protection. Every response plants a readable `csrftoken` cookie; an unsafe
+ * request that comes from a browser must echo it in the `X-CSRFToken` header. Browsers always
+ * mark their requests (Origin on unsafe methods, Sec-Fetch-* on all), scripts and the Python
+ * client do not, so token-carrying API clients keep working without a cookie dance.
+ */
+export function installCsrf(app: FastifyInstance, options: { secure: boolean }): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (!cookie) {
+      reply.setCookie(CSRF_COOKIE, randomHex(16), {
+        path: '/',
+        sameSite: 'lax',
+        secure: options.secure,
+        httpOnly: false,
+        maxAge: 31_449_600,
+      });
+    }
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false) return;
+    if (!isFromBrowser(request)) return;
+    const header = request.headers[CSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) {
+      throw new ApiError(403, {
+        detail: 'CSRF Failed: CSRF token missing or incorrect.',
+        code: 'CSRF_FAILED',
+      });
+    }
+  });
+}
+
+function isFromBrowser(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
+}

@@ -1,0 +1,47 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/** Random lower-case hex; never contains `-`, so it can sit on either side of a token separator. */
+export const randomHex = (bytes: number): string => randomBytes(bytes).toString('hex');
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** AES-256-GCM with a key derived from the server secret; output is `v1.<iv>.<tag>.<ciphertext>`. */
+export class SecretBox {
+  readonly #key: Buffer;
+
+  constructor(secret: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secret, 'cumulus', 'secret-box-v1', 32));
+  }
+
+  encrypt(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  decrypt(boxed: string): string {
+    const [version, iv, tag, data] = boxed.split('.');
+    if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('Unreadable secret box');
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import { loadConfig } from './config.js';
+import { createServer } from './server.js';
+
+const config = loadConfig();
+const server = await createServer(config, {
+  logger: {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+  },
+});
+const { app } = server;
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+server.startLoops();
+app.log.info(
+  {
+    url: config.publicUrl,
+    database: server.database.kind,
+    smtp: config.smtpUrl ? 'configured' : 'none (mail kept in log)',
+  },
+  `Cumulus is running at ${config.publicUrl}`,
+);

@@ -1,0 +1,21 @@
+/** Notices the console shows once (console.md section 3). */
+export const INTERACTION_TYPES = [
+  'warned-about-ecs',
+  'user-info-on-sign-in',
+  'unsubscribe',
+  'api-token-message',
+  'spot-default-changed',
+  'requested-activation',
+] as const;
+
+/** Per-user milestones the console and server read. */
+export const FLAG_NAMES = [
+  'has-api-key',
+  'get-started',
+  'access-to-account-with-completed-setup',
+  'has-created-cluster',
+  'has-created-at-least-three-clusters',
+  'user-source-dialog',
+  'completed-setup-once',
+] as const;
+export type FlagName = (typeof FLAG_NAMES)[number];

@@ -1,0 +1,154 @@
+import { and, count, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  banners,
+  clientInteractions,
+  interactions,
+  interactionTypes,
+  type User,
+  userFlags,
+} from '../../db/schema/index.js';
+import { fieldError } from '../../http/errors.js';
+import { type PageQuery, pageOffset } from '../../http/pagination.js';
+import type { z } from '../../http/zod.js';
+import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { type FlagName, INTERACTION_TYPES } from './catalog.js';
+import type { clientInteractionBody } from './schemas.js';
+
+/** Reference rows every install has; safe to run at every start. */
+export async function seedInteractionTypes(db: Db): Promise<void> {
+  await db
+    .insert(interactionTypes)
+    .values(INTERACTION_TYPES.map((name) => ({ name })))
+    .onConflictDoNothing();
+}
+
+export async function listInteractionTypes(db: Db, page: PageQuery) {
+  const [total] = await db.select({ n: count() }).from(interactionTypes);
+  const rows = await db
+    .select()
+    .from(interactionTypes)
+    .orderBy(interactionTypes.name)
+    .limit(page.page_size)
+    .offset(pageOffset(page));
+  return { count: total?.n ?? 0, results: rows };
+}
+
+export async function listInteractions(db: Db, user: User, page: PageQuery) {
+  const where = eq(interactions.userId, user.id);
+  const [total] = await db.select({ n: count() }).from(interactions).where(where);
+  const rows = await db
+    .select()
+    .from(interactions)
+    .where(where)
+    .orderBy(desc(interactions.created), desc(interactions.id))
+    .limit(page.page_size)
+    .offset(pageOffset(page));
+  return { count: total?.n ?? 0, results: rows.map(presentInteraction) };
+}
+
+const presentInteraction = (row: typeof interactions.$inferSelect) => ({
+  id: row.id,
+  interaction_type: row.interactionType,
+  created: isoTime(row.created),
+});
+
+export async function recordInteraction(db: Db, user: User, type: string) {
+  const [known] = await db.select().from(interactionTypes).where(eq(interactionTypes.name, type)).limit(1);
+  if (!known) throw fieldError('interaction_type', `Invalid interaction type "${type}".`);
+  const [row] = await db.insert(interactions).values({ userId: user.id, interactionType: type }).returning();
+  return presentInteraction(row!);
+}
+
+export async function getFlags(db: Db, user: User, names: readonly FlagName[]) {
+  const rows = await db
+    .select()
+    .from(userFlags)
+    .where(and(eq(userFlags.userId, user.id), inArray(userFlags.name, [...names])));
+  const completed = new Map(rows.map((r) => [r.name, r.completed]));
+  return names.map((name) => ({ name, completed: completed.get(name) ?? false }));
+}
+
+export async function setFlag(
+  db: Db,
+  userId: number,
+  name: FlagName,
+  completed: boolean,
+  data?: Record<string, unknown>,
+) {
+  await db
+    .insert(userFlags)
+    .values({ userId, name, completed, data })
+    .onConflictDoUpdate({
+      target: [userFlags.userId, userFlags.name],
+      set: { completed, updated: new Date(), ...(data !== undefined && { data }) },
+    });
+  return { name, completed };
+}
+
+export async function getStarted(db: Db, user: User) {
+  const [row] = await db
+    .select()
+    .from(userFlags)
+    .where(and(eq(userFlags.userId, user.id), eq(userFlags.name, 'get-started')))
+    .limit(1);
+  return { completed: row?.completed ?? false, data: row?.data ?? {} };
+}
+
+export async function updateGetStarted(
+  db: Db,
+  user: User,
+  input: { completed?: boolean | undefined; data?: Record<string, unknown> | undefined },
+) {
+  const current = await getStarted(db, user);
+  const completed = input.completed ?? current.completed;
+  const data = input.data ? { ...current.data, ...input.data } : current.data;
+  await setFlag(db, user.id, 'get-started', completed, data);
+  return { completed, data };
+}
+
+export async function recordClientInteraction(
+  db: Db,
+  user: User,
+  input: z.infer<typeof clientInteractionBody>,
+) {
+  const [row] = await db
+    .insert(clientInteractions)
+    .values({
+      userId: user.id,
+      action: input.action,
+      version: input.version ?? null,
+      success: input.success ?? null,
+      clientVersion: input.cumulus_version ?? input.coiled_version ?? null,
+      errorMessage: input.error_message ?? null,
+      additionalText: input.additional_text ?? null,
+      additionalData: input.additional_data ?? null,
+    })
+    .returning({ id: clientInteractions.id });
+  return { id: row!.id };
+}
+
+/** Banners whose window contains now. */
+export async function activeBanners(db: Db, page: PageQuery) {
+  const now = new Date();
+  const where = and(lte(banners.start, now), or(isNull(banners.end), gt(banners.end, now)));
+  const [total] = await db.select({ n: count() }).from(banners).where(where);
+  const rows = await db
+    .select()
+    .from(banners)
+    .where(where)
+    .orderBy(desc(banners.start))
+    .limit(page.page_size)
+    .offset(pageOffset(page));
+  return {
+    count: total?.n ?? 0,
+    results: rows.map((b) => ({
+      id: b.id,
+      title: b.title,
+      message: b.message,
+      level: b.level,
+      start: isoTime(b.start),
+      end: isoTimeOrNull(b.end),
+    })),
+  };
+}

@@ -1,0 +1,35 @@
+import type { Account, Organization } from '../../db/schema/index.js';
+import { z } from '../../http/zod.js';
+
+export const organizationBrief = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  is_personal: z.boolean(),
+});
+
+export const accountBrief = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+  active: z.boolean(),
+  can_use_cumulus_hosted: z.boolean(),
+  organization: organizationBrief,
+});
+
+export const presentOrganizationBrief = (o: Organization): z.infer<typeof organizationBrief> => ({
+  id: o.id,
+  name: o.name,
+  is_personal: o.isPersonal,
+});
+
+export const presentAccountBrief = (a: Account, o: Organization): z.infer<typeof accountBrief> => ({
+  id: a.id,
+  slug: a.slug,
+  name: a.name,
+  avatar_url: a.avatarUrl,
+  active: a.active,
+  // Every workspace of a self-hosted install runs on this server's own compute.
+  can_use_cumulus_hosted: true,
+  organization: presentOrganizationBrief(o),
+});

@@ -1,0 +1,98 @@
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
+import { notFound } from '../../http/errors.js';
+import { z } from '../../http/zod.js';
+import { workspaceAccess } from '../workspaces/access.js';
+import {
+  accessTokenBody,
+  accessTokenResponse,
+  accountParams,
+  currentUserSchema,
+  membershipSchema,
+  organizationMembershipSchema,
+  profilePatchBody,
+  profileSchema,
+  scopeSchema,
+  usageSchema,
+  userIdParams,
+  userPatchBody,
+} from './schemas.js';
+import * as users from './service.js';
+
+const tags = ['users'];
+const user = { auth: 'user' } as const;
+
+export function registerUserRoutes(app: App, { db, secrets }: Deps): void {
+  for (const url of ['/api/v2/user/me', '/api/v1/users/me/']) {
+    app.get(url, { config: user, schema: { tags, response: { 200: currentUserSchema } } }, async (request) =>
+      users.currentUser(db, currentUser(request)),
+    );
+  }
+
+  app.get(
+    '/api/v2/user/me/memberships',
+    { config: user, schema: { tags, response: { 200: z.array(membershipSchema) } } },
+    async (request) => users.memberships(db, currentUser(request)),
+  );
+
+  app.get(
+    '/api/v2/users/user/organization/memberships',
+    { config: user, schema: { tags, response: { 200: z.array(organizationMembershipSchema) } } },
+    async (request) => users.organizationMemberships(db, currentUser(request)),
+  );
+
+  app.get(
+    '/api/v2/users/user/valid-scopes',
+    { config: user, schema: { tags, response: { 200: z.array(scopeSchema) } } },
+    async (request) => users.validScopes(db, currentUser(request)),
+  );
+
+  app.get(
+    '/api/v2/user/account/:account/usage',
+    { config: user, schema: { tags, params: accountParams, response: { 200: usageSchema } } },
+    async (request) => {
+      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      // Metering arrives with the usage capability; until then nothing is spent.
+      return {
+        has_quota: true,
+        credit_limit: access.membership?.creditLimit ?? 0,
+        credits_used: 0,
+        workspace_credit_limit: access.account.creditLimit,
+        workspace_credits_used: 0,
+      };
+    },
+  );
+
+  app.patch(
+    '/api/v1/users/me/',
+    { config: user, schema: { tags, body: userPatchBody, response: { 200: currentUserSchema } } },
+    async (request) => users.currentUser(db, await users.updateMe(db, currentUser(request), request.body)),
+  );
+
+  app.patch(
+    '/api/v1/users/me/profile/',
+    {
+      config: user,
+      schema: {
+        tags,
+        body: profilePatchBody,
+        response: { 200: profileSchema.extend({ full_name: z.string(), preferred_name: z.string() }) },
+      },
+    },
+    async (request) => users.updateProfile(db, currentUser(request), request.body),
+  );
+
+  app.patch(
+    '/api/v1/users/:id/access_token/',
+    {
+      config: user,
+      schema: { tags, params: userIdParams, body: accessTokenBody, response: { 200: accessTokenResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      if (request.params.id !== me.id) throw notFound();
+      return users.setGitAccessToken(db, secrets, me, request.body.git_access_token);
+    },
+  );
+}

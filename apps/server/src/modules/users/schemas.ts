@@ -1,0 +1,105 @@
+import { id, text, z } from '../../http/zod.js';
+import { FULL_NAME_MAX, isEmail, PREFERRED_NAME_MAX } from '../auth/rules.js';
+import { accountBrief, organizationBrief } from '../organizations/present.js';
+
+export const profileSchema = z.object({
+  avatar_url: z.string().nullable(),
+  can_contact: z.boolean(),
+  company: z.string(),
+  phone_number: z.string(),
+  title: z.string(),
+  work_email: z.string(),
+  has_git_access_token: z.boolean(),
+  has_ssh_public_key: z.boolean(),
+});
+
+export const currentUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  full_name: z.string(),
+  preferred_name: z.string(),
+  email: z.string(),
+  is_staff: z.boolean(),
+  has_usable_password: z.boolean(),
+  should_see_notebook_page: z.boolean(),
+  email_verified: z.boolean(),
+  default_account: accountBrief.nullable(),
+  default_organization: organizationBrief.nullable(),
+  profile: profileSchema,
+  cumulus_hosted_monthly_limit: z.number().nullable(),
+  date_joined: z.string(),
+  last_login: z.string().nullable(),
+});
+
+export const membershipSchema = z.object({
+  id: z.number().int(),
+  account: accountBrief,
+  is_admin: z.boolean(),
+  is_default_account: z.boolean(),
+  credit_limit: z.number().int(),
+  core_limit: z.number().int(),
+});
+
+export const organizationMembershipSchema = z.object({
+  id: z.number().int(),
+  user: z.object({
+    id: z.number().int(),
+    username: z.string(),
+    full_name: z.string(),
+    preferred_name: z.string(),
+    profile: z.object({ avatar_url: z.string().nullable() }),
+  }),
+  role: z.enum(['admin', 'member']),
+  organization_id: z.number().int(),
+  organization: organizationBrief,
+  workspace_memberships: z.array(
+    z.object({
+      id: z.number().int(),
+      workspace_id: z.number().int(),
+      is_admin: z.boolean(),
+      credit_limit: z.number().int(),
+      core_limit: z.number().int(),
+    }),
+  ),
+  displayed_pro_trial_expiration: z.string().nullable(),
+});
+
+export const scopeSchema = z.object({
+  type: z.enum(['compound', 'organization', 'account', 'user', 'custom_staff']),
+  id: z.union([z.number().int(), z.string()]).nullable(),
+  name: z.string(),
+  email: z.string().nullable(),
+  workspace_names: z.array(z.string()),
+  organization_id: z.number().int().nullable(),
+});
+
+export const usageSchema = z.object({
+  has_quota: z.boolean(),
+  credit_limit: z.number().int(),
+  credits_used: z.number(),
+  workspace_credit_limit: z.number().int().nullable(),
+  workspace_credits_used: z.number(),
+});
+
+export const userPatchBody = z.object({
+  username: z.string().trim().min(1).max(150).optional(),
+  default_account: id.optional(),
+});
+
+const phoneRe = /^\+?[0-9 -]*$/;
+export const profilePatchBody = z.object({
+  full_name: text(FULL_NAME_MAX).optional(),
+  preferred_name: text(PREFERRED_NAME_MAX).optional(),
+  title: text(150).optional(),
+  company: text(150).optional(),
+  work_email: text(254)
+    .refine((v) => v === '' || isEmail(v), 'Please enter a valid email address')
+    .optional(),
+  phone_number: text(32).regex(phoneRe, 'Can contain numbers and hyphens').optional(),
+  can_contact: z.boolean().optional(),
+});
+
+export const accessTokenBody = z.object({ git_access_token: z.string().trim().min(1).max(1000).nullable() });
+export const accessTokenResponse = z.object({ has_git_access_token: z.boolean() });
+export const userIdParams = z.object({ id });
+export const accountParams = z.object({ account: z.string().trim().min(1).max(64) });

@@ -1,0 +1,276 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import {
+  accountMemberships,
+  accounts,
+  organizations,
+  organizationMemberships as orgMemberships,
+  type User,
+  type UserProfile,
+  userProfiles,
+  users,
+} from '../../db/schema/index.js';
+import { conflict, fieldError } from '../../http/errors.js';
+import type { z } from '../../http/zod.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { uniqueViolation } from '../../lib/db-errors.js';
+import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { isSlug, SLUG_MESSAGE } from '../auth/rules.js';
+import { presentAccountBrief, presentOrganizationBrief } from '../organizations/present.js';
+import type {
+  currentUserSchema,
+  membershipSchema,
+  organizationMembershipSchema,
+  profilePatchBody,
+  profileSchema,
+  scopeSchema,
+} from './schemas.js';
+
+async function profileOf(db: Db, userId: number): Promise<UserProfile> {
+  const [profile] = await db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).limit(1);
+  if (profile) return profile;
+  const [created] = await db.insert(userProfiles).values({ userId }).onConflictDoNothing().returning();
+  return created ?? (await profileOf(db, userId));
+}
+
+const presentProfile = (p: UserProfile): z.infer<typeof profileSchema> => ({
+  avatar_url: p.avatarUrl,
+  can_contact: p.canContact,
+  company: p.company,
+  phone_number: p.phoneNumber,
+  title: p.title,
+  work_email: p.workEmail,
+  has_git_access_token: p.gitAccessTokenEnc !== null,
+  has_ssh_public_key: p.sshPublicKey !== null,
+});
+
+const defaultOrganization = alias(organizations, 'default_organization');
+const defaultAccountOrganization = alias(organizations, 'default_account_organization');
+
+const prepareCurrentUser = (db: Db) =>
+  db
+    .select({
+      profile: userProfiles,
+      account: accounts,
+      accountOrganization: defaultAccountOrganization,
+      organization: defaultOrganization,
+    })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .leftJoin(accounts, eq(accounts.id, users.defaultAccountId))
+    .leftJoin(defaultAccountOrganization, eq(defaultAccountOrganization.id, accounts.organizationId))
+    .leftJoin(defaultOrganization, eq(defaultOrganization.id, users.defaultOrganizationId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('current_user');
+const currentUserQueries = new WeakMap<Db, ReturnType<typeof prepareCurrentUser>>();
+
+/** One prepared query: user/me is read on every page load and by every client start. */
+export async function currentUser(db: Db, user: User): Promise<z.infer<typeof currentUserSchema>> {
+  let query = currentUserQueries.get(db);
+  if (!query) {
+    query = prepareCurrentUser(db);
+    currentUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ userId: user.id });
+  const profile = row?.profile ?? (await profileOf(db, user.id));
+  return {
+    id: user.id,
+    username: user.username,
+    full_name: user.fullName,
+    preferred_name: user.preferredName,
+    email: user.email,
+    is_staff: user.isStaff,
+    has_usable_password: user.passwordHash !== null,
+    should_see_notebook_page: user.shouldSeeNotebookPage,
+    email_verified: user.emailVerifiedAt !== null,
+    default_account:
+      row?.account && row.accountOrganization
+        ? presentAccountBrief(row.account, row.accountOrganization)
+        : null,
+    default_organization: row?.organization ? presentOrganizationBrief(row.organization) : null,
+    profile: presentProfile(profile),
+    cumulus_hosted_monthly_limit: null,
+    date_joined: isoTime(user.dateJoined),
+    last_login: isoTimeOrNull(user.lastLogin),
+  };
+}
+
+/** The workspaces the user is a member of, their default first, then by name. */
+export async function memberships(db: Db, user: User): Promise<z.infer<typeof membershipSchema>[]> {
+  const rows = await db
+    .select({ membership: accountMemberships, account: accounts, organization: organizations })
+    .from(accountMemberships)
+    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+    .innerJoin(organizations, eq(organizations.id, accounts.organizationId))
+    .where(eq(accountMemberships.userId, user.id))
+    .orderBy(asc(accounts.name));
+  return rows
+    .map((r) => ({
+      id: r.membership.id,
+      account: presentAccountBrief(r.account, r.organization),
+      is_admin: r.membership.isAdmin,
+      is_default_account: r.account.id === user.defaultAccountId,
+      credit_limit: r.membership.creditLimit,
+      core_limit: r.membership.coreLimit,
+    }))
+    .sort((a, b) => Number(b.is_default_account) - Number(a.is_default_account));
+}
+
+export async function organizationMemberships(
+  db: Db,
+  user: User,
+): Promise<z.infer<typeof organizationMembershipSchema>[]> {
+  const rows = await db
+    .select({ membership: orgMemberships, organization: organizations })
+    .from(orgMemberships)
+    .innerJoin(organizations, eq(organizations.id, orgMemberships.organizationId))
+    .where(eq(orgMemberships.userId, user.id))
+    .orderBy(asc(organizations.name));
+  const orgIds = rows.map((r) => r.organization.id);
+  const workspaceRows = orgIds.length
+    ? await db
+        .select({ membership: accountMemberships, organizationId: accounts.organizationId })
+        .from(accountMemberships)
+        .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+        .where(and(eq(accountMemberships.userId, user.id), inArray(accounts.organizationId, orgIds)))
+    : [];
+  const profile = await profileOf(db, user.id);
+  return rows.map((r) => ({
+    id: r.membership.id,
+    user: {
+      id: user.id,
+      username: user.username,
+      full_name: user.fullName,
+      preferred_name: user.preferredName,
+      profile: { avatar_url: profile.avatarUrl },
+    },
+    role: r.membership.role,
+    organization_id: r.organization.id,
+    organization: presentOrganizationBrief(r.organization),
+    workspace_memberships: workspaceRows
+      .filter((w) => w.organizationId === r.organization.id)
+      .map((w) => ({
+        id: w.membership.id,
+        workspace_id: w.membership.accountId,
+        is_admin: w.membership.isAdmin,
+        credit_limit: w.membership.creditLimit,
+        core_limit: w.membership.coreLimit,
+      })),
+    displayed_pro_trial_expiration: null,
+  }));
+}
+
+/** What the scope pickers offer: everything, each organization, each workspace, and the user. */
+export async function validScopes(db: Db, user: User): Promise<z.infer<typeof scopeSchema>[]> {
+  const [workspaces, orgs] = await Promise.all([memberships(db, user), organizationMemberships(db, user)]);
+  return [
+    {
+      type: 'compound',
+      id: 'everything',
+      name: 'Everything',
+      email: null,
+      workspace_names: workspaces.map((w) => w.account.name),
+      organization_id: null,
+    },
+    ...orgs.map((o) => ({
+      type: 'organization' as const,
+      id: o.organization.id,
+      name: o.organization.name,
+      email: null,
+      workspace_names: workspaces
+        .filter((w) => w.account.organization.id === o.organization.id)
+        .map((w) => w.account.name),
+      organization_id: o.organization.id,
+    })),
+    ...workspaces.map((w) => ({
+      type: 'account' as const,
+      id: w.account.id,
+      name: w.account.name,
+      email: null,
+      workspace_names: [w.account.name],
+      organization_id: w.account.organization.id,
+    })),
+    {
+      type: 'user',
+      id: user.id,
+      name: user.username,
+      email: user.email,
+      workspace_names: workspaces.map((w) => w.account.name),
+      organization_id: null,
+    },
+  ];
+}
+
+export async function updateMe(
+  db: Db,
+  user: User,
+  input: { username?: string | undefined; default_account?: number | undefined },
+) {
+  const changes: Partial<typeof users.$inferInsert> = {};
+  if (input.username !== undefined) {
+    if (!isSlug(input.username)) throw fieldError('username', SLUG_MESSAGE);
+    changes.username = input.username.toLowerCase();
+  }
+  if (input.default_account !== undefined) {
+    const [membership] = await db
+      .select({ accountId: accountMemberships.accountId, organizationId: accounts.organizationId })
+      .from(accountMemberships)
+      .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+      .where(
+        and(eq(accountMemberships.userId, user.id), eq(accountMemberships.accountId, input.default_account)),
+      )
+      .limit(1);
+    if (!membership) throw fieldError('default_account', 'User is not a member of this workspace.');
+    changes.defaultAccountId = membership.accountId;
+    changes.defaultOrganizationId = membership.organizationId;
+  }
+  if (Object.keys(changes).length === 0) return user;
+  try {
+    const [updated] = await db.update(users).set(changes).where(eq(users.id, user.id)).returning();
+    return updated!;
+  } catch (err) {
+    if (uniqueViolation(err) === 'users_username_key')
+      throw conflict('That username already exists.', 'USERNAME_TAKEN');
+    throw err;
+  }
+}
+
+export async function updateProfile(db: Db, user: User, input: z.infer<typeof profilePatchBody>) {
+  const { full_name, preferred_name, title, company, work_email, phone_number, can_contact } = input;
+  await db.transaction(async (tx) => {
+    if (full_name !== undefined || preferred_name !== undefined) {
+      await tx
+        .update(users)
+        .set({
+          ...(full_name !== undefined && { fullName: full_name }),
+          ...(preferred_name !== undefined && { preferredName: preferred_name }),
+        })
+        .where(eq(users.id, user.id));
+    }
+    await profileOf(tx, user.id);
+    const profileChanges = {
+      ...(title !== undefined && { title }),
+      ...(company !== undefined && { company }),
+      ...(work_email !== undefined && { workEmail: work_email.toLowerCase() }),
+      ...(phone_number !== undefined && { phoneNumber: phone_number }),
+      ...(can_contact !== undefined && { canContact: can_contact }),
+    };
+    if (Object.keys(profileChanges).length > 0) {
+      await tx.update(userProfiles).set(profileChanges).where(eq(userProfiles.userId, user.id));
+    }
+  });
+  const [fresh] = await db.select().from(users).where(eq(users.id, user.id));
+  const profile = await profileOf(db, user.id);
+  return { full_name: fresh!.fullName, preferred_name: fresh!.preferredName, ...presentProfile(profile) };
+}
+
+/** The token is kept encrypted; only whether one is set is ever read back. */
+export async function setGitAccessToken(db: Db, secrets: SecretBox, user: User, token: string | null) {
+  await profileOf(db, user.id);
+  await db
+    .update(userProfiles)
+    .set({ gitAccessTokenEnc: token === null ? null : secrets.encrypt(token) })
+    .where(eq(userProfiles.userId, user.id));
+  return { has_git_access_token: token !== null };
+}

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { type AppOptions, buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import type { Deps } from './deps.js';
+import type { App } from './http/app-types.js';
+import { pruneCredentials } from './http/auth.js';
+import { SecretBox } from './lib/crypto.js';
+import { minutes } from './lib/time.js';
+import { createMailDelivery } from './loops/mail-outbox.js';
+import { Loop } from './loops/runner.js';
+import { seedInteractionTypes } from './modules/interactions/service.js';
+
+export interface Server {
+  app: App;
+  database: Database;
+  deps: Deps;
+  /** Starts the control loops (mail delivery, housekeeping). */
+  startLoops(): void;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions extends AppOptions {
+  /** An already open database (tests share one); otherwise opened from the config. */
+  database?: Database;
+}
+
+/** Opens and migrates the database and assembles the app and its loops; does not listen. */
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
+  const ownsDatabase = !options.database;
+  await database.migrate();
+  await seedInteractionTypes(database.db);
+
+  let mailLoop: Loop | undefined;
+  const deps: Deps = {
+    config,
+    db: database.db,
+    secrets: new SecretBox(config.secret),
+    wakeMail: () => mailLoop?.wake(),
+  };
+  const app = await buildApp(deps, options);
+  const log: FastifyBaseLogger = app.log;
+  const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
+  mailLoop = new Loop('mail-outbox', 5_000, () => mail.deliverDue(), log);
+  const housekeeping = new Loop(
+    'housekeeping',
+    minutes(15),
+    async () => {
+      await pruneCredentials(database.db);
+      return false;
+    },
+    log,
+  );
+  const loops = [mailLoop, housekeeping];
+
+  return {
+    app,
+    database,
+    deps,
+    startLoops: () => {
+      for (const loop of loops) loop.start();
+    },
+    async close() {
+      await Promise.all(loops.map((loop) => loop.stop()));
+      mail.close();
+      await app.close();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
+import type { App } from '../../src/http/app-types.js';
+import { createServer, type Server, type ServerOptions } from '../../src/server.js';
+import { Api } from './api.js';
+import { openTestDatabase } from './database.js';
+import { SmtpSink } from './smtp.js';
+
+export interface TestServer {
+  server: Server;
+  app: App;
+  smtp: SmtpSink;
+  api: Api;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a real database of its own (see openTestDatabase; pass `database` to share
+ * one between servers). Mail goes to a real SMTP sink.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: ServerOptions = {},
+): Promise<TestServer> {
+  const smtp = new SmtpSink();
+  const smtpUrl = await smtp.start();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-test-'));
+  const config = loadConfig({
+    CUMULUS_DATA_DIR: dataDir,
+    CUMULUS_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    CUMULUS_SMTP_URL: smtpUrl,
+    CUMULUS_PUBLIC_URL: 'http://cumulus.test',
+    CUMULUS_WEB_DIST: path.join(dataDir, 'no-console'),
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...env,
+  });
+  const database: Database = options.database ?? (await openTestDatabase());
+  const server = await createServer(config, { ...options, database });
+  server.startLoops();
+  return {
+    server,
+    app: server.app,
+    smtp,
+    api: new Api(server.app),
+    dataDir,
+    async close() {
+      await server.close();
+      if (!options.database) await database.close();
+      await smtp.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

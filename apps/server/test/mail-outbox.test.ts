@@ -1,0 +1,62 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emailOutbox } from '../src/db/schema/index.js';
+import { enqueueEmail } from '../src/mail/outbox.js';
+import { createUser, uniq } from './helpers/factories.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { SmtpSink } from './helpers/smtp.js';
+
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+describe('the mail outbox', () => {
+  it('keeps a mail that cannot be delivered and sends it once the SMTP server is back', async () => {
+    // An SMTP address nobody listens on yet.
+    const later = new SmtpSink();
+    const probe = await later.start();
+    await later.stop();
+    const ts = await startTestServer({ CUMULUS_SMTP_URL: probe });
+    servers.push(ts);
+    const to = `${uniq()}@example.com`;
+    await enqueueEmail(ts.server.deps.db, { to, subject: 'Hello', text: 'Body' });
+    ts.server.deps.wakeMail();
+
+    const row = async () =>
+      (await ts.server.deps.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)))[0]!;
+    await expect.poll(async () => (await row()).attempts, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await row()).status).toBe('pending');
+    expect((await row()).lastError).toBeTruthy();
+
+    // The SMTP server comes back where the outbox expects it.
+    const sink = new SmtpSink();
+    await sink.start(Number(new URL(probe).port));
+    await ts.server.deps.db
+      .update(emailOutbox)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(emailOutbox.to, to));
+    ts.server.deps.wakeMail();
+    const mail = await sink.waitFor(to);
+    expect(mail.subject).toBe('Hello');
+    await expect.poll(async () => (await row()).status).toBe('sent');
+    await sink.stop();
+  });
+
+  it('without SMTP keeps mail readable for staff', async () => {
+    const ts = await startTestServer({ CUMULUS_SMTP_URL: '' });
+    servers.push(ts);
+    const staff = await createUser(ts, { staff: true });
+    const user = await createUser(ts);
+    await ts.api.post('/api/v1/auth/password/reset/', { email: user.email });
+    await expect
+      .poll(async () => {
+        const res = await ts.api.as(staff.key).get('/api/v2/staff/emails');
+        return res.body.items.find((m: { to: string }) => m.to === user.email)?.status;
+      })
+      .toBe('kept');
+    const list = await ts.api.as(staff.key).get('/api/v2/staff/emails');
+    expect(list.body.items[0].text).toMatch(/reset-password\/key\//);
+    expect((await ts.api.as(user.key).get('/api/v2/staff/emails')).status).toBe(403);
+  });
+});

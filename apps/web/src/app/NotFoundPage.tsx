@@ -1,0 +1,24 @@
+import { FileQuestionIcon } from 'lucide-react';
+import { Link } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { EmptyState } from '@/components/empty-state';
+import { Page } from '@/components/page';
+import { Button } from '@/components/ui/button';
+
+export function NotFoundPage() {
+  return (
+    <Page className="min-h-svh max-w-xl justify-center">
+      <title>Not found · Cumulus</title>
+      <EmptyState
+        icon={FileQuestionIcon}
+        title="404: Could not find that page or resource"
+        action={
+          <Button asChild variant="outline" size="sm">
+            <Link to={paths.root}>Go home</Link>
+          </Button>
+        }
+      />
+    </Page>
+  );
+}

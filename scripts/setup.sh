@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what Cumulus needs beyond npm, when it is missing:
+#   - Debian's python3-distributed (real Dask for local clusters), for /usr/bin/python3 or $CUMULUS_PYTHON
+#   - with --browser: Debian's chromium, for the browser tests
+# Prints what to do where it cannot install (no root, no apt-get).
+set -euo pipefail
+
+want_browser=false
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=true ;;
+    *) echo "usage: $0 [--browser]" >&2; exit 2 ;;
+  esac
+done
+
+python="${CUMULUS_PYTHON:-/usr/bin/python3}"
+packages=()
+if ! "$python" -c 'import distributed' >/dev/null 2>&1; then packages+=(python3-distributed); fi
+if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
+[ ${#packages[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${packages[*]} from Debian's packages" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup: apt-get is not available; install ${packages[*]} (or set CUMULUS_PYTHON to a Python with 'distributed')" >&2
+  exit 1
+fi
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
+    echo "setup: run as root, or install: apt-get install -y ${packages[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get install -y -qq "${packages[@]}" >/dev/null 2>&1 ||
+  { "${sudo[@]}" apt-get update -qq >/dev/null && "${sudo[@]}" apt-get install -y -qq "${packages[@]}" >/dev/null; }
+echo "setup: installed ${packages[*]}" >&2

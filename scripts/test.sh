@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Every check and every test, as CI runs them (CI then repeats the server suite on PostgreSQL).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+
+bash scripts/setup.sh --browser
+step "lint";       npx biome check .
+step "typecheck";  npm run typecheck --silent
+step "api contract"; npm run api:check --silent
+step "server tests (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-embedded PGlite})"
+npm test -w apps/server --silent
+if [ -f apps/web/vitest.config.ts ] || [ -f apps/web/vite.config.ts ]; then
+  step "console tests"; npm test -w apps/web --silent
+fi
