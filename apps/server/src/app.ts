@@ -20,11 +20,15 @@ import { installErrorHandlers } from './http/errors.js';
 import { z } from './http/zod.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
+import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerInteractionRoutes } from './modules/interactions/routes.js';
+import { registerInviteRoutes } from './modules/invites/routes.js';
+import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
+import { registerWorkspaceRoutes } from './modules/workspaces/routes.js';
 import { VERSION } from './version.js';
 
 export interface AppOptions {
@@ -40,6 +44,10 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerUserRoutes,
   registerInteractionRoutes,
   registerStaffRoutes,
+  registerOrganizationRoutes,
+  registerWorkspaceRoutes,
+  registerInviteRoutes,
+  registerGroupRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

@@ -20,3 +20,24 @@ export const usernameEmail = (to: string, username: string, loginLink: string): 
   subject: 'Your Cumulus username',
   text: `Hello,\n\nThe username of the Cumulus account for this email address is:\n\n${username}\n\nSign in at ${loginLink}${sign}`,
 });
+
+export interface InviteMail {
+  inviter: string;
+  organization: string;
+  workspaces: string[];
+  signupLink: string;
+  loginLink: string;
+  expiration: Date;
+}
+
+export const inviteEmail = (to: string, invite: InviteMail): Email => {
+  const where =
+    invite.workspaces.length === 0
+      ? ''
+      : ` with access to ${invite.workspaces.length === 1 ? 'the workspace' : 'the workspaces'} ${invite.workspaces.join(', ')}`;
+  return {
+    to,
+    subject: `${invite.inviter} invited you to ${invite.organization} on Cumulus`,
+    text: `Hello,\n\n${invite.inviter} invited you to join the organization ${invite.organization} on Cumulus${where}.\n\nTo accept, create your account with this email address (${to}):\n\n${invite.signupLink}\n\nIf you already have an account with this address, sign in and the invitation is accepted:\n\n${invite.loginLink}\n\nThe invitation expires on ${invite.expiration.toISOString().slice(0, 10)}.${sign}`,
+  };
+};

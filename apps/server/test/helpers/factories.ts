@@ -1,6 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { users } from '../../src/db/schema/index.js';
+import {
+  type Account,
+  type AccountMembership,
+  accountMemberships,
+  accounts,
+  type Organization,
+  type OrganizationInvite,
+  type OrganizationMembership,
+  organizationInvites,
+  organizationMemberships,
+  organizations,
+  type User,
+  users,
+  type WorkspaceInvite,
+  workspaceInvites,
+} from '../../src/db/schema/index.js';
 import { findUserBy, login, register } from '../../src/modules/auth/service.js';
 import type { TestServer } from './server.js';
 
@@ -49,4 +64,122 @@ export async function createUser(
       ? ''
       : await login(deps.db, { username, password: PASSWORD, ip: '10.255.0.1' });
   return { id: user.id, username, email, password: PASSWORD, key };
+}
+
+/** A user row without password or session, for people who are only acted upon (members, targets). */
+export async function createBareUser(ts: TestServer, options: { email?: string } = {}): Promise<User> {
+  const username = uniq('bare');
+  const [user] = await ts.server.deps.db
+    .insert(users)
+    .values({ username, email: options.email ?? `${username}@example.com`, emailVerifiedAt: new Date() })
+    .returning();
+  return user!;
+}
+
+/** A shared organization administered by `admin` (written directly: the API is tested elsewhere). */
+export async function createOrganization(
+  ts: TestServer,
+  admin: { id: number },
+  options: { name?: string; memberLimit?: number | null; workspaceLimit?: number | null } = {},
+): Promise<Organization> {
+  const { db } = ts.server.deps;
+  const [organization] = await db
+    .insert(organizations)
+    .values({
+      name: options.name ?? uniq('org'),
+      ...(options.memberLimit !== undefined && { memberLimit: options.memberLimit }),
+      ...(options.workspaceLimit !== undefined && { workspaceLimit: options.workspaceLimit }),
+    })
+    .returning();
+  await db
+    .insert(organizationMemberships)
+    .values({ organizationId: organization!.id, userId: admin.id, role: 'admin' });
+  return organization!;
+}
+
+export async function createWorkspace(
+  ts: TestServer,
+  organization: { id: number },
+  options: { name?: string } = {},
+): Promise<Account> {
+  const name = options.name ?? uniq('ws');
+  const [account] = await ts.server.deps.db
+    .insert(accounts)
+    .values({ name, slug: name.toLowerCase(), organizationId: organization.id })
+    .returning();
+  return account!;
+}
+
+export interface WorkspaceGrant {
+  workspace: { id: number };
+  isAdmin?: boolean;
+  coreLimit?: number;
+  creditLimit?: number;
+}
+
+/** Makes `user` a member of the organization (and of the given workspaces). */
+export async function addMember(
+  ts: TestServer,
+  user: { id: number },
+  organization: { id: number },
+  options: { role?: 'admin' | 'member'; workspaces?: WorkspaceGrant[] } = {},
+): Promise<{ membership: OrganizationMembership; workspaceMemberships: AccountMembership[] }> {
+  const { db } = ts.server.deps;
+  const [membership] = await db
+    .insert(organizationMemberships)
+    .values({ organizationId: organization.id, userId: user.id, role: options.role ?? 'member' })
+    .onConflictDoUpdate({
+      target: [organizationMemberships.organizationId, organizationMemberships.userId],
+      set: { role: options.role ?? 'member' },
+    })
+    .returning();
+  const grants = options.workspaces ?? [];
+  const workspaceMemberships =
+    grants.length === 0
+      ? []
+      : await db
+          .insert(accountMemberships)
+          .values(
+            grants.map((g) => ({
+              accountId: g.workspace.id,
+              userId: user.id,
+              isAdmin: g.isAdmin ?? false,
+              ...(g.coreLimit !== undefined && { coreLimit: g.coreLimit }),
+              ...(g.creditLimit !== undefined && { creditLimit: g.creditLimit }),
+            })),
+          )
+          .returning();
+  return { membership: membership!, workspaceMemberships };
+}
+
+/** A pending invitation of a new address, written directly (the mail path is tested elsewhere). */
+export async function createInviteRow(
+  ts: TestServer,
+  organization: { id: number },
+  options: { email?: string; workspaces?: WorkspaceGrant[]; expiresInMs?: number } = {},
+): Promise<{ invite: OrganizationInvite; workspaceInvites: WorkspaceInvite[] }> {
+  const { db } = ts.server.deps;
+  const [invite] = await db
+    .insert(organizationInvites)
+    .values({
+      organizationId: organization.id,
+      email: options.email ?? `${uniq('invitee')}@example.com`,
+      expiration: new Date(Date.now() + (options.expiresInMs ?? 86_400_000)),
+    })
+    .returning();
+  const grants = options.workspaces ?? [];
+  const rows =
+    grants.length === 0
+      ? []
+      : await db
+          .insert(workspaceInvites)
+          .values(
+            grants.map((g) => ({
+              organizationInviteId: invite!.id,
+              accountId: g.workspace.id,
+              isAdmin: g.isAdmin ?? false,
+            })),
+          )
+          .returning();
+  return { invite: invite!, workspaceInvites: rows };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -13,14 +14,36 @@ import { createdAt } from './columns.js';
 import { users } from './users.js';
 
 export const organizationRole = pgEnum('organization_role', ['admin', 'member']);
+export const featureTier = pgEnum('feature_tier', [
+  'essentials',
+  'free',
+  'basic',
+  'professional',
+  'enterprise',
+]);
+
+/**
+ * The plan every new organization (personal or shared) starts on. A self-hosted server bills no
+ * one, so these are generous guard rails rather than sales tiers; staff raise or clear them per
+ * organization (null means no limit).
+ */
+export const DEFAULT_PLAN = {
+  featureTier: 'free',
+  /** Members plus pending invites. */
+  memberLimit: 50,
+  workspaceLimit: 10,
+  /** Carried for billing; adding members is governed by memberLimit. */
+  seatLimit: 50,
+} as const;
 
 export const organizations = pgTable('organizations', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 64 }).notNull(),
   isPersonal: boolean('is_personal').notNull().default(false),
-  memberLimit: integer('member_limit'),
-  workspaceLimit: integer('workspace_limit'),
-  seatLimit: integer('seat_limit'),
+  featureTier: featureTier('feature_tier').notNull().default(DEFAULT_PLAN.featureTier),
+  memberLimit: integer('member_limit').default(DEFAULT_PLAN.memberLimit),
+  workspaceLimit: integer('workspace_limit').default(DEFAULT_PLAN.workspaceLimit),
+  seatLimit: integer('seat_limit').default(DEFAULT_PLAN.seatLimit),
   created: createdAt(),
 });
 
@@ -61,7 +84,8 @@ export const accounts = pgTable(
   },
   (t) => [
     uniqueIndex('accounts_slug_key').on(t.slug),
-    uniqueIndex('accounts_name_key').on(t.name),
+    // Workspace names are globally unique, whatever their case.
+    uniqueIndex('accounts_name_key').on(sql`lower(${t.name})`),
     index('accounts_organization_idx').on(t.organizationId),
   ],
 );

@@ -16,7 +16,9 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passw
 import { days, hours } from '../../lib/time.js';
 import { enqueueEmail } from '../../mail/outbox.js';
 import { passwordResetEmail, usernameEmail, verificationEmail } from '../../mail/templates.js';
-import { createPersonalWorkspace, isWorkspaceNameFree } from '../organizations/personal.js';
+import { acceptInvites } from '../invites/accept.js';
+import { createPersonalWorkspace } from '../organizations/personal.js';
+import { isWorkspaceNameFree } from '../workspaces/names.js';
 import {
   accountSubject,
   addressSubject,
@@ -84,6 +86,7 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
         .returning();
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
       await createPersonalWorkspace(tx, user!);
+      await acceptInvites(tx, user!);
       await sendVerification(tx, deps, user!);
     });
   } catch (err) {
@@ -171,6 +174,7 @@ export async function login(db: Db, input: LoginInput): Promise<string> {
     await tx.insert(authSessions).values({ userId: user.id, keyHash: sha256(key), lastUsedAt: new Date() });
     await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
     await clearAccountFailures(tx, user.id);
+    await acceptInvites(tx, user);
   });
   return key;
 }

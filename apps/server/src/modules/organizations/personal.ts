@@ -1,4 +1,4 @@
-import { eq, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   accountMemberships,
@@ -8,16 +8,6 @@ import {
   type User,
   users,
 } from '../../db/schema/index.js';
-
-/** Whether a personal workspace named after this username could be created. */
-export async function isWorkspaceNameFree(db: Db, name: string): Promise<boolean> {
-  const [taken] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(or(eq(accounts.slug, name), eq(accounts.name, name)))
-    .limit(1);
-  return !taken;
-}
 
 /**
  * Every new user gets a personal organization and a workspace whose slug is their username, and

@@ -8,6 +8,7 @@ import {
   accessTokenBody,
   accessTokenResponse,
   accountParams,
+  changeDefaultOrganizationBody,
   currentUserSchema,
   membershipSchema,
   organizationMembershipSchema,
@@ -18,6 +19,7 @@ import {
   userIdParams,
   userPatchBody,
 } from './schemas.js';
+import { validScopes } from './scopes.js';
 import * as users from './service.js';
 
 const tags = ['users'];
@@ -45,7 +47,22 @@ export function registerUserRoutes(app: App, { db, secrets }: Deps): void {
   app.get(
     '/api/v2/users/user/valid-scopes',
     { config: user, schema: { tags, response: { 200: z.array(scopeSchema) } } },
-    async (request) => users.validScopes(db, currentUser(request)),
+    async (request) => validScopes(db, currentUser(request)),
+  );
+
+  app.post(
+    '/api/v2/users/user/change-default-organization',
+    {
+      config: user,
+      schema: { tags, body: changeDefaultOrganizationBody, response: { 200: currentUserSchema } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      return users.currentUser(
+        db,
+        await users.changeDefaultOrganization(db, me, request.body.organization_id),
+      );
+    },
   );
 
   app.get(

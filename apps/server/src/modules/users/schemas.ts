@@ -2,6 +2,8 @@ import { id, text, z } from '../../http/zod.js';
 import { FULL_NAME_MAX, isEmail, PREFERRED_NAME_MAX } from '../auth/rules.js';
 import { accountBrief, organizationBrief } from '../organizations/present.js';
 
+export { organizationMembershipSchema } from '../organizations/schemas.js';
+
 export const profileSchema = z.object({
   avatar_url: z.string().nullable(),
   can_contact: z.boolean(),
@@ -40,30 +42,7 @@ export const membershipSchema = z.object({
   core_limit: z.number().int(),
 });
 
-export const organizationMembershipSchema = z.object({
-  id: z.number().int(),
-  user: z.object({
-    id: z.number().int(),
-    username: z.string(),
-    full_name: z.string(),
-    preferred_name: z.string(),
-    profile: z.object({ avatar_url: z.string().nullable() }),
-  }),
-  role: z.enum(['admin', 'member']),
-  organization_id: z.number().int(),
-  organization: organizationBrief,
-  workspace_memberships: z.array(
-    z.object({
-      id: z.number().int(),
-      workspace_id: z.number().int(),
-      is_admin: z.boolean(),
-      credit_limit: z.number().int(),
-      core_limit: z.number().int(),
-    }),
-  ),
-  displayed_pro_trial_expiration: z.string().nullable(),
-});
-
+/** An entry of the scope pickers; `id` is what list filters take (see users/scopes.ts). */
 export const scopeSchema = z.object({
   type: z.enum(['compound', 'organization', 'account', 'user', 'custom_staff']),
   id: z.union([z.number().int(), z.string()]).nullable(),
@@ -103,3 +82,5 @@ export const accessTokenBody = z.object({ git_access_token: z.string().trim().mi
 export const accessTokenResponse = z.object({ has_git_access_token: z.boolean() });
 export const userIdParams = z.object({ id });
 export const accountParams = z.object({ account: z.string().trim().min(1).max(64) });
+
+export const changeDefaultOrganizationBody = z.object({ organization_id: id });

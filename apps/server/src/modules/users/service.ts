@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
@@ -11,20 +11,20 @@ import {
   userProfiles,
   users,
 } from '../../db/schema/index.js';
-import { conflict, fieldError } from '../../http/errors.js';
+import { conflict, fieldError, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { isSlug, SLUG_MESSAGE } from '../auth/rules.js';
 import { presentAccountBrief, presentOrganizationBrief } from '../organizations/present.js';
+import { presentMemberships } from '../organizations/present-members.js';
 import type {
   currentUserSchema,
   membershipSchema,
   organizationMembershipSchema,
   profilePatchBody,
   profileSchema,
-  scopeSchema,
 } from './schemas.js';
 
 async function profileOf(db: Db, userId: number): Promise<UserProfile> {
@@ -127,79 +127,29 @@ export async function organizationMemberships(
     .innerJoin(organizations, eq(organizations.id, orgMemberships.organizationId))
     .where(eq(orgMemberships.userId, user.id))
     .orderBy(asc(organizations.name));
-  const orgIds = rows.map((r) => r.organization.id);
-  const workspaceRows = orgIds.length
-    ? await db
-        .select({ membership: accountMemberships, organizationId: accounts.organizationId })
-        .from(accountMemberships)
-        .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-        .where(and(eq(accountMemberships.userId, user.id), inArray(accounts.organizationId, orgIds)))
-    : [];
-  const profile = await profileOf(db, user.id);
-  return rows.map((r) => ({
-    id: r.membership.id,
-    user: {
-      id: user.id,
-      username: user.username,
-      full_name: user.fullName,
-      preferred_name: user.preferredName,
-      profile: { avatar_url: profile.avatarUrl },
-    },
-    role: r.membership.role,
-    organization_id: r.organization.id,
-    organization: presentOrganizationBrief(r.organization),
-    workspace_memberships: workspaceRows
-      .filter((w) => w.organizationId === r.organization.id)
-      .map((w) => ({
-        id: w.membership.id,
-        workspace_id: w.membership.accountId,
-        is_admin: w.membership.isAdmin,
-        credit_limit: w.membership.creditLimit,
-        core_limit: w.membership.coreLimit,
-      })),
-    displayed_pro_trial_expiration: null,
-  }));
+  return presentMemberships(db, rows);
 }
 
-/** What the scope pickers offer: everything, each organization, each workspace, and the user. */
-export async function validScopes(db: Db, user: User): Promise<z.infer<typeof scopeSchema>[]> {
-  const [workspaces, orgs] = await Promise.all([memberships(db, user), organizationMemberships(db, user)]);
-  return [
-    {
-      type: 'compound',
-      id: 'everything',
-      name: 'Everything',
-      email: null,
-      workspace_names: workspaces.map((w) => w.account.name),
-      organization_id: null,
-    },
-    ...orgs.map((o) => ({
-      type: 'organization' as const,
-      id: o.organization.id,
-      name: o.organization.name,
-      email: null,
-      workspace_names: workspaces
-        .filter((w) => w.account.organization.id === o.organization.id)
-        .map((w) => w.account.name),
-      organization_id: o.organization.id,
-    })),
-    ...workspaces.map((w) => ({
-      type: 'account' as const,
-      id: w.account.id,
-      name: w.account.name,
-      email: null,
-      workspace_names: [w.account.name],
-      organization_id: w.account.organization.id,
-    })),
-    {
-      type: 'user',
-      id: user.id,
-      name: user.username,
-      email: user.email,
-      workspace_names: workspaces.map((w) => w.account.name),
-      organization_id: null,
-    },
-  ];
+/** Makes one of the user's organizations the default, and one of its workspaces if theirs is elsewhere. */
+export async function changeDefaultOrganization(db: Db, user: User, organizationId: number): Promise<User> {
+  const [membership] = await db
+    .select({ id: orgMemberships.id })
+    .from(orgMemberships)
+    .where(and(eq(orgMemberships.userId, user.id), eq(orgMemberships.organizationId, organizationId)));
+  if (!membership) throw notFound();
+  const [workspace] = await db
+    .select({ id: accounts.id })
+    .from(accountMemberships)
+    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+    .where(and(eq(accountMemberships.userId, user.id), eq(accounts.organizationId, organizationId)))
+    .orderBy(sql`${accounts.id} = ${user.defaultAccountId ?? 0} desc`, asc(accounts.name))
+    .limit(1);
+  const [updated] = await db
+    .update(users)
+    .set({ defaultOrganizationId: organizationId, ...(workspace && { defaultAccountId: workspace.id }) })
+    .where(eq(users.id, user.id))
+    .returning();
+  return updated!;
 }
 
 export async function updateMe(

@@ -1,0 +1,53 @@
+import { boolean, index, integer, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, tstz } from './columns.js';
+import { accounts, organizationRole, organizations } from './organizations.js';
+import { users } from './users.js';
+
+/**
+ * An invitation of an email address without an account into an organization. It is accepted
+ * (and deleted) when someone signs up or logs in with that address before `expiration`.
+ */
+export const organizationInvites = pgTable(
+  'organization_invites',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased. */
+    email: varchar('email', { length: 254 }).notNull(),
+    role: organizationRole('role').notNull().default('member'),
+    invitedById: integer('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
+    created: createdAt(),
+    expiration: tstz('expiration').notNull(),
+  },
+  (t) => [
+    uniqueIndex('organization_invites_org_email_key').on(t.organizationId, t.email),
+    index('organization_invites_email_idx').on(t.email),
+  ],
+);
+
+/** The workspaces an organization invite grants, with the member's limits in each. */
+export const workspaceInvites = pgTable(
+  'workspace_invites',
+  {
+    id: serial('id').primaryKey(),
+    organizationInviteId: integer('organization_invite_id')
+      .notNull()
+      .references(() => organizationInvites.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    coreLimit: integer('core_limit').notNull().default(1000),
+    creditLimit: integer('credit_limit').notNull().default(100000),
+    created: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('workspace_invites_invite_account_key').on(t.organizationInviteId, t.accountId),
+    index('workspace_invites_account_idx').on(t.accountId),
+  ],
+);
+
+export type OrganizationInvite = typeof organizationInvites.$inferSelect;
+export type WorkspaceInvite = typeof workspaceInvites.$inferSelect;

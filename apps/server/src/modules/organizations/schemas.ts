@@ -1,0 +1,135 @@
+import { offsetQuery } from '../../http/pagination.js';
+import { id, text, z } from '../../http/zod.js';
+import { organizationBrief } from './present.js';
+
+/** Workspace and organization names (console.md section 5): 4 to 34 characters. */
+export const NAME_MIN = 4;
+export const NAME_MAX = 34;
+export const nameField = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required, abort: true })
+    .min(NAME_MIN, { error: `Must be at least ${NAME_MIN} characters`, abort: true })
+    .max(NAME_MAX, `Must be less than ${NAME_MAX} characters`);
+
+/** New members' limits in each workspace (console.md section 9). */
+export const DEFAULT_CORE_LIMIT = 1000;
+export const DEFAULT_CREDIT_LIMIT = 100000;
+const LIMIT_MAX = 2_147_483_647;
+
+export const creditLimitField = z
+  .number({ error: 'A credit limit is required' })
+  .int()
+  .min(0, 'Credit limit must be greater than or equal to 0')
+  .max(LIMIT_MAX);
+export const coreLimitField = z
+  .number()
+  .int()
+  .min(0, 'Core limit must be greater than or equal to 0')
+  .max(LIMIT_MAX);
+
+export const roleSchema = z.enum(['admin', 'member']);
+
+/** One workspace of a member or invite: access is given by listing it. */
+export const workspaceRowInput = z.object({
+  /** The existing row's id when editing; rows are matched by workspace_id. */
+  id: id.optional(),
+  workspace_id: id,
+  is_admin: z.boolean().default(false),
+  core_limit: coreLimitField.default(DEFAULT_CORE_LIMIT),
+  credit_limit: creditLimitField.default(DEFAULT_CREDIT_LIMIT),
+});
+export type WorkspaceRowInput = z.infer<typeof workspaceRowInput>;
+const workspaceRows = z.array(workspaceRowInput).max(500);
+
+export const addMembershipBody = z.object({
+  email_or_username: z
+    .string({ error: 'Username or Email is required' })
+    .trim()
+    .min(1, 'Username or Email is required')
+    .max(254),
+  organization_id: id,
+  role: roleSchema.default('member'),
+  workspaces: workspaceRows.default([]),
+});
+
+export const updateMembershipBody = z.object({
+  role: roleSchema.optional(),
+  /** The member's rows in the workspaces the caller administers; omitted: unchanged. */
+  workspaces: workspaceRows.optional(),
+});
+
+export const createOrganizationBody = z.object({ name: nameField('Organization name is required') });
+
+export const organizationParams = z.object({ organization_id: id });
+export const membershipParams = z.object({ membership_id: id });
+
+export const organizationListQuery = offsetQuery.extend({
+  search: text(100).optional(),
+});
+export const staffListQuery = organizationListQuery.extend({
+  custom_group: text(100).optional(),
+});
+export const staffValuesQuery = z.object({
+  starts_with: text(100).default(''),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const memberUser = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  full_name: z.string(),
+  preferred_name: z.string(),
+  profile: z.object({ avatar_url: z.string().nullable() }),
+});
+
+export const workspaceRowSchema = z.object({
+  id: z.number().int(),
+  workspace_id: z.number().int(),
+  is_admin: z.boolean(),
+  credit_limit: z.number().int(),
+  core_limit: z.number().int(),
+});
+
+export const organizationMembershipSchema = z.object({
+  id: z.number().int(),
+  user: memberUser,
+  role: roleSchema,
+  organization_id: z.number().int(),
+  organization: organizationBrief,
+  workspace_memberships: z.array(workspaceRowSchema),
+  displayed_pro_trial_expiration: z.string().nullable(),
+});
+
+const planFields = {
+  feature_tier: z.enum(['essentials', 'free', 'basic', 'professional', 'enterprise']),
+  member_limit: z.number().int().nullable(),
+  workspace_limit: z.number().int().nullable(),
+  seat_limit: z.number().int().nullable(),
+};
+
+/** An organization in lists: what a picker shows, with the caller's role in it. */
+export const organizationSummarySchema = organizationBrief.extend({
+  ...planFields,
+  role: roleSchema.nullable(),
+  created: z.string(),
+});
+
+export const organizationSchema = organizationBrief.extend({
+  ...planFields,
+  created: z.string(),
+  member_set: z.array(z.object({ id: z.number().int(), user: memberUser, role: roleSchema })),
+  /** Staff labels; empty for everyone else. */
+  custom_groups: z.array(z.string()),
+  /** What the plan limits count: members, pending invites and workspaces. */
+  member_count: z.number().int(),
+  pending_invite_count: z.number().int(),
+  workspace_count: z.number().int(),
+});
+
+export const alreadyMemberSchema = z.object({
+  detail: z.string(),
+  code: z.string(),
+  membership_id: z.number().int(),
+});

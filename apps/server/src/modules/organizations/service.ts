@@ -1,0 +1,216 @@
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  accountMemberships,
+  accounts,
+  customGroups,
+  type Organization,
+  organizationCustomGroups,
+  organizationMemberships,
+  organizations,
+  type User,
+  userProfiles,
+  users,
+} from '../../db/schema/index.js';
+import { badRequest } from '../../http/errors.js';
+import type { OffsetQuery } from '../../http/pagination.js';
+import type { z } from '../../http/zod.js';
+import { isoTime } from '../../lib/time.js';
+import { pendingInviteCount } from '../invites/service.js';
+import { organizationAccess } from '../workspaces/access.js';
+import { repairDefaults } from './defaults.js';
+import { presentOrganizationBrief } from './present.js';
+import { presentMemberUser } from './present-members.js';
+import type { organizationSchema, organizationSummarySchema } from './schemas.js';
+
+type OrganizationOut = z.infer<typeof organizationSchema>;
+type Summary = z.infer<typeof organizationSummarySchema>;
+
+/** `%text%` for ILIKE, with the user's own % and _ taken literally. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const planOf = (o: Organization) => ({
+  feature_tier: o.featureTier,
+  member_limit: o.memberLimit,
+  workspace_limit: o.workspaceLimit,
+  seat_limit: o.seatLimit,
+});
+
+/** Members, pending invites and workspaces: what the plan limits count. */
+export async function organizationCounts(db: Db, organizationId: number) {
+  const [[members], [workspaces], pending] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(organizationMemberships)
+      .where(eq(organizationMemberships.organizationId, organizationId)),
+    db.select({ n: count() }).from(accounts).where(eq(accounts.organizationId, organizationId)),
+    pendingInviteCount(db, organizationId),
+  ]);
+  return { members: members?.n ?? 0, workspaces: workspaces?.n ?? 0, pendingInvites: pending };
+}
+
+async function presentOrganization(
+  db: Db,
+  organization: Organization,
+  viewer: User,
+): Promise<OrganizationOut> {
+  const [members, groups, counts] = await Promise.all([
+    db
+      .select({ membership: organizationMemberships, user: users, avatarUrl: userProfiles.avatarUrl })
+      .from(organizationMemberships)
+      .innerJoin(users, eq(users.id, organizationMemberships.userId))
+      .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+      .where(eq(organizationMemberships.organizationId, organization.id))
+      .orderBy(asc(users.username)),
+    viewer.isStaff ? organizationGroups(db, organization.id) : Promise.resolve([]),
+    organizationCounts(db, organization.id),
+  ]);
+  return {
+    ...presentOrganizationBrief(organization),
+    ...planOf(organization),
+    created: isoTime(organization.created),
+    member_set: members.map((m) => ({
+      id: m.membership.id,
+      user: presentMemberUser(m.user, m.avatarUrl ?? null),
+      role: m.membership.role,
+    })),
+    custom_groups: groups,
+    member_count: counts.members,
+    pending_invite_count: counts.pendingInvites,
+    workspace_count: counts.workspaces,
+  };
+}
+
+export async function organizationGroups(db: Db, organizationId: number): Promise<string[]> {
+  const rows = await db
+    .select({ name: customGroups.name })
+    .from(organizationCustomGroups)
+    .innerJoin(customGroups, eq(customGroups.id, organizationCustomGroups.groupId))
+    .where(eq(organizationCustomGroups.organizationId, organizationId))
+    .orderBy(asc(customGroups.name));
+  return rows.map((r) => r.name);
+}
+
+/** A shared organization on the default plan, administered by its creator. */
+export async function createOrganization(db: Db, user: User, name: string): Promise<OrganizationOut> {
+  const organization = await db.transaction(async (tx) => {
+    const [created] = await tx.insert(organizations).values({ name }).returning();
+    await tx
+      .insert(organizationMemberships)
+      .values({ organizationId: created!.id, userId: user.id, role: 'admin' });
+    return created!;
+  });
+  return presentOrganization(db, organization, user);
+}
+
+export async function organizationDetails(db: Db, user: User, organizationId: number) {
+  const { organization } = await organizationAccess(db, user, organizationId, 'read');
+  return presentOrganization(db, organization, user);
+}
+
+/** The organizations the user belongs to (directly or through one of their workspaces). */
+export async function listOrganizations(
+  db: Db,
+  user: User,
+  query: OffsetQuery & { search?: string | undefined },
+): Promise<{ items: Summary[]; count: number }> {
+  const viaWorkspaces = db
+    .select({ id: accounts.organizationId })
+    .from(accountMemberships)
+    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+    .where(eq(accountMemberships.userId, user.id));
+  const direct = db
+    .select({ id: organizationMemberships.organizationId })
+    .from(organizationMemberships)
+    .where(eq(organizationMemberships.userId, user.id));
+  const where = and(
+    or(inArray(organizations.id, direct), inArray(organizations.id, viaWorkspaces)),
+    query.search ? ilike(organizations.name, containing(query.search)) : undefined,
+  );
+  return pageOrganizations(db, user, where, query);
+}
+
+/** Every organization on the server, for staff; filtered by name and by custom group. */
+export async function staffListOrganizations(
+  db: Db,
+  user: User,
+  query: OffsetQuery & { search?: string | undefined; custom_group?: string | undefined },
+): Promise<{ items: Summary[]; count: number }> {
+  const inGroup = query.custom_group
+    ? inArray(
+        organizations.id,
+        db
+          .select({ id: organizationCustomGroups.organizationId })
+          .from(organizationCustomGroups)
+          .innerJoin(customGroups, eq(customGroups.id, organizationCustomGroups.groupId))
+          .where(eq(customGroups.name, query.custom_group)),
+      )
+    : undefined;
+  const where = and(query.search ? ilike(organizations.name, containing(query.search)) : undefined, inGroup);
+  return pageOrganizations(db, user, where, query);
+}
+
+async function pageOrganizations(db: Db, user: User, where: SQL | undefined, page: OffsetQuery) {
+  const [total] = await db.select({ n: count() }).from(organizations).where(where);
+  const rows = await db
+    .select({ organization: organizations, role: organizationMemberships.role })
+    .from(organizations)
+    .leftJoin(
+      organizationMemberships,
+      and(
+        eq(organizationMemberships.organizationId, organizations.id),
+        eq(organizationMemberships.userId, user.id),
+      ),
+    )
+    .where(where)
+    .orderBy(asc(organizations.name), asc(organizations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return {
+    count: total?.n ?? 0,
+    items: rows.map((r) => ({
+      ...presentOrganizationBrief(r.organization),
+      ...planOf(r.organization),
+      role: r.role,
+      created: isoTime(r.organization.created),
+    })),
+  };
+}
+
+/** Names for a staff search box: organizations whose name starts with the text. */
+export async function staffListValues(db: Db, startsWith: string, limit: number) {
+  const where = ilike(organizations.name, `${startsWith.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const [total] = await db.select({ n: count() }).from(organizations).where(where);
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(where)
+    .orderBy(asc(organizations.name), asc(organizations.id))
+    .limit(limit);
+  return { items: rows, count: total?.n ?? 0 };
+}
+
+/** Deletes a shared organization with its workspaces, memberships and invitations. */
+export async function deleteOrganization(db: Db, user: User, organizationId: number): Promise<void> {
+  const { organization } = await organizationAccess(db, user, organizationId, 'admin');
+  if (organization.isPersonal)
+    throw badRequest('Personal organizations cannot be deleted.', 'PERSONAL_ORGANIZATION');
+  await db.transaction(async (tx) => {
+    const [members, workspaceMembers] = await Promise.all([
+      tx
+        .select({ userId: organizationMemberships.userId })
+        .from(organizationMemberships)
+        .where(eq(organizationMemberships.organizationId, organizationId)),
+      tx
+        .select({ userId: accountMemberships.userId })
+        .from(accountMemberships)
+        .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+        .where(eq(accounts.organizationId, organizationId)),
+    ]);
+    await tx.delete(organizations).where(eq(organizations.id, organizationId));
+    await repairDefaults(
+      tx,
+      [...members, ...workspaceMembers].map((m) => m.userId),
+    );
+  });
+}

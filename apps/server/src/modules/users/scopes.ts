@@ -1,0 +1,161 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accounts, customGroups, organizationCustomGroups, type User } from '../../db/schema/index.js';
+import { notFound, permissionDenied } from '../../http/errors.js';
+import type { z } from '../../http/zod.js';
+import { organizationAccess, readableWorkspaceIds, workspaceAccess } from '../workspaces/access.js';
+import type { scopeSchema } from './schemas.js';
+import { memberships, organizationMemberships } from './service.js';
+
+type Scope = z.infer<typeof scopeSchema>;
+
+/**
+ * Scope ids, as list filters take them:
+ * - compound `everything`: every workspace the user reads;
+ * - organization, account (workspace) and user: their numeric ids;
+ * - custom staff (staff only): `all` (every workspace on the server) and `group-<id>` (the
+ *   workspaces of the organizations in a custom group).
+ */
+export const EVERYTHING = 'everything';
+export const ALL_WORKSPACES = 'all';
+const groupScopeId = (groupId: number) => `group-${groupId}`;
+
+/** What the scope pickers offer: everything, each organization, each workspace, the user; staff lists for staff. */
+export async function validScopes(db: Db, user: User): Promise<Scope[]> {
+  const [workspaces, orgs] = await Promise.all([memberships(db, user), organizationMemberships(db, user)]);
+  const names = workspaces.map((w) => w.account.name);
+  return [
+    {
+      type: 'compound',
+      id: EVERYTHING,
+      name: 'Everything',
+      email: null,
+      workspace_names: names,
+      organization_id: null,
+    },
+    ...orgs.map((o) => ({
+      type: 'organization' as const,
+      id: o.organization.id,
+      name: o.organization.name,
+      email: null,
+      workspace_names: workspaces
+        .filter((w) => w.account.organization.id === o.organization.id)
+        .map((w) => w.account.name),
+      organization_id: o.organization.id,
+    })),
+    ...workspaces.map((w) => ({
+      type: 'account' as const,
+      id: w.account.id,
+      name: w.account.name,
+      email: null,
+      workspace_names: [w.account.name],
+      organization_id: w.account.organization.id,
+    })),
+    {
+      type: 'user',
+      id: user.id,
+      name: user.username,
+      email: user.email,
+      workspace_names: names,
+      organization_id: null,
+    },
+    ...(user.isStaff ? await staffScopes(db) : []),
+  ];
+}
+
+async function staffScopes(db: Db): Promise<Scope[]> {
+  const groups = await db
+    .select({ id: customGroups.id, name: customGroups.name, workspace: accounts.name })
+    .from(customGroups)
+    .leftJoin(organizationCustomGroups, eq(organizationCustomGroups.groupId, customGroups.id))
+    .leftJoin(accounts, eq(accounts.organizationId, organizationCustomGroups.organizationId))
+    .orderBy(asc(customGroups.name), asc(accounts.name));
+  const byGroup = new Map<number, Scope>();
+  for (const row of groups) {
+    let scope = byGroup.get(row.id);
+    if (!scope) {
+      scope = {
+        type: 'custom_staff',
+        id: groupScopeId(row.id),
+        name: row.name,
+        email: null,
+        workspace_names: [],
+        organization_id: null,
+      };
+      byGroup.set(row.id, scope);
+    }
+    if (row.workspace) scope.workspace_names.push(row.workspace);
+  }
+  return [
+    {
+      type: 'custom_staff',
+      id: ALL_WORKSPACES,
+      name: 'All workspaces (staff)',
+      email: null,
+      workspace_names: [],
+      organization_id: null,
+    },
+    ...byGroup.values(),
+  ];
+}
+
+export interface ScopeFilters {
+  account?: string | undefined;
+  organization?: number | undefined;
+  user?: number | undefined;
+  compound_scope?: string | undefined;
+  custom_staff_scope?: string | undefined;
+}
+
+/**
+ * The workspaces (and creator) a list filtered by scope may show: `accountIds` null means every
+ * workspace (staff's `all`); `userId` narrows to what that user created. The first filter given
+ * wins, in the order of ScopeFilters; none means every workspace the user reads.
+ */
+export async function resolveScope(
+  db: Db,
+  user: User,
+  filters: ScopeFilters,
+): Promise<{ accountIds: number[] | null; userId: number | null }> {
+  if (filters.account !== undefined) {
+    const { account } = await workspaceAccess(db, user, filters.account);
+    return { accountIds: [account.id], userId: null };
+  }
+  if (filters.organization !== undefined) {
+    const access = await organizationAccess(db, user, filters.organization);
+    if (access.isAdmin || user.isStaff) {
+      const rows = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.organizationId, filters.organization));
+      return { accountIds: rows.map((r) => r.id), userId: null };
+    }
+    return { accountIds: access.workspaceMemberships.map((m) => m.accountId), userId: null };
+  }
+  if (filters.user !== undefined) {
+    if (filters.user === user.id)
+      return { accountIds: await readableWorkspaceIds(db, user), userId: user.id };
+    if (!user.isStaff) throw notFound();
+    return { accountIds: null, userId: filters.user };
+  }
+  if (filters.custom_staff_scope !== undefined) {
+    if (!user.isStaff) throw permissionDenied();
+    if (filters.custom_staff_scope === ALL_WORKSPACES) return { accountIds: null, userId: null };
+    const groupId = /^group-(\d{1,10})$/.exec(filters.custom_staff_scope)?.[1];
+    if (!groupId) throw notFound();
+    const rows = await db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(
+        inArray(
+          accounts.organizationId,
+          db
+            .select({ id: organizationCustomGroups.organizationId })
+            .from(organizationCustomGroups)
+            .where(eq(organizationCustomGroups.groupId, Number(groupId))),
+        ),
+      );
+    return { accountIds: rows.map((r) => r.id), userId: null };
+  }
+  return { accountIds: await readableWorkspaceIds(db, user), userId: null };
+}

@@ -1,0 +1,277 @@
+import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  type Account,
+  accountMemberships,
+  accounts,
+  type Organization,
+  organizations,
+  type User,
+  users,
+} from '../../db/schema/index.js';
+import { badRequest, fieldError, nonFieldError, notFound } from '../../http/errors.js';
+import type { OffsetQuery } from '../../http/pagination.js';
+import type { z } from '../../http/zod.js';
+import { uniqueViolation } from '../../lib/db-errors.js';
+import { isoTime } from '../../lib/time.js';
+import { repairDefaults } from '../organizations/defaults.js';
+import { presentAccountBrief } from '../organizations/present.js';
+import { memberUsers } from '../organizations/present-members.js';
+import { containing } from '../organizations/service.js';
+import {
+  MESSAGES,
+  organizationAccess,
+  readableWorkspaceIds,
+  workspaceAccess,
+  workspaceAccessBy,
+} from './access.js';
+import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
+import type {
+  createWorkspaceBody,
+  updateWorkspaceMembershipBody,
+  workspaceLookupQuery,
+  workspaceMemberSchema,
+  workspaceSchema,
+} from './schemas.js';
+
+type Workspace = z.infer<typeof workspaceSchema>;
+type WorkspaceMember = z.infer<typeof workspaceMemberSchema>;
+type AccountMembershipRow = typeof accountMemberships.$inferSelect;
+
+export const WORKSPACE_LIMIT_MESSAGE =
+  "Your organization has reached your plan's workspace limit. See plans to enable adding more workspaces.";
+
+async function presentMembers(db: Db, rows: AccountMembershipRow[]): Promise<WorkspaceMember[]> {
+  const people = await memberUsers(
+    db,
+    rows.map((r) => r.userId),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    user: people.get(r.userId)!,
+    workspace_id: r.accountId,
+    is_admin: r.isAdmin,
+    core_limit: r.coreLimit,
+    credit_limit: r.creditLimit,
+  }));
+}
+
+/** Workspaces with their members, in two queries whatever their number. */
+async function presentWorkspaces(
+  db: Db,
+  rows: Array<{ account: Account; organization: Organization }>,
+): Promise<Workspace[]> {
+  if (rows.length === 0) return [];
+  const memberships = await db
+    .select({ membership: accountMemberships })
+    .from(accountMemberships)
+    .innerJoin(users, eq(users.id, accountMemberships.userId))
+    .where(
+      inArray(
+        accountMemberships.accountId,
+        rows.map((r) => r.account.id),
+      ),
+    )
+    .orderBy(asc(users.username));
+  const members = await presentMembers(
+    db,
+    memberships.map((m) => m.membership),
+  );
+  return rows.map(({ account, organization }) => ({
+    ...presentAccountBrief(account, organization),
+    credit_limit: account.creditLimit,
+    created: isoTime(account.created),
+    membership_set: members.filter((m) => m.workspace_id === account.id),
+  }));
+}
+
+const presentWorkspace = async (db: Db, account: Account, organization: Organization) =>
+  (await presentWorkspaces(db, [{ account, organization }]))[0]!;
+
+/** A workspace in an organization, administered by its creator (an organization admin). */
+export async function createWorkspace(
+  db: Db,
+  user: User,
+  input: z.infer<typeof createWorkspaceBody>,
+): Promise<Workspace> {
+  const { organization } = await organizationAccess(
+    db,
+    user,
+    input.organization_id,
+    'admin',
+    MESSAGES.addWorkspaces,
+  );
+  const slug = slugify(input.name);
+  if (!slug) throw fieldError('name', 'Use at least one letter or number.');
+  try {
+    const account = await db.transaction(async (tx) => {
+      // One creation at a time per organization, so the workspace limit holds.
+      await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, organization.id))
+        .for('update');
+      if (organization.workspaceLimit !== null) {
+        const [existing] = await tx
+          .select({ n: count() })
+          .from(accounts)
+          .where(eq(accounts.organizationId, organization.id));
+        if ((existing?.n ?? 0) >= organization.workspaceLimit)
+          throw badRequest(WORKSPACE_LIMIT_MESSAGE, 'WORKSPACE_LIMIT_REACHED', {
+            workspace_limit: organization.workspaceLimit,
+          });
+      }
+      if (!(await isWorkspaceNameFree(tx, input.name, slug))) throw nameTaken();
+      const [created] = await tx
+        .insert(accounts)
+        .values({ slug, name: input.name, organizationId: organization.id })
+        .returning();
+      await tx.insert(accountMemberships).values({ accountId: created!.id, userId: user.id, isAdmin: true });
+      return created!;
+    });
+    return presentWorkspace(db, account, organization);
+  } catch (err) {
+    if (uniqueViolation(err)?.startsWith('accounts_')) throw nameTaken();
+    throw err;
+  }
+}
+
+/**
+ * The workspaces the user reads, optionally of one organization: all of it for its admins and
+ * staff, the user's own otherwise.
+ */
+export async function listWorkspaces(
+  db: Db,
+  user: User,
+  query: OffsetQuery & { organization_id?: number | undefined; search?: string | undefined },
+): Promise<{ items: Workspace[]; count: number }> {
+  let visible: SQL | undefined;
+  if (query.organization_id !== undefined) {
+    const access = await organizationAccess(db, user, query.organization_id, 'read');
+    visible =
+      access.isAdmin || user.isStaff
+        ? eq(accounts.organizationId, query.organization_id)
+        : and(
+            eq(accounts.organizationId, query.organization_id),
+            inArray(
+              accounts.id,
+              access.workspaceMemberships.map((m) => m.accountId),
+            ),
+          );
+  } else {
+    visible = inArray(accounts.id, await readableWorkspaceIds(db, user));
+  }
+  const where = and(visible, query.search ? ilike(accounts.name, containing(query.search)) : undefined);
+  const [total] = await db.select({ n: count() }).from(accounts).where(where);
+  const rows = await db
+    .select({ account: accounts, organization: organizations })
+    .from(accounts)
+    .innerJoin(organizations, eq(organizations.id, accounts.organizationId))
+    .where(where)
+    .orderBy(asc(accounts.name))
+    .limit(query.limit)
+    .offset(query.offset);
+  return { items: await presentWorkspaces(db, rows), count: total?.n ?? 0 };
+}
+
+export async function workspaceDetails(
+  db: Db,
+  user: User,
+  query: z.infer<typeof workspaceLookupQuery>,
+): Promise<Workspace> {
+  const key =
+    query.workspace_slug !== undefined
+      ? { slug: query.workspace_slug }
+      : query.workspace_id !== undefined
+        ? { id: query.workspace_id }
+        : query.workspace_name !== undefined
+          ? { name: query.workspace_name }
+          : null;
+  if (!key) throw nonFieldError('One of workspace_slug, workspace_id or workspace_name is required.');
+  const { account, organization } = await workspaceAccessBy(db, user, key);
+  return presentWorkspace(db, account, organization);
+}
+
+/** The workspace-wide credit limit, set by its admins or the organization's. */
+export async function updateWorkspace(
+  db: Db,
+  user: User,
+  workspaceId: number,
+  creditLimit: number,
+): Promise<Workspace> {
+  const { organization } = await workspaceAccessBy(db, user, { id: workspaceId }, 'admin');
+  const [account] = await db
+    .update(accounts)
+    .set({ creditLimit })
+    .where(eq(accounts.id, workspaceId))
+    .returning();
+  return presentWorkspace(db, account!, organization);
+}
+
+async function membershipAccess(db: Db, user: User, membershipId: number) {
+  const [membership] = await db
+    .select()
+    .from(accountMemberships)
+    .where(eq(accountMemberships.id, membershipId));
+  if (!membership) throw notFound();
+  await workspaceAccessBy(db, user, { id: membership.accountId }, 'admin');
+  return membership;
+}
+
+export async function updateWorkspaceMembership(
+  db: Db,
+  user: User,
+  membershipId: number,
+  input: z.infer<typeof updateWorkspaceMembershipBody>,
+): Promise<WorkspaceMember> {
+  const membership = await membershipAccess(db, user, membershipId);
+  const changes = {
+    ...(input.is_admin !== undefined && { isAdmin: input.is_admin }),
+    ...(input.core_limit !== undefined && { coreLimit: input.core_limit }),
+    ...(input.credit_limit !== undefined && { creditLimit: input.credit_limit }),
+  };
+  const [updated] =
+    Object.keys(changes).length === 0
+      ? [membership]
+      : await db
+          .update(accountMemberships)
+          .set(changes)
+          .where(eq(accountMemberships.id, membershipId))
+          .returning();
+  return (await presentMembers(db, [updated!]))[0]!;
+}
+
+/** Takes a member out of one workspace; they stay in the organization. */
+export async function deleteWorkspaceMembership(db: Db, user: User, membershipId: number): Promise<void> {
+  const membership = await membershipAccess(db, user, membershipId);
+  await db.transaction(async (tx) => {
+    await tx.delete(accountMemberships).where(eq(accountMemberships.id, membershipId));
+    await repairDefaults(tx, [membership.userId]);
+  });
+}
+
+export async function workspaceMembers(
+  db: Db,
+  user: User,
+  slug: string,
+  page: OffsetQuery,
+): Promise<{ items: WorkspaceMember[]; count: number }> {
+  const { account } = await workspaceAccess(db, user, slug);
+  const where = eq(accountMemberships.accountId, account.id);
+  const [total] = await db.select({ n: count() }).from(accountMemberships).where(where);
+  const rows = await db
+    .select({ membership: accountMemberships })
+    .from(accountMemberships)
+    .innerJoin(users, eq(users.id, accountMemberships.userId))
+    .where(where)
+    .orderBy(asc(users.username))
+    .limit(page.limit)
+    .offset(page.offset);
+  return {
+    items: await presentMembers(
+      db,
+      rows.map((r) => r.membership),
+    ),
+    count: total?.n ?? 0,
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * Who may call what: one rule per route of openapi.json, checked by authorization-matrix.test.ts
+ * as each caller of helpers/world.ts. A route without a rule fails the matrix, so every new
+ * capability appends its routes here.
+ *
+ * Path parameters named organization_id, workspace_id, account and workspace default to the
+ * seeded world's; any other parameter needs `params`. A call that changes or destroys what it
+ * names sets `fresh` (each caller gets a newly seeded world) or uses objects it creates itself.
+ */
+import { randomBytes } from 'node:crypto';
+import { findUserBy, login } from '../src/modules/auth/service.js';
+import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
+import type { TestUser } from './helpers/factories.js';
+import type { TestServer } from './helpers/server.js';
+import type { Cast, Role, World } from './helpers/world.js';
+
+export type Expect = Record<Role, number>;
+type Params = Record<string, string | number>;
+
+export interface CallContext {
+  ts: TestServer;
+  role: Role;
+  /** The caller; null when anonymous. */
+  caller: TestUser | null;
+  cast: Cast;
+  world: World;
+}
+
+export interface RouteRule {
+  expect: Expect;
+  /** Every caller gets a newly seeded world (for calls that delete or change what they name). */
+  fresh?: boolean;
+  params?: (c: CallContext) => Params | Promise<Params>;
+  query?: (c: CallContext) => Record<string, string | number | boolean>;
+  body?: (c: CallContext) => unknown;
+  /** Credentials other than the caller's session key, e.g. a session the call ends. */
+  credentials?: (c: CallContext) => Promise<string>;
+}
+
+// The common shapes of console.md section 6.
+export const everyone = (status: number): Expect => ({
+  anonymous: status,
+  outsider: status,
+  member: status,
+  workspaceAdmin: status,
+  organizationAdmin: status,
+  staff: status,
+});
+/** Any signed-in user, about themselves. */
+export const signedIn = (status: number): Expect => ({ ...everyone(status), anonymous: 401 });
+export const staffOnly = (status: number): Expect => ({ ...everyone(403), anonymous: 401, staff: status });
+/** Members of the organization or workspace, its admins and staff read; outsiders see nothing. */
+export const readers = (status: number): Expect => ({ ...everyone(status), anonymous: 401, outsider: 404 });
+/** Workspace or organization admins: add teammates, edit member rows and credit limits. */
+export const memberAdmins = (status: number): Expect => ({
+  anonymous: 401,
+  outsider: 404,
+  member: 403,
+  workspaceAdmin: status,
+  organizationAdmin: status,
+  staff: 403,
+});
+/** Organization admins: workspaces, roles, the organization itself. */
+export const organizationAdmins = (status: number): Expect => ({
+  ...memberAdmins(status),
+  workspaceAdmin: 403,
+});
+/** Machine calls with a cluster's bearer token: no user credential is one. */
+export const clusterOnly = (): Expect => everyone(401);
+
+const freshEmail = () => `matrix-${randomBytes(4).toString('hex')}@example.com`;
+const freshName = () => `mx${randomBytes(5).toString('hex')}`;
+const userId = (c: CallContext) => (c.caller ?? c.cast.member).id;
+const W = (c: CallContext) => c.world.workspace;
+const unchangedRow = (c: CallContext) => ({
+  workspace_id: W(c).id,
+  is_admin: false,
+  core_limit: 1000,
+  credit_limit: 100000,
+});
+
+export const RULES: Record<string, RouteRule> = {
+  // Health and diagnostics.
+  'GET /api/health': { expect: everyone(200) },
+  'GET /api/v1/health': { expect: everyone(200) },
+  'GET /api/v2/test/pagination/': { expect: everyone(200) },
+  'GET /api/v2/test/authentication-required/': { expect: signedIn(200) },
+  'POST /api/v2/test/authentication-required/': { expect: signedIn(200) },
+  'GET /api/v2/test/raise-exception/': { expect: everyone(500) },
+  'GET /api/v2/test/raise-cumulus-exception/': { expect: everyone(400) },
+
+  // Identity: public forms answer everyone alike (here with inputs that change nothing).
+  'POST /api/v1/registration/': { expect: everyone(400), body: () => ({}) },
+  'POST /api/v1/registration/verify-email/': { expect: everyone(404), body: () => ({ key: 'no-such-key' }) },
+  'POST /api/v1/resend-confirmation-email/': { expect: everyone(200), body: () => ({ email: freshEmail() }) },
+  'POST /api/v1/users/retrieve-username/': { expect: everyone(200), body: () => ({ email: freshEmail() }) },
+  'POST /api/v1/auth/login/': { expect: everyone(400), body: () => ({}) },
+  'POST /api/v1/auth/logout/': {
+    expect: signedIn(200),
+    // Logging out ends the session it is called with: a session of its own.
+    credentials: async (c) =>
+      login(c.ts.server.deps.db, {
+        username: c.caller!.username,
+        password: c.caller!.password,
+        ip: '10.9.9.9',
+      }),
+  },
+  'POST /api/v1/auth/password/reset/': { expect: everyone(200), body: () => ({ email: freshEmail() }) },
+  'POST /api/v1/auth/password/reset/confirm/': {
+    expect: everyone(400),
+    body: () => ({ uid: 'x', token: 'y', new_password1: 'a', new_password2: 'a' }),
+  },
+  // A refused change (passwords differ) shows the call got past authentication without ending sessions.
+  'POST /api/v1/auth/password/change/': {
+    expect: signedIn(400),
+    body: () => ({ new_password1: 'Sturdy-passphrase-1', new_password2: 'Sturdy-passphrase-2' }),
+  },
+  'POST /users/{provider}/get_token': {
+    expect: everyone(400),
+    params: () => ({ provider: 'github' }),
+    body: () => ({ code: 'x' }),
+  },
+  'GET /api/v2/workos/success': { expect: everyone(400), query: () => ({ code: 'x' }) },
+
+  // API tokens: each user's own.
+  'POST /api/v1/api-tokens/': { expect: signedIn(201), body: () => ({ label: 'matrix' }) },
+  'GET /api/v1/api-tokens/': { expect: signedIn(200) },
+  'DELETE /api/v1/api-tokens/{identifier}/revoke': {
+    expect: signedIn(200),
+    params: async (c) => {
+      const { db } = c.ts.server.deps;
+      const owner = (await findUserBy(db, 'id', userId(c)))!;
+      return { identifier: (await createToken(db, owner, {})).identifier };
+    },
+  },
+  'PATCH /api/v1/api-tokens/{id}/activate/': {
+    expect: signedIn(200),
+    params: async (c) => ({ id: (await createPendingToken(c.ts.server.deps.db, 'matrix')).identifier }),
+  },
+  'POST /api/v1/api-tokens-no-user/': { expect: everyone(201), body: () => ({}) },
+
+  // The current user.
+  'GET /api/v2/user/me': { expect: signedIn(200) },
+  'GET /api/v1/users/me/': { expect: signedIn(200) },
+  'PATCH /api/v1/users/me/': { expect: signedIn(200), body: () => ({}) },
+  'PATCH /api/v1/users/me/profile/': { expect: signedIn(200), body: () => ({}) },
+  'PATCH /api/v1/users/{id}/access_token/': {
+    expect: signedIn(200),
+    params: (c) => ({ id: userId(c) }),
+    body: () => ({ git_access_token: null }),
+  },
+  'GET /api/v2/user/me/memberships': { expect: signedIn(200) },
+  'GET /api/v2/users/user/organization/memberships': { expect: signedIn(200) },
+  'GET /api/v2/users/user/valid-scopes': { expect: signedIn(200) },
+  // Only among the user's own organizations (staff belong to none of the world's).
+  'POST /api/v2/users/user/change-default-organization': {
+    expect: { ...readers(200), staff: 404 },
+    body: (c) => ({ organization_id: c.world.organization.id }),
+  },
+  'GET /api/v2/user/account/{account}/usage': { expect: readers(200) },
+
+  // Interactions and banners: each user's own.
+  'GET /api/v1/interaction_types/': { expect: signedIn(200) },
+  'GET /api/v1/interactions/': { expect: signedIn(200) },
+  'POST /api/v1/interactions/': {
+    expect: signedIn(201),
+    body: () => ({ interaction_type: 'api-token-message' }),
+  },
+  'GET /api/v2/interactions/flag': { expect: signedIn(200) },
+  'GET /api/v2/interactions/flag/{name}': { expect: signedIn(200), params: () => ({ name: 'get-started' }) },
+  'PUT /api/v2/interactions/flag/{name}': {
+    expect: signedIn(200),
+    params: () => ({ name: 'get-started' }),
+    body: () => ({ completed: false }),
+  },
+  'GET /api/v2/interactions/get-started': { expect: signedIn(200) },
+  'PUT /api/v2/interactions/get-started': { expect: signedIn(200), body: () => ({}) },
+  'POST /api/v2/interactions/interaction': { expect: signedIn(201), body: () => ({ action: 'matrix' }) },
+  'GET /api/v1/banners': { expect: signedIn(200) },
+
+  // Staff tools.
+  'POST /api/v2/staff/users/{id}/unlock': {
+    expect: staffOnly(200),
+    params: (c) => ({ id: c.cast.member.id }),
+  },
+  'GET /api/v2/staff/emails': { expect: staffOnly(200) },
+
+  // Organizations.
+  'POST /api/v2/users/organizations/create': { expect: signedIn(201), body: () => ({ name: freshName() }) },
+  'GET /api/v2/users/organizations/': { expect: signedIn(200) },
+  'GET /api/v2/users/organizations/details/{organization_id}': { expect: readers(200) },
+  'GET /api/v2/users/organizations/members/{organization_id}': { expect: readers(200) },
+  'GET /api/v2/users/organizations/membership/{membership_id}': {
+    expect: readers(200),
+    params: (c) => ({ membership_id: c.world.targetMembership.id }),
+  },
+  'POST /api/v2/users/organizations/add-membership': {
+    expect: memberAdmins(201),
+    body: (c) => ({
+      email_or_username: freshEmail(),
+      organization_id: c.world.organization.id,
+      role: 'member',
+      workspaces: [unchangedRow(c)],
+    }),
+  },
+  'PATCH /api/v2/users/organizations/update-membership/{membership_id}': {
+    expect: memberAdmins(200),
+    params: (c) => ({ membership_id: c.world.targetMembership.id }),
+    body: (c) => ({ role: 'member', workspaces: [unchangedRow(c)] }),
+  },
+  'DELETE /api/v2/users/organizations/remove-membership/{membership_id}': {
+    expect: memberAdmins(204),
+    fresh: true,
+    params: (c) => ({ membership_id: c.world.targetMembership.id }),
+  },
+  'DELETE /api/v2/users/organizations/delete/{organization_id}': {
+    expect: organizationAdmins(204),
+    fresh: true,
+  },
+  'GET /api/v2/users/organizations/staff-list': { expect: staffOnly(200) },
+  'GET /api/v2/users/organizations/staff-list-values': {
+    expect: staffOnly(200),
+    query: () => ({ starts_with: 'o' }),
+  },
+
+  // Workspaces.
+  'POST /api/v2/users/workspaces/': {
+    expect: organizationAdmins(201),
+    body: (c) => ({ name: freshName(), organization_id: c.world.organization.id }),
+  },
+  'GET /api/v2/users/workspaces/': { expect: signedIn(200) },
+  'GET /api/v2/users/workspaces/details': {
+    expect: readers(200),
+    query: (c) => ({ workspace_slug: W(c).slug }),
+  },
+  'PATCH /api/v2/users/workspaces/details/{workspace_id}': {
+    expect: memberAdmins(200),
+    body: () => ({ credit_limit: 5000 }),
+  },
+  'PATCH /api/v2/users/workspaces/membership/{membership_id}': {
+    expect: memberAdmins(200),
+    params: (c) => ({ membership_id: c.world.targetWorkspaceMembership.id }),
+    body: () => ({ core_limit: 1000 }),
+  },
+  'DELETE /api/v2/users/workspaces/membership/{membership_id}': {
+    expect: memberAdmins(204),
+    fresh: true,
+    params: (c) => ({ membership_id: c.world.targetWorkspaceMembership.id }),
+  },
+  'GET /api/v2/workspaces/{workspace}/members': { expect: readers(200) },
+
+  // Invites.
+  'GET /api/v2/users/invites/organization-invite/{invite_id}': {
+    expect: readers(200),
+    params: (c) => ({ invite_id: c.world.invite.id }),
+  },
+  'PATCH /api/v2/users/invites/organization-invite/{invite_id}': {
+    expect: memberAdmins(200),
+    params: (c) => ({ invite_id: c.world.invite.id }),
+    body: (c) => ({ role: 'member', workspaces: [unchangedRow(c)] }),
+  },
+  'DELETE /api/v2/users/invites/organization-invite/{invite_id}': {
+    expect: memberAdmins(204),
+    fresh: true,
+    params: (c) => ({ invite_id: c.world.invite.id }),
+  },
+  'POST /api/v2/users/invites/organization-invite-resend/{invite_id}': {
+    expect: memberAdmins(200),
+    params: (c) => ({ invite_id: c.world.invite.id }),
+  },
+  'PATCH /api/v2/users/invites/workspace-invite/{invite_id}': {
+    expect: memberAdmins(200),
+    params: (c) => ({ invite_id: c.world.workspaceInvite.id }),
+    body: () => ({ core_limit: 1000 }),
+  },
+  'DELETE /api/v2/users/invites/workspace-invite/{invite_id}': {
+    expect: memberAdmins(204),
+    fresh: true,
+    params: (c) => ({ invite_id: c.world.workspaceInvite.id }),
+  },
+  'GET /api/v2/users/invites/organization/{organization_id}': { expect: readers(200) },
+  'GET /api/v2/users/invites/workspace/{workspace_id}': { expect: readers(200) },
+
+  // Custom groups (staff labels on organizations).
+  'GET /api/v2/users/group/list': { expect: staffOnly(200) },
+  'POST /api/v2/users/group/organization': {
+    expect: staffOnly(200),
+    body: (c) => ({ organization_id: c.world.organization.id, groups: ['matrix'] }),
+  },
+};

@@ -1,0 +1,80 @@
+import type {
+  Account,
+  AccountMembership,
+  Organization,
+  OrganizationInvite,
+  OrganizationMembership,
+  User,
+  WorkspaceInvite,
+} from '../../src/db/schema/index.js';
+import {
+  addMember,
+  createBareUser,
+  createInviteRow,
+  createOrganization,
+  createUser,
+  createWorkspace,
+  type TestUser,
+} from './factories.js';
+import type { TestServer } from './server.js';
+
+/** The callers the authorization matrix tries every route as (console.md section 6). */
+export const ROLES = [
+  'anonymous',
+  'outsider',
+  'member',
+  'workspaceAdmin',
+  'organizationAdmin',
+  'staff',
+] as const;
+export type Role = (typeof ROLES)[number];
+export type Cast = Record<Exclude<Role, 'anonymous'>, TestUser>;
+
+export async function createCast(ts: TestServer): Promise<Cast> {
+  return {
+    outsider: await createUser(ts),
+    member: await createUser(ts),
+    workspaceAdmin: await createUser(ts),
+    organizationAdmin: await createUser(ts),
+    staff: await createUser(ts, { staff: true }),
+  };
+}
+
+/**
+ * An organization with one workspace where the cast stands as its names say (the outsider and
+ * staff belong nowhere), plus a plain member and a pending invite for calls to act upon.
+ */
+export interface World {
+  organization: Organization;
+  workspace: Account;
+  target: User;
+  targetMembership: OrganizationMembership;
+  targetWorkspaceMembership: AccountMembership;
+  invite: OrganizationInvite;
+  workspaceInvite: WorkspaceInvite;
+}
+
+export async function seedWorld(ts: TestServer, cast: Cast): Promise<World> {
+  const organization = await createOrganization(ts, cast.organizationAdmin);
+  const workspace = await createWorkspace(ts, organization);
+  await addMember(ts, cast.organizationAdmin, organization, {
+    role: 'admin',
+    workspaces: [{ workspace, isAdmin: true }],
+  });
+  await addMember(ts, cast.member, organization, { workspaces: [{ workspace }] });
+  await addMember(ts, cast.workspaceAdmin, organization, { workspaces: [{ workspace, isAdmin: true }] });
+  const target = await createBareUser(ts);
+  const added = await addMember(ts, target, organization, { workspaces: [{ workspace }] });
+  const { invite, workspaceInvites } = await createInviteRow(ts, organization, {
+    workspaces: [{ workspace }],
+  });
+  return {
+    organization,
+    workspace,
+    target,
+    targetMembership: added.membership,
+    targetWorkspaceMembership: added.workspaceMemberships[0]!,
+    invite,
+    workspaceInvite: workspaceInvites[0]!,
+  };
+}
