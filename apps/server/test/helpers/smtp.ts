@@ -28,7 +28,7 @@ export class SmtpSink {
           this.mails.push({
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
             raw,
-            subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+            subject: subjectOf(raw),
             text: decodeBody(raw),
           });
           for (const wake of this.#waiters.splice(0)) wake();
@@ -74,6 +74,12 @@ export class SmtpSink {
       });
     }
   }
+}
+
+/** The Subject header, unfolded (long subjects continue on indented lines). */
+function subjectOf(raw: string): string {
+  const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+  return /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '';
 }
 
 /** The text part of a simple nodemailer message, quoted-printable decoded. */

@@ -1,0 +1,236 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationInvites, users } from '../src/db/schema/index.js';
+import {
+  addMember,
+  createInviteRow,
+  createOrganization,
+  createUser,
+  createWorkspace,
+  PASSWORD,
+  uniq,
+} from './helpers/factories.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { linkIn } from './helpers/smtp.js';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(() => ts.close());
+
+const INVITES = '/api/v2/users/invites';
+
+const signUp = (username: string, email: string) =>
+  ts.api.post('/api/v1/registration/', {
+    username,
+    email,
+    password1: PASSWORD,
+    password2: PASSWORD,
+    full_name: 'Invited Person',
+  });
+
+describe('inviting by email', () => {
+  it('mails the invite; the invitee signs up through it, verifies, logs in and sees the workspace', async () => {
+    const admin = await createUser(ts);
+    const api = ts.api.as(admin.key);
+    const org = await api.post('/api/v2/users/organizations/create', {
+      name: `Team ${uniq('').slice(0, 20)}`,
+    });
+    const workspace = await api.post('/api/v2/users/workspaces/', {
+      name: `Lab ${uniq('').slice(0, 20)}`,
+      organization_id: org.body.id,
+    });
+    const email = `${uniq('newbie')}@Example.com`;
+    const added = await api.post('/api/v2/users/organizations/add-membership', {
+      email_or_username: email,
+      organization_id: org.body.id,
+      role: 'member',
+      workspaces: [{ workspace_id: workspace.body.id, is_admin: false, core_limit: 64, credit_limit: 500 }],
+    });
+    expect(added.status).toBe(201);
+    expect(added.body.membership).toBeNull();
+    const lower = email.toLowerCase();
+    expect(added.body.invite).toMatchObject({
+      organization_id: org.body.id,
+      role: 'member',
+      expired: false,
+      invite: { email: lower },
+      workspace_invites: [
+        { workspace_id: workspace.body.id, core_limit: 64, credit_limit: 500, is_admin: false, email: lower },
+      ],
+    });
+    expect(added.body.invite.organization_invite_id).toBe(added.body.invite.id);
+    const days = (Date.parse(added.body.invite.expiration) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThanOrEqual(14);
+
+    const mail = await ts.smtp.waitFor(lower, (m) => m.subject.includes(org.body.name));
+    expect(mail.subject).toBe(`Test ${admin.username} invited you to ${org.body.name} on Cumulus`);
+    expect(mail.text).toContain(`with access to the workspace ${workspace.body.name}`);
+    const signupLink = linkIn(mail, /http:\/\/cumulus\.test\/signup\?\S+/);
+    expect(signupLink).toBe(
+      `http://cumulus.test/signup?invite=${added.body.invite.id}&email=${encodeURIComponent(lower)}`,
+    );
+    expect(linkIn(mail, /http:\/\/cumulus\.test\/login\?\S+/)).toBe(
+      `http://cumulus.test/login?open=true&email=${encodeURIComponent(lower)}`,
+    );
+    const seats = await api.get(`/api/v2/users/organizations/details/${org.body.id}`);
+    expect(seats.body).toMatchObject({ member_count: 1, pending_invite_count: 1 });
+
+    // The sign-up form fills the address in from the link.
+    const invitedEmail = new URL(signupLink).searchParams.get('email')!;
+    const username = uniq('joiner');
+    expect((await signUp(username, invitedEmail)).status).toBe(201);
+    const verification = await ts.smtp.waitFor(lower, (m) => m.subject.startsWith('Confirm'));
+    const key = linkIn(verification, /verify-email-confirm\/\S+/)
+      .split('/')
+      .pop();
+    expect((await ts.api.post('/api/v1/registration/verify-email/', { key })).status).toBe(200);
+    const login = await ts.api.post('/api/v1/auth/login/', { username, password: PASSWORD });
+    expect(login.status).toBe(200);
+    const memberships = await ts.api.as(login.body.key).get('/api/v2/user/me/memberships');
+    expect(memberships.body).toContainEqual(
+      expect.objectContaining({
+        account: expect.objectContaining({ id: workspace.body.id, name: workspace.body.name }),
+        is_admin: false,
+        core_limit: 64,
+        credit_limit: 500,
+      }),
+    );
+    const after = await api.get(`/api/v2/users/organizations/details/${org.body.id}`);
+    expect(after.body).toMatchObject({ member_count: 2, pending_invite_count: 0 });
+    expect((await api.get(`${INVITES}/organization/${org.body.id}`)).body.count).toBe(0);
+  });
+
+  it('is accepted at login when the address got an account before the invite', async () => {
+    const admin = await createUser(ts);
+    const org = await createOrganization(ts, admin);
+    const workspace = await createWorkspace(ts, org);
+    const person = await createUser(ts);
+    // An invite for the address, as left behind if the account was made later with the same email.
+    await createInviteRow(ts, org, { email: person.email, workspaces: [{ workspace, isAdmin: true }] });
+    const login = await ts.api.post('/api/v1/auth/login/', { email: person.email, password: PASSWORD });
+    const memberships = await ts.api.as(login.body.key).get('/api/v2/user/me/memberships');
+    expect(memberships.body).toContainEqual(
+      expect.objectContaining({ account: expect.objectContaining({ id: workspace.id }), is_admin: true }),
+    );
+    const orgs = await ts.api.as(login.body.key).get('/api/v2/users/user/organization/memberships');
+    expect(orgs.body.map((o: { organization_id: number }) => o.organization_id)).toContain(org.id);
+  });
+
+  it('refuses an expired invite at sign-up and keeps it for an admin to resend', async () => {
+    const admin = await createUser(ts);
+    const org = await createOrganization(ts, admin);
+    const workspace = await createWorkspace(ts, org);
+    const email = `${uniq('late')}@example.com`;
+    const { invite } = await createInviteRow(ts, org, {
+      email,
+      workspaces: [{ workspace }],
+      expiresInMs: -1000,
+    });
+    const username = uniq('late');
+    expect((await signUp(username, email)).status).toBe(201);
+    const { db } = ts.server.deps;
+    const [user] = await db.select().from(users).where(eq(users.username, username));
+    await db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user!.id));
+    const login = await ts.api.post('/api/v1/auth/login/', { username, password: PASSWORD });
+    const memberships = await ts.api.as(login.body.key).get('/api/v2/user/me/memberships');
+    expect(memberships.body.map((m: { account: { id: number } }) => m.account.id)).not.toContain(
+      workspace.id,
+    );
+    const listed = await ts.api.as(admin.key).get(`${INVITES}/organization/${org.id}`);
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: invite.id, expired: true })]);
+
+    // Resending mails it again and gives it a fresh expiration; the next login accepts it.
+    const resent = await ts.api.as(admin.key).post(`${INVITES}/organization-invite-resend/${invite.id}`);
+    expect(resent.status).toBe(200);
+    expect(resent.body.expired).toBe(false);
+    await ts.smtp.waitFor(email, (m) => m.subject.includes(org.name));
+    const again = await ts.api.post('/api/v1/auth/login/', { username, password: PASSWORD });
+    const now = await ts.api.as(again.body.key).get('/api/v2/user/me/memberships');
+    expect(now.body.map((m: { account: { id: number } }) => m.account.id)).toContain(workspace.id);
+  });
+});
+
+describe('managing invites', () => {
+  async function invited() {
+    const [admin, wsAdmin, member] = [await createUser(ts), await createUser(ts), await createUser(ts)];
+    const org = await createOrganization(ts, admin);
+    const [first, second] = [await createWorkspace(ts, org), await createWorkspace(ts, org)];
+    await addMember(ts, wsAdmin, org, { workspaces: [{ workspace: first, isAdmin: true }] });
+    await addMember(ts, member, org, { workspaces: [{ workspace: first }] });
+    const { invite, workspaceInvites } = await createInviteRow(ts, org, {
+      workspaces: [{ workspace: first }],
+    });
+    return { admin, wsAdmin, member, org, first, second, invite, row: workspaceInvites[0]! };
+  }
+
+  it('reads invites per organization and per workspace, for members', async () => {
+    const { member, org, first, second, invite, row } = await invited();
+    const api = ts.api.as(member.key);
+    const one = await api.get(`${INVITES}/organization-invite/${invite.id}`);
+    expect(one.body).toMatchObject({ id: invite.id, role: 'member', invite: { email: invite.email } });
+    expect((await api.get(`${INVITES}/organization/${org.id}`)).body).toMatchObject({
+      count: 1,
+      items: [one.body],
+    });
+    const perWorkspace = await api.get(`${INVITES}/workspace/${first.id}`);
+    expect(perWorkspace.body).toMatchObject({
+      count: 1,
+      items: [{ id: row.id, workspace_id: first.id, email: invite.email, organization_invite_id: invite.id }],
+    });
+    const otherWorkspace = await api.get(`${INVITES}/workspace/${second.id}`);
+    expect(otherWorkspace.status).toBe(404);
+    expect(otherWorkspace.body.detail).toBe(`Account named ${second.id} not found`);
+  });
+
+  it('edits the role and the workspaces of an invite with the member-row rules', async () => {
+    const { admin, wsAdmin, invite, first, second } = await invited();
+    const url = `${INVITES}/organization-invite/${invite.id}`;
+    expect((await ts.api.as(wsAdmin.key).patch(url, { role: 'admin' })).status).toBe(403);
+    const moved = await ts.api.as(admin.key).patch(url, {
+      role: 'admin',
+      workspaces: [{ workspace_id: second.id, is_admin: true, core_limit: 2, credit_limit: 3 }],
+    });
+    expect(moved.body).toMatchObject({
+      role: 'admin',
+      workspace_invites: [{ workspace_id: second.id, is_admin: true, core_limit: 2, credit_limit: 3 }],
+    });
+    const refused = await ts.api.as(wsAdmin.key).patch(url, { workspaces: [{ workspace_id: first.id }] });
+    expect(refused.status).toBe(200); // adding to their own workspace is theirs to do
+    expect(refused.body.workspace_invites).toHaveLength(2);
+  });
+
+  it('edits and removes single workspace invites as that workspace admin', async () => {
+    const { wsAdmin, member, row } = await invited();
+    const url = `${INVITES}/workspace-invite/${row.id}`;
+    expect((await ts.api.as(member.key).patch(url, { is_admin: true })).status).toBe(403);
+    const edited = await ts.api.as(wsAdmin.key).patch(url, { is_admin: true, credit_limit: 7 });
+    expect(edited.body).toMatchObject({ id: row.id, is_admin: true, credit_limit: 7, core_limit: 1000 });
+    const negative = await ts.api.as(wsAdmin.key).patch(url, { credit_limit: -1 });
+    expect(negative.body).toEqual({ credit_limit: ['Credit limit must be greater than or equal to 0'] });
+    expect((await ts.api.as(wsAdmin.key).delete(url)).status).toBe(204);
+    expect((await ts.api.as(wsAdmin.key).delete(url)).status).toBe(404);
+  });
+
+  it('deletes an invite: organization admins, or a workspace admin of all its workspaces', async () => {
+    const { admin, wsAdmin, member, invite, org, second } = await invited();
+    expect((await ts.api.as(member.key).delete(`${INVITES}/organization-invite/${invite.id}`)).status).toBe(
+      403,
+    );
+    const spread = await createInviteRow(ts, org, { workspaces: [{ workspace: second }] });
+    const refused = await ts.api.as(wsAdmin.key).delete(`${INVITES}/organization-invite/${spread.invite.id}`);
+    expect(refused.status).toBe(403);
+    expect((await ts.api.as(wsAdmin.key).delete(`${INVITES}/organization-invite/${invite.id}`)).status).toBe(
+      204,
+    );
+    expect(
+      (await ts.api.as(admin.key).delete(`${INVITES}/organization-invite/${spread.invite.id}`)).status,
+    ).toBe(204);
+    const { db } = ts.server.deps;
+    expect(
+      await db.select().from(organizationInvites).where(eq(organizationInvites.organizationId, org.id)),
+    ).toEqual([]);
+  });
+});
