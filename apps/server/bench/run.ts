@@ -1,3 +1,4 @@
+import { benchTeam } from './team.js';
 import { benchUserMe } from './user-me.js';
 
 // `npm run bench [-- --seconds N]`: every benchmark, one after the other, figures on stdout.
@@ -5,3 +6,4 @@ const secondsFlag = process.argv.indexOf('--seconds');
 const seconds = secondsFlag > 0 ? Number(process.argv[secondsFlag + 1]) : 10;
 
 await benchUserMe(seconds);
+await benchTeam(seconds);
