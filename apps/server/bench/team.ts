@@ -1,10 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { eq } from 'drizzle-orm';
-import { loadConfig } from '../src/config.js';
 import {
   accountMemberships,
   accounts,
@@ -12,9 +6,8 @@ import {
   organizations,
   users,
 } from '../src/db/schema/index.js';
-import { register } from '../src/modules/auth/service.js';
 import { createToken } from '../src/modules/tokens/service.js';
-import { createServer } from '../src/server.js';
+import { registerBenchUser, startBenchServer } from './server.js';
 
 const MEMBERS = 50;
 const WORKSPACES = 5;
@@ -24,21 +17,10 @@ const WORKSPACES = 5;
  * the member list, the organization's workspaces with their members, and the scope picker.
  */
 export async function benchTeam(seconds: number): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-team-'));
-  const config = loadConfig({ ...process.env, CUMULUS_DATA_DIR: dataDir, PORT: '0', CUMULUS_SMTP_URL: '' });
-  const server = await createServer(config);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const bench = await startBenchServer();
+  const { server } = bench;
   const { db } = server.deps;
-  const password = 'Steady-throughput-77';
-  await register(server.deps, {
-    username: 'teamadmin',
-    email: 'teamadmin@example.com',
-    password1: password,
-    password2: password,
-    full_name: 'Team Admin',
-    preferred_name: '',
-  });
-  const [admin] = await db.select().from(users).where(eq(users.username, 'teamadmin'));
+  const admin = await registerBenchUser(server, 'teamadmin');
   const [org] = await db.insert(organizations).values({ name: 'Bench Team' }).returning();
   const workspaces = await db
     .insert(accounts)
@@ -62,18 +44,17 @@ export async function benchTeam(seconds: number): Promise<void> {
   await db
     .insert(organizationMemberships)
     .values([
-      { organizationId: org!.id, userId: admin!.id, role: 'admin' as const },
+      { organizationId: org!.id, userId: admin.id, role: 'admin' as const },
       ...people.map((p) => ({ organizationId: org!.id, userId: p.id })),
     ]);
   await db.insert(accountMemberships).values(
-    [admin!, ...people].map((p, i) => ({
+    [admin, ...people].map((p, i) => ({
       accountId: workspaces[i % WORKSPACES]!.id,
       userId: p.id,
       isAdmin: i === 0,
     })),
   );
-  const { token } = await createToken(db, admin!, { label: 'bench' });
-  const port = (server.app.server.address() as AddressInfo).port;
+  const { token } = await createToken(db, admin, { label: 'bench' });
   const headers = { authorization: `ApiToken ${token}` };
   const calls = {
     members: `/api/v2/users/organizations/members/${org!.id}?limit=50`,
@@ -86,9 +67,9 @@ export async function benchTeam(seconds: number): Promise<void> {
       `\nTeam page reads, ${MEMBERS} members in ${WORKSPACES} workspaces (${database}), ${seconds} s each, 10 connections`,
     );
     for (const [name, url] of Object.entries(calls)) {
-      await autocannon({ url: `http://127.0.0.1:${port}${url}`, headers, connections: 10, duration: 1 });
+      await autocannon({ url: `${bench.base}${url}`, headers, connections: 10, duration: 1 });
       const result = await autocannon({
-        url: `http://127.0.0.1:${port}${url}`,
+        url: `${bench.base}${url}`,
         headers,
         connections: 10,
         duration: seconds,
@@ -100,7 +81,6 @@ export async function benchTeam(seconds: number): Promise<void> {
       );
     }
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

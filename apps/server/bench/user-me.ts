@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { loadConfig } from '../src/config.js';
-import { users } from '../src/db/schema/index.js';
-import { login, register } from '../src/modules/auth/service.js';
+import { login } from '../src/modules/auth/service.js';
 import { createToken } from '../src/modules/tokens/service.js';
-import { createServer } from '../src/server.js';
+import { BENCH_PASSWORD, registerBenchUser, startBenchServer } from './server.js';
 
 interface Figures {
   rps: number;
@@ -25,41 +19,24 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
 
 /** GET /api/v2/user/me with an API token on the real database, against a bare Fastify route. */
 export async function benchUserMe(seconds: number): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-'));
-  const config = loadConfig({ ...process.env, CUMULUS_DATA_DIR: dataDir, PORT: '0', CUMULUS_SMTP_URL: '' });
-  const server = await createServer(config);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const bench = await startBenchServer();
+  const { server } = bench;
   const { db } = server.deps;
-  const password = 'Steady-throughput-77';
-  await register(server.deps, {
-    username: 'bench',
-    email: 'bench@example.com',
-    password1: password,
-    password2: password,
-    full_name: 'Bench',
-    preferred_name: '',
-  });
-  await db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.username, 'bench'));
-  await login(db, { username: 'bench', password, ip: '127.0.0.1' });
-  const [user] = await db.select().from(users).where(eq(users.username, 'bench'));
-  const { token } = await createToken(db, user!, { label: 'bench' });
+  const user = await registerBenchUser(server, 'bench');
+  await login(db, { username: 'bench', password: BENCH_PASSWORD, ip: '127.0.0.1' });
+  const { token } = await createToken(db, user, { label: 'bench' });
 
   const bare = Fastify();
   bare.get('/bare', async () => ({ ok: true }));
   await bare.listen({ port: 0, host: '127.0.0.1' });
 
-  const port = (server.app.server.address() as AddressInfo).port;
   const barePort = (bare.server.address() as AddressInfo).port;
   try {
     // Warm both up so JIT and caches do not count against either.
     await measure(`http://127.0.0.1:${barePort}/bare`, {}, 1);
-    await measure(`http://127.0.0.1:${port}/api/v2/user/me`, { authorization: `ApiToken ${token}` }, 1);
+    await measure(`${bench.base}/api/v2/user/me`, { authorization: `ApiToken ${token}` }, 1);
     const baseline = await measure(`http://127.0.0.1:${barePort}/bare`, {}, seconds);
-    const me = await measure(
-      `http://127.0.0.1:${port}/api/v2/user/me`,
-      { authorization: `ApiToken ${token}` },
-      seconds,
-    );
+    const me = await measure(`${bench.base}/api/v2/user/me`, { authorization: `ApiToken ${token}` }, seconds);
     const database = server.database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
     console.log(
       `\nGET /api/v2/user/me (ApiToken, ${database}) vs a bare Fastify route, ${seconds} s each, 10 connections`,
@@ -69,7 +46,6 @@ export async function benchUserMe(seconds: number): Promise<void> {
     console.log(`  ratio         ${(me.rps / baseline.rps).toFixed(3)} of the bare route's throughput`);
   } finally {
     await bare.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

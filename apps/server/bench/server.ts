@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from '../src/config.js';
+import { type User, users } from '../src/db/schema/index.js';
+import { register } from '../src/modules/auth/service.js';
+import { createServer, type Server } from '../src/server.js';
+
+export const BENCH_PASSWORD = 'Steady-throughput-77';
+
+/** The real server on a throwaway data directory, listening on a free port. */
+export async function startBenchServer(): Promise<{ server: Server; base: string; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-'));
+  const config = loadConfig({ ...process.env, CUMULUS_DATA_DIR: dataDir, PORT: '0', CUMULUS_SMTP_URL: '' });
+  const server = await createServer(config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    server,
+    base: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A verified user registered through the real service. */
+export async function registerBenchUser(server: Server, username: string): Promise<User> {
+  await register(server.deps, {
+    username,
+    email: `${username}@example.com`,
+    password1: BENCH_PASSWORD,
+    password2: BENCH_PASSWORD,
+    full_name: username,
+    preferred_name: '',
+  });
+  const [user] = await server.deps.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date() })
+    .where(eq(users.username, username))
+    .returning();
+  return user!;
+}
