@@ -13,3 +13,5 @@ npm test -w apps/server --silent
 if [ -f apps/web/vitest.config.ts ] || [ -f apps/web/vite.config.ts ]; then
   step "console tests"; npm test -w apps/web --silent
 fi
+step "python tests (client against a real server)"
+"${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python

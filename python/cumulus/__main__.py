@@ -1,0 +1,5 @@
+import sys
+
+from cumulus.cli import main
+
+sys.exit(main())

@@ -1,0 +1,102 @@
+"""Where the client finds its server, token and workspace.
+
+Environment variables win over the saved login so scripts and CI can point anywhere without
+touching ``~/.config/dask/cumulus.yaml``; otherwise Dask's own config machinery is used, which
+already reads that file (and ``DASK_CUMULUS__*`` variables) at import.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import dask.config
+import yaml  # a dependency of dask: always present beside it
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+@dataclass(frozen=True)
+class Settings:
+    server: str
+    token: str | None
+    workspace: str | None
+    user: str | None
+
+
+def normalize_server(server: str) -> str:
+    server = server.strip()
+    if "://" not in server:
+        server = "http://" + server
+    return server.rstrip("/")
+
+
+def saved_login() -> dict:
+    """The ``cumulus`` section of the Dask config: the saved login plus any ``DASK_CUMULUS__*``."""
+    saved = dask.config.get("cumulus", default={})
+    return saved if isinstance(saved, dict) else {}
+
+
+def load(server: str | None = None, token: str | None = None, workspace: str | None = None) -> Settings:
+    saved = saved_login()
+    return Settings(
+        server=normalize_server(server or os.environ.get("CUMULUS_SERVER") or saved.get("server") or DEFAULT_SERVER),
+        token=token or os.environ.get("CUMULUS_API_TOKEN") or saved.get("token") or None,
+        workspace=workspace or saved.get("workspace") or None,
+        user=saved.get("user"),
+    )
+
+
+def config_file() -> str:
+    return os.path.join(os.path.expanduser(dask.config.PATH), "cumulus.yaml")
+
+
+def _read_file(path: str) -> dict:
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except FileNotFoundError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_file(path: str, data: dict) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    # The file holds a secret: create it private, and keep it private if it already existed.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.chmod(path, 0o600)
+    with os.fdopen(fd, "w") as f:
+        yaml.safe_dump(data, f, default_flow_style=False, sort_keys=False)
+
+
+def save_login(user: str, token: str, server: str, workspace: str | None) -> str:
+    """Writes ``cumulus: {user, token, server[, workspace]}``, keeping anything else in the file."""
+    path = config_file()
+    data = _read_file(path)
+    section = {"user": user, "token": token, "server": server}
+    if workspace:
+        section["workspace"] = workspace
+    data["cumulus"] = section
+    _write_file(path, data)
+    # This process read its config at import; let it see the new login too.
+    dask.config.config.setdefault("cumulus", {}).update(section)
+    if not workspace:
+        dask.config.config["cumulus"].pop("workspace", None)
+    return path
+
+
+def forget_login() -> bool:
+    """Removes the saved token (and user); answers whether there was one."""
+    path = config_file()
+    data = _read_file(path)
+    section = data.get("cumulus")
+    had_token = isinstance(section, dict) and bool(section.get("token"))
+    if isinstance(section, dict):
+        section.pop("token", None)
+        section.pop("user", None)
+        _write_file(path, data)
+    live = dask.config.config.get("cumulus")
+    if isinstance(live, dict):
+        live.pop("token", None)
+        live.pop("user", None)
+    return had_token

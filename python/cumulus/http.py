@@ -1,0 +1,200 @@
+"""Calls to the Cumulus API, with the retry and error rules every client of this API shares.
+
+Built on urllib so the client needs nothing beyond the standard library; async callers run the
+same code in a thread (``Api.arequest``), which keeps one code path for retries and errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import random
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from cumulus import __version__
+
+# A busy or restarting server answers these; clients wait rather than fail (contract 0.4).
+BUSY_STATUSES = frozenset({429, 502, 503, 504})
+GATEWAY_STATUSES = frozenset({502, 503, 504})
+RETRY_SECONDS = 300.0
+MAX_PAUSE = 15.0
+REQUEST_TIMEOUT = 60.0
+
+
+class CumulusError(Exception):
+    """An answer the server refused, carrying its message as the user should read it."""
+
+    def __init__(self, message: str, status: int | None = None, body: Any = None):
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class AuthenticationError(CumulusError):
+    pass
+
+
+class PermissionsError(CumulusError):
+    pass
+
+
+class NotFound(CumulusError):
+    pass
+
+
+class ServerUnreachable(CumulusError):
+    pass
+
+
+class Retry:
+    """How long to keep trying, and on what.
+
+    ``statuses``: answers that mean "try again later". ``connection``: also retry when the
+    server cannot be reached (only safe for idempotent calls). ``seconds``: None means forever.
+    """
+
+    def __init__(self, statuses=BUSY_STATUSES, connection=False, seconds: float | None = RETRY_SECONDS):
+        self.statuses = statuses
+        self.connection = connection
+        self.seconds = seconds
+
+
+NO_RETRY = Retry(statuses=frozenset(), seconds=0)
+DEFAULT = Retry()  # contract 0.4 `_do_request`
+IDEMPOTENT = Retry(connection=True)  # details, states, logs, DELETE cluster
+IDENTITY = Retry(statuses=GATEWAY_STATUSES, seconds=None)  # user/me, memberships, usage
+
+
+def auth_header(token: str) -> str:
+    """Tokens minted by Cumulus are ``<identifier>-<secret>``; session keys have no dash."""
+    return f"ApiToken {token}" if "-" in token else f"Token {token}"
+
+
+def error_message(status: int, reason: str, body: Any) -> str:
+    """The one sentence a user should read, from any error body shape the server uses."""
+    if isinstance(body, dict):
+        for key in ("message", "detail"):
+            if isinstance(body.get(key), str) and body[key]:
+                return body[key]
+        nfe = body.get("non_field_errors")
+        if isinstance(nfe, list) and nfe:
+            return str(nfe[0])
+        parts = []
+        for key, value in body.items():
+            if key == "code":
+                continue
+            if isinstance(value, list):
+                value = " ".join(str(v) for v in value)
+            parts.append(f"{key}={value}")
+        if parts:
+            return ", ".join(parts)
+    if isinstance(body, str) and body.strip():
+        return body.strip()
+    return f"{status} - {reason}"
+
+
+def raise_for(status: int, reason: str, body: Any) -> None:
+    message = error_message(status, reason, body)
+    code = body.get("code") if isinstance(body, dict) else None
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if code == "PERMISSIONS_ERROR" or (isinstance(detail, str) and "aren't a member" in detail):
+        raise PermissionsError(message, status, body)
+    if status == 401:
+        raise AuthenticationError(message, status, body)
+    if status == 404:
+        raise NotFound(message, status, body)
+    raise CumulusError(message, status, body)
+
+
+def _decode(raw: bytes, content_type: str) -> Any:
+    if not raw:
+        return None
+    text = raw.decode("utf-8", "replace")
+    if "json" in content_type:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    return text
+
+
+def _pause(attempt: int) -> float:
+    return min(MAX_PAUSE, (2**attempt) * 0.25 * (1 + random.random()))
+
+
+class Api:
+    """One server and one token; every call of the client goes through ``request``."""
+
+    def __init__(self, server: str, token: str | None = None):
+        self.server = server
+        self.token = token
+
+    def url(self, path: str, query: dict | None = None) -> str:
+        url = self.server + path
+        if query:
+            items = {k: v for k, v in query.items() if v is not None}
+            url += "?" + urllib.parse.urlencode(items, doseq=True)
+        return url
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: dict | None = None,
+        json_body: Any = None,
+        form: dict | None = None,
+        auth: bool = True,
+        retry: Retry = DEFAULT,
+    ) -> Any:
+        headers = {
+            "Accept": "application/json",
+            "Client-Version": __version__,
+            "User-Agent": f"cumulus-python/{__version__}",
+        }
+        data = None
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        elif json_body is not None:
+            data = json.dumps(json_body).encode()
+            headers["Content-Type"] = "application/json"
+        if auth:
+            if not self.token:
+                raise AuthenticationError("Not signed in: run `cumulus login` or set CUMULUS_API_TOKEN.")
+            headers["Authorization"] = auth_header(self.token)
+        url = self.url(path, query)
+
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            req = urllib.request.Request(url, data=data, headers=headers, method=method)
+            try:
+                with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as response:
+                    return _decode(response.read(), response.headers.get("Content-Type", ""))
+            except urllib.error.HTTPError as err:
+                body = _decode(err.read(), err.headers.get("Content-Type", "") if err.headers else "")
+                if err.code not in retry.statuses or not self._may_retry(retry, started, attempt):
+                    raise_for(err.code, err.reason, body)
+            except (urllib.error.URLError, ConnectionError, socket.timeout) as err:
+                if not retry.connection or not self._may_retry(retry, started, attempt):
+                    reason = getattr(err, "reason", err)
+                    raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}") from None
+            time.sleep(_pause(attempt))
+            attempt += 1
+
+    @staticmethod
+    def _may_retry(retry: Retry, started: float, attempt: int) -> bool:
+        if retry.seconds is None:
+            return True
+        return time.monotonic() - started + _pause(attempt) < retry.seconds
+
+    async def arequest(self, method: str, path: str, **kwargs) -> Any:
+        call = functools.partial(self.request, method, path, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(None, call)

@@ -1,0 +1,225 @@
+"""A real Cumulus server for the Python tests: started from a repository, stopped, counted.
+
+The server's repository is ``$CUMULUS_TEST_SERVER_ROOT`` (default: this one), so the client can
+be tried against a server being built elsewhere. Each server gets a free port, its own data
+directory and an SMTP sink; users are registered and verified through the real API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+from tests.smtp_sink import SmtpSink
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO_ROOT = os.path.dirname(PYTHON_DIR)
+SERVER_ROOT = os.path.abspath(os.environ.get("CUMULUS_TEST_SERVER_ROOT") or REPO_ROOT)
+PASSWORD = "Sturdy-passphrase-42"
+BOOT_SECONDS = 180
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(condition, timeout: float, what: str, interval: float = 0.5):
+    """Polls ``condition`` until it returns something truthy; the machine is slow and shared."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception as err:  # noqa: BLE001 - reported below if it never succeeds
+            last_error = err
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}" + (f" (last error: {last_error!r})" if last_error else ""))
+
+
+def call(url: str, method: str = "GET", body=None, token: str | None = None, scheme: str = "Token"):
+    """A plain HTTP call for the tests' own setup, independent of the client under test."""
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"{scheme} {token}"
+    req = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            raw = r.read()
+            return r.status, json.loads(raw) if raw else None
+    except urllib.error.HTTPError as err:
+        raw = err.read()
+        try:
+            return err.code, json.loads(raw)
+        except ValueError:
+            return err.code, raw.decode(errors="replace")
+
+
+class User:
+    def __init__(self, username: str, email: str, key: str, workspace: str):
+        self.username = username
+        self.email = email
+        self.key = key  # a session key: `Authorization: Token <key>`
+        self.workspace = workspace
+
+
+class CumulusServer:
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.data_dir = tempfile.mkdtemp(prefix="cumulus-pytest-")
+        self.log_path = os.path.join(self.data_dir, "server.log")
+        self.sink = SmtpSink().start()
+        self.process: subprocess.Popen | None = None
+
+    def env(self) -> dict:
+        env = dict(os.environ)
+        env.update(
+            PORT=str(self.port),
+            HOST="127.0.0.1",
+            CUMULUS_PUBLIC_URL=self.url,
+            CUMULUS_DATA_DIR=self.data_dir,
+            CUMULUS_LOG_LEVEL="warn",
+            CUMULUS_SMTP_URL=f"smtp://127.0.0.1:{self.sink.port}",
+            CUMULUS_PYTHON="/usr/bin/python3",
+        )
+        for name in ("DATABASE_URL", "CUMULUS_SERVER", "CUMULUS_API_TOKEN"):
+            env.pop(name, None)
+        return env
+
+    def start(self) -> "CumulusServer":
+        entry = os.path.join(SERVER_ROOT, "apps/server/dist/main.js")
+        use_dist = os.environ.get("CUMULUS_TEST_SERVER_DIST") == "1" and os.path.exists(entry)
+        # `node --import tsx` keeps the server one process, so SIGKILL reaches the real thing.
+        argv = ["node", entry] if use_dist else ["node", "--import", "tsx", "apps/server/src/main.ts"]
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            argv, cwd=SERVER_ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        log.close()
+
+        def up():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log_tail()}")
+            return call(self.url + "/api/v1/health")[0] == 200
+
+        try:
+            wait_until(up, BOOT_SECONDS, f"the server on {self.url}")
+        except RuntimeError as err:
+            raise AssertionError(str(err)) from None
+        return self
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hooks run, as when a machine dies."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def close(self) -> None:
+        """Stops the server; fails if any process it started is still alive (and then kills it)."""
+        self.stop()
+        deadline = time.monotonic() + 60
+        while processes_under(self.data_dir) and time.monotonic() < deadline:
+            time.sleep(1)
+        left = processes_under(self.data_dir)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.sink.stop()
+        if not left:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+        if left:
+            raise AssertionError(f"processes left behind under {self.data_dir}: {left}")
+
+    def register(self) -> User:
+        """A new verified user, signed in, through the same calls the console makes."""
+        username = "py" + uuid.uuid4().hex[:10]
+        email = f"{username}@example.com"
+        status, body = call(
+            self.url + "/api/v1/registration/",
+            "POST",
+            {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD, "full_name": f"Py {username}"},
+        )
+        assert status == 201, (status, body)
+        verify_key = self.sink.wait_for(rf"Hello {username},[\s\S]*?/verify-email-confirm/([A-Za-z0-9_-]+)").group(1)
+        status, body = call(self.url + "/api/v1/registration/verify-email/", "POST", {"key": verify_key})
+        assert status == 200, (status, body)
+        status, body = call(self.url + "/api/v1/auth/login/", "POST", {"username": username, "password": PASSWORD})
+        assert status == 200, (status, body)
+        session = body["key"]
+        status, me = call(self.url + "/api/v2/user/me", token=session)
+        assert status == 200, (status, me)
+        return User(username, email, session, me["default_account"]["slug"])
+
+    def api_token(self, user: User) -> str:
+        status, body = call(self.url + "/api/v1/api-tokens/", "POST", {"label": "tests"}, token=user.key)
+        assert status == 201, (status, body)
+        return body["token"]
+
+
+def processes_under(directory: str) -> list[int]:
+    """Live processes whose working directory is inside ``directory`` (local instances run there)."""
+    found = []
+    directory = os.path.realpath(directory)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+            with open(f"/proc/{entry}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and (cwd == directory or cwd.startswith(directory + os.sep)):
+            found.append(int(entry))
+    return found
+
+
+def client_env(server: CumulusServer, home: str, **extra) -> dict:
+    """Environment for running the client as a user would, with HOME pointing at ``home``."""
+    env = dict(os.environ)
+    for name in ("CUMULUS_SERVER", "CUMULUS_API_TOKEN", "DASK_CONFIG", "DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
+        env.pop(name, None)
+    env.update(HOME=home, CUMULUS_SERVER=server.url, PYTHONPATH=PYTHON_DIR, PYTHONUNBUFFERED="1")
+    env.update(extra)
+    return env
+
+
+def run_cli(args: list, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cumulus", *args], env=env, capture_output=True, text=True, timeout=timeout
+    )

@@ -1,0 +1,132 @@
+"""`cumulus login` and `cumulus logout` as a user runs them, against a real server."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import yaml
+
+from tests.harness import CumulusServer, call, client_env, run_cli
+
+server: CumulusServer
+
+
+def setUpModule():
+    global server
+    server = CumulusServer().start()
+
+
+def tearDownModule():
+    server.close()
+
+
+def saved(home: str) -> dict:
+    with open(os.path.join(home, ".config", "dask", "cumulus.yaml")) as f:
+        return yaml.safe_load(f)["cumulus"]
+
+
+class LoginTest(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="cumulus-home-")
+        self.addCleanup(shutil.rmtree, self.home, True)
+        self.user = server.register()
+        self.env = client_env(server, self.home)
+
+    def start_login(self, *args) -> tuple[subprocess.Popen, str]:
+        """Runs `cumulus login` until it prints the approval link; answers the token identifier."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cumulus", "login", *args],
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.addCleanup(proc.stdout.close)
+        self.addCleanup(lambda: proc.poll() is None and proc.kill())
+        printed = []
+        for line in proc.stdout:
+            printed.append(line)
+            match = re.search(r"(\S+)/activate-token\?id=([0-9a-f]+)", line)
+            if match:
+                self.assertEqual(match.group(1), server.url)
+                return proc, match.group(2)
+        self.fail("login printed no approval link:\n" + "".join(printed))
+
+    def approve(self, identifier: str) -> None:
+        status, body = call(f"{server.url}/api/v1/api-tokens/{identifier}/activate/", "PATCH", token=self.user.key)
+        self.assertEqual(status, 200, body)
+
+    def test_terminal_sign_in_saves_the_approved_token(self):
+        proc, identifier = self.start_login()
+        # Not approved yet: the client keeps polling instead of failing.
+        with self.assertRaises(subprocess.TimeoutExpired):
+            proc.wait(3)
+        self.approve(identifier)
+        rest = proc.stdout.read()
+        self.assertEqual(proc.wait(60), 0, rest)
+        self.assertIn(f"Signed in to {server.url} as {self.user.username}", rest)
+
+        login = saved(self.home)
+        self.assertEqual(login["user"], self.user.username)
+        self.assertEqual(login["server"], server.url)
+        self.assertTrue(login["token"].startswith(identifier + "-"))
+        self.assertNotIn("workspace", login)
+        mode = os.stat(os.path.join(self.home, ".config", "dask", "cumulus.yaml")).st_mode & 0o777
+        self.assertEqual(mode, 0o600)
+
+        # The saved token is the user's, and is labelled with where it was made.
+        status, me = call(server.url + "/api/v2/user/me", token=login["token"], scheme="ApiToken")
+        self.assertEqual((status, me["username"]), (200, self.user.username))
+        status, tokens = call(server.url + "/api/v1/api-tokens/", token=self.user.key)
+        labels = {t["identifier"]: t["label"] for t in tokens["results"]}
+        self.assertIn("@", labels[identifier])
+
+    def test_logout_revokes_and_forgets_the_token(self):
+        proc, identifier = self.start_login("--workspace", self.user.workspace)
+        self.approve(identifier)
+        self.assertEqual(proc.wait(60), 0, proc.stdout.read())
+        token = saved(self.home)["token"]
+        self.assertEqual(saved(self.home)["workspace"], self.user.workspace)
+
+        out = run_cli(["logout"], self.env)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("Revoked", out.stdout)
+        login = saved(self.home)
+        self.assertNotIn("token", login)
+        self.assertEqual(login["server"], server.url)
+        status, _ = call(server.url + "/api/v2/user/me", token=token, scheme="ApiToken")
+        self.assertEqual(status, 401)
+
+        again = run_cli(["logout"], self.env)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("No saved login", again.stdout)
+
+    def test_login_with_a_token_and_a_workspace_that_is_not_yours(self):
+        token = server.api_token(self.user)
+        out = run_cli(["login", "--token", token, "--workspace", "no-such-workspace"], self.env)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("not a member of workspace 'no-such-workspace'", out.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".config", "dask", "cumulus.yaml")))
+
+        out = run_cli(["login", "--token", token], self.env)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(saved(self.home)["token"], token)
+
+    def test_a_revoked_token_is_refused_with_the_servers_message(self):
+        token = server.api_token(self.user)
+        call(f"{server.url}/api/v1/api-tokens/{token.split('-')[0]}/revoke", "DELETE", token=self.user.key)
+        out = run_cli(["cluster", "list"], {**self.env, "CUMULUS_API_TOKEN": token})
+        self.assertEqual(out.returncode, 1)
+        self.assertTrue(out.stderr.startswith("Error: "), out.stderr)
+        self.assertNotIn("Traceback", out.stderr)
+
+    def test_a_server_that_is_not_there_is_named(self):
+        out = run_cli(["login", "--server", "127.0.0.1:9"], self.env)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("Cannot reach the Cumulus server at http://127.0.0.1:9", out.stderr)
