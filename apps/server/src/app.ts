@@ -20,6 +20,8 @@ import { installErrorHandlers } from './http/errors.js';
 import { z } from './http/zod.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
+import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
+import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerInteractionRoutes } from './modules/interactions/routes.js';
@@ -48,6 +50,8 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerWorkspaceRoutes,
   registerInviteRoutes,
   registerGroupRoutes,
+  registerClusterRoutes,
+  registerClusterFacingRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

@@ -23,6 +23,11 @@ const envSchema = z.object({
   CUMULUS_STAFF_EMAILS: z.string().default(''),
   CUMULUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CUMULUS_WEB_DIST: z.string().optional(),
+  CUMULUS_RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
+  CUMULUS_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(600).default(5),
+  CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
+  CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(180),
+  CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
 });
 
 export interface Config {
@@ -39,7 +44,25 @@ export interface Config {
   logLevel: string;
   /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
   webDist: string;
+  clusters: ClusterTimings;
+  /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
+  instanceEnv: Record<string, string>;
 }
+
+/** Timings of the cluster control loop and of the instance agents, in milliseconds. */
+export interface ClusterTimings {
+  reconcileIntervalMs: number;
+  /** How often agents heartbeat (they are told at bootstrap). */
+  heartbeatIntervalMs: number;
+  /** An instance silent this long is marked `error`. */
+  heartbeatTimeoutMs: number;
+  /** An agent that cannot reach the control plane this long stops itself and its processes. */
+  agentUnreachableMs: number;
+  /** Between TERM and KILL when an instance is stopped. */
+  stopGraceMs: number;
+}
+
+const INSTANCE_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means unset, as in most shells' `VAR= cmd`.
@@ -69,6 +92,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     logLevel: e.CUMULUS_LOG_LEVEL,
     webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    clusters: {
+      reconcileIntervalMs: e.CUMULUS_RECONCILE_INTERVAL_SECONDS * 1000,
+      heartbeatIntervalMs: e.CUMULUS_HEARTBEAT_INTERVAL_SECONDS * 1000,
+      heartbeatTimeoutMs: e.CUMULUS_HEARTBEAT_TIMEOUT_SECONDS * 1000,
+      agentUnreachableMs: e.CUMULUS_AGENT_UNREACHABLE_SECONDS * 1000,
+      stopGraceMs: e.CUMULUS_INSTANCE_STOP_GRACE_SECONDS * 1000,
+    },
+    instanceEnv: Object.fromEntries(
+      INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
+    ),
   };
 }
 

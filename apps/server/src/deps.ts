@@ -1,3 +1,4 @@
+import type { Backend } from './compute/backend.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { SecretBox } from './lib/crypto.js';
@@ -9,4 +10,8 @@ export interface Deps {
   secrets: SecretBox;
   /** Nudges the mail loop; call after the transaction that queued mail has committed. */
   wakeMail(): void;
+  /** Where instances run (the local backend by default). */
+  backend: Backend;
+  /** Nudges the cluster control loop; call after the transaction that changed a cluster. */
+  wakeClusters(): void;
 }

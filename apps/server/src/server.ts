@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
+import type { Backend } from './compute/backend.js';
+import { createLocalBackend } from './compute/local.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { Deps } from './deps.js';
@@ -8,15 +10,17 @@ import type { App } from './http/app-types.js';
 import { pruneCredentials } from './http/auth.js';
 import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
+import { createClusterLoop } from './loops/clusters.js';
 import { createMailDelivery } from './loops/mail-outbox.js';
 import { Loop } from './loops/runner.js';
+import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
 
 export interface Server {
   app: App;
   database: Database;
   deps: Deps;
-  /** Starts the control loops (mail delivery, housekeeping). */
+  /** Starts the control loops (mail delivery, housekeeping, clusters). */
   startLoops(): void;
   close(): Promise<void>;
 }
@@ -24,6 +28,8 @@ export interface Server {
 export interface ServerOptions extends AppOptions {
   /** An already open database (tests share one); otherwise opened from the config. */
   database?: Database;
+  /** Where instances run; the local backend by default. */
+  backend?: Backend;
 }
 
 /** Opens and migrates the database and assembles the app and its loops; does not listen. */
@@ -36,13 +42,27 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await seedInteractionTypes(database.db);
 
   let mailLoop: Loop | undefined;
+  let clusterLoop: Loop | undefined;
+  const backend =
+    options.backend ??
+    createLocalBackend({
+      python: config.python,
+      dataDir: config.dataDir,
+      baseEnv: config.instanceEnv,
+      stopGraceMs: config.clusters.stopGraceMs,
+    });
   const deps: Deps = {
     config,
     db: database.db,
     secrets: new SecretBox(config.secret),
     wakeMail: () => mailLoop?.wake(),
+    backend,
+    wakeClusters: () => clusterLoop?.wake(),
   };
-  const app = await buildApp(deps, options);
+  const app = await buildApp(deps, {
+    ...options,
+    resolveClusterToken: options.resolveClusterToken ?? resolveClusterToken,
+  });
   const log: FastifyBaseLogger = app.log;
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
   mailLoop = new Loop('mail-outbox', 5_000, () => mail.deliverDue(), log);
@@ -55,7 +75,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     log,
   );
-  const loops = [mailLoop, housekeeping];
+  const reconciler = createClusterLoop({
+    db: database.db,
+    backend,
+    secrets: deps.secrets,
+    timings: config.clusters,
+    serverUrl: config.publicUrl,
+    log,
+  });
+  clusterLoop = new Loop('clusters', config.clusters.reconcileIntervalMs, () => reconciler.tick(), log);
+  const loops = [mailLoop, housekeeping, clusterLoop];
 
   return {
     app,

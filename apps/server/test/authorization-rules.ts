@@ -65,6 +65,15 @@ export const organizationAdmins = (status: number): Expect => ({
   ...memberAdmins(status),
   workspaceAdmin: 403,
 });
+/** Stop and scale a cluster: its creator (here a plain member other than the caller) and admins. */
+export const clusterManagers = (status: number): Expect => ({
+  anonymous: 401,
+  outsider: 404,
+  member: 403,
+  workspaceAdmin: status,
+  organizationAdmin: status,
+  staff: 403,
+});
 /** Machine calls with a cluster's bearer token: no user credential is one. */
 export const clusterOnly = (): Expect => everyone(401);
 
@@ -72,6 +81,7 @@ const freshEmail = () => `matrix-${randomBytes(4).toString('hex')}@example.com`;
 const freshName = () => `mx${randomBytes(5).toString('hex')}`;
 const userId = (c: CallContext) => (c.caller ?? c.cast.member).id;
 const W = (c: CallContext) => c.world.workspace;
+const C = (c: CallContext) => c.world.cluster;
 const unchangedRow = (c: CallContext) => ({
   workspace_id: W(c).id,
   is_admin: false,
@@ -287,4 +297,68 @@ export const RULES: Record<string, RouteRule> = {
     expect: staffOnly(200),
     body: (c) => ({ organization_id: c.world.organization.id, groups: ['matrix'] }),
   },
+
+  // Clusters: readers see them; members and organization admins create; the creator and admins stop.
+  'POST /api/v2/clusters/account/{account}/': {
+    // A refused idle_timeout shows who got past the access checks without launching anything.
+    expect: { ...readers(400), staff: 403 },
+    body: () => ({ name: 'matrix', scheduler_options: { idle_timeout: 'whenever' } }),
+  },
+  'GET /api/v2/clusters/account/{account}/': { expect: readers(200) },
+  'GET /api/v2/clusters/account/{account}/id/{pk}': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'DELETE /api/v2/clusters/account/{account}/id/{pk}': {
+    expect: clusterManagers(200),
+    fresh: true,
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/name/{name}': {
+    expect: readers(200),
+    params: (c) => ({ name: C(c).name }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/state': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/states': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/size': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/paginate': { expect: signedIn(200) },
+  'GET /api/v2/clusters/id/{pk}/frontend': { expect: readers(200), params: (c) => ({ pk: C(c).id }) },
+  'POST /api/v2/clusters/id/{cluster_id}/event': {
+    expect: readers(201),
+    params: (c) => ({ cluster_id: C(c).id }),
+    body: () => ({ topic: 'matrix', message: 'hello', level: 20 }),
+  },
+  'GET /api/v2/user/workspace/{workspace}/dask-config-overrides': { expect: readers(200) },
+
+  // Calls instances make with their cluster's bearer token: user credentials are no such token.
+  'GET /api/v2/cluster_facing/bootstrap': { expect: clusterOnly(), query: () => ({ backend_id: 'x' }) },
+  'GET /api/v2/cluster_facing/preload/scheduler': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/worker': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/no-client-shutdown': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/instance/{backend_id}/state': {
+    expect: clusterOnly(),
+    params: () => ({ backend_id: 'x' }),
+  },
+  'PATCH /api/v2/cluster_facing/instance/phone-home/': {
+    expect: clusterOnly(),
+    body: () => ({ backend_id: 'x', state: 'started' }),
+  },
+  'PATCH /api/v2/cluster_facing/scheduler/phone-home/instance': {
+    expect: clusterOnly(),
+    body: () => ({ backend_id: 'x' }),
+  },
+  'PATCH /api/v2/cluster_facing/worker/phone-home/instance/': {
+    expect: clusterOnly(),
+    body: () => ({ backend_id: 'x' }),
+  },
+  'POST /api/v2/cluster_facing/logs': { expect: clusterOnly(), body: () => ({ backend_id: 'x', lines: [] }) },
 };

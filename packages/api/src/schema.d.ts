@@ -5245,6 +5245,1599 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/clusters/account/{account}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    just_mine?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    name?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            created: string;
+                            updated: string;
+                            current_state: {
+                                /** @enum {string} */
+                                state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                reason: string;
+                                updated: string;
+                            };
+                            desired_workers: number;
+                            ready_workers: number;
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            tags: {
+                                [key: string]: string;
+                            };
+                            backend_type: string;
+                            scheduler_address: string | null;
+                            idle_timeout: number;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        workers?: number | null;
+                        worker_instance_types?: string[] | null;
+                        scheduler_instance_types?: string[] | null;
+                        worker_options?: {
+                            [key: string]: unknown;
+                        } | null;
+                        worker_class?: string | null;
+                        worker_disk_size?: number | null;
+                        worker_disk_throughput?: number | null;
+                        worker_disk_config?: {
+                            [key: string]: unknown;
+                        } | null;
+                        scheduler_disk_size?: number | null;
+                        scheduler_disk_config?: {
+                            [key: string]: unknown;
+                        } | null;
+                        scheduler_options?: {
+                            [key: string]: unknown;
+                        } | null;
+                        environ?: {
+                            [key: string]: string | number | boolean;
+                        } | null;
+                        tags?: {
+                            [key: string]: string | number | boolean;
+                        } | null;
+                        dask_config?: {
+                            [key: string]: unknown;
+                        } | null;
+                        private_to_creator?: boolean | null;
+                        env_id?: number | null;
+                        env_name?: string | null;
+                        extra_worker_on_scheduler?: boolean | null;
+                        n_worker_specs_per_host?: number | null;
+                        use_aws_creds_endpoint?: boolean | null;
+                        custom_subdomain?: string | null;
+                        batch_job_ids?: number[] | null;
+                        extra_user_container?: string | null;
+                        extra_user_container_ignore_entrypoint?: boolean | null;
+                        scheduler_sidecars?: {
+                            [key: string]: unknown;
+                        }[] | null;
+                        worker_sidecars?: {
+                            [key: string]: unknown;
+                        }[] | null;
+                        host_setup_script?: string | null;
+                        pause_on_exit?: boolean | null;
+                        cluster_timeout_seconds?: number | null;
+                        coiled_cloud_env_image?: string | null;
+                        filestores_to_attach?: {
+                            [key: string]: unknown;
+                        }[] | null;
+                        local_versions?: {
+                            [key: string]: unknown;
+                        } | null;
+                        options?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            existing: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            created: string;
+                            updated: string;
+                            current_state: {
+                                /** @enum {string} */
+                                state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                reason: string;
+                                updated: string;
+                            };
+                            desired_workers: number;
+                            ready_workers: number;
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            tags: {
+                                [key: string]: string;
+                            };
+                            backend_type: string;
+                            scheduler_address: string | null;
+                            idle_timeout: number;
+                            coiled_hosted: boolean;
+                            scheduler: {
+                                id: number;
+                                created: string;
+                                name: string;
+                                address: string | null;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "started" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                instance: {
+                                    id: number;
+                                    created: string;
+                                    name: string;
+                                    public_ip_address: string | null;
+                                    private_ip_address: string | null;
+                                    instance_type_id: string;
+                                    backend_type: string;
+                                    /** @enum {string} */
+                                    role: "scheduler" | "worker";
+                                    cluster_id: number;
+                                    current_state: {
+                                        /** @enum {string} */
+                                        state: "queued" | "starting" | "started" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                        reason: string;
+                                        updated: string;
+                                    };
+                                } | null;
+                                dashboard_address: string | null;
+                            } | null;
+                            workers: {
+                                id: number;
+                                created: string;
+                                name: string;
+                                address: string | null;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "started" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                instance: {
+                                    id: number;
+                                    created: string;
+                                    name: string;
+                                    public_ip_address: string | null;
+                                    private_ip_address: string | null;
+                                    instance_type_id: string;
+                                    backend_type: string;
+                                    /** @enum {string} */
+                                    role: "scheduler" | "worker";
+                                    cluster_id: number;
+                                    current_state: {
+                                        /** @enum {string} */
+                                        state: "queued" | "starting" | "started" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                        reason: string;
+                                        updated: string;
+                                    };
+                                } | null;
+                            }[];
+                            scheduler_port: number;
+                            cluster_options: {
+                                tls_cert: string;
+                                tls_key: string;
+                                region_name: string;
+                                zone_name: string | null;
+                            };
+                            cluster_infra: {
+                                give_scheduler_public_ip: boolean;
+                                current_state: {
+                                    state: string;
+                                    updated: string;
+                                };
+                            };
+                            senv_alias: {
+                                name: string;
+                            } | null;
+                            worker_options: {
+                                [key: string]: unknown;
+                            };
+                            scheduler_options: {
+                                [key: string]: unknown;
+                            };
+                            cost_per_hour: number;
+                            total_cost: number;
+                            billable_time: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** @description Stops the cluster (or pauses it with `pause=1`), recording `reason`. */
+        delete: {
+            parameters: {
+                query?: {
+                    reason?: string;
+                    pause?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            current_state: {
+                                /** @enum {string} */
+                                state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                reason: string;
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    include_paused?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            created: string;
+                            updated: string;
+                            current_state: {
+                                /** @enum {string} */
+                                state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                reason: string;
+                                updated: string;
+                            };
+                            desired_workers: number;
+                            ready_workers: number;
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            tags: {
+                                [key: string]: string;
+                            };
+                            backend_type: string;
+                            scheduler_address: string | null;
+                            idle_timeout: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                            reason: string;
+                            updated: string;
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    start_time?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: {
+                                id: number;
+                                updated: string;
+                                state: string;
+                                reason: string;
+                                stateful_object: {
+                                    id: number;
+                                    name: string | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}/size": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            desired_workers: number;
+                            workers: number;
+                            ready_workers: number;
+                            cores: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/paginate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    name?: string;
+                    just_mine?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    state?: string | string[];
+                    tags?: string | string[];
+                    order_by?: "created" | "updated" | "name" | "state" | "id";
+                    order_by_direction?: "asc" | "desc";
+                    pause_on_exit?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    min_alert_level?: number;
+                    distinct?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    limit_count?: number;
+                    total?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                created: string;
+                                updated: string;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                desired_workers: number;
+                                ready_workers: number;
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                tags: {
+                                    [key: string]: string;
+                                };
+                                backend_type: string;
+                                scheduler_address: string | null;
+                                idle_timeout: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/id/{pk}/frontend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            created: string;
+                            updated: string;
+                            current_state: {
+                                /** @enum {string} */
+                                state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                reason: string;
+                                updated: string;
+                            };
+                            desired_workers: number;
+                            ready_workers: number;
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            tags: {
+                                [key: string]: string;
+                            };
+                            backend_type: string;
+                            scheduler_address: string | null;
+                            idle_timeout: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/id/{cluster_id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    cluster_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        topic?: string | null;
+                        message?: string | null;
+                        timestamp?: number | null;
+                        extra_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        duration?: number | null;
+                        level?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/workspace/{workspace}/dask-config-overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Dask config the Python client applies before creating a cluster: always a JSON object. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    backend_id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            cluster_name: string;
+                            workspace: string;
+                            instance_id: number;
+                            instance_name: string;
+                            backend_id: string;
+                            /** @enum {string} */
+                            role: "scheduler" | "worker";
+                            scheduler_address: string | null;
+                            scheduler_port: number;
+                            dask_config: {
+                                [key: string]: unknown;
+                            };
+                            environ: {
+                                [key: string]: string;
+                            };
+                            worker_options: {
+                                [key: string]: unknown;
+                            };
+                            scheduler_options: {
+                                [key: string]: unknown;
+                            };
+                            idle_timeout_seconds: number;
+                            preloads: string[];
+                            tls_cert: string;
+                            tls_key: string;
+                            heartbeat_interval_seconds: number;
+                            unreachable_timeout_seconds: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/scheduler": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the scheduler preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/worker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the worker preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/no-client-shutdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the no-client-shutdown preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/instance/{backend_id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The heartbeat: records that the instance is alive and answers whether it should stop. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            backend_id: string;
+                            state: string;
+                            desired_state: string;
+                            stop: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/instance/phone-home/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        backend_id: string;
+                        /** @enum {string} */
+                        state: "starting" | "started" | "ready" | "stopping" | "stopped" | "error";
+                        reason?: string;
+                        private_ip_address?: string | null;
+                        public_ip_address?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/scheduler/phone-home/instance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        backend_id: string;
+                        /** @enum {string} */
+                        state?: "starting" | "started" | "stopping" | "stopped" | "error";
+                        reason?: string;
+                        address?: string | null;
+                        dashboard_address?: string | null;
+                        stop_cluster_reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/worker/phone-home/instance/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        backend_id: string;
+                        /** @enum {string} */
+                        state?: "starting" | "started" | "stopping" | "stopped" | "error";
+                        reason?: string;
+                        address?: string | null;
+                        dashboard_address?: string | null;
+                        stop_cluster_reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        backend_id: string;
+                        lines: {
+                            timestamp_ms: number;
+                            /** @enum {string} */
+                            source: "dask" | "system";
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            stored: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -5,6 +5,8 @@ import {
   type AccountMembership,
   accountMemberships,
   accounts,
+  type Cluster,
+  clusters,
   type Organization,
   type OrganizationInvite,
   type OrganizationMembership,
@@ -16,6 +18,7 @@ import {
   type WorkspaceInvite,
   workspaceInvites,
 } from '../../src/db/schema/index.js';
+import { sha256 } from '../../src/lib/crypto.js';
 import { findUserBy, login, register } from '../../src/modules/auth/service.js';
 import type { TestServer } from './server.js';
 
@@ -182,4 +185,38 @@ export async function createInviteRow(
           )
           .returning();
   return { invite: invite!, workspaceInvites: rows };
+}
+
+/**
+ * A cluster row that looks running to the API but that the control loop leaves alone (nothing to
+ * reconcile), for calls that only read or stop it. Real clusters are created through the API.
+ */
+export async function createClusterRow(
+  ts: TestServer,
+  workspace: { id: number },
+  creator: { id: number },
+  options: { name?: string; state?: 'ready' | 'stopped'; workers?: number } = {},
+): Promise<Cluster> {
+  const { db, secrets } = ts.server.deps;
+  const token = randomBytes(16).toString('hex');
+  const [cluster] = await db
+    .insert(clusters)
+    .values({
+      accountId: workspace.id,
+      creatorId: creator.id,
+      name: options.name ?? uniq('cluster'),
+      backendType: 'in_process',
+      desiredState: options.state === 'stopped' ? 'stopped' : 'ready',
+      state: options.state ?? 'ready',
+      infraState: 'created',
+      desiredWorkers: options.workers ?? 0,
+      idleTimeoutSeconds: 1200,
+      tokenHash: sha256(token),
+      tokenBox: secrets.encrypt(token),
+      tlsCert: 'not a certificate',
+      tlsKeyBox: secrets.encrypt('not a key'),
+      reconcileAt: null,
+    })
+    .returning();
+  return cluster!;
 }

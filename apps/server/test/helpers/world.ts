@@ -1,6 +1,7 @@
 import type {
   Account,
   AccountMembership,
+  Cluster,
   Organization,
   OrganizationInvite,
   OrganizationMembership,
@@ -10,6 +11,7 @@ import type {
 import {
   addMember,
   createBareUser,
+  createClusterRow,
   createInviteRow,
   createOrganization,
   createUser,
@@ -42,7 +44,7 @@ export async function createCast(ts: TestServer): Promise<Cast> {
 
 /**
  * An organization with one workspace where the cast stands as its names say (the outsider and
- * staff belong nowhere), plus a plain member and a pending invite for calls to act upon.
+ * staff belong nowhere), plus a plain member, a pending invite and a cluster for calls to act upon.
  */
 export interface World {
   organization: Organization;
@@ -52,6 +54,8 @@ export interface World {
   targetWorkspaceMembership: AccountMembership;
   invite: OrganizationInvite;
   workspaceInvite: WorkspaceInvite;
+  /** A running cluster of the workspace, created by `target` (a plain member). */
+  cluster: Cluster;
 }
 
 export async function seedWorld(ts: TestServer, cast: Cast): Promise<World> {
@@ -76,5 +80,6 @@ export async function seedWorld(ts: TestServer, cast: Cast): Promise<World> {
     targetWorkspaceMembership: added.workspaceMemberships[0]!,
     invite,
     workspaceInvite: workspaceInvites[0]!,
+    cluster: await createClusterRow(ts, workspace, target),
   };
 }

@@ -1,4 +1,5 @@
 export * from './auth.js';
+export * from './clusters.js';
 export * from './groups.js';
 export * from './interactions.js';
 export * from './invites.js';

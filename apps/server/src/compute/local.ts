@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { PYTHON_DIR } from '../lib/python-dir.js';
+import type { Backend, BackendData, InstanceRef, LaunchSpec } from './backend.js';
+import { BACKEND_ID_VAR, findInstanceProcesses, signalGroups } from './local-processes.js';
+
+export interface LocalBackendOptions {
+  /** Interpreter with `distributed` (CUMULUS_PYTHON). */
+  python: string;
+  /** Instance work dirs go under `<dataDir>/instances/<backend id>`. */
+  dataDir: string;
+  /** The environment instances start from (nothing secret). */
+  baseEnv: Record<string, string>;
+  stopGraceMs: number;
+}
+
+const POLL_MS = 100;
+
+/**
+ * Every instance is a local process group: `python -m cumulus.agent`, detached in its own group,
+ * with its own work dir. It survives the server (clusters keep running across restarts) and is
+ * found again by its backend id in /proc, never by a pid alone.
+ */
+export function createLocalBackend(options: LocalBackendOptions): Backend {
+  return {
+    type: 'in_process',
+
+    async launch(spec: LaunchSpec): Promise<BackendData> {
+      const existing = await findInstanceProcesses(spec.backendId);
+      const workDir = path.join(options.dataDir, 'instances', spec.backendId);
+      const leader = existing.find((p) => p.pid === p.pgid) ?? existing[0];
+      if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, adopted: true };
+      mkdirSync(workDir, { recursive: true, mode: 0o700 });
+      // The agent's own output, for when it fails before it can ship logs.
+      const out = openSync(path.join(workDir, 'agent.log'), 'a', 0o600);
+      try {
+        const child = spawn(options.python, ['-m', 'cumulus.agent'], {
+          cwd: workDir,
+          detached: true,
+          stdio: ['ignore', out, out],
+          env: {
+            ...options.baseEnv,
+            PYTHONPATH: PYTHON_DIR,
+            PYTHONUNBUFFERED: '1',
+            CUMULUS_SERVER: spec.serverUrl,
+            CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
+            CUMULUS_INSTANCE_ID: String(spec.instanceId),
+            [BACKEND_ID_VAR]: spec.backendId,
+          },
+        });
+        const pid = await new Promise<number>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('spawn', () => resolve(child.pid!));
+        });
+        child.unref();
+        return { pid, pgid: pid, workDir };
+      } finally {
+        closeSync(out);
+      }
+    },
+
+    async stop(instance: InstanceRef): Promise<void> {
+      let processes = await findInstanceProcesses(instance.backendId);
+      if (processes.length === 0) return;
+      signalGroups(processes, 'SIGTERM');
+      const deadline = Date.now() + options.stopGraceMs;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        processes = await findInstanceProcesses(instance.backendId);
+        if (processes.length === 0) return;
+      }
+      signalGroups(processes, 'SIGKILL');
+      for (let i = 0; i < 50; i++) {
+        if ((await findInstanceProcesses(instance.backendId)).length === 0) return;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      throw new Error(`instance ${instance.backendId} survived SIGKILL`);
+    },
+
+    async isRunning(instance: InstanceRef): Promise<boolean> {
+      return (await findInstanceProcesses(instance.backendId)).length > 0;
+    },
+
+    async runningBackendIds(): Promise<string[]> {
+      return [...new Set((await findInstanceProcesses()).map((p) => p.backendId))];
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { text, z } from '../../http/zod.js';
+
+export const backendId = text(128).min(1);
+
+export const instancePhoneHome = z.object({
+  backend_id: backendId,
+  state: z.enum(['starting', 'started', 'ready', 'stopping', 'stopped', 'error']),
+  reason: text(2000).optional(),
+  private_ip_address: text(64).nullish(),
+  public_ip_address: text(64).nullish(),
+});
+
+export const processPhoneHome = z.object({
+  backend_id: backendId,
+  state: z.enum(['starting', 'started', 'stopping', 'stopped', 'error']).optional(),
+  reason: text(2000).optional(),
+  /** The Dask address, e.g. tls://10.0.0.5:8786. */
+  address: text(300).nullish(),
+  dashboard_address: text(300).nullish(),
+  /** Scheduler only: asks the control plane to stop the whole cluster (idle or no-client shutdown). */
+  stop_cluster_reason: text(2000).optional(),
+});
+
+export const logBatch = z.object({
+  backend_id: backendId,
+  lines: z
+    .array(
+      z.object({
+        timestamp_ms: z.number().int().min(0).max(8_640_000_000_000),
+        source: z.enum(['dask', 'system']),
+        message: z.string().max(20_000),
+      }),
+    )
+    .max(2000),
+});
+
+export const instanceStateAnswer = z.object({
+  backend_id: z.string(),
+  state: z.string(),
+  desired_state: z.string(),
+  /** The agent stops its processes and exits when this is true. */
+  stop: z.boolean(),
+});
+
+export const bootstrapQuery = z.object({ backend_id: backendId });
+
+export const bootstrapAnswer = z.object({
+  cluster_id: z.number().int(),
+  cluster_name: z.string(),
+  workspace: z.string(),
+  instance_id: z.number().int(),
+  instance_name: z.string(),
+  backend_id: z.string(),
+  role: z.enum(['scheduler', 'worker']),
+  /** The scheduler's address for workers; null until the scheduler has started (ask again). */
+  scheduler_address: z.string().nullable(),
+  scheduler_port: z.number().int(),
+  dask_config: z.record(z.string(), z.unknown()),
+  environ: z.record(z.string(), z.string()),
+  worker_options: z.record(z.string(), z.unknown()),
+  scheduler_options: z.record(z.string(), z.unknown()),
+  idle_timeout_seconds: z.number().int(),
+  /** Paths (under /api/v2/cluster_facing/preload/) the agent fetches and hands to Dask as preloads. */
+  preloads: z.array(z.string()),
+  tls_cert: z.string(),
+  tls_key: z.string(),
+  heartbeat_interval_seconds: z.number(),
+  unreachable_timeout_seconds: z.number(),
+});

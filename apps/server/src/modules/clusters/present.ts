@@ -1,0 +1,162 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  type Account,
+  type Cluster,
+  type ClusterProcess,
+  clusterProcesses,
+  clusters,
+  type Instance,
+  instances,
+  users,
+} from '../../db/schema/index.js';
+import type { z } from '../../http/zod.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { isoTime } from '../../lib/time.js';
+import type { clusterDetailsSchema, clusterSummarySchema, instanceSchema, processSchema } from './schemas.js';
+
+type Summary = z.infer<typeof clusterSummarySchema>;
+type Details = z.infer<typeof clusterDetailsSchema>;
+
+const current = (state: string, reason: string, updated: Date) =>
+  ({ state, reason, updated: isoTime(updated) }) as never;
+
+export function presentInstance(instance: Instance): z.infer<typeof instanceSchema> {
+  return {
+    id: instance.id,
+    created: isoTime(instance.created),
+    name: instance.name,
+    public_ip_address: instance.publicIpAddress,
+    private_ip_address: instance.privateIpAddress,
+    instance_type_id: instance.instanceType,
+    backend_type: instance.backendType,
+    role: instance.role,
+    cluster_id: instance.clusterId,
+    current_state: current(instance.state, instance.stateReason, instance.stateUpdated),
+  };
+}
+
+export function presentProcess(
+  process: ClusterProcess,
+  instance: Instance | undefined,
+): z.infer<typeof processSchema> {
+  return {
+    id: process.id,
+    created: isoTime(process.created),
+    name: process.name,
+    address: process.address,
+    current_state: current(process.state, process.stateReason, process.stateUpdated),
+    instance: instance ? presentInstance(instance) : null,
+  };
+}
+
+/** Clusters for lists, with their creators and started workers in two queries whatever their number. */
+export async function presentSummaries(
+  db: Db,
+  rows: Cluster[],
+  accountsById: Map<number, Pick<Account, 'id' | 'slug' | 'name'>>,
+): Promise<Summary[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((c) => c.id);
+  const creatorIds = [...new Set(rows.flatMap((c) => (c.creatorId ? [c.creatorId] : [])))];
+  const [ready, creators] = await Promise.all([
+    db
+      .select({ clusterId: clusterProcesses.clusterId, n: sql<number>`count(*)::int` })
+      .from(clusterProcesses)
+      .where(
+        and(
+          inArray(clusterProcesses.clusterId, ids),
+          eq(clusterProcesses.role, 'worker'),
+          eq(clusterProcesses.state, 'started'),
+        ),
+      )
+      .groupBy(clusterProcesses.clusterId),
+    creatorIds.length === 0
+      ? []
+      : db
+          .select({ id: users.id, username: users.username })
+          .from(users)
+          .where(inArray(users.id, creatorIds)),
+  ]);
+  const readyBy = new Map(ready.map((r) => [r.clusterId, r.n]));
+  const creatorBy = new Map(creators.map((u) => [u.id, u]));
+  return rows.map((c) => summary(c, accountsById.get(c.accountId)!, readyBy.get(c.id) ?? 0, creatorBy));
+}
+
+function summary(
+  c: Cluster,
+  account: Pick<Account, 'id' | 'slug' | 'name'>,
+  readyWorkers: number,
+  creators: Map<number, { id: number; username: string }>,
+): Summary {
+  return {
+    id: c.id,
+    name: c.name,
+    created: isoTime(c.created),
+    updated: isoTime(c.updated),
+    current_state: current(c.state, c.stateReason, c.stateUpdated),
+    desired_workers: c.desiredWorkers,
+    ready_workers: readyWorkers,
+    creator: (c.creatorId && creators.get(c.creatorId)) || null,
+    account: { id: account.id, slug: account.slug, name: account.name },
+    tags: c.tags,
+    backend_type: c.backendType,
+    scheduler_address: c.schedulerAddress,
+    idle_timeout: c.idleTimeoutSeconds,
+  };
+}
+
+export async function presentDetails(
+  db: Db,
+  secrets: SecretBox,
+  cluster: Cluster,
+  account: Pick<Account, 'id' | 'slug' | 'name'>,
+): Promise<Details> {
+  const [processes, machines] = await Promise.all([
+    db
+      .select()
+      .from(clusterProcesses)
+      .where(eq(clusterProcesses.clusterId, cluster.id))
+      .orderBy(clusterProcesses.id),
+    db.select().from(instances).where(eq(instances.clusterId, cluster.id)),
+  ]);
+  const instanceOf = new Map(machines.map((i) => [i.processId, i]));
+  const scheduler = processes.filter((p) => p.role === 'scheduler').at(-1);
+  const workers = processes.filter((p) => p.role === 'worker');
+  const [base] = await presentSummaries(db, [cluster], new Map([[account.id, account]]));
+  const end = ['stopped', 'error', 'paused'].includes(cluster.state) ? cluster.stateUpdated : new Date();
+  return {
+    ...base!,
+    coiled_hosted: false,
+    scheduler: scheduler
+      ? {
+          ...presentProcess(scheduler, instanceOf.get(scheduler.id)),
+          dashboard_address: cluster.dashboardAddress,
+        }
+      : null,
+    workers: workers.map((w) => presentProcess(w, instanceOf.get(w.id))),
+    scheduler_port: cluster.schedulerPort ?? 0,
+    cluster_options: {
+      tls_cert: cluster.tlsCert,
+      tls_key: secrets.decrypt(cluster.tlsKeyBox),
+      region_name: 'local',
+      zone_name: null,
+    },
+    cluster_infra: {
+      give_scheduler_public_ip: false,
+      current_state: { state: cluster.infraState, updated: isoTime(cluster.updated) },
+    },
+    senv_alias: null,
+    worker_options: cluster.workerOptions,
+    scheduler_options: cluster.schedulerOptions,
+    cost_per_hour: 0,
+    total_cost: 0,
+    billable_time: Math.max(0, Math.round((end.getTime() - cluster.created.getTime()) / 1000)),
+  };
+}
+
+/** Re-reads a cluster row (after the writes of a service). */
+export async function reloadCluster(db: Db, id: number): Promise<Cluster> {
+  const [row] = await db.select().from(clusters).where(eq(clusters.id, id)).limit(1);
+  return row!;
+}

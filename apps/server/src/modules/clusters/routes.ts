@@ -1,0 +1,261 @@
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
+import { itemsOf } from '../../http/pagination.js';
+import { text, z } from '../../http/zod.js';
+import { isoTime } from '../../lib/time.js';
+import { workspaceAccess } from '../workspaces/access.js';
+import { clusterAccess, clusterAccessById } from './access.js';
+import { presentDetails, presentSummaries } from './present.js';
+import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';
+import {
+  clientEventBody,
+  clusterDetailsSchema,
+  clusterNameParams,
+  clusterParams,
+  clusterStateSchema,
+  clusterSummarySchema,
+  createClusterBody,
+  createClusterResult,
+  deleteClusterQuery,
+  eventParams,
+  listClustersQuery,
+  nameLookupQuery,
+  paginateQuery,
+  sizeSchema,
+  statesQuery,
+  statesSchema,
+  workspaceParams,
+} from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['clusters'];
+const user = { auth: 'user' } as const;
+const base = '/api/v2/clusters/account/:account';
+
+export function registerClusterRoutes(app: App, deps: Deps): void {
+  const { db } = deps;
+  const one = (accountId: number, slug: string, name: string) =>
+    new Map([[accountId, { id: accountId, slug, name }]]);
+
+  app.post(
+    `${base}/`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: workspaceParams,
+        body: createClusterBody,
+        response: { 201: createClusterResult },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await service.createCluster(deps, currentUser(request), request.params.account, request.body)),
+  );
+
+  app.get(
+    `${base}/`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: workspaceParams,
+        querystring: listClustersQuery,
+        response: { 200: z.array(clusterSummarySchema) },
+      },
+    },
+    async (request) => {
+      const caller = currentUser(request);
+      const access = await workspaceAccess(db, caller, request.params.account);
+      return listClusters(db, caller, access, request.query);
+    },
+  );
+
+  app.get(
+    `${base}/id/:pk`,
+    { config: user, schema: { tags, params: clusterParams, response: { 200: clusterDetailsSchema } } },
+    async (request) => {
+      const { access, cluster } = await clusterAccess(
+        db,
+        currentUser(request),
+        request.params.account,
+        request.params.pk,
+      );
+      return presentDetails(db, deps.secrets, cluster, access.account);
+    },
+  );
+
+  app.delete(
+    `${base}/id/:pk`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Stops the cluster (or pauses it with `pause=1`), recording `reason`.',
+        params: clusterParams,
+        querystring: deleteClusterQuery,
+        response: { 200: z.object({ id: z.number().int(), current_state: clusterStateSchema }) },
+      },
+    },
+    async (request) => {
+      const caller = currentUser(request);
+      const target = await clusterAccess(db, caller, request.params.account, request.params.pk);
+      const cluster = await service.stopCluster(deps, caller, target, request.query);
+      return {
+        id: cluster.id,
+        current_state: {
+          state: cluster.state,
+          reason: cluster.stateReason,
+          updated: isoTime(cluster.stateUpdated),
+        },
+      };
+    },
+  );
+
+  app.get(
+    `${base}/name/:name`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: clusterNameParams,
+        querystring: nameLookupQuery,
+        response: { 200: clusterSummarySchema },
+      },
+    },
+    async (request) => {
+      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const cluster = await service.findByName(
+        db,
+        access.account.id,
+        request.params.name,
+        request.query.include_paused ?? false,
+      );
+      const [summary] = await presentSummaries(
+        db,
+        [cluster],
+        one(access.account.id, access.account.slug, access.account.name),
+      );
+      return summary!;
+    },
+  );
+
+  app.get(
+    `${base}/id/:pk/state`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: clusterParams,
+        response: { 200: clusterStateSchema.extend({ id: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const { cluster } = await clusterAccess(
+        db,
+        currentUser(request),
+        request.params.account,
+        request.params.pk,
+      );
+      return {
+        id: cluster.id,
+        state: cluster.state,
+        reason: cluster.stateReason,
+        updated: isoTime(cluster.stateUpdated),
+      } as never;
+    },
+  );
+
+  app.get(
+    `${base}/id/:pk/states`,
+    {
+      config: user,
+      schema: { tags, params: clusterParams, querystring: statesQuery, response: { 200: statesSchema } },
+    },
+    async (request) => {
+      const { cluster } = await clusterAccess(
+        db,
+        currentUser(request),
+        request.params.account,
+        request.params.pk,
+      );
+      return clusterStates(db, cluster, request.query.start_time);
+    },
+  );
+
+  app.get(
+    `${base}/id/:pk/size`,
+    { config: user, schema: { tags, params: clusterParams, response: { 200: sizeSchema } } },
+    async (request) => {
+      const { cluster } = await clusterAccess(
+        db,
+        currentUser(request),
+        request.params.account,
+        request.params.pk,
+      );
+      return clusterSize(db, cluster);
+    },
+  );
+
+  app.get(
+    '/api/v2/clusters/paginate',
+    {
+      config: user,
+      schema: { tags, querystring: paginateQuery, response: { 200: itemsOf(clusterSummarySchema) } },
+    },
+    async (request) => paginateClusters(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    '/api/v2/clusters/id/:pk/frontend',
+    {
+      config: user,
+      schema: {
+        tags,
+        params: z.object({ pk: clusterParams.shape.pk }),
+        response: { 200: clusterSummarySchema },
+      },
+    },
+    async (request) => {
+      const { access, cluster } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const [summary] = await presentSummaries(
+        db,
+        [cluster],
+        one(access.account.id, access.account.slug, access.account.name),
+      );
+      return summary!;
+    },
+  );
+
+  app.post(
+    '/api/v2/clusters/id/:cluster_id/event',
+    {
+      config: user,
+      schema: { tags, params: eventParams, body: clientEventBody, response: { 201: z.object({}) } },
+    },
+    async (request, reply) => {
+      const { cluster } = await clusterAccessById(db, currentUser(request), request.params.cluster_id);
+      await service.recordClientEvent(db, cluster.id, request.body);
+      return reply.code(201).send({});
+    },
+  );
+
+  app.get(
+    '/api/v2/user/workspace/:workspace/dask-config-overrides',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Dask config the Python client applies before creating a cluster: always a JSON object.',
+        params: z.object({ workspace: text(64) }),
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async (request) => {
+      await workspaceAccess(db, currentUser(request), request.params.workspace);
+      return {};
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type Cluster, clusterEvents, clusters, type User } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { badRequest } from '../../http/errors.js';
+import type { z } from '../../http/zod.js';
+import { clusterCertificate } from '../../lib/certificates.js';
+import { randomHex, sha256 } from '../../lib/crypto.js';
+import { setFlag } from '../interactions/service.js';
+import { workspaceAccess } from '../workspaces/access.js';
+import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
+import { parseDurationSeconds } from './durations.js';
+import { assertWithinCoreLimit, clusterCores } from './limits.js';
+import type { CreateClusterBody, clientEventBody } from './schemas.js';
+import { recordState, setClusterState, setInfraState } from './transitions.js';
+
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 20 * 60;
+export const DEFAULT_WORKERS = 4;
+/** Clusters that still run (or are on their way): a name among them is reused, not duplicated. */
+const LIVE = sql`${clusters.desiredState} = 'ready' and ${clusters.state} not in ('stopped', 'error')`;
+
+// Sections of a client's dask config that are its own (they hold its API token) or name paths
+// and addresses of the client's machine.
+const CLIENT_ONLY_CONFIG = ['cumulus', 'coiled', 'temporary-directory', 'scheduler-address'];
+
+function clusterDaskConfig(config: Record<string, unknown> | null | undefined): Record<string, unknown> {
+  const kept = Object.fromEntries(
+    Object.entries(config ?? {}).filter(([k]) => !CLIENT_ONLY_CONFIG.includes(k)),
+  );
+  const distributed = kept.distributed;
+  if (distributed && typeof distributed === 'object') {
+    const { comm: _comm, dashboard: _dashboard, ...rest } = distributed as Record<string, unknown>;
+    kept.distributed = rest;
+  }
+  return kept;
+}
+
+function workerCores(options: Record<string, unknown>): number {
+  const n = Number(options.nthreads ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= 1024 ? n : 1;
+}
+
+/**
+ * `POST clusters/account/{ws}/`: a new cluster, or the live one of that name (`existing`). A paused
+ * cluster of that name is resumed.
+ */
+export async function createCluster(deps: Deps, user: User, slug: string, body: CreateClusterBody) {
+  const { db } = deps;
+  const access = await workspaceAccess(db, user, slug);
+  assertMayCreate(access);
+  const schedulerOptions = body.scheduler_options ?? {};
+  const idle = schedulerOptions.idle_timeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+  const idleTimeoutSeconds = parseDurationSeconds(idle);
+  if (idleTimeoutSeconds === null) throw badRequest(`"${String(idle)}" is not a valid idle_timeout.`);
+  const workerOptions = body.worker_options ?? {};
+  const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
+  const cores = workerCores(workerOptions);
+
+  const result = await db.transaction(async (tx) => {
+    const [live] = await tx
+      .select()
+      .from(clusters)
+      .where(
+        and(
+          eq(clusters.accountId, access.account.id),
+          eq(clusters.name, body.name),
+          sql`((${LIVE}) or (${clusters.desiredState} = 'paused' and ${clusters.state} = 'paused'))`,
+        ),
+      )
+      .orderBy(desc(clusters.id))
+      .limit(1)
+      .for('update');
+    if (live && live.desiredState !== 'paused') return { id: live.id, existing: true };
+    if (live) {
+      await assertWithinCoreLimit(tx, access, user.id, clusterCores(live.desiredWorkers, live.workerCores));
+      await tx
+        .update(clusters)
+        .set({ desiredState: 'ready', reconcileAt: new Date() })
+        .where(eq(clusters.id, live.id));
+      await setClusterState(tx, live.id, 'pending', `Resumed by ${user.username}`);
+      await setInfraState(tx, live.id, 'queued');
+      return { id: live.id, existing: true };
+    }
+    await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
+    const token = randomHex(32);
+    const now = new Date();
+    const tls = clusterCertificate();
+    const { name, workers, worker_options, scheduler_options, environ, tags, dask_config, ...rest } = body;
+    const [row] = await tx
+      .insert(clusters)
+      .values({
+        accountId: access.account.id,
+        creatorId: user.id,
+        name,
+        backendType: deps.backend.type,
+        desiredWorkers,
+        workerCores: cores,
+        idleTimeoutSeconds: Math.round(idleTimeoutSeconds),
+        pauseOnExit: body.pause_on_exit ?? false,
+        workerOptions,
+        schedulerOptions,
+        environ: environ ?? {},
+        tags: tags ?? {},
+        daskConfig: clusterDaskConfig(dask_config),
+        options: rest,
+        tokenHash: sha256(token),
+        tokenBox: deps.secrets.encrypt(token),
+        tlsCert: tls.cert,
+        tlsKeyBox: deps.secrets.encrypt(tls.key),
+        stateReason: `Requested by ${user.username}`,
+        stateUpdated: now,
+        created: now,
+        updated: now,
+      })
+      .returning();
+    await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
+    await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
+    return { id: row!.id, existing: false };
+  });
+  if (!result.existing) await recordMilestones(db, user);
+  deps.wakeClusters();
+  return result;
+}
+
+/** The `has-created-cluster` and `has-created-at-least-three-clusters` flags. */
+async function recordMilestones(db: Db, user: User): Promise<void> {
+  const [created] = await db.select({ n: count() }).from(clusters).where(eq(clusters.creatorId, user.id));
+  const n = created?.n ?? 0;
+  if (n >= 1) await setFlag(db, user.id, 'has-created-cluster', true);
+  if (n >= 3) await setFlag(db, user.id, 'has-created-at-least-three-clusters', true);
+}
+
+/** `DELETE clusters/account/{ws}/id/{id}`: stop (or pause) the cluster, recording why. */
+export async function stopCluster(
+  deps: Deps,
+  user: User,
+  target: ClusterAccess,
+  options: { reason?: string | undefined; pause?: boolean | undefined },
+): Promise<Cluster> {
+  assertMayManage(user, target);
+  const reason = options.reason?.trim() || `Stopped by ${user.username}`;
+  await requestStop(deps.db, target.cluster.id, options.pause ? 'paused' : 'stopped', reason);
+  deps.wakeClusters();
+  const [row] = await deps.db.select().from(clusters).where(eq(clusters.id, target.cluster.id));
+  return row!;
+}
+
+/** Sets the cluster's desired state to stopped (or paused) and shows it stopping at once. */
+export async function requestStop(db: Db, clusterId: number, desired: 'stopped' | 'paused', reason: string) {
+  await db.transaction(async (tx) => {
+    const [cluster] = await tx.select().from(clusters).where(eq(clusters.id, clusterId)).for('update');
+    if (cluster?.desiredState !== 'ready') return;
+    await tx
+      .update(clusters)
+      .set({ desiredState: desired, reconcileAt: new Date() })
+      .where(eq(clusters.id, clusterId));
+    if (['stopped', 'error', 'paused'].includes(cluster.state)) return;
+    await setClusterState(tx, clusterId, desired === 'paused' ? 'pausing' : 'stopping', reason);
+  });
+}
+
+/** `GET clusters/account/{ws}/name/{name}`: the live (or, if asked, paused) cluster of that name. */
+export async function findByName(db: Db, accountId: number, name: string, includePaused: boolean) {
+  const [row] = await db
+    .select()
+    .from(clusters)
+    .where(
+      and(
+        eq(clusters.accountId, accountId),
+        eq(clusters.name, name),
+        includePaused ? sql`((${LIVE}) or ${clusters.state} in ('paused', 'pausing'))` : LIVE,
+      ),
+    )
+    .orderBy(desc(clusters.id))
+    .limit(1);
+  if (!row) throw clusterNotFound();
+  return row;
+}
+
+/** What clients report about a cluster (`POST clusters/id/{id}/event`). */
+export async function recordClientEvent(db: Db, clusterId: number, body: z.infer<typeof clientEventBody>) {
+  await db.insert(clusterEvents).values({
+    clusterId,
+    kind: 'client',
+    topic: body.topic ?? '',
+    message: body.message ?? '',
+    level: body.level ?? 20,
+    data: {
+      ...(body.extra_data ? { extra_data: body.extra_data } : {}),
+      ...(body.duration != null ? { duration: body.duration } : {}),
+      ...(body.timestamp != null ? { timestamp: body.timestamp } : {}),
+    },
+  });
+}

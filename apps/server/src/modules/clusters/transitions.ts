@@ -1,0 +1,125 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  type ClusterProcess,
+  type ClusterState,
+  clusterProcesses,
+  clusters,
+  type InfraState,
+  type Instance,
+  type InstanceState,
+  instances,
+  type ProcessState,
+  stateHistory,
+} from '../../db/schema/index.js';
+
+/**
+ * Every state change goes through here: the row's current state and the history the `states`
+ * call reads change together, and only when the state really changes (the conditional update
+ * makes concurrent writers record a transition once).
+ */
+
+const TERMINAL = ['stopped', 'error'] as const;
+export const isTerminal = (state: string) => (TERMINAL as readonly string[]).includes(state);
+
+export async function setClusterState(
+  db: Db,
+  clusterId: number,
+  state: ClusterState,
+  reason = '',
+): Promise<boolean> {
+  const now = new Date();
+  const [row] = await db
+    .update(clusters)
+    .set({ state, stateReason: reason, stateUpdated: now, updated: now })
+    .where(and(eq(clusters.id, clusterId), ne(clusters.state, state)))
+    .returning({ name: clusters.name });
+  if (!row) return false;
+  await recordState(db, clusterId, 'cluster', clusterId, row.name, state, reason, now);
+  return true;
+}
+
+export async function setInfraState(db: Db, clusterId: number, state: InfraState, reason = '') {
+  const now = new Date();
+  const [row] = await db
+    .update(clusters)
+    .set({ infraState: state, updated: now })
+    .where(and(eq(clusters.id, clusterId), ne(clusters.infraState, state)))
+    .returning({ name: clusters.name });
+  if (row) await recordState(db, clusterId, 'cluster_infra', clusterId, row.name, state, reason, now);
+}
+
+/** Moves a process; a stopped or errored process stays so unless `force`. */
+export async function setProcessState(
+  db: Db,
+  process: Pick<ClusterProcess, 'id' | 'clusterId' | 'role' | 'name'>,
+  state: ProcessState,
+  reason = '',
+  extra: Partial<Pick<ClusterProcess, 'address'>> = {},
+): Promise<boolean> {
+  const now = new Date();
+  const [row] = await db
+    .update(clusterProcesses)
+    .set({ state, stateReason: reason, stateUpdated: now, ...extra })
+    .where(
+      and(
+        eq(clusterProcesses.id, process.id),
+        ne(clusterProcesses.state, state),
+        sql`${clusterProcesses.state} not in ('stopped', 'error')`,
+      ),
+    )
+    .returning({ id: clusterProcesses.id });
+  if (!row) {
+    if (Object.keys(extra).length > 0)
+      await db.update(clusterProcesses).set(extra).where(eq(clusterProcesses.id, process.id));
+    return false;
+  }
+  await recordState(db, process.clusterId, process.role, process.id, process.name, state, reason, now);
+  return true;
+}
+
+/** Moves an instance; a stopped or errored instance stays so. */
+export async function setInstanceState(
+  db: Db,
+  instance: Pick<Instance, 'id' | 'clusterId' | 'role' | 'name'>,
+  state: InstanceState,
+  reason = '',
+): Promise<boolean> {
+  const now = new Date();
+  const [row] = await db
+    .update(instances)
+    .set({ state, stateReason: reason, stateUpdated: now })
+    .where(
+      and(
+        eq(instances.id, instance.id),
+        ne(instances.state, state),
+        sql`${instances.state} not in ('stopped', 'error')`,
+      ),
+    )
+    .returning({ id: instances.id });
+  if (!row) return false;
+  const type = instance.role === 'scheduler' ? 'scheduler_instance' : 'worker_instance';
+  await recordState(db, instance.clusterId, type, instance.id, instance.name, state, reason, now);
+  return true;
+}
+
+/** Writes one history record (for first states, which no update produces). */
+export function recordState(
+  db: Db,
+  clusterId: number,
+  objectType: typeof stateHistory.$inferInsert.objectType,
+  objectId: number,
+  objectName: string,
+  state: string,
+  reason: string,
+  created: Date,
+) {
+  return db
+    .insert(stateHistory)
+    .values({ clusterId, objectType, objectId, objectName, state, reason, created });
+}
+
+/** Asks the control loop to look at a cluster now. */
+export async function requestReconcile(db: Db, clusterId: number): Promise<void> {
+  await db.update(clusters).set({ reconcileAt: new Date() }).where(eq(clusters.id, clusterId));
+}

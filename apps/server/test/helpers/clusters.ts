@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
+import { isNotNull } from 'drizzle-orm';
+import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
+import { instances } from '../../src/db/schema/index.js';
+import type { ServerOptions } from '../../src/server.js';
+import type { Api } from './api.js';
+import { startTestServer, type TestServer } from './server.js';
+
+export const PYTHON = '/usr/bin/python3';
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Fast loop timings for tests; a test may override any. */
+export const FAST_TIMINGS = {
+  CUMULUS_RECONCILE_INTERVAL_SECONDS: '0.5',
+  CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '1',
+  CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60',
+  CUMULUS_INSTANCE_STOP_GRACE_SECONDS: '5',
+};
+
+/**
+ * A test server that really listens, so local instances (agents, Dask) can phone home to it.
+ * close() stops every instance it launched before closing.
+ */
+export async function startClusterServer(
+  env: Record<string, string> = {},
+  options: ServerOptions & { port?: number } = {},
+): Promise<TestServer & { url: string }> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const ts = await startTestServer({ ...FAST_TIMINGS, CUMULUS_PUBLIC_URL: url, ...env }, options);
+  await ts.app.listen({ port, host: '127.0.0.1' });
+  const close = ts.close;
+  return {
+    ...ts,
+    url,
+    async close() {
+      await stopAllInstances(ts);
+      await close();
+    },
+  };
+}
+
+/** Stops, through the backend, every instance this server's database knows. */
+export async function stopAllInstances(ts: TestServer): Promise<void> {
+  const { db, backend } = ts.server.deps;
+  const rows = await db.select().from(instances).where(isNotNull(instances.launchedAt));
+  await Promise.all(rows.map((i) => backend.stop({ backendId: i.backendId, backendData: i.backendData })));
+}
+
+/** Live processes (agents and Dask) of this server's instances. */
+export async function instanceProcesses(ts: TestServer): Promise<LocalProcess[]> {
+  const rows = await ts.server.deps.db.select({ backendId: instances.backendId }).from(instances);
+  const ours = new Set(rows.map((r) => r.backendId));
+  return (await findInstanceProcesses()).filter((p) => ours.has(p.backendId));
+}
+
+/** Polls `check` until it returns a value (not undefined/false) or the deadline passes. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 90_000,
+  everyMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Waits until the cluster reaches `state` and returns its details. */
+export async function waitForClusterState(
+  api: Api,
+  slug: string,
+  id: number,
+  state: string,
+  timeoutMs = 120_000,
+) {
+  return waitFor(
+    `cluster ${id} to be ${state}`,
+    async () => {
+      const res = await api.get(`/api/v2/clusters/account/${slug}/id/${id}`);
+      if (res.status !== 200) throw new Error(`details answered ${res.status}`);
+      const current = res.body.current_state.state;
+      if (current === state) return res.body;
+      if (current === 'error' && state !== 'error')
+        throw new Error(`cluster failed: ${res.body.current_state.reason}`);
+      return undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Runs a Python snippet under /usr/bin/python3; resolves with its stdout, rejects with its stderr. */
+export function runPython(code: string, args: string[] = [], timeoutMs = 120_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, ['-c', code, ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`python failed: ${err.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Python that connects a real distributed.Client over mutual TLS with the details' certificate. */
+export const CONNECT_AND_SUM = `
+import sys, json, tempfile, os
+from distributed import Client
+from distributed.security import Security
+details = json.loads(sys.stdin.read()) if len(sys.argv) < 2 else json.loads(open(sys.argv[1]).read())
+d = tempfile.mkdtemp()
+cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+open(cert, "w").write(details["cluster_options"]["tls_cert"])
+open(key, "w").write(details["cluster_options"]["tls_key"])
+sec = Security(tls_ca_file=cert, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+ip = details["scheduler"]["instance"]["private_ip_address"]
+address = f"tls://{ip}:{details['scheduler_port']}"
+with Client(address, security=sec, timeout=60) as client:
+    import dask.array as da
+    total = da.ones((1000, 1000), chunks=(100, 100)).sum().compute()
+    workers = len(client.scheduler_info()["workers"])
+    print(json.dumps({"sum": float(total), "workers": workers, "address": address}))
+`;

@@ -1,0 +1,171 @@
+"""The agent's life: bootstrap, run Dask, heartbeat, stop."""
+
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+
+from .control import ControlPlane, Refused
+from .dask_process import DaskProcess, command, dask_config, environment, exit_reason, has_dashboard
+from .logs import LogShipper
+
+STOP_GRACE_SECONDS = 10
+# Before bootstrap tells us the real value: how long to keep trying to reach the control plane.
+INITIAL_UNREACHABLE_SECONDS = 180
+
+
+class Stop(Exception):
+    """The control plane wants this instance gone, or cannot be reached for too long."""
+
+
+def private_address(server):
+    """The local address that reaches the control plane (what other instances can reach too)."""
+    parsed = urllib.parse.urlparse(server)
+    host = parsed.hostname or "127.0.0.1"
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        family = socket.getaddrinfo(host, port)[0][0]
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((host, port))
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+class Agent:
+    def __init__(self, control, workdir):
+        self.control = control
+        self.workdir = workdir
+        self.logs = LogShipper(control)
+        self.terminate = threading.Event()
+        self.heartbeat_interval = 5.0
+        self.unreachable_timeout = INITIAL_UNREACHABLE_SECONDS
+        self.last_contact = time.monotonic()
+        self.dask = None
+        self.role = None
+
+    def say(self, message):
+        print(message, flush=True)
+        self.logs.add(f"[cumulus-agent] {message}", "system")
+
+    def call(self, fn, *args, **kwargs):
+        """Calls the control plane, retrying until it answers; Stop once unreachable for too long."""
+        while True:
+            try:
+                result = fn(*args, **kwargs)
+                self.last_contact = time.monotonic()
+                return result
+            except Refused as e:
+                raise Stop(f"the control plane refused: {e}") from None
+            except Exception as e:
+                silent = time.monotonic() - self.last_contact
+                if silent > self.unreachable_timeout:
+                    raise Stop(f"the control plane was unreachable for {int(silent)} s ({e})") from None
+                if self.terminate.wait(min(2.0, self.heartbeat_interval)):
+                    raise Stop("terminated") from None
+
+    def heartbeat(self):
+        answer = self.call(self.control.heartbeat)
+        if answer.get("stop"):
+            raise Stop("the control plane asked this instance to stop")
+
+    def run(self):
+        boot = self.call(self.control.bootstrap)
+        self.role = boot["role"]
+        self.heartbeat_interval = float(boot["heartbeat_interval_seconds"])
+        self.unreachable_timeout = float(boot["unreachable_timeout_seconds"])
+        host = private_address(self.control.server)
+        self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
+        self.call(self.control.instance_state, "started", private_ip_address=host, public_ip_address=host)
+
+        scheduler_address = None
+        while self.role == "worker" and not scheduler_address:
+            scheduler_address = boot.get("scheduler_address")
+            if not scheduler_address:
+                self.heartbeat()
+                if self.terminate.wait(1.0):
+                    raise Stop("terminated")
+                boot = self.call(self.control.bootstrap)
+
+        preloads = []
+        for name in boot.get("preloads", []):
+            path = os.path.join(self.workdir, f"preload_{name.replace('-', '_')}.py")
+            with open(path, "w") as f:
+                f.write(self.call(self.control.preload, name))
+            preloads.append(path)
+        config = dask_config(boot, self.workdir)
+        args = command(boot, host, preloads, self.workdir, scheduler_address)
+        self.call(self.control.process_state, self.role, "starting")
+        self.dask = DaskProcess(self.role, args, environment(boot, config), self.workdir,
+                                lambda line: self.logs.add(line, "dask"))
+        self.watch(host)
+
+    def watch(self, host):
+        """Heartbeats until told to stop; reports the Dask address once seen and a crash if any."""
+        reported = False
+        name = "dask-scheduler" if self.role == "scheduler" else "dask-worker"
+        while True:
+            code = self.dask.poll()
+            if code is not None:
+                self.dask.reader.join(2)
+                reason = exit_reason(name, code)
+                self.say(reason)
+                self.call(self.control.process_state, self.role, "error", reason)
+                self.call(self.control.instance_state, "error", reason)
+                return 1
+            if not reported and self.dask.address_seen.is_set():
+                extra = {"address": self.dask.address}
+                if self.role == "scheduler":
+                    extra["dashboard_address"] = self.dashboard_url(host)
+                self.call(self.control.process_state, self.role, "started", **extra)
+                self.call(self.control.instance_state, "ready")
+                self.say(f"{name} started at {self.dask.address}")
+                reported = True
+            self.heartbeat()
+            if self.terminate.wait(1.0 if not reported else self.heartbeat_interval):
+                raise Stop("terminated")
+
+    def dashboard_url(self, host):
+        found = self.dask.dashboard
+        if not found or not has_dashboard():
+            return None
+        if found.startswith(":"):
+            found = f"http://{host}{found}"
+        return found
+
+    def shutdown(self, why, graceful):
+        self.say(f"stopping: {why}")
+        if self.dask is not None:
+            self.dask.stop(STOP_GRACE_SECONDS)
+        if graceful:
+            for fn, args in ((self.control.process_state, (self.role, "stopped", why)),
+                             (self.control.instance_state, ("stopped", why))):
+                try:
+                    if self.role or fn is self.control.instance_state:
+                        fn(*args)
+                except Exception:
+                    pass
+        self.logs.close()
+
+
+def main():
+    server = os.environ["CUMULUS_SERVER"]
+    control = ControlPlane(server, os.environ["CUMULUS_CLUSTER_TOKEN"], os.environ["CUMULUS_BACKEND_ID"])
+    agent = Agent(control, os.getcwd())
+    signal.signal(signal.SIGTERM, lambda *_: agent.terminate.set())
+    signal.signal(signal.SIGINT, lambda *_: agent.terminate.set())
+    try:
+        code = agent.run()
+        agent.logs.close()
+        return code
+    except Stop as stop:
+        reachable = "unreachable" not in str(stop) and "refused" not in str(stop)
+        agent.shutdown(str(stop), graceful=reachable)
+        return 0
+    except Exception as e:  # pragma: no cover - reported, then the instance ends
+        agent.shutdown(f"agent failed: {e!r}", graceful=True)
+        print(repr(e), file=sys.stderr)
+        return 1

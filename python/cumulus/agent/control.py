@@ -1,0 +1,66 @@
+"""The agent's HTTP client for the cluster-facing calls (cluster bearer token, JSON)."""
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+API = "/api/v2/cluster_facing"
+
+
+class Refused(Exception):
+    """The control plane answered, and said no (4xx): the instance or cluster is gone."""
+
+    def __init__(self, status, body):
+        super().__init__(f"HTTP {status}: {body[:200]}")
+        self.status = status
+
+
+class ControlPlane:
+    def __init__(self, server, token, backend_id, timeout=10):
+        self.server = server.rstrip("/")
+        self.token = token
+        self.backend_id = backend_id
+        self.timeout = timeout
+
+    def request(self, method, path, body=None, query=None, raw=False, timeout=None):
+        url = self.server + API + path
+        if query:
+            url += "?" + urllib.parse.urlencode(query)
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(url, data=data, method=method)
+        req.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout or self.timeout) as res:
+                payload = res.read()
+        except urllib.error.HTTPError as e:
+            text = e.read().decode("utf-8", "replace")
+            if 400 <= e.code < 500 and e.code not in (408, 429):
+                raise Refused(e.code, text) from None
+            raise
+        return payload.decode() if raw else json.loads(payload or b"null")
+
+    def bootstrap(self):
+        return self.request("GET", "/bootstrap", query={"backend_id": self.backend_id})
+
+    def preload(self, name):
+        return self.request("GET", f"/preload/{name}", raw=True)
+
+    def heartbeat(self):
+        return self.request("GET", f"/instance/{urllib.parse.quote(self.backend_id)}/state")
+
+    def instance_state(self, state, reason="", **addresses):
+        body = {"backend_id": self.backend_id, "state": state, "reason": reason, **addresses}
+        return self.request("PATCH", "/instance/phone-home/", body)
+
+    def process_state(self, role, state=None, reason="", **extra):
+        path = "/scheduler/phone-home/instance" if role == "scheduler" else "/worker/phone-home/instance/"
+        body = {"backend_id": self.backend_id, "reason": reason, **extra}
+        if state:
+            body["state"] = state
+        return self.request("PATCH", path, body)
+
+    def ship_logs(self, lines):
+        return self.request("POST", "/logs", {"backend_id": self.backend_id, "lines": lines})

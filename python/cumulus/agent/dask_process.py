@@ -1,0 +1,133 @@
+"""The Dask process an instance runs: its command line, environment and output."""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+
+ADDRESS_PATTERNS = {
+    "scheduler": re.compile(r"Scheduler at:\s+(\S+)"),
+    "worker": re.compile(r"Start worker at:\s+(\S+)"),
+}
+DASHBOARD_PATTERN = re.compile(r"[Dd]ashboard at:\s+(\S+)")
+
+
+def has_dashboard():
+    return importlib.util.find_spec("bokeh") is not None
+
+
+def write_private(path, text):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
+def dask_config(boot, workdir):
+    """The cluster's Dask config plus mutual TLS with the cluster's own certificate."""
+    cert = os.path.join(workdir, "tls-cert.pem")
+    key = os.path.join(workdir, "tls-key.pem")
+    write_private(cert, boot["tls_cert"])
+    write_private(key, boot["tls_key"])
+    pair = {"cert": cert, "key": key}
+    config = dict(boot.get("dask_config") or {})
+    distributed = dict(config.get("distributed") or {})
+    distributed["comm"] = {
+        "require-encryption": True,
+        "default-scheme": "tls",
+        "tls": {"ca-file": cert, "scheduler": pair, "worker": pair, "client": pair},
+    }
+    config["distributed"] = distributed
+    return config
+
+
+def environment(boot, config):
+    import dask.config
+
+    env = dict(os.environ)
+    env.update({str(k): str(v) for k, v in (boot.get("environ") or {}).items()})
+    env["DASK_INTERNAL_INHERIT_CONFIG"] = dask.config.serialize(config)
+    env["CUMULUS_CLUSTER_NAME"] = boot["cluster_name"]
+    env["CUMULUS_WORKSPACE_SLUG"] = boot["workspace"]
+    env["CUMULUS_IDLE_TIMEOUT_SECONDS"] = str(boot["idle_timeout_seconds"])
+    env["CUMULUS_SCHEDULER_OPTIONS"] = json.dumps(boot.get("scheduler_options") or {})
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def command(boot, host, preload_paths, workdir, scheduler_address=None):
+    dashboard = ["--dashboard-address", f"{host}:0"] if has_dashboard() else ["--no-dashboard"]
+    preloads = [arg for path in preload_paths for arg in ("--preload", path)]
+    if boot["role"] == "scheduler":
+        return [
+            sys.executable, "-m", "distributed.cli.dask_scheduler",
+            "--host", host, "--port", str(boot.get("scheduler_port") or 0), "--protocol", "tls",
+            *dashboard, *preloads,
+        ]
+    options = boot.get("worker_options") or {}
+    args = [
+        sys.executable, "-m", "distributed.cli.dask_worker", scheduler_address,
+        "--name", boot["instance_name"], "--no-nanny", "--protocol", "tls", "--host", host,
+        "--local-directory", os.path.join(workdir, "dask-worker-space"),
+        "--nthreads", str(int(options.get("nthreads") or 1)),
+        *dashboard, *preloads,
+    ]
+    if options.get("memory_limit") is not None:
+        args += ["--memory-limit", str(options["memory_limit"])]
+    resources = options.get("resources")
+    if isinstance(resources, dict) and resources:
+        args += ["--resources", " ".join(f"{k}={v}" for k, v in resources.items())]
+    return args
+
+
+class DaskProcess:
+    """Runs the command, forwards each output line, and notices the Dask address in it."""
+
+    def __init__(self, role, args, env, cwd, on_line):
+        self.role = role
+        self.address = None
+        self.dashboard = None
+        self.address_seen = threading.Event()
+        self.on_line = on_line
+        self.popen = subprocess.Popen(
+            args, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+        )
+        self.reader = threading.Thread(target=self._read, name="cumulus-dask-output", daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        pattern = ADDRESS_PATTERNS[self.role]
+        for line in self.popen.stdout:
+            line = line.rstrip("\n")
+            self.on_line(line)
+            if self.address is None:
+                match = pattern.search(line)
+                if match:
+                    self.address = match.group(1)
+                    self.address_seen.set()
+            if self.dashboard is None:
+                match = DASHBOARD_PATTERN.search(line)
+                if match:
+                    self.dashboard = match.group(1)
+
+    def poll(self):
+        return self.popen.poll()
+
+    def stop(self, grace):
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+        self.reader.join(2)
+
+
+def exit_reason(name, code):
+    if code is not None and code < 0:
+        return f"{name} was killed by signal {-code}"
+    return f"{name} exited with code {code}"

@@ -1,0 +1,1 @@
+"""Dask preloads the agent hands to the scheduler and workers (served by the control plane)."""

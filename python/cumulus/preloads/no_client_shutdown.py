@@ -1,0 +1,75 @@
+"""Scheduler preload: stop the cluster once no client has been connected for a while.
+
+Only after a client has connected at least once, so a cluster started from the console waits
+for its first client. The timeout is scheduler_options.no_client_timeout (default 2 minutes),
+changed at run time by the ``cumulus_set_keepalive`` handler; "none" or 0 disables it.
+"""
+
+import json
+import os
+import threading
+import time
+import urllib.request
+
+from dask.utils import parse_timedelta
+from tornado.ioloop import PeriodicCallback
+
+DEFAULT = "2 minutes"
+IGNORED_CLIENTS = ("fire-and-forget",)
+
+
+def timeout_seconds(value):
+    if value in (None, "", "none", "None", False, 0, "0"):
+        return None
+    try:
+        return parse_timedelta(value)
+    except Exception:
+        return None
+
+
+def request_stop(reason):
+    """Asks the control plane to stop the cluster (it stops every instance, this one too)."""
+    print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
+    body = {"backend_id": os.environ.get("CUMULUS_BACKEND_ID", ""), "stop_cluster_reason": reason}
+    req = urllib.request.Request(
+        os.environ.get("CUMULUS_SERVER", "").rstrip("/") + "/api/v2/cluster_facing/scheduler/phone-home/instance",
+        data=json.dumps(body).encode(), method="PATCH",
+        headers={"Authorization": f"Bearer {os.environ.get('CUMULUS_CLUSTER_TOKEN', '')}",
+                 "Content-Type": "application/json"},
+    )
+    threading.Thread(target=lambda: urllib.request.urlopen(req, timeout=10).close(), daemon=True).start()
+
+
+class NoClientShutdown:
+    def __init__(self, scheduler, default):
+        self.scheduler = scheduler
+        self.default = default
+        self.seen_client = False
+        self.alone_since = None
+        self.stopping = False
+
+    def check(self):
+        if self.stopping:
+            return
+        keepalive = getattr(self.scheduler, "_cumulus_keepalive", self.default)
+        timeout = timeout_seconds(keepalive)
+        clients = [c for c in self.scheduler.clients if c not in IGNORED_CLIENTS]
+        if clients:
+            self.seen_client = True
+            self.alone_since = None
+            return
+        if not self.seen_client or timeout is None:
+            return
+        if self.alone_since is None:
+            self.alone_since = time.monotonic()
+        if time.monotonic() - self.alone_since >= timeout:
+            self.stopping = True
+            request_stop(f"No client connected for {int(timeout)} seconds (no_client_timeout)")
+
+
+async def dask_setup(scheduler):
+    options = json.loads(os.environ.get("CUMULUS_SCHEDULER_OPTIONS") or "{}")
+    watcher = NoClientShutdown(scheduler, options.get("no_client_timeout", DEFAULT))
+    callback = PeriodicCallback(watcher.check, 1000)
+    callback.start()
+    scheduler.periodic_callbacks["cumulus-no-client"] = callback

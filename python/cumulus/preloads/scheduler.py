@@ -1,0 +1,141 @@
+"""Scheduler preload: analytics, idle shutdown and the keepalive handlers clients call.
+
+Registers the scheduler with the control plane, reports worker arrivals and departures, and
+when nothing has run for ``idle_timeout`` asks the control plane to stop the cluster (with the
+reason recorded). Runs inside dask-scheduler; standard library and distributed only.
+"""
+
+import json
+import os
+import platform
+import socket
+import sys
+import threading
+import time
+import urllib.request
+
+from distributed.diagnostics.plugin import SchedulerPlugin
+from tornado.ioloop import PeriodicCallback
+
+SERVER = os.environ.get("CUMULUS_SERVER", "").rstrip("/")
+TOKEN = os.environ.get("CUMULUS_CLUSTER_TOKEN", "")
+BACKEND_ID = os.environ.get("CUMULUS_BACKEND_ID", "")
+ACTIVE_STATES = ("processing", "waiting", "no-worker", "queued")
+
+
+def call(method, path, body, timeout=10):
+    req = urllib.request.Request(
+        SERVER + path, data=json.dumps(body).encode(), method=method,
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=timeout) as res:
+        return json.loads(res.read() or b"null")
+
+
+def call_in_background(method, path, body):
+    def run():
+        try:
+            call(method, path, body)
+        except Exception as e:  # analytics are best effort
+            print(f"cumulus preload: {path} failed: {e}", file=sys.stderr, flush=True)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+def request_stop(reason):
+    """Asks the control plane to stop the whole cluster; it stops every instance, this one too."""
+    print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
+    call_in_background("PATCH", "/api/v2/cluster_facing/scheduler/phone-home/instance",
+                       {"backend_id": BACKEND_ID, "stop_cluster_reason": reason})
+
+
+def describe(seconds):
+    if seconds % 60 == 0 and seconds >= 60:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{int(seconds)} seconds"
+
+
+class CumulusSchedulerPlugin(SchedulerPlugin):
+    name = "cumulus"
+
+    def __init__(self, scheduler, idle_timeout):
+        self.scheduler = scheduler
+        self.idle_timeout = idle_timeout
+        self.last_activity = time.monotonic()
+        self.events = []
+        self.stopping = False
+
+    def transition(self, key, start, finish, *args, **kwargs):
+        self.last_activity = time.monotonic()
+
+    def add_client(self, scheduler=None, client=None, **kwargs):
+        self.last_activity = time.monotonic()
+
+    def add_worker(self, scheduler=None, worker=None, **kwargs):
+        self.event("add-worker", worker)
+
+    def remove_worker(self, scheduler=None, worker=None, **kwargs):
+        self.event("remove-worker", worker)
+
+    def event(self, action, worker):
+        self.events.append({"name": "worker", "action": action, "worker": worker,
+                            "message": f"{action} {worker}", "created": time.time()})
+
+    def flush_events(self):
+        if self.events:
+            events, self.events = self.events, []
+            call_in_background("POST", "/api/v2/analytics/events", {"ident": self.scheduler.id, "events": events})
+
+    def check_idle(self):
+        self.flush_events()
+        if self.stopping or not self.idle_timeout:
+            return
+        busy = any(ts.state in ACTIVE_STATES for ts in self.scheduler.tasks.values())
+        if busy:
+            self.last_activity = time.monotonic()
+            return
+        idle = time.monotonic() - self.last_activity
+        if idle >= self.idle_timeout:
+            self.stopping = True
+            call_in_background("POST", "/api/v2/analytics/close",
+                               {"ident": self.scheduler.id, "scheduler_id": self.scheduler.id,
+                                "cluster_type": "cumulus", "reason": "idle"})
+            request_stop(f"Cluster idle for {describe(self.idle_timeout)} (idle_timeout)")
+
+    async def close(self):
+        self.flush_events()
+
+
+def keepalive_handlers(plugin):
+    def set_keepalive(comm=None, keepalive=None):
+        # No-client shutdown reads this (see the no-client-shutdown preload).
+        plugin.scheduler._cumulus_keepalive = keepalive
+        return "OK"
+
+    return {"cumulus_set_keepalive": set_keepalive, "coiled_set_keepalive": set_keepalive}
+
+
+async def dask_setup(scheduler):
+    idle_timeout = float(os.environ.get("CUMULUS_IDLE_TIMEOUT_SECONDS") or 0)
+    plugin = CumulusSchedulerPlugin(scheduler, idle_timeout)
+    scheduler.add_plugin(plugin)
+    scheduler.handlers.update(keepalive_handlers(plugin))
+    interval = max(0.5, min(10.0, idle_timeout / 10 if idle_timeout else 10.0))
+    callback = PeriodicCallback(plugin.check_idle, interval * 1000)
+    callback.start()
+    scheduler.periodic_callbacks["cumulus-idle"] = callback
+    import distributed
+
+    call_in_background("POST", "/api/v2/analytics/register", {
+        "scheduler_id": scheduler.id,
+        "account": os.environ.get("CUMULUS_WORKSPACE_SLUG", ""),
+        "versions": {"distributed": distributed.__version__},
+        "python_version": platform.python_version(),
+        "OS": platform.system(),
+        "hostname": socket.gethostname(),
+        "architecture": platform.machine(),
+        "idle_timeout": idle_timeout,
+        "preloads": [],
+        "scheduler_plugins": list(scheduler.plugins),
+    })
