@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import http.client
 import json
 import random
 import socket
@@ -163,7 +164,7 @@ class Api:
             data = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         elif json_body is not None:
-            data = json.dumps(json_body).encode()
+            data = json.dumps(json_body, allow_nan=False).encode()
             headers["Content-Type"] = "application/json"
         if auth:
             if not self.token:
@@ -179,13 +180,16 @@ class Api:
                 with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as response:
                     return _decode(response.read(), response.headers.get("Content-Type", ""))
             except urllib.error.HTTPError as err:
-                body = _decode(err.read(), err.headers.get("Content-Type", "") if err.headers else "")
-                if err.code not in retry.statuses or not self._may_retry(retry, started, attempt):
-                    raise_for(err.code, err.reason, body)
-            except (urllib.error.URLError, ConnectionError, socket.timeout) as err:
-                if not retry.connection or not self._may_retry(retry, started, attempt):
-                    reason = getattr(err, "reason", err)
-                    raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}") from None
+                failure = (err.code, err.reason, _decode(err.read(), err.headers.get("Content-Type", "")))
+                retryable = err.code in retry.statuses
+            except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout) as err:
+                failure = (None, str(getattr(err, "reason", err)), None)
+                retryable = retry.connection
+            if not retryable or not self._may_retry(retry, started, attempt):
+                status, reason, body = failure
+                if status is None:
+                    raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}")
+                raise_for(status, reason, body)
             time.sleep(_pause(attempt))
             attempt += 1
 

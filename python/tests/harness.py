@@ -209,6 +209,20 @@ def processes_under(directory: str) -> list[int]:
     return found
 
 
+def instance_processes(data_dir: str) -> dict:
+    """Live processes of local instances, by instance work dir (``<data dir>/instances/<id>``)."""
+    root = os.path.join(os.path.realpath(data_dir), "instances")
+    found: dict = {}
+    for pid in processes_under(root):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        instance = os.path.relpath(cwd, root).split(os.sep)[0]
+        found.setdefault(instance, []).append(pid)
+    return found
+
+
 def client_env(server: CumulusServer, home: str, **extra) -> dict:
     """Environment for running the client as a user would, with HOME pointing at ``home``."""
     env = dict(os.environ)

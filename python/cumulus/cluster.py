@@ -1,0 +1,458 @@
+"""``cumulus.Cluster``: a Dask cluster run by a Cumulus server, usable as ``Client(cluster)``.
+
+The server owns the cluster (it starts, watches and stops the scheduler and workers); this class
+asks for one, waits for it, connects to its scheduler over mutual TLS, and turns ``scale``,
+``adapt`` and ``close`` into the server's calls (contract section 2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import functools
+import logging
+import uuid
+import weakref
+from contextlib import suppress
+
+import dask.config
+from dask.utils import parse_timedelta
+from distributed.compatibility import PeriodicCallback
+from distributed.core import Status, rpc
+from distributed.deploy.cluster import Cluster as DeployCluster
+from distributed.utils import Log, Logs
+
+from cumulus import cluster_api, config
+from cumulus.account import choose_workspace, fetch_identity
+from cumulus.http import NO_RETRY, Api, CumulusError
+from cumulus.logs import format_event, instance_names, source
+from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
+from cumulus.tls import TlsFiles
+
+logger = logging.getLogger("cumulus")
+_live: weakref.WeakSet = weakref.WeakSet()
+
+
+class Cluster(DeployCluster):
+    """A cluster on a Cumulus server.
+
+    ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
+    picks the workspace). ``idle_timeout`` stops it after that long without work;
+    ``shutdown_on_close=False`` leaves it running when this object closes. ``wait_for_workers``
+    (default: 30% of ``n_workers``) is how many workers must be up before the constructor
+    returns. ``server`` and ``token`` override ``CUMULUS_SERVER``/``CUMULUS_API_TOKEN`` and the
+    saved login.
+    """
+
+    def __init__(
+        self,
+        name: str | None = None,
+        n_workers: int = 4,
+        workspace: str | None = None,
+        idle_timeout: str | None = "20 minutes",
+        tags: dict | None = None,
+        environ: dict | None = None,
+        worker_options: dict | None = None,
+        shutdown_on_close: bool = True,
+        *,
+        scheduler_options: dict | None = None,
+        wait_for_workers: int | float | bool | None = None,
+        timeout: str | float | None = None,
+        server: str | None = None,
+        token: str | None = None,
+        asynchronous: bool = False,
+        loop=None,
+        quiet: bool = False,
+    ):
+        if name and "/" in name:
+            workspace, name = name.split("/", 1)
+        settings = config.load(server=server, token=token, workspace=workspace)
+        self._api = Api(settings.server, settings.token)
+        self._wanted_workspace = settings.workspace
+        self._requested_name = name
+        self._n_workers = int(n_workers)
+        self._idle_timeout = idle_timeout
+        self._tags = {k: str(v) for k, v in {**dask.config.get("cumulus.tags", {}), **(tags or {})}.items() if v}
+        self._environ = {k: str(v) for k, v in (environ or {}).items()}
+        self._worker_options = {**dask.config.get("cumulus.worker-options", {}), **(worker_options or {})}
+        self._scheduler_options = {**dask.config.get("cumulus.scheduler-options", {}), **(scheduler_options or {})}
+        self._wait_for = dask.config.get("cumulus.wait-for-workers", 0.3) if wait_for_workers is None else wait_for_workers
+        self._timeout = parse_timedelta(timeout or dask.config.get("cumulus.timeout", "30 minutes"))
+        self.shutdown_on_close = shutdown_on_close
+        self.workspace: str | None = None
+        self.cluster_id: int | None = None
+        self.details: dict = {}
+        self.security = None
+        self._plan: set = set()
+        self._tls: TlsFiles | None = None
+        self._created = False
+        self._ended_by_server = False
+        self._abandoned = False
+        self._asynchronous = asynchronous
+        super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name or "(starting)")
+        _live.add(self)
+
+        try:
+            in_running_loop = getattr(loop, "asyncio_loop", None) is asyncio.get_running_loop()
+        except RuntimeError:
+            in_running_loop = asynchronous
+        if not in_running_loop:
+            self._loop_runner.start()
+            try:
+                self.sync(self._start)
+            except BaseException as err:
+                # Ctrl+C lands here while the start still runs in the loop's thread.
+                with suppress(Exception):
+                    self.sync(self._abandon, err)
+                raise
+
+    def __await__(self):
+        async def _():
+            if self.status == Status.created:
+                await self._start()
+            return self
+
+        return _().__await__()
+
+    # --- starting --------------------------------------------------------------------------
+
+    async def _call(self, fn, *args, **kwargs):
+        """Runs one blocking API call in a thread, so the event loop keeps serving Dask."""
+        return await asyncio.get_running_loop().run_in_executor(None, functools.partial(fn, *args, **kwargs))
+
+    async def _start(self):
+        if self.status != Status.created:
+            return
+        self.status = Status.starting
+        try:
+            await self._launch()
+            await super()._start()
+        except BaseException as err:
+            await self._abandon(err)
+            raise
+        with suppress(CumulusError):
+            await self._call(
+                cluster_api.report_interaction,
+                self._api,
+                "cluster-create",
+                True,
+                data={"cluster_id": self.cluster_id, "workspace": self.workspace},
+            )
+
+    async def _launch(self):
+        identity = await self._call(fetch_identity, self._api)
+        self.workspace = choose_workspace(identity, self._wanted_workspace)
+        overrides = await self._call(cluster_api.dask_config_overrides, self._api, self.workspace)
+        if overrides:
+            dask.config.set(_dotted(overrides))
+
+        name = self._requested_name
+        existing_id = None
+        if name:
+            existing_id = await self._call(cluster_api.find_id, self._api, self.workspace, name)
+        else:
+            name = f"{self.workspace}-{uuid.uuid4().hex[:8]}"
+        self.name = name
+        if existing_id is not None:
+            self.cluster_id = existing_id
+            self._log(f"Using the running cluster {name} ({existing_id}) in workspace {self.workspace}.")
+        else:
+            self._log(f"Creating cluster {name} in workspace {self.workspace} with {self._n_workers} workers...")
+            self.cluster_id, existing = await self._call(cluster_api.create, self._api, self.workspace, self._body(name))
+            self._created = not existing
+        details = await self._wait_until_ready()
+        self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
+        details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+        self._connect(details)
+        interval = parse_timedelta(dask.config.get("cumulus.cluster-state-check-interval", "10s"))
+        self.periodic_callbacks["cumulus-state"] = PeriodicCallback(self._check_state, interval * 1000)
+
+    def _body(self, name: str) -> dict:
+        """The create call's body (contract 2.2): every key present, cloud-only ones null."""
+        scheduler_options = dict(self._scheduler_options)
+        idle = self._idle_timeout or dask.config.get("distributed.scheduler.idle-timeout", None)
+        if idle:
+            scheduler_options["idle_timeout"] = str(idle)
+        body = dict.fromkeys(
+            [
+                "worker_instance_types", "scheduler_instance_types", "worker_class", "worker_disk_size",
+                "worker_disk_throughput", "worker_disk_config", "scheduler_disk_size", "scheduler_disk_config",
+                "private_to_creator", "env_id", "env_name", "extra_worker_on_scheduler", "n_worker_specs_per_host",
+                "custom_subdomain", "batch_job_ids", "extra_user_container", "scheduler_sidecars",
+                "worker_sidecars", "host_setup_script", "pause_on_exit", "cluster_timeout_seconds",
+                "coiled_cloud_env_image", "filestores_to_attach",
+            ]
+        )  # fmt: skip
+        body.update(
+            name=name,
+            workers=self._n_workers,
+            worker_options=self._worker_options,
+            worker_class=dask.config.get("cumulus.worker.class", None),
+            scheduler_options=scheduler_options,
+            environ=self._environ,
+            tags=self._tags,
+            dask_config=_shareable_dask_config(),
+            use_aws_creds_endpoint=False,
+            extra_user_container_ignore_entrypoint=False,
+        )
+        with suppress(Exception):
+            from distributed.versions import get_versions
+
+            body["local_versions"] = get_versions()["packages"]
+        return body
+
+    async def _wait_until_ready(self) -> dict:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._timeout
+        seen: set = set()
+        newest = None
+        shown = None
+        while True:
+            if self._abandoned:
+                raise ClusterCreationError("Interrupted while the cluster was starting.")
+            details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+            self.details = details
+            with suppress(CumulusError):
+                records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
+                for updated, kind, record in new_records(records, seen):
+                    newest = max(newest or updated, updated)
+                    line = describe(kind, record)
+                    if line:
+                        self._log(f"  {line}")
+            progress = summary(details)
+            if progress != shown:
+                self._log(f"  {progress}")
+                shown = progress
+            desired = int(details.get("desired_workers", self._n_workers) or 0)
+            if check(details, wait_target(self._wait_for, desired)):
+                return details
+            if loop.time() > deadline:
+                raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")
+            await asyncio.sleep(1)
+
+    def _connect(self, details: dict) -> None:
+        self.details = details
+        scheduler = details["scheduler"]
+        instance = scheduler.get("instance") or {}
+        public = (details.get("cluster_infra") or {}).get("give_scheduler_public_ip") and dask.config.get(
+            "cumulus.use_scheduler_public_ip", True
+        )
+        ip = (public and instance.get("public_ip_address")) or instance.get("private_ip_address")
+        ip = ip or instance.get("public_ip_address")
+        address = f"tls://{ip}:{details.get('scheduler_port', 443)}"
+        options = details.get("cluster_options") or {}
+        self._tls = TlsFiles(options["tls_cert"], options["tls_key"])
+        self.security = self._tls.security()
+        self.scheduler_comm = rpc(address, connection_args=self.security.get_connection_args("client"))
+        self._log(f"Cluster {self.name} is ready: scheduler at {address}.")
+
+    async def _abandon(self, err: BaseException) -> None:
+        """A start that failed or was interrupted: stop what this call created, say why."""
+        if self._abandoned:
+            return
+        self._abandoned = True
+        message = str(err) or type(err).__name__
+        if self.cluster_id is not None and self._created:
+            with suppress(Exception):
+                await self._call(
+                    cluster_api.delete, self._api, self.workspace, self.cluster_id, f"The client did not start: {message}"
+                )
+        with suppress(Exception):
+            await self._call(cluster_api.report_interaction, self._api, "cluster-create", False, error=message[:10000])
+        with suppress(Exception):
+            await DeployCluster._close(self)
+        if self._tls:
+            self._tls.remove()
+        self.status = Status.closed
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def _check_state(self) -> None:
+        """Notices a cluster the server stopped (idle timeout, console, errors) and closes."""
+        if self.status != Status.running:
+            return
+        try:
+            answer = await self._call(cluster_api.state, self._api, self.workspace, self.cluster_id)
+        except CumulusError as err:
+            logger.debug("cluster state check failed: %s", err)
+            return
+        state = (answer or {}).get("state")
+        if state in cluster_api.CLUSTER_STOPPED:
+            reason = (answer or {}).get("reason")
+            self._log(f"Cluster {self.name} is {state}" + (f": {reason}" if reason else "."))
+            self._ended_by_server = True
+            await self._close()
+
+    @property
+    def plan(self) -> set:
+        return set(self._plan)
+
+    @property
+    def requested(self) -> set:
+        return set(self._plan)
+
+    @property
+    def dashboard_link(self) -> str:
+        link = (self.details.get("scheduler") or {}).get("dashboard_address")
+        return link or super().dashboard_link
+
+    def scale(self, n: int):
+        """Asks the server for ``n`` workers in all (contract 2.6)."""
+        return self.sync(self._scale, n)
+
+    async def _scale(self, n: int) -> None:
+        n = max(0, int(n))
+        self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
+        if n > len(self._plan):
+            added = await self._call(
+                cluster_api.add_workers, self._api, self.workspace, self.cluster_id, n - len(self._plan)
+            )
+            self._plan |= set(added)
+        elif n < len(self._plan):
+            await self._scale_down(self._choose_to_close(len(self._plan) - n, await self._closable(n)))
+
+    async def _closable(self, n: int) -> list:
+        """Workers the scheduler can lose most cheaply (by name), keeping ``n``."""
+        observed = self.observed & self._plan
+        if not observed or not self.scheduler_comm:
+            return []
+        return await self.scheduler_comm.workers_to_close(target=max(0, n - len(self._plan - observed)), attribute="name")
+
+    def _choose_to_close(self, k: int, cheap: list) -> list:
+        """Not-yet-arrived workers first, then the scheduler's choice, then any."""
+        arriving = sorted(self._plan - self.observed)
+        ordered = arriving + [w for w in cheap if w in self._plan] + sorted(self._plan)
+        chosen: list = []
+        for worker in ordered:
+            if worker not in chosen:
+                chosen.append(worker)
+        return chosen[:k]
+
+    def scale_down(self, workers):
+        """Retires ``workers`` (names) on the scheduler, then asks the server to stop them."""
+        return self.sync(self._scale_down, list(workers))
+
+    async def _scale_down(self, workers: list) -> None:
+        if not workers:
+            return
+        arrived = [w for w in workers if w in self.observed]
+        if arrived and self.scheduler_comm:
+            with suppress(OSError):
+                await self.scheduler_comm.retire_workers(names=arrived, remove=True, close_workers=True)
+        await self._call(cluster_api.remove_workers, self._api, self.workspace, self.cluster_id, self.name, workers)
+        self._plan -= set(workers)
+
+    def wait_for_workers(self, n_workers: int | None = None, timeout=None):
+        """Blocks until ``n_workers`` (default: all asked for) are connected to the scheduler."""
+        return self.sync(self._wait_for_workers, n_workers, timeout)
+
+    async def _wait_for_workers(self, n_workers, timeout) -> None:
+        n = len(self._plan) if n_workers is None else int(n_workers)
+        limit = parse_timedelta(timeout) if timeout is not None else None
+        start = asyncio.get_running_loop().time()
+        while len(self.scheduler_info["workers"]) < n:
+            if self.status != Status.running:
+                raise CumulusError(f"Cluster {self.name} closed while waiting for workers.")
+            if limit is not None and asyncio.get_running_loop().time() - start > limit:
+                have = len(self.scheduler_info["workers"])
+                raise asyncio.TimeoutError(f"Only {have} of {n} workers arrived within {limit} s.")
+            await asyncio.sleep(0.5)
+
+    async def _get_logs(self, cluster=True, scheduler=True, workers=True):
+        """Logs as the server kept them, so they survive processes that died."""
+        logs = Logs()
+        if cluster:
+            logs["Cluster"] = Log("\n".join(line for _, line in self._cluster_manager_logs))
+        details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+        names = instance_names(details)
+        scheduler_name = (details.get("scheduler") or {}).get("name")
+
+        def wanted(name: str) -> bool:
+            if name == scheduler_name:
+                return bool(scheduler)
+            return workers is True or (bool(workers) and not isinstance(workers, bool) and name in workers)
+
+        events = await self._call(lambda: list(cluster_api.better_logs(self._api, self.workspace, self.cluster_id)))
+        lines: dict = {}
+        for event in events:
+            name = source(event, names)
+            if wanted(name):
+                lines.setdefault(name, []).append(format_event(event, names))
+        for name, text in lines.items():
+            logs[name] = Log("\n".join(text))
+        return logs
+
+    # --- closing ---------------------------------------------------------------------------
+
+    async def _close(self):
+        if self.status == Status.closed:
+            return
+        try:
+            await super()._close()
+        finally:
+            if self._tls:
+                self._tls.remove()
+        if self.shutdown_on_close and self.cluster_id is not None and not self._ended_by_server:
+            await self._call(cluster_api.delete, self._api, self.workspace, self.cluster_id, "Closed by the Python client")
+            self._log(f"Cluster {self.name} is stopping.")
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        super().__exit__(exc_type, exc_value, traceback)
+        self._loop_runner.stop()
+
+    def __repr__(self):
+        if self.status == Status.running:
+            return super().__repr__()
+        return f"<{type(self).__name__} {self.name!r} id={self.cluster_id} status={self.status.name}>"
+
+
+def _dotted(tree: dict, prefix: str = "") -> dict:
+    """Nested overrides as dotted keys, so ``dask.config.set`` merges instead of replacing."""
+    flat = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat.update(_dotted(value, path + "."))
+        else:
+            flat[path] = value
+    return flat
+
+
+def _shareable_dask_config():
+    """The local Dask config for the cluster, minus what must not or cannot travel.
+
+    The ``cumulus`` section holds the token; non-finite numbers (``distributed.adaptive.maximum``
+    is ``inf``) have no JSON form, and the cluster's own defaults stand in for them.
+    """
+    import json
+    import math
+
+    def clean(value):
+        if isinstance(value, dict):
+            return {str(k): clean(v) for k, v in value.items() if not _non_finite(v)}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value if not _non_finite(v)]
+        return value
+
+    def _non_finite(value):
+        return isinstance(value, float) and not math.isfinite(value)
+
+    shared = clean({k: v for k, v in dask.config.config.items() if k != "cumulus"})
+    try:
+        return json.loads(json.dumps(shared, allow_nan=False))
+    except (TypeError, ValueError):
+        return None
+
+
+@atexit.register
+def _stop_forgotten_clusters() -> None:
+    """A script that ends without ``close()`` should not leave its clusters running."""
+    for cluster in list(_live):
+        if cluster.status == Status.running and cluster.shutdown_on_close and cluster.cluster_id is not None:
+            with suppress(Exception):
+                cluster._api.request(
+                    "DELETE",
+                    f"/api/v2/clusters/account/{cluster.workspace}/id/{cluster.cluster_id}",
+                    query={"reason": "The Python process exited"},
+                    retry=NO_RETRY,
+                )

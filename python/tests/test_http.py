@@ -1,0 +1,134 @@
+"""The client's transport rules (contract 0.4, 0.5) against a scripted HTTP server.
+
+A real server cannot be made to answer 503 or odd error bodies on demand, so these few cases use
+a tiny one that plays back answers; everything else runs against the real Cumulus server.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from cumulus.http import (
+    DEFAULT,
+    IDEMPOTENT,
+    NO_RETRY,
+    Api,
+    AuthenticationError,
+    CumulusError,
+    NotFound,
+    PermissionsError,
+    ServerUnreachable,
+    auth_header,
+)
+from tests.harness import free_port
+
+
+class Script:
+    """Answers to play back, one per request; the last one repeats."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.requests: list = []
+
+    def next(self):
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+
+def serve(script: Script, port: int = 0) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        def _answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            script.requests.append((self.command, self.path, dict(self.headers), self.rfile.read(length)))
+            status, body, content_type = script.next()
+            raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        do_GET = do_POST = do_DELETE = _answer
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return httpd
+
+
+JSON = "application/json"
+
+
+class TransportTest(unittest.TestCase):
+    def api(self, *answers) -> tuple[Api, Script]:
+        script = Script(*answers)
+        httpd = serve(script)
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        return Api(f"http://127.0.0.1:{httpd.server_address[1]}", "abc-123"), script
+
+    def test_busy_answers_are_retried_until_the_server_recovers(self):
+        api, script = self.api((503, {"detail": "busy"}, JSON), (429, {}, JSON), (200, {"ok": True}, JSON))
+        self.assertEqual(api.request("GET", "/x", retry=DEFAULT), {"ok": True})
+        self.assertEqual(len(script.requests), 3)
+
+    def test_without_retries_the_servers_message_is_raised(self):
+        api, script = self.api((503, {"detail": "Down for maintenance."}, JSON))
+        with self.assertRaises(CumulusError) as caught:
+            api.request("GET", "/x", retry=NO_RETRY)
+        self.assertEqual((str(caught.exception), caught.exception.status), ("Down for maintenance.", 503))
+        self.assertEqual(len(script.requests), 1)
+
+    def test_error_bodies_become_one_readable_message(self):
+        cases = [
+            ((400, {"message": "m", "detail": "d"}, JSON), CumulusError, "m"),
+            ((400, {"non_field_errors": ["Bad pair."]}, JSON), CumulusError, "Bad pair."),
+            ((400, {"name": ["Too long."], "workers": ["Too many."]}, JSON), CumulusError, "name=Too long., workers=Too many."),
+            ((403, {"detail": "No.", "code": "PERMISSIONS_ERROR"}, JSON), PermissionsError, "No."),
+            ((403, {"detail": "You aren't a member of x"}, JSON), PermissionsError, "You aren't a member of x"),
+            ((401, {"detail": "Invalid token."}, JSON), AuthenticationError, "Invalid token."),
+            ((404, {"detail": "Not found."}, JSON), NotFound, "Not found."),
+            ((500, b"upstream exploded", "text/plain"), CumulusError, "upstream exploded"),
+            ((500, b"", "text/plain"), CumulusError, "500 - Internal Server Error"),
+        ]
+        for answer, kind, message in cases:
+            with self.subTest(answer=answer):
+                api, _ = self.api(answer)
+                with self.assertRaises(kind) as caught:
+                    api.request("GET", "/x")
+                self.assertEqual(str(caught.exception), message)
+
+    def test_headers_and_bodies(self):
+        api, script = self.api((201, {"id": 1}, JSON))
+        api.request("POST", "/form", form={"label": "me@host"}, auth=False)
+        api.request("POST", "/json", json_body={"a": [1]}, query={"name": ["x", "y"], "skip": None})
+        (_, _, form_headers, form_body), (_, path, json_headers, json_body) = script.requests
+        self.assertNotIn("Authorization", form_headers)
+        self.assertEqual(form_headers["Content-Type"], "application/x-www-form-urlencoded")
+        self.assertEqual(form_body, b"label=me%40host")
+        self.assertEqual(json_headers["Authorization"], "ApiToken abc-123")
+        self.assertEqual(json.loads(json_body), {"a": [1]})
+        self.assertEqual(path, "/json?name=x&name=y")
+        self.assertEqual(auth_header("sessionkey"), "Token sessionkey")
+
+    def test_idempotent_calls_wait_for_a_server_that_is_coming_back(self):
+        port = free_port()
+        api = Api(f"http://127.0.0.1:{port}", "abc-123")
+        with self.assertRaises(ServerUnreachable):
+            api.request("GET", "/x", retry=DEFAULT)
+
+        started: list = []
+
+        def come_back():
+            time.sleep(2)
+            started.append(serve(Script((200, {"back": True}, JSON)), port))
+
+        threading.Thread(target=come_back, daemon=True).start()
+        self.assertEqual(api.request("GET", "/x", retry=IDEMPOTENT), {"back": True})
+        started[0].shutdown()
+        started[0].server_close()
