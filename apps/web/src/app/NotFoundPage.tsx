@@ -2,6 +2,7 @@ import { FileQuestionIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { paths } from '@/app/paths';
+import { DocumentTitle } from '@/components/document-title';
 import { EmptyState } from '@/components/empty-state';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,7 @@ import { Button } from '@/components/ui/button';
 export function NotFoundPage() {
   return (
     <Page className="min-h-svh max-w-xl justify-center">
-      <title>Not found · Cumulus</title>
+      <DocumentTitle title="Not found" />
       <EmptyState
         icon={FileQuestionIcon}
         title="404: Could not find that page or resource"

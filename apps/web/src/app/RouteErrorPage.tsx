@@ -1,24 +1,43 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 import { NotFoundPage } from '@/app/NotFoundPage';
+import { LoggedOutScreen } from '@/app/shell/LoggedOutScreen';
+import { DocumentTitle } from '@/components/document-title';
 import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
+import { isApiError } from '@/lib/api/errors';
+import { ISSUES_URL } from '@/lib/links';
 
-/** Generic error screen (spec/console.md section 2); the unauthorized case arrives with the data layer. */
+/**
+ * The generic error screen (spec/console.md section 2): a 404 shows the not-found message, the
+ * unauthorized error the logged-out message (clearing the token after 3 s), anything else the
+ * unknown-error text with a link to open an issue.
+ */
 export function RouteErrorPage() {
   const error = useRouteError();
 
-  if (isRouteErrorResponse(error) && error.status === 404) {
+  if (
+    (isRouteErrorResponse(error) && error.status === 404) ||
+    (isApiError(error) && error.kind === 'notFound')
+  ) {
     return <NotFoundPage />;
   }
+  if (isApiError(error) && error.kind === 'unauthorized') return <LoggedOutScreen />;
 
   console.error(error);
   return (
     <Page className="min-h-svh max-w-xl justify-center">
-      <title>Error · Cumulus</title>
+      <DocumentTitle title="Error" />
       <ErrorState
         title="Oops! An unknown error occurred loading the app."
-        message="Please reach out if you need any help."
+        message={
+          <>
+            Please reach out if you need any help.{' '}
+            <a href={ISSUES_URL} target="_blank" rel="noreferrer" className="text-primary hover:underline">
+              open an issue
+            </a>
+          </>
+        }
         onRetry={() => window.location.reload()}
       />
     </Page>

@@ -1,13 +1,45 @@
-// Public route paths and the query parameters that travel between them. The spec names the
-// screens but not every path; these are the console's choices, kept in one place.
+// Every route path of the console, in one place. The spec names the screens but not every path;
+// these are the console's choices. Patterns with `:params` are built with React Router's
+// generatePath: `generatePath(paths.resetPasswordConfirm, { uid, token })`.
 export const paths = {
   root: '/',
+
+  // Public (spec/console.md section 2, "Public").
   login: '/login',
   signup: '/signup',
+  verifyEmailConfirm: '/verify-email-confirm/:key',
+  verifyEmailSent: '/verify-email-sent',
+  verifyEmailResend: '/verify-email-resend',
+  retrieveUsername: '/retrieve-username',
+  forgotPassword: '/reset-password',
+  resetPasswordConfirm: '/reset-password/key/:uid/:token',
+  oauthCallback: '/auth/:provider/callback',
+  ssoCallback: '/auth/sso/callback',
+  workos: '/workos',
+  billingRedirect: '/go-cumulus-pro',
   componentSandbox: '/component-sandbox',
+
+  // Signed in.
+  activateToken: '/activate-token',
+  profile: '/profile',
+  getStarted: '/get-started',
+  clusters: '/clusters',
+  clusterInfrastructure: '/clusters/:clusterId/infrastructure',
+  notebooks: '/notebooks',
+  software: '/software',
+  setup: '/settings/setup',
+  setupCredentials: '/settings/setup/credentials',
+  billing: '/billing',
+  usage: '/usage',
+  team: '/team',
+  batchJobs: '/batch/jobs',
+  staff: '/staff',
+  account: '/account',
 } as const;
 
 /** Where to go after signing in (original path plus query), spec/console.md section 2. */
 export const RETURN_TO_PARAM = 'return-to';
 /** Same meaning, used by external clients that start a sign-in. */
 export const REDIRECT_URI_PARAM = 'redirect_uri';
+/** The server's single-sign-on entry (the /workos route sends the browser there). */
+export const SSO_LOGIN_URL = '/api/v2/workos/login';

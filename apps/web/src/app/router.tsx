@@ -1,10 +1,23 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
-
-import { NotFoundPage } from '@/app/NotFoundPage';
-import { paths } from '@/app/paths';
 import { RouteErrorPage } from '@/app/RouteErrorPage';
+import { redirectRoutes } from '@/app/redirect-routes';
+import { HomeRedirect } from '@/app/shell/HomeRedirect';
+import { RequireAuth } from '@/app/shell/RequireAuth';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
+import { authRoutes } from '@/features/auth/routes';
+import { batchRoutes } from '@/features/batch/routes';
+import { billingRoutes } from '@/features/billing/routes';
+import { clustersRoutes } from '@/features/clusters/routes';
+import { getStartedRoutes } from '@/features/get-started/routes';
+import { notebooksRoutes } from '@/features/notebooks/routes';
+import { profileRoutes } from '@/features/profile/routes';
+import { sandboxRoutes } from '@/features/sandbox/routes';
+import { setupRoutes } from '@/features/setup/routes';
+import { softwareRoutes } from '@/features/software/routes';
+import { staffRoutes } from '@/features/staff/routes';
+import { teamRoutes } from '@/features/team/routes';
+import { usageRoutes } from '@/features/usage/routes';
 
 function RootLayout() {
   return (
@@ -23,31 +36,44 @@ function RouteFallback() {
   );
 }
 
-// Every screen is its own chunk: route.lazy loads the page module on first navigation.
+/**
+ * The console's routes, composed from each feature's routes.tsx. Every page is its own chunk
+ * (route.lazy), and so is the signed-in shell, so the public pages never load it.
+ * To add a signed-in page: export it from features/<area>/routes.tsx and list that array below.
+ */
 export const router = createBrowserRouter([
   {
     Component: RootLayout,
     HydrateFallback: RouteFallback,
     ErrorBoundary: RouteErrorPage,
     children: [
+      ...authRoutes,
+      ...sandboxRoutes,
+      ...redirectRoutes,
       {
-        index: true,
-        lazy: async () => ({ Component: (await import('@/features/home/HomePage')).HomePage }),
+        Component: RequireAuth,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('@/app/shell/AppShell')).AppShell }),
+            children: [
+              { index: true, Component: HomeRedirect },
+              ...profileRoutes,
+              ...getStartedRoutes,
+              ...clustersRoutes,
+              ...notebooksRoutes,
+              ...softwareRoutes,
+              ...setupRoutes,
+              ...billingRoutes,
+              ...usageRoutes,
+              ...teamRoutes,
+              ...batchRoutes,
+              ...staffRoutes,
+              // Any unknown path: clusters after three clusters, else Get Started.
+              { path: '*', Component: HomeRedirect },
+            ],
+          },
+        ],
       },
-      {
-        path: paths.componentSandbox,
-        lazy: async () => ({
-          Component: (await import('@/features/sandbox/ComponentSandboxPage')).ComponentSandboxPage,
-        }),
-      },
-      {
-        path: `${paths.componentSandbox}/auth-card`,
-        lazy: async () => ({
-          Component: (await import('@/features/sandbox/AuthCardPreviewPage')).AuthCardPreviewPage,
-        }),
-      },
-      // Tiny, and the error boundary needs it anyway, so it ships in the main chunk.
-      { path: '*', Component: NotFoundPage },
     ],
   },
 ]);

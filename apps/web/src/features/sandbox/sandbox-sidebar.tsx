@@ -15,7 +15,7 @@ import {
 import { Link, useLocation } from 'react-router';
 
 import { paths } from '@/app/paths';
-import { LogoMark } from '@/components/logo';
+import { SidebarLogo } from '@/components/sidebar-logo';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import {
   DropdownMenu,
@@ -57,19 +57,7 @@ export function SandboxSidebar() {
   return (
     <Sidebar collapsible="icon">
       <SidebarHeader>
-        <SidebarMenu>
-          <SidebarMenuItem>
-            <SidebarMenuButton asChild size="lg" tooltip="Cumulus">
-              <Link to={paths.root}>
-                {/* Wrapped so the menu button's [&>svg]:size-4 rule leaves the mark at full size. */}
-                <span className="flex size-8 shrink-0 items-center justify-center">
-                  <LogoMark className="size-7" />
-                </span>
-                <span className="text-[15px] font-semibold tracking-tight">Cumulus</span>
-              </Link>
-            </SidebarMenuButton>
-          </SidebarMenuItem>
-        </SidebarMenu>
+        <SidebarLogo />
       </SidebarHeader>
       <SidebarContent>
         <SidebarGroup>

@@ -1,0 +1,92 @@
+import * as React from 'react';
+import { Outlet, useNavigate } from 'react-router';
+
+import { PageMetaProvider } from '@/app/page-meta';
+import { paths } from '@/app/paths';
+import { AppSidebar } from '@/app/shell/app-sidebar';
+import { Banners } from '@/app/shell/banners';
+import { ShellSkeleton } from '@/app/shell/shell-skeleton';
+import { SignedInContext } from '@/app/shell/signed-in';
+import { TopBar } from '@/app/shell/top-bar';
+import { WelcomeDialog } from '@/app/shell/welcome-dialog';
+import { WorkspaceProvider } from '@/app/workspace';
+import { ErrorState } from '@/components/error-state';
+import { Page } from '@/components/page';
+import { readSidebarCookie, SidebarInset, SidebarProvider } from '@/components/ui/sidebar';
+import { useInteractions, useInteractionTypes } from '@/features/interactions/api';
+import { useCurrentUser, useOrganizationMemberships, useWorkspaceMemberships } from '@/features/user/api';
+import { errorMessage } from '@/lib/api/errors';
+import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
+
+/** Set by the billing-redirect screen for a signed-out visitor: go to billing once, then forget it. */
+function useBillingFlag() {
+  const navigate = useNavigate();
+  React.useEffect(() => {
+    if (readStored(STORAGE_KEYS.upgrade) !== 'true') return;
+    writeStored(STORAGE_KEYS.upgrade, null);
+    navigate(paths.billing, { replace: true });
+  }, [navigate]);
+}
+
+/**
+ * The signed-in console (spec/console.md section 2): a loading skeleton until the user,
+ * memberships, organization memberships and interactions have loaded; then the sidebar, the top
+ * bar, the banners and the page.
+ */
+export function AppShell() {
+  const user = useCurrentUser();
+  const workspaceMemberships = useWorkspaceMemberships();
+  const organizationMemberships = useOrganizationMemberships();
+  // Interactions may fail (then every notice counts as seen), but the shell waits for them.
+  const interactionTypes = useInteractionTypes();
+  const interactions = useInteractions();
+  useBillingFlag();
+
+  const required = [user, workspaceMemberships, organizationMemberships];
+  const failed = required.find((query) => query.isError);
+  if (failed) {
+    return (
+      <Page className="min-h-svh max-w-xl justify-center">
+        <ErrorState
+          title="Oops! An unknown error occurred loading the app."
+          message={errorMessage(failed.error)}
+          onRetry={() => {
+            for (const query of required) if (query.isError) void query.refetch();
+          }}
+        />
+      </Page>
+    );
+  }
+  if (
+    !user.data ||
+    !workspaceMemberships.data ||
+    !organizationMemberships.data ||
+    interactionTypes.isPending ||
+    interactions.isPending
+  ) {
+    return <ShellSkeleton />;
+  }
+  const signedIn = {
+    user: user.data,
+    workspaceMemberships: workspaceMemberships.data,
+    organizationMemberships: organizationMemberships.data,
+  };
+
+  return (
+    <SignedInContext.Provider value={signedIn}>
+      <WorkspaceProvider>
+        <PageMetaProvider>
+          <SidebarProvider defaultOpen={readSidebarCookie()}>
+            <AppSidebar />
+            <SidebarInset className="min-w-0">
+              <TopBar />
+              <Banners />
+              <Outlet />
+            </SidebarInset>
+            <WelcomeDialog />
+          </SidebarProvider>
+        </PageMetaProvider>
+      </WorkspaceProvider>
+    </SignedInContext.Provider>
+  );
+}

@@ -1,0 +1,21 @@
+import { Navigate } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { Page } from '@/components/page';
+import { useFlags } from '@/features/interactions/api';
+
+const THREE_CLUSTERS = 'has-created-at-least-three-clusters';
+
+/** Root and any unknown path: the clusters dashboard after three clusters, else Get Started. */
+export function HomeRedirect() {
+  const flags = useFlags([THREE_CLUSTERS]);
+  if (flags.isPending) {
+    return (
+      <Page>
+        <LoadingSkeleton variant="page" />
+      </Page>
+    );
+  }
+  return <Navigate to={flags.data?.[THREE_CLUSTERS] ? paths.clusters : paths.getStarted} replace />;
+}

@@ -1,0 +1,62 @@
+import {
+  BookOpenIcon,
+  ChartColumnIcon,
+  CloudIcon,
+  CreditCardIcon,
+  LayoutDashboardIcon,
+  ListChecksIcon,
+  type LucideIcon,
+  MailIcon,
+  MessageCircleIcon,
+  NotebookPenIcon,
+  PackageIcon,
+  RocketIcon,
+  ShieldIcon,
+  UsersIcon,
+} from 'lucide-react';
+
+import { paths } from '@/app/paths';
+import type { CurrentUser } from '@/features/user/api';
+import { DOCS_URL, SLACK_URL, supportMailto } from '@/lib/links';
+
+export type NavEntry = {
+  title: string;
+  to: string;
+  icon: LucideIcon;
+  visible?: (user: CurrentUser) => boolean;
+};
+
+// The sidebar of spec/console.md section 2, in its order.
+export const NAV_ENTRIES: NavEntry[] = [
+  { title: 'Get Started', to: paths.getStarted, icon: RocketIcon },
+  { title: 'Dashboard', to: paths.clusters, icon: LayoutDashboardIcon },
+  {
+    title: 'Notebooks',
+    to: paths.notebooks,
+    icon: NotebookPenIcon,
+    visible: (user) => user.shouldSeeNotebookPage,
+  },
+  { title: 'Software', to: paths.software, icon: PackageIcon },
+  { title: 'Cloud', to: paths.setup, icon: CloudIcon },
+  { title: 'Billing', to: paths.billing, icon: CreditCardIcon },
+  { title: 'Usage', to: paths.usage, icon: ChartColumnIcon },
+  { title: 'Team', to: paths.team, icon: UsersIcon },
+];
+
+export const STAFF_NAV_ENTRIES: NavEntry[] = [
+  { title: 'Batch Jobs', to: paths.batchJobs, icon: ListChecksIcon },
+  { title: 'Staff', to: paths.staff, icon: ShieldIcon },
+];
+
+export type SupportLink = { title: string; href: () => string; icon: LucideIcon; newTab: boolean };
+
+export const SUPPORT_LINKS: SupportLink[] = [
+  { title: 'Docs', href: () => DOCS_URL, icon: BookOpenIcon, newTab: true },
+  { title: 'Join our Slack', href: () => SLACK_URL, icon: MessageCircleIcon, newTab: true },
+  { title: 'Contact an Engineer', href: supportMailto, icon: MailIcon, newTab: false },
+];
+
+/** An entry is active when its path equals or prefixes the current path (by whole segments). */
+export function isActive(entryPath: string, pathname: string): boolean {
+  return pathname === entryPath || pathname.startsWith(`${entryPath}/`);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+
+import { loginPathFor, safeReturnTo, takeReturnTo } from '@/app/return-to';
+import { earliestTrialExpiration, trialDaysLeft } from '@/app/shell/banners';
+import { isActive, NAV_ENTRIES } from '@/app/shell/nav';
+import type { CurrentUser, OrganizationMembership } from '@/features/user/api';
+
+describe('sidebar', () => {
+  it('marks an entry active when its path equals or prefixes the current path', () => {
+    expect(isActive('/clusters', '/clusters')).toBe(true);
+    expect(isActive('/clusters', '/clusters/12/infrastructure')).toBe(true);
+    expect(isActive('/clusters', '/clustersx')).toBe(false);
+    expect(isActive('/team', '/clusters')).toBe(false);
+  });
+
+  it('shows Notebooks only with shouldSeeNotebookPage', () => {
+    const titles = (shouldSeeNotebookPage: boolean) =>
+      NAV_ENTRIES.filter((entry) => entry.visible?.({ shouldSeeNotebookPage } as CurrentUser) ?? true).map(
+        (entry) => entry.title,
+      );
+    expect(titles(false)).toEqual([
+      'Get Started',
+      'Dashboard',
+      'Software',
+      'Cloud',
+      'Billing',
+      'Usage',
+      'Team',
+    ]);
+    expect(titles(true)).toContain('Notebooks');
+  });
+});
+
+describe('return-to', () => {
+  it('carries the protected path plus query to login', () => {
+    expect(loginPathFor({ pathname: '/team', search: '?tab=members' })).toBe(
+      '/login?return-to=%2Fteam%3Ftab%3Dmembers',
+    );
+    expect(loginPathFor({ pathname: '/', search: '?open=true' })).toBe('/login?open=true');
+  });
+
+  it('never leaves the console', () => {
+    expect(safeReturnTo('/profile?x=1')).toBe('/profile?x=1');
+    expect(safeReturnTo('//evil.example')).toBeNull();
+    expect(safeReturnTo('https://evil.example')).toBeNull();
+    expect(takeReturnTo(new URLSearchParams('return-to=https://evil.example'))).toBe('/');
+    expect(takeReturnTo(new URLSearchParams('redirect_uri=%2Factivate-token%3Fid%3D1'))).toBe(
+      '/activate-token?id=1',
+    );
+  });
+});
+
+describe('trial banner', () => {
+  const membership = (displayedProTrialExpiration: string | null) =>
+    ({ displayedProTrialExpiration }) as OrganizationMembership;
+
+  it('counts the days to the earliest upcoming trial expiry', () => {
+    const now = new Date('2030-01-10T12:00:00Z');
+    const earliest = earliestTrialExpiration(
+      [
+        membership(null),
+        membership('2030-01-01T00:00:00+00:00'),
+        membership('2030-01-20T12:00:00+00:00'),
+        membership('2030-01-15T12:00:00+00:00'),
+      ],
+      now,
+    );
+    expect(earliest?.toISOString()).toBe('2030-01-15T12:00:00.000Z');
+    expect(trialDaysLeft(earliest!, now)).toBe(5);
+    expect(earliestTrialExpiration([membership(null)], now)).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+import * as React from 'react';
+import { useSearchParams } from 'react-router';
+
+import { useSignedIn } from '@/app/shell/signed-in';
+import type { WorkspaceMembership } from '@/features/user/api';
+import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
+
+/** A workspace (the API calls it an account) the user belongs to, with their admin flag. */
+export type Workspace = WorkspaceMembership['account'] & { isAdmin: boolean; isDefault: boolean };
+
+type WorkspaceContextValue = {
+  /** The selected workspace; null only for a user with no workspace at all. */
+  workspace: Workspace | null;
+  workspaces: Workspace[];
+  /** Selects by slug (or id) and remembers it. */
+  selectWorkspace: (slugOrId: string) => void;
+};
+
+const WorkspaceContext = React.createContext<WorkspaceContextValue | null>(null);
+
+/** The query parameter that names a workspace in links (`/clusters/7/infrastructure?account=acme`). */
+export const ACCOUNT_PARAM = 'account';
+
+/**
+ * The current workspace: the `account` query parameter when it names one of the user's
+ * workspaces, else the stored selection, else the user's default account, else the first.
+ */
+export function WorkspaceProvider({ children }: { children: React.ReactNode }) {
+  const { user, workspaceMemberships } = useSignedIn();
+  const [params, setParams] = useSearchParams();
+  const [stored, setStored] = React.useState(() => readStored(STORAGE_KEYS.selectedAccount));
+
+  const workspaces = React.useMemo(
+    () =>
+      workspaceMemberships.map((membership) => ({
+        ...membership.account,
+        isAdmin: membership.isAdmin,
+        isDefault: membership.isDefaultAccount,
+      })),
+    [workspaceMemberships],
+  );
+  const find = React.useCallback(
+    (key: string | null | undefined) =>
+      key
+        ? workspaces.find((candidate) => candidate.slug === key || String(candidate.id) === key)
+        : undefined,
+    [workspaces],
+  );
+
+  const fromQuery = find(params.get(ACCOUNT_PARAM));
+  const workspace = fromQuery ?? find(stored) ?? find(user.defaultAccount?.slug) ?? workspaces[0] ?? null;
+
+  const remember = React.useCallback((slug: string) => {
+    writeStored(STORAGE_KEYS.selectedAccount, slug);
+    setStored(slug);
+  }, []);
+
+  // A link that names a workspace selects it for the pages that follow, too.
+  React.useEffect(() => {
+    if (fromQuery && fromQuery.slug !== stored) remember(fromQuery.slug);
+  }, [fromQuery, stored, remember]);
+
+  const selectWorkspace = React.useCallback(
+    (slugOrId: string) => {
+      const next = find(slugOrId);
+      if (!next) return;
+      remember(next.slug);
+      if (params.has(ACCOUNT_PARAM)) {
+        setParams(
+          (current) => {
+            current.set(ACCOUNT_PARAM, next.slug);
+            return current;
+          },
+          { replace: true },
+        );
+      }
+    },
+    [find, remember, params, setParams],
+  );
+
+  const value = React.useMemo(
+    () => ({ workspace, workspaces, selectWorkspace }),
+    [workspace, workspaces, selectWorkspace],
+  );
+  return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
+}
+
+/** The current workspace and the user's others: `const { workspace } = useWorkspace()`. */
+export function useWorkspace(): WorkspaceContextValue {
+  const value = React.useContext(WorkspaceContext);
+  if (!value) throw new Error('useWorkspace must be used inside the signed-in shell.');
+  return value;
+}

@@ -1,0 +1,74 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { loginBody } from '@/features/auth/api';
+import { LoginPage } from '@/features/auth/LoginPage';
+import { LOGIN_MESSAGES, loginFailure } from '@/features/auth/messages';
+import { ApiError } from '@/lib/api/errors';
+import { renderPage } from '@/test/render';
+
+describe('LoginPage', () => {
+  it('keeps Sign in disabled, with its tooltip, until both fields are filled', async () => {
+    renderPage(<LoginPage />, { url: '/login' });
+    const submit = screen.getByRole('button', { name: 'Sign in' });
+    expect(submit).toBeDisabled();
+
+    fireEvent.focus(submit.parentElement!);
+    expect(await screen.findAllByText('To submit, fill out all required fields')).not.toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'ada' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+  });
+
+  it('says which field is required', async () => {
+    renderPage(<LoginPage />, { url: '/login' });
+    const username = screen.getByLabelText('Username or email');
+    fireEvent.change(username, { target: { value: 'x' } });
+    fireEvent.change(username, { target: { value: '' } });
+    fireEvent.blur(username);
+    const password = screen.getByLabelText('Password');
+    fireEvent.change(password, { target: { value: 'x' } });
+    fireEvent.change(password, { target: { value: '' } });
+
+    expect(await screen.findByText('Username is required')).toBeInTheDocument();
+    expect(await screen.findByText('Password is required')).toBeInTheDocument();
+  });
+
+  it('says when a provider is not configured', async () => {
+    renderPage(<LoginPage />, { url: '/login' });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with GitHub' }));
+    expect(
+      await screen.findByText('Sign-in with GitHub is not configured on this server.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('login answers (section 8)', () => {
+  it('sends an entry with an at-sign as email, else as username', () => {
+    expect(loginBody(' ada@example.com ', 'p')).toEqual({ email: 'ada@example.com', password: 'p' });
+    expect(loginBody('ada', 'p')).toEqual({ username: 'ada', password: 'p' });
+  });
+
+  it('maps each server answer to its message', () => {
+    const locked = `Account locked: too many login attempts. Contact support@${window.location.hostname} to unlock your account.`;
+    expect(loginFailure(ApiError.fromResponse(429, { detail: 'Account locked' })).message).toBe(locked);
+    expect(loginFailure(ApiError.fromResponse(403, {})).message).toBe(locked);
+    expect(
+      loginFailure(ApiError.fromResponse(400, { non_field_errors: ['E-mail is not verified.'] })),
+    ).toEqual({
+      message:
+        'We need to confirm your email address. Please check your email or request another confirmation email.',
+      resendLink: true,
+    });
+    expect(
+      loginFailure(
+        ApiError.fromResponse(400, { non_field_errors: ['Unable to log in with provided credentials.'] }),
+      ).message,
+    ).toBe('We were unable to log you in with those credentials.');
+    expect(loginFailure(ApiError.fromResponse(401, { detail: 'SSO required' })).message).toBe(
+      'SSO is required for this user.',
+    );
+    expect(loginFailure(ApiError.fromFailure(new TypeError('down'))).message).toBe(LOGIN_MESSAGES.other);
+  });
+});

@@ -1,0 +1,12 @@
+import * as React from 'react';
+
+import { SSO_LOGIN_URL } from '@/app/paths';
+import { AuthCard } from '@/components/auth-card';
+
+/** /workos sends the browser to the server's single-sign-on login path. */
+export function WorkosRedirectPage() {
+  React.useEffect(() => {
+    window.location.replace(SSO_LOGIN_URL);
+  }, []);
+  return <AuthCard title="Redirecting to single sign-on…" pageTitle="Single sign-on" />;
+}

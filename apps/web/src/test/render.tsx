@@ -1,0 +1,20 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type * as React from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+
+import { TooltipProvider } from '@/components/ui/tooltip';
+
+/** Renders `element` at `url` inside a router and a fresh query client, as the console does. */
+export function renderPage(element: React.ReactNode, { url = '/', path = '*' } = {}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path, element }], { initialEntries: [url] });
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider>
+        <RouterProvider router={router} />
+      </TooltipProvider>
+    </QueryClientProvider>,
+  );
+  return { ...view, router, queryClient };
+}
