@@ -18,18 +18,22 @@ import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
 import { z } from './http/zod.js';
+import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerInstanceRoutes } from './modules/instances/routes.js';
 import { registerInteractionRoutes } from './modules/interactions/routes.js';
 import { registerInviteRoutes } from './modules/invites/routes.js';
+import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
+import { registerWorkerRoutes } from './modules/workers/routes.js';
 import { registerWorkspaceRoutes } from './modules/workspaces/routes.js';
 import { VERSION } from './version.js';
 
@@ -52,6 +56,10 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerGroupRoutes,
   registerClusterRoutes,
   registerClusterFacingRoutes,
+  registerWorkerRoutes,
+  registerInstanceRoutes,
+  registerLogRoutes,
+  registerAnalyticsRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

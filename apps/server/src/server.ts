@@ -22,6 +22,8 @@ export interface Server {
   deps: Deps;
   /** Starts the control loops (mail delivery, housekeeping, clusters). */
   startLoops(): void;
+  /** Stops them (close does too); running clusters keep running, to be adopted at the next start. */
+  stopLoops(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     deps,
     startLoops: () => {
       for (const loop of loops) loop.start();
+    },
+    stopLoops: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
     },
     async close() {
       await Promise.all(loops.map((loop) => loop.stop()));

@@ -8,6 +8,8 @@
  * names sets `fresh` (each caller gets a newly seeded world) or uses objects it creates itself.
  */
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { instances } from '../src/db/schema/index.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
 import type { TestUser } from './helpers/factories.js';
@@ -82,6 +84,14 @@ const freshName = () => `mx${randomBytes(5).toString('hex')}`;
 const userId = (c: CallContext) => (c.caller ?? c.cast.member).id;
 const W = (c: CallContext) => c.world.workspace;
 const C = (c: CallContext) => c.world.cluster;
+/** The world cluster's worker instance. */
+const worldWorker = async (c: CallContext) => {
+  const [row] = await c.ts.server.deps.db
+    .select()
+    .from(instances)
+    .where(eq(instances.clusterId, C(c).id));
+  return row!;
+};
 const unchangedRow = (c: CallContext) => ({
   workspace_id: W(c).id,
   is_admin: false,
@@ -361,4 +371,76 @@ export const RULES: Record<string, RouteRule> = {
     body: () => ({ backend_id: 'x' }),
   },
   'POST /api/v2/cluster_facing/logs': { expect: clusterOnly(), body: () => ({ backend_id: 'x', lines: [] }) },
+
+  // Workers: readers list them; the creator and admins scale (here by nothing, to change nothing).
+  'GET /api/v2/workers/account/{account}/cluster/{cluster}/': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'POST /api/v2/workers/account/{account}/cluster/{cluster}/': {
+    expect: clusterManagers(201),
+    params: (c) => ({ cluster: C(c).id }),
+    body: () => ({ n_workers: 0 }),
+  },
+  'DELETE /api/v2/workers/account/{account}/cluster/{cluster}/': {
+    expect: clusterManagers(200),
+    params: (c) => ({ cluster: C(c).id }),
+    query: () => ({ name: '-no-such-worker' }),
+  },
+  'GET /api/v2/workers/account/{account}/id/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldWorker(c)).processId }),
+  },
+
+  // Instances and logs: readers.
+  'GET /api/v2/instances/{account}/': { expect: readers(200) },
+  'GET /api/v2/instances/{account}/id/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldWorker(c)).id }),
+  },
+  'GET /api/v2/instances/{account}/id/{instance_id}/logs': {
+    expect: readers(200),
+    params: async (c) => ({ instance_id: (await worldWorker(c)).id }),
+  },
+  'GET /api/v2/instances/{account}/instance/{instance_name}/logs': {
+    expect: readers(200),
+    params: async (c) => ({ instance_name: (await worldWorker(c)).name }),
+  },
+  'GET /api/v2/logs/instance/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldWorker(c)).id }),
+  },
+  'GET /api/v2/logs/cluster/{pk}/init': { expect: readers(200), params: (c) => ({ pk: C(c).id }) },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/better-logs': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/logs': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/log-info': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/infra-events-log': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/clusters/account/{account}/id/{pk}/alerts': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+
+  // Analytics: the scheduler reports with its cluster's token; users read and set desired state.
+  'POST /api/v2/analytics/register': { expect: clusterOnly(), body: () => ({ scheduler_id: 'x' }) },
+  'POST /api/v2/analytics/events': { expect: clusterOnly(), body: () => ({ events: [] }) },
+  'POST /api/v2/analytics/close': { expect: clusterOnly(), body: () => ({}) },
+  'GET /api/v2/analytics/{account}/clusters/list': { expect: readers(200) },
+  'POST /api/v2/analytics/{account}/{cluster}/desired-state': {
+    // Asking a running cluster to run changes nothing.
+    expect: clusterManagers(200),
+    params: (c) => ({ cluster: C(c).id }),
+    body: () => ({ desired_status: 'running' }),
+  },
 };

@@ -1,36 +1,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CONNECT_AND_SUM,
   instanceProcesses,
   runPython,
-  startClusterServer,
+  useClusterServer,
   waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
-import { createUser, type TestUser } from './helpers/factories.js';
-import type { TestServer } from './helpers/server.js';
 
-let ts: TestServer & { url: string };
-let alice: TestUser;
-let slug: string;
-
-beforeAll(async () => {
-  ts = await startClusterServer();
-  alice = await createUser(ts);
-  const me = await ts.api.as(alice.key).get('/api/v2/user/me');
-  slug = me.body.default_account.slug;
-}, 120_000);
-afterAll(async () => {
-  await ts?.close();
-});
+const c = useClusterServer();
 
 describe('a cluster on real Dask', () => {
   it('starts a scheduler and two workers that a distributed.Client reaches over mutual TLS, then stops them all', async () => {
-    const api = ts.api.as(alice.key);
-    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+    const api = c.api;
+    const created = await api.post(`/api/v2/clusters/account/${c.slug}/`, {
       name: 'lifecycle',
       workers: 2,
       scheduler_options: { idle_timeout: '1 hour' },
@@ -40,10 +26,10 @@ describe('a cluster on real Dask', () => {
     expect(created.body).toEqual({ id: expect.any(Number), existing: false });
     const id = created.body.id;
 
-    const again = await api.post(`/api/v2/clusters/account/${slug}/`, { name: 'lifecycle', workers: 2 });
+    const again = await api.post(`/api/v2/clusters/account/${c.slug}/`, { name: 'lifecycle', workers: 2 });
     expect(again.body).toEqual({ id, existing: true });
 
-    const details = await waitForClusterState(api, slug, id, 'ready');
+    const details = await waitForClusterState(api, c.slug, id, 'ready');
     expect(details.scheduler.current_state.state).toBe('started');
     expect(details.workers.filter((w: any) => w.current_state.state === 'started')).toHaveLength(2);
     for (const w of details.workers) expect(w.name).toMatch(/^lifecycle-worker-[0-9a-f]+$/);
@@ -70,19 +56,23 @@ describe('a cluster on real Dask', () => {
       rmSync(dir, { recursive: true, force: true });
     }
 
-    const states = await api.get(`/api/v2/clusters/account/${slug}/id/${id}/states`);
+    const states = await api.get(`/api/v2/clusters/account/${c.slug}/id/${id}/states`);
     expect(Object.keys(states.body).sort()).toEqual(
       ['cluster', 'cluster_infra', 'scheduler', 'scheduler_instance', 'worker', 'worker_instance'].sort(),
     );
     expect(states.body.cluster.map((r: any) => r.state)).toEqual(['pending', 'starting', 'ready']);
 
-    const stopped = await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`, {
+    const stopped = await api.delete(`/api/v2/clusters/account/${c.slug}/id/${id}`, {
       query: { reason: 'done testing' },
     });
     expect(stopped.status).toBe(200);
     expect(stopped.body.current_state).toMatchObject({ state: 'stopping', reason: 'done testing' });
-    const final = await waitForClusterState(api, slug, id, 'stopped');
+    const final = await waitForClusterState(api, c.slug, id, 'stopped');
     expect(final.current_state.reason).toBe('done testing');
-    await waitFor('no instance process left', async () => (await instanceProcesses(ts)).length === 0, 30_000);
+    await waitFor(
+      'no instance process left',
+      async () => (await instanceProcesses(c.ts)).length === 0,
+      30_000,
+    );
   }, 240_000);
 });

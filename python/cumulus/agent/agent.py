@@ -13,8 +13,8 @@ from .dask_process import DaskProcess, command, dask_config, environment, exit_r
 from .logs import LogShipper
 
 STOP_GRACE_SECONDS = 10
-# Before bootstrap tells us the real value: how long to keep trying to reach the control plane.
-INITIAL_UNREACHABLE_SECONDS = 180
+# Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control plane.
+INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 180)
 
 
 class Stop(Exception):
@@ -141,11 +141,13 @@ class Agent:
         if self.dask is not None:
             self.dask.stop(STOP_GRACE_SECONDS)
         if graceful:
-            for fn, args in ((self.control.process_state, (self.role, "stopped", why)),
-                             (self.control.instance_state, ("stopped", why))):
+            # No reason: the control plane keeps the one it asked this instance to stop for.
+            reports = [(self.control.instance_state, ("stopped",))]
+            if self.role:
+                reports.insert(0, (self.control.process_state, (self.role, "stopped")))
+            for fn, args in reports:
                 try:
-                    if self.role or fn is self.control.instance_state:
-                        fn(*args)
+                    fn(*args)
                 except Exception:
                     pass
         self.logs.close()

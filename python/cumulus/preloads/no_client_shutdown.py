@@ -12,6 +12,7 @@ import time
 import urllib.request
 
 from dask.utils import parse_timedelta
+from distributed.diagnostics.plugin import SchedulerPlugin
 from tornado.ioloop import PeriodicCallback
 
 DEFAULT = "2 minutes"
@@ -40,13 +41,20 @@ def request_stop(reason):
     threading.Thread(target=lambda: urllib.request.urlopen(req, timeout=10).close(), daemon=True).start()
 
 
-class NoClientShutdown:
+class NoClientShutdown(SchedulerPlugin):
+    name = "cumulus-no-client-shutdown"
+
     def __init__(self, scheduler, default):
         self.scheduler = scheduler
         self.default = default
         self.seen_client = False
         self.alone_since = None
         self.stopping = False
+
+    def add_client(self, scheduler=None, client=None, **kwargs):
+        # Seen here rather than by polling: a client may come and go between two checks.
+        if client not in IGNORED_CLIENTS:
+            self.seen_client = True
 
     def check(self):
         if self.stopping:
@@ -70,6 +78,7 @@ class NoClientShutdown:
 async def dask_setup(scheduler):
     options = json.loads(os.environ.get("CUMULUS_SCHEDULER_OPTIONS") or "{}")
     watcher = NoClientShutdown(scheduler, options.get("no_client_timeout", DEFAULT))
+    scheduler.add_plugin(watcher)
     callback = PeriodicCallback(watcher.check, 1000)
     callback.start()
     scheduler.periodic_callbacks["cumulus-no-client"] = callback

@@ -11,6 +11,8 @@ export interface LaunchSpec {
   clusterToken: string;
   /** The control plane's address as instances reach it. */
   serverUrl: string;
+  /** How long the agent keeps trying to reach the control plane before it gives up and stops. */
+  unreachableTimeoutMs: number;
 }
 
 /** What a backend records about a launched instance to find it again after a restart. */

@@ -46,6 +46,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
             CUMULUS_SERVER: spec.serverUrl,
             CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
             CUMULUS_INSTANCE_ID: String(spec.instanceId),
+            CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
             [BACKEND_ID_VAR]: spec.backendId,
           },
         });

@@ -139,6 +139,7 @@ async function launchOrRelease(deps: ClusterLoopDeps, cluster: Cluster, m: Machi
       backendId: instance.backendId,
       clusterToken: deps.secrets.decrypt(cluster.tokenBox),
       serverUrl: deps.serverUrl,
+      unreachableTimeoutMs: deps.timings.agentUnreachableMs,
     });
     await db
       .update(instances)

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
 import { instances } from '../../src/db/schema/index.js';
 import type { ServerOptions } from '../../src/server.js';
 import type { Api } from './api.js';
+import { createUser, type TestUser } from './factories.js';
 import { startTestServer, type TestServer } from './server.js';
 
 export const PYTHON = '/usr/bin/python3';
@@ -46,6 +48,8 @@ export async function startClusterServer(
     ...ts,
     url,
     async close() {
+      // Loops first, or they would replace the instances being stopped.
+      await ts.server.stopLoops();
       await stopAllInstances(ts);
       await close();
     },
@@ -140,3 +144,44 @@ with Client(address, security=sec, timeout=60) as client:
     workers = len(client.scheduler_info()["workers"])
     print(json.dumps({"sum": float(total), "workers": workers, "address": address}))
 `;
+
+/** The pid of the Dask process (not the agent) of an instance, found by its command line. */
+export async function daskPid(backendId: string, module: 'dask_scheduler' | 'dask_worker'): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  for (const p of await findInstanceProcesses(backendId)) {
+    const cmdline = await readFile(`/proc/${p.pid}/cmdline`, 'latin1').catch(() => '');
+    if (cmdline.includes(`distributed.cli.${module}`)) return p.pid;
+  }
+  throw new Error(`no ${module} process for ${backendId}`);
+}
+
+/** Creates a cluster through the API and waits until it is ready. */
+export async function createReadyCluster(api: Api, slug: string, body: Record<string, unknown>) {
+  const created = await api.post(`/api/v2/clusters/account/${slug}/`, body);
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
+  return waitForClusterState(api, slug, created.body.id, 'ready');
+}
+
+export interface ClusterTestContext {
+  ts: TestServer & { url: string };
+  user: TestUser;
+  /** The user's personal workspace. */
+  slug: string;
+  /** The API as the user. */
+  api: Api;
+}
+
+/** A listening cluster server and a user with a workspace for one test file; closed after it. */
+export function useClusterServer(env: Record<string, string> = {}): ClusterTestContext {
+  const context = {} as ClusterTestContext;
+  beforeAll(async () => {
+    context.ts = await startClusterServer(env);
+    context.user = await createUser(context.ts);
+    context.api = context.ts.api.as(context.user.key);
+    context.slug = (await context.api.get('/api/v2/user/me')).body.default_account.slug;
+  }, 120_000);
+  afterAll(async () => {
+    await context.ts?.close();
+  });
+  return context;
+}

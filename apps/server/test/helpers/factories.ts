@@ -6,7 +6,9 @@ import {
   accountMemberships,
   accounts,
   type Cluster,
+  clusterProcesses,
   clusters,
+  instances,
   type Organization,
   type OrganizationInvite,
   type OrganizationMembership,
@@ -188,14 +190,15 @@ export async function createInviteRow(
 }
 
 /**
- * A cluster row that looks running to the API but that the control loop leaves alone (nothing to
- * reconcile), for calls that only read or stop it. Real clusters are created through the API.
+ * A cluster row with one started worker (never launched) that looks running to the API but that
+ * the control loop leaves alone, for calls that only read or stop it. Real clusters are created
+ * through the API.
  */
 export async function createClusterRow(
   ts: TestServer,
   workspace: { id: number },
   creator: { id: number },
-  options: { name?: string; state?: 'ready' | 'stopped'; workers?: number } = {},
+  options: { name?: string; state?: 'ready' | 'stopped' } = {},
 ): Promise<Cluster> {
   const { db, secrets } = ts.server.deps;
   const token = randomBytes(16).toString('hex');
@@ -209,7 +212,7 @@ export async function createClusterRow(
       desiredState: options.state === 'stopped' ? 'stopped' : 'ready',
       state: options.state ?? 'ready',
       infraState: 'created',
-      desiredWorkers: options.workers ?? 0,
+      desiredWorkers: 1,
       idleTimeoutSeconds: 1200,
       tokenHash: sha256(token),
       tokenBox: secrets.encrypt(token),
@@ -218,5 +221,19 @@ export async function createClusterRow(
       reconcileAt: null,
     })
     .returning();
+  const name = `${cluster!.name}-worker-0123456789`;
+  const [worker] = await db
+    .insert(clusterProcesses)
+    .values({ clusterId: cluster!.id, role: 'worker', name, state: 'started' })
+    .returning();
+  await db.insert(instances).values({
+    clusterId: cluster!.id,
+    processId: worker!.id,
+    role: 'worker',
+    name,
+    backendType: 'in_process',
+    backendId: `local-${randomBytes(8).toString('hex')}`,
+    state: 'ready',
+  });
   return cluster!;
 }

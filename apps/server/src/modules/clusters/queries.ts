@@ -11,13 +11,12 @@ import {
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
+import { escapeLike } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { resolveScope } from '../users/scopes.js';
 import type { WorkspaceAccess } from '../workspaces/access.js';
 import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `GET clusters/account/{ws}/`: a bare array, newest first (client-contract.md section 2.5). */
 export async function listClusters(

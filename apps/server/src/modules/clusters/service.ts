@@ -7,7 +7,7 @@ import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { setFlag } from '../interactions/service.js';
-import { workspaceAccess } from '../workspaces/access.js';
+import { type WorkspaceAccess, workspaceAccess } from '../workspaces/access.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { parseDurationSeconds } from './durations.js';
 import { assertWithinCoreLimit, clusterCores } from './limits.js';
@@ -72,13 +72,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .for('update');
     if (live && live.desiredState !== 'paused') return { id: live.id, existing: true };
     if (live) {
-      await assertWithinCoreLimit(tx, access, user.id, clusterCores(live.desiredWorkers, live.workerCores));
-      await tx
-        .update(clusters)
-        .set({ desiredState: 'ready', reconcileAt: new Date() })
-        .where(eq(clusters.id, live.id));
-      await setClusterState(tx, live.id, 'pending', `Resumed by ${user.username}`);
-      await setInfraState(tx, live.id, 'queued');
+      await resume(tx, access, live, user);
       return { id: live.id, existing: true };
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
@@ -120,6 +114,45 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
   if (!result.existing) await recordMilestones(db, user);
   deps.wakeClusters();
   return result;
+}
+
+/** Brings a paused cluster back (its creator's core limit permitting). */
+async function resume(tx: Db, access: WorkspaceAccess, cluster: Cluster, user: User) {
+  if (cluster.creatorId !== null)
+    await assertWithinCoreLimit(
+      tx,
+      access,
+      cluster.creatorId,
+      clusterCores(cluster.desiredWorkers, cluster.workerCores),
+    );
+  await tx
+    .update(clusters)
+    .set({ desiredState: 'ready', reconcileAt: new Date() })
+    .where(eq(clusters.id, cluster.id));
+  await setClusterState(tx, cluster.id, 'pending', `Resumed by ${user.username}`);
+  await setInfraState(tx, cluster.id, 'queued');
+}
+
+/** `desired-state` running: resumes a paused cluster; a running one stays as it is. */
+export async function resumeCluster(deps: Deps, user: User, target: ClusterAccess): Promise<Cluster> {
+  assertMayManage(user, target);
+  await deps.db.transaction(async (tx) => {
+    const [cluster] = await tx
+      .select()
+      .from(clusters)
+      .where(eq(clusters.id, target.cluster.id))
+      .for('update');
+    if (cluster!.desiredState === 'ready' && !['stopped', 'error'].includes(cluster!.state)) return;
+    if (cluster!.state !== 'paused')
+      throw badRequest(
+        `Cluster ${cluster!.name} is ${cluster!.state}; create a new cluster instead.`,
+        'CLUSTER_NOT_PAUSED',
+      );
+    await resume(tx, target.access, cluster!, user);
+  });
+  deps.wakeClusters();
+  const [row] = await deps.db.select().from(clusters).where(eq(clusters.id, target.cluster.id));
+  return row!;
 }
 
 /** The `has-created-cluster` and `has-created-at-least-three-clusters` flags. */

@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
   type ClusterProcess,
@@ -60,7 +61,13 @@ export async function setProcessState(
   const now = new Date();
   const [row] = await db
     .update(clusterProcesses)
-    .set({ state, stateReason: reason, stateUpdated: now, ...extra })
+    // A stop without a reason keeps the reason it was asked to stop for.
+    .set({
+      state,
+      stateReason: reason || keepReason(clusterProcesses.stateReason, state),
+      stateUpdated: now,
+      ...extra,
+    })
     .where(
       and(
         eq(clusterProcesses.id, process.id),
@@ -68,13 +75,13 @@ export async function setProcessState(
         sql`${clusterProcesses.state} not in ('stopped', 'error')`,
       ),
     )
-    .returning({ id: clusterProcesses.id });
+    .returning({ id: clusterProcesses.id, reason: clusterProcesses.stateReason });
   if (!row) {
     if (Object.keys(extra).length > 0)
       await db.update(clusterProcesses).set(extra).where(eq(clusterProcesses.id, process.id));
     return false;
   }
-  await recordState(db, process.clusterId, process.role, process.id, process.name, state, reason, now);
+  await recordState(db, process.clusterId, process.role, process.id, process.name, state, row.reason, now);
   return true;
 }
 
@@ -88,7 +95,8 @@ export async function setInstanceState(
   const now = new Date();
   const [row] = await db
     .update(instances)
-    .set({ state, stateReason: reason, stateUpdated: now })
+    // A stop without a reason keeps the reason it was asked to stop for.
+    .set({ state, stateReason: reason || keepReason(instances.stateReason, state), stateUpdated: now })
     .where(
       and(
         eq(instances.id, instance.id),
@@ -96,12 +104,15 @@ export async function setInstanceState(
         sql`${instances.state} not in ('stopped', 'error')`,
       ),
     )
-    .returning({ id: instances.id });
+    .returning({ id: instances.id, reason: instances.stateReason });
   if (!row) return false;
   const type = instance.role === 'scheduler' ? 'scheduler_instance' : 'worker_instance';
-  await recordState(db, instance.clusterId, type, instance.id, instance.name, state, reason, now);
+  await recordState(db, instance.clusterId, type, instance.id, instance.name, state, row.reason, now);
   return true;
 }
+
+const keepReason = (column: AnyPgColumn, state: string) =>
+  state === 'stopped' ? sql<string>`${column}` : '';
 
 /** Writes one history record (for first states, which no update produces). */
 export function recordState(

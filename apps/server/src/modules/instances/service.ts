@@ -1,0 +1,45 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { clusters, instances } from '../../db/schema/index.js';
+import { notFound } from '../../http/errors.js';
+import type { OffsetQuery } from '../../http/pagination.js';
+import { presentInstance } from '../clusters/present.js';
+
+/** A workspace's instances, newest first, `{items, count}`. */
+export async function listInstances(db: Db, accountId: number, page: OffsetQuery) {
+  const where = eq(clusters.accountId, accountId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ instance: instances })
+      .from(instances)
+      .innerJoin(clusters, eq(clusters.id, instances.clusterId))
+      .where(where)
+      .orderBy(desc(instances.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: count() })
+      .from(instances)
+      .innerJoin(clusters, eq(clusters.id, instances.clusterId))
+      .where(where),
+  ]);
+  return { items: rows.map((r) => presentInstance(r.instance)), count: total?.n ?? 0 };
+}
+
+/** One instance of the workspace, by id or by name (names repeat across clusters: the newest wins). */
+export async function findInstance(db: Db, accountId: number, key: { id: number } | { name: string }) {
+  const [row] = await db
+    .select({ instance: instances })
+    .from(instances)
+    .innerJoin(clusters, eq(clusters.id, instances.clusterId))
+    .where(
+      and(
+        eq(clusters.accountId, accountId),
+        'id' in key ? eq(instances.id, key.id) : eq(instances.name, key.name),
+      ),
+    )
+    .orderBy(desc(instances.id))
+    .limit(1);
+  if (!row) throw notFound('Instance not found.');
+  return row.instance;
+}

@@ -1,0 +1,126 @@
+import { eq } from 'drizzle-orm';
+import { instances } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
+import { notFound } from '../../http/errors.js';
+import { id, z } from '../../http/zod.js';
+import { clusterAccess, clusterAccessById } from '../clusters/access.js';
+import { clusterParams } from '../clusters/schemas.js';
+import {
+  alertSchema,
+  betterLogsQuery,
+  infraEventSchema,
+  instanceLogsQuery,
+  logInfoSchema,
+  logRowSchema,
+  logsClusterParams,
+} from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['logs'];
+const user = { auth: 'user' } as const;
+const base = '/api/v2/clusters/account/:account/id/:pk';
+
+export function registerLogRoutes(app: App, { db }: Deps): void {
+  const cluster = (
+    request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
+  ) =>
+    clusterAccess(db, currentUser(request), request.params.account, request.params.pk).then((a) => a.cluster);
+
+  app.get(
+    `${base}/better-logs`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Log lines of the cluster, oldest first: `{timestamp (epoch ms), instance_id, message}`.',
+        params: clusterParams,
+        querystring: betterLogsQuery,
+        response: { 200: z.array(logRowSchema) },
+      },
+    },
+    async (request) => service.clusterLogs(db, (await cluster(request)).id, request.query),
+  );
+
+  app.get(
+    `${base}/logs`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: clusterParams,
+        querystring: betterLogsQuery,
+        response: { 200: z.array(logRowSchema) },
+      },
+    },
+    async (request) => service.clusterLogs(db, (await cluster(request)).id, request.query),
+  );
+
+  app.get(
+    `${base}/log-info`,
+    { config: user, schema: { tags, params: clusterParams, response: { 200: logInfoSchema } } },
+    async (request) => service.logInfo(db, await cluster(request)),
+  );
+
+  app.get(
+    `${base}/infra-events-log`,
+    { config: user, schema: { tags, params: clusterParams, response: { 200: z.array(infraEventSchema) } } },
+    async (request) => service.infraEvents(db, await cluster(request)),
+  );
+
+  app.get(
+    `${base}/alerts`,
+    { config: user, schema: { tags, params: clusterParams, response: { 200: z.array(alertSchema) } } },
+    async (request) => service.clusterAlerts(db, await cluster(request)),
+  );
+
+  app.get(
+    '/api/v2/logs/cluster/:pk/init',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Where a log viewer starts: what logs exist and the newest lines.',
+        params: logsClusterParams,
+        response: { 200: logInfoSchema.extend({ events: z.array(logRowSchema) }) },
+      },
+    },
+    async (request) => {
+      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const info = await service.logInfo(db, c);
+      const since = info.latest_ms === null ? undefined : Math.max(0, info.latest_ms - 60_000);
+      const events = await service.clusterLogs(db, c.id, {
+        instance_ids: undefined,
+        since_ms: since,
+        limit: 1000,
+      });
+      return { ...info, events };
+    },
+  );
+
+  app.get(
+    '/api/v2/logs/instance/:pk',
+    {
+      config: user,
+      schema: {
+        tags,
+        params: z.object({ pk: id }),
+        querystring: instanceLogsQuery,
+        response: { 200: z.array(logRowSchema) },
+      },
+    },
+    async (request) => {
+      const [row] = await db
+        .select({ clusterId: instances.clusterId })
+        .from(instances)
+        .where(eq(instances.id, request.params.pk));
+      if (!row) throw notFound('Instance not found.');
+      await clusterAccessById(db, currentUser(request), row.clusterId).catch(() => {
+        throw notFound('Instance not found.');
+      });
+      return service.instanceLogLines(db, request.params.pk, request.query);
+    },
+  );
+}

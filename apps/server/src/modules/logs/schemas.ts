@@ -1,0 +1,73 @@
+import { id, queryBool, text, z } from '../../http/zod.js';
+
+const ms = z.coerce.number().int().min(0).max(8_640_000_000_000);
+
+/** better-logs (client-contract.md section 2.7); since_ms and until_ms are inclusive. */
+export const betterLogsQuery = z.object({
+  instance_ids: z
+    .union([text(2000), z.array(text(2000)).max(100)])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const parts = (Array.isArray(v) ? v.join(',') : v)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const ids = parts.map(Number);
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647) || ids.length > 500) {
+        ctx.addIssue({ code: 'custom', message: 'Enter comma-separated instance ids.' });
+        return z.NEVER;
+      }
+      return ids;
+    }),
+  dask: queryBool.optional(),
+  system: queryBool.optional(),
+  since_ms: ms.optional(),
+  until_ms: ms.optional(),
+  filter_pattern: text(500).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(5000),
+  page_limit: z.coerce.number().int().min(1).max(10_000).optional(),
+});
+export type BetterLogsQuery = z.infer<typeof betterLogsQuery>;
+
+export const logEventSchema = z.object({
+  timestamp: z.number().int(),
+  instance_id: z.number().int(),
+  message: z.string(),
+});
+export const logRowSchema = logEventSchema.extend({
+  instance: z.string(),
+  source: z.enum(['dask', 'system']),
+});
+
+export const instanceLogsQuery = z.object({
+  since: ms.optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+});
+
+export const logInfoSchema = z.object({
+  cluster_id: z.number().int(),
+  instances: z.array(
+    z.object({ id: z.number().int(), name: z.string(), role: z.string(), state: z.string() }),
+  ),
+  line_count: z.number().int(),
+  earliest_ms: z.number().int().nullable(),
+  latest_ms: z.number().int().nullable(),
+});
+
+export const infraEventSchema = z.object({
+  timestamp: z.string(),
+  object_type: z.string(),
+  name: z.string().nullable(),
+  state: z.string(),
+  reason: z.string(),
+});
+
+export const alertSchema = z.object({
+  level: z.number().int(),
+  title: z.string(),
+  message: z.string(),
+  first_occurred: z.string(),
+});
+
+export const logsClusterParams = z.object({ pk: id });
