@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 
 from cumulus import cluster_api, config
@@ -94,12 +95,21 @@ def _list(args) -> None:
     if not rows:
         print(f"No clusters in workspace {ws}.")
         return
-    table = [("ID", "NAME", "STATE", "CREATED")]
+    table = [("ID", "NAME", "STATE", "WORKERS", "CREATED")]
     for c in rows:
-        table.append((str(c["id"]), c["name"], (c.get("current_state") or {}).get("state", ""), c.get("created", "")))
-    widths = [max(len(row[i]) for row in table) for i in range(4)]
+        workers = f"{c['ready_workers']}/{c['desired_workers']}" if "ready_workers" in c else ""
+        state = (c.get("current_state") or {}).get("state", "")
+        table.append((str(c["id"]), c["name"], state, workers, _local_time(c.get("created"))))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def _local_time(iso: str | None) -> str:
+    try:
+        return datetime.datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return iso or ""
 
 
 def _stop(args) -> None:

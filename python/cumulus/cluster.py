@@ -88,16 +88,13 @@ class Cluster(DeployCluster):
         self._created = False
         self._ended_by_server = False
         self._abandoned = False
+        self._started_target = 0
         self._asynchronous = asynchronous
         super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name or "(starting)")
         _live.add(self)
 
-        try:
-            in_running_loop = getattr(loop, "asyncio_loop", None) is asyncio.get_running_loop()
-        except RuntimeError:
-            in_running_loop = asynchronous
-        if not in_running_loop:
-            self._loop_runner.start()
+        self._loop_runner.start()
+        if not asynchronous:
             try:
                 self.sync(self._start)
             except BaseException as err:
@@ -127,6 +124,8 @@ class Cluster(DeployCluster):
         try:
             await self._launch()
             await super()._start()
+            # The server counts a worker once its process runs; wait until the scheduler has it too.
+            await self._wait_for_workers(self._started_target, self._timeout)
         except BaseException as err:
             await self._abandon(err)
             raise
@@ -224,7 +223,8 @@ class Cluster(DeployCluster):
                 self._log(f"  {progress}")
                 shown = progress
             desired = int(details.get("desired_workers", self._n_workers) or 0)
-            if check(details, wait_target(self._wait_for, desired)):
+            self._started_target = wait_target(self._wait_for, desired)
+            if check(details, self._started_target):
                 return details
             if loop.time() > deadline:
                 raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")
@@ -251,12 +251,13 @@ class Cluster(DeployCluster):
         if self._abandoned:
             return
         self._abandoned = True
-        message = str(err) or type(err).__name__
+        if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
+            message = "Interrupted while the cluster was starting"
+        else:
+            message = f"The Python client could not start: {str(err) or type(err).__name__}"
         if self.cluster_id is not None and self._created:
             with suppress(Exception):
-                await self._call(
-                    cluster_api.delete, self._api, self.workspace, self.cluster_id, f"The client did not start: {message}"
-                )
+                await self._call(cluster_api.delete, self._api, self.workspace, self.cluster_id, message)
         with suppress(Exception):
             await self._call(cluster_api.report_interaction, self._api, "cluster-create", False, error=message[:10000])
         with suppress(Exception):
@@ -293,8 +294,8 @@ class Cluster(DeployCluster):
 
     @property
     def dashboard_link(self) -> str:
-        link = (self.details.get("scheduler") or {}).get("dashboard_address")
-        return link or super().dashboard_link
+        """The server's address for the dashboard, or "" when the scheduler runs without one."""
+        return (self.details.get("scheduler") or {}).get("dashboard_address") or ""
 
     def scale(self, n: int):
         """Asks the server for ``n`` workers in all (contract 2.6)."""

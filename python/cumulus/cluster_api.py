@@ -7,6 +7,7 @@ live in one place.
 from __future__ import annotations
 
 from typing import Iterator
+from urllib.parse import quote
 
 from cumulus.http import DEFAULT, IDEMPOTENT, NO_RETRY, Api, NotFound
 
@@ -32,7 +33,7 @@ def dask_config_overrides(api: Api, ws: str) -> dict:
 
 def find_id(api: Api, ws: str, name: str, include_paused: bool = False) -> int | None:
     try:
-        body = api.request("GET", f"{_ws(ws)}/name/{name}", query={"include_paused": int(include_paused)})
+        body = api.request("GET", f"{_ws(ws)}/name/{quote(name, safe='')}", query={"include_paused": int(include_paused)})
     except NotFound:
         return None
     return int(body["id"])

@@ -1,0 +1,296 @@
+"""Real clusters through the product: ``cumulus.Cluster`` and the CLI against a real server.
+
+Every cluster here is real Dask (scheduler and workers started by the server's local backend as
+separate processes); the tests kill those processes, and the server itself, and check what the
+client and the server make of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from unittest import mock
+
+import dask
+import dask.array as da
+from distributed import Client
+
+import cumulus
+from cumulus.http import CumulusError
+from tests.harness import PYTHON_DIR, CumulusServer, call, client_env, instance_processes, run_cli, wait_until
+
+server: CumulusServer
+token: str
+workspace: str
+START = 600  # seconds: a cluster starting on a loaded two-core machine
+
+
+def setUpModule():
+    global server, token, workspace
+    server = CumulusServer().start()
+    user = server.register()
+    token = server.api_token(user)
+    workspace = user.workspace
+    patch = mock.patch.dict(os.environ, {"CUMULUS_SERVER": server.url, "CUMULUS_API_TOKEN": token})
+    patch.start()
+    unittest.addModuleCleanup(patch.stop)
+    dask.config.set({"cumulus.cluster-state-check-interval": "1s"})
+
+
+def tearDownModule():
+    try:
+        stop_all_clusters()
+    finally:
+        server.close()
+
+
+def api(path: str, method: str = "GET", body=None):
+    status, answer = call(server.url + path, method, body, token=token, scheme="ApiToken")
+    if status >= 400:
+        raise AssertionError(f"{method} {path} answered {status}: {answer}")
+    return answer
+
+
+def details(cluster_id: int) -> dict:
+    return api(f"/api/v2/clusters/account/{workspace}/id/{cluster_id}")
+
+
+def cluster_state(cluster_id: int) -> str:
+    return details(cluster_id)["current_state"]["state"]
+
+
+def started_workers(cluster_id: int) -> list:
+    return [w["name"] for w in details(cluster_id)["workers"] if w["current_state"]["state"] == "started"]
+
+
+def stop_all_clusters() -> None:
+    for c in api(f"/api/v2/clusters/account/{workspace}/?limit=500"):
+        if c["current_state"]["state"] not in ("stopped", "error"):
+            api(f"/api/v2/clusters/account/{workspace}/id/{c['id']}?reason=tests+done", "DELETE")
+    wait_until(
+        lambda: all(c["current_state"]["state"] in ("stopped", "error") for c in api(f"/api/v2/clusters/account/{workspace}/?limit=500")),
+        START,
+        "every cluster stopped",
+        1,
+    )
+
+
+def quietly(**kwargs) -> cumulus.Cluster:
+    """A cluster that prints nothing, to keep the test output readable."""
+    return cumulus.Cluster(timeout=START, quiet=True, **kwargs)
+
+
+def no_clusters_running() -> None:
+    """Each test starts from a server with no live instance, so process counts are its own."""
+    stop_all_clusters()
+    wait_until(lambda: not instance_processes(server.data_dir), START, "no instance processes")
+
+
+class ClusterTest(unittest.TestCase):
+    def setUp(self):
+        no_clusters_running()
+
+    def test_compute_scale_adapt_and_close(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cluster = cumulus.Cluster(n_workers=2, wait_for_workers=True, timeout=START)
+        self.addCleanup(cluster.close)
+        printed = out.getvalue()
+        self.assertIn(f"Creating cluster {cluster.name} in workspace {workspace} with 2 workers", printed)
+        self.assertIn("is ready: scheduler at tls://", printed)
+        self.assertTrue(cluster.scheduler_address.startswith("tls://"))
+
+        with Client(cluster) as client:
+            x = da.ones((2000, 2000), chunks=(500, 500))
+            self.assertEqual(x.sum().compute(), 4_000_000)
+            self.assertEqual(len(client.scheduler_info()["workers"]), 2)
+            self.assertEqual(cluster_state(cluster.cluster_id), "ready")
+            # Dask's worker names are the server's, so adaptive scaling can match them.
+            self.assertEqual(cluster.observed, set(started_workers(cluster.cluster_id)))
+
+            cluster.scale(3)
+            cluster.wait_for_workers(3, timeout=START)
+            self.assertEqual(len(cluster.plan), 3)
+            wait_until(lambda: len(started_workers(cluster.cluster_id)) == 3, START, "3 started workers")
+
+            cluster.scale(1)
+            wait_until(lambda: len(client.scheduler_info()["workers"]) == 1, START, "1 worker on the scheduler")
+            wait_until(lambda: len(started_workers(cluster.cluster_id)) == 1, START, "1 started worker")
+            wait_until(lambda: cluster_state(cluster.cluster_id) == "ready", START, "ready with 1 worker")
+            self.assertEqual(client.submit(sum, [1, 2, 3]).result(), 6)
+
+            adaptive = cluster.adapt(minimum=1, maximum=2, interval="500ms", wait_count=2, target_duration="1s")
+            futures = client.map(lambda i: time.sleep(1) or i, range(60))
+            wait_until(lambda: len(cluster.plan) == 2, START, "adapt to ask for a second worker")
+            self.assertEqual(sum(client.gather(futures)), sum(range(60)))
+            del futures
+            wait_until(lambda: len(cluster.plan) == 1, START, "adapt to give the second worker back")
+            adaptive.stop()
+
+            logs = cluster.get_logs()
+            self.assertIn("Cluster", logs)
+            scheduler = details(cluster.cluster_id)["scheduler"]["name"]
+            self.assertIn(scheduler, logs)
+
+        cluster_id = cluster.cluster_id
+        cluster.close()
+        wait_until(lambda: cluster_state(cluster_id) == "stopped", START, "the closed cluster to stop")
+        self.assertEqual(cluster.status.name, "closed")
+
+    def test_idle_timeout_stops_the_cluster(self):
+        cluster = quietly(n_workers=1, idle_timeout="10s")
+        self.addCleanup(cluster.close)
+        wait_until(lambda: cluster.status.name == "closed", START, "the client to see the idle cluster stop")
+        record = details(cluster.cluster_id)["current_state"]
+        self.assertIn(record["state"], ("stopping", "stopped"))
+        self.assertIn("idle", record["reason"].lower())
+        wait_until(lambda: cluster_state(cluster.cluster_id) == "stopped", START, "stopped")
+
+    def test_a_killed_worker_is_reported_and_replaced(self):
+        cluster = quietly(n_workers=1, wait_for_workers=True)
+        self.addCleanup(cluster.close)
+        with Client(cluster) as client:
+            (victim_address, victim_pid), = client.run(os.getpid).items()
+            victim_name = client.scheduler_info()["workers"][victim_address]["name"]
+            os.kill(victim_pid, signal.SIGKILL)
+
+            def replaced():
+                workers = details(cluster.cluster_id)["workers"]
+                return any(w["name"] != victim_name and w["current_state"]["state"] == "started" for w in workers)
+
+            wait_until(replaced, START, "a new worker to start")
+            records = api(f"/api/v2/clusters/account/{workspace}/id/{cluster.cluster_id}/states")
+            errors = [r for r in records.get("worker", []) if r["stateful_object"]["name"] == victim_name and r["state"] == "error"]
+            self.assertTrue(errors, records.get("worker"))
+            self.assertTrue(errors[0]["reason"], errors[0])
+            client.wait_for_workers(1, timeout=START)
+            self.assertNotIn(victim_name, {w["name"] for w in client.scheduler_info()["workers"].values()})
+            self.assertEqual(client.submit(lambda: 42).result(), 42)
+
+    def test_a_killed_scheduler_turns_the_cluster_to_error(self):
+        cluster = quietly(n_workers=1)
+        self.addCleanup(cluster.close)
+        with Client(cluster) as client:
+            pid = client.run_on_scheduler(os.getpid)
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: cluster_state(cluster.cluster_id) == "error", START, "the cluster in error")
+        self.assertTrue(details(cluster.cluster_id)["current_state"]["reason"])
+        wait_until(lambda: cluster.status.name == "closed", START, "the client to notice")
+        wait_until(lambda: not instance_processes(server.data_dir), START, "its processes gone")
+
+    def test_server_killed_while_a_cluster_starts(self):
+        result: dict = {}
+
+        def start():
+            try:
+                result["cluster"] = quietly(n_workers=2, wait_for_workers=True)
+            except BaseException as err:  # noqa: BLE001 - reported by the test thread
+                result["error"] = err
+
+        thread = threading.Thread(target=start)
+        thread.start()
+        # Kill the server once it has launched something but before the cluster is whole.
+        wait_until(lambda: instance_processes(server.data_dir), START, "instances to be launched", 0.2)
+        starting = max(api(f"/api/v2/clusters/account/{workspace}/"), key=lambda c: c["id"])
+        server.kill()
+        before = instance_processes(server.data_dir)
+        self.assertNotEqual(starting["current_state"]["state"], "ready")
+        server.start()
+        thread.join(START)
+        self.assertFalse(thread.is_alive(), "the Cluster constructor did not return")
+        if "error" in result:
+            raise result["error"]
+        cluster = result["cluster"]
+        self.addCleanup(cluster.close)
+
+        with Client(cluster) as client:
+            self.assertEqual(client.submit(lambda: 7).result(), 7)
+            self.assertEqual(len(client.scheduler_info()["workers"]), 2)
+        wait_until(lambda: cluster_state(cluster.cluster_id) == "ready", START, "ready after the restart")
+        live = instance_processes(server.data_dir)
+        # One instance per process of the cluster: the scheduler and two workers, none doubled.
+        self.assertEqual(len(live), 3, (before, live))
+        # What ran through the outage was adopted, not replaced: same instances, same processes.
+        self.assertLessEqual(set(before), set(live), (before, live))
+        for instance, pids in before.items():
+            self.assertTrue(set(pids) & set(live[instance]), (before, live))
+        cluster_id = cluster.cluster_id
+        cluster.close()
+        wait_until(lambda: not instance_processes(server.data_dir), START, "no orphan processes")
+
+    def test_asynchronous_use(self):
+        async def main():
+            async with cumulus.Cluster(n_workers=1, asynchronous=True, quiet=True, timeout=START) as cluster:
+                async with Client(cluster, asynchronous=True) as client:
+                    self.assertEqual(await client.submit(lambda: 5), 5)
+                    await cluster.scale(2)
+                    await cluster.wait_for_workers(2, timeout=START)
+                return cluster.cluster_id
+
+        cluster_id = asyncio.run(main())
+        wait_until(lambda: cluster_state(cluster_id) == "stopped", START, "stopped after the async block")
+
+    def test_interrupted_start_and_forgotten_close_stop_the_cluster(self):
+        env = {**os.environ, "PYTHONPATH": PYTHON_DIR}
+        starting = subprocess.Popen([sys.executable, "-c", "import cumulus; cumulus.Cluster(n_workers=1)"], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        known = {c["id"] for c in api(f"/api/v2/clusters/account/{workspace}/")}
+        wait_until(lambda: {c["id"] for c in api(f"/api/v2/clusters/account/{workspace}/")} - known, START, "a new cluster", 0.2)
+        starting.send_signal(signal.SIGINT)
+        starting.wait(START)
+        interrupted = max(api(f"/api/v2/clusters/account/{workspace}/"), key=lambda c: c["id"])
+        self.assertIn(interrupted["current_state"]["state"], ("stopping", "stopped"))
+        self.assertEqual(interrupted["current_state"]["reason"], "Interrupted while the cluster was starting")
+        no_clusters_running()
+
+        script = "import cumulus; print(cumulus.Cluster(n_workers=1, quiet=True).cluster_id)"
+        forgot = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=START)
+        self.assertEqual(forgot.returncode, 0, forgot.stderr)
+        wait_until(lambda: cluster_state(int(forgot.stdout)) == "stopped", START, "stopped when the script ended")
+
+    def test_server_errors_are_shown_as_their_message(self):
+        with self.assertRaises(CumulusError) as caught:
+            quietly(name="not a valid name!", n_workers=1)
+        self.assertIn("Cluster names use letters", str(caught.exception))
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        no_clusters_running()
+
+    def test_list_logs_and_stop(self):
+        home = tempfile.mkdtemp(prefix="cumulus-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        env = client_env(server, home, CUMULUS_API_TOKEN=token)
+        cluster = quietly(n_workers=1, shutdown_on_close=False)
+        self.addCleanup(cluster.close)
+
+        listed = run_cli(["cluster", "list"], env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertRegex(listed.stdout, rf"{cluster.cluster_id}\s+{cluster.name}\s+ready\s+1/1\s+\d{{4}}-")
+
+        def scheduler_lines():
+            out = run_cli(["cluster", "logs", cluster.name], env)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            return "Scheduler at" in out.stdout and out.stdout
+
+        logs = wait_until(scheduler_lines, START, "the scheduler's log lines", 2)
+        self.assertRegex(logs, r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+")
+
+        stopped = run_cli(["cluster", "stop", cluster.name], env)
+        self.assertEqual(stopped.returncode, 0, stopped.stderr)
+        self.assertIn(f"Stopping cluster {cluster.name}", stopped.stdout)
+        wait_until(lambda: cluster_state(cluster.cluster_id) == "stopped", START, "stopped")
+        missing = run_cli(["cluster", "stop", "no-such-cluster"], env)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("No cluster named 'no-such-cluster'", missing.stderr)
