@@ -74,6 +74,17 @@ describe('valid scopes', () => {
       type: 'organization',
       id: org.id,
       name: org.name,
+      slug: null,
+      email: null,
+      workspace_names: [workspace.name],
+      organization_id: org.id,
+    });
+    // An account scope names its workspace by slug too: the `account` list filter takes the slug.
+    expect(mine.body).toContainEqual({
+      type: 'account',
+      id: workspace.id,
+      name: workspace.name,
+      slug: workspace.slug,
       email: null,
       workspace_names: [workspace.name],
       organization_id: org.id,

@@ -1916,6 +1916,7 @@ export interface paths {
                             type: "compound" | "organization" | "account" | "user" | "custom_staff";
                             id: (number | string) | null;
                             name: string;
+                            slug: string | null;
                             email: string | null;
                             workspace_names: string[];
                             organization_id: number | null;

@@ -4,6 +4,8 @@ export const STORAGE_KEYS = {
   token: 'cumulus.token',
   /** The workspace picked in the workspace switcher (its slug). */
   selectedAccount: 'cumulus.selected-account',
+  /** The scope list pages show (features/scopes): the picked scope, as JSON. */
+  scope: 'cumulus.scope',
   /** Where to go after a sign-in that leaves the page (OAuth, SSO). */
   returnTo: 'cumulus.return-to',
   /** Set by the billing-redirect screen for a signed-out visitor; sends them to billing once. */

@@ -47,6 +47,8 @@ export const scopeSchema = z.object({
   type: z.enum(['compound', 'organization', 'account', 'user', 'custom_staff']),
   id: z.union([z.number().int(), z.string()]).nullable(),
   name: z.string(),
+  /** The workspace's slug for account scopes (the `account` list filter takes it); null otherwise. */
+  slug: z.string().nullable(),
   email: z.string().nullable(),
   workspace_names: z.array(z.string()),
   organization_id: z.number().int().nullable(),

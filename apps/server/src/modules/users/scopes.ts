@@ -12,7 +12,8 @@ type Scope = z.infer<typeof scopeSchema>;
 /**
  * Scope ids, as list filters take them:
  * - compound `everything`: every workspace the user reads;
- * - organization, account (workspace) and user: their numeric ids;
+ * - organization, account (workspace) and user: their numeric ids (an account scope also carries
+ *   its workspace's `slug`, which is what the `account` filter takes);
  * - custom staff (staff only): `all` (every workspace on the server) and `group-<id>` (the
  *   workspaces of the organizations in a custom group).
  */
@@ -29,6 +30,7 @@ export async function validScopes(db: Db, user: User): Promise<Scope[]> {
       type: 'compound',
       id: EVERYTHING,
       name: 'Everything',
+      slug: null,
       email: null,
       workspace_names: names,
       organization_id: null,
@@ -37,6 +39,7 @@ export async function validScopes(db: Db, user: User): Promise<Scope[]> {
       type: 'organization' as const,
       id: o.organization.id,
       name: o.organization.name,
+      slug: null,
       email: null,
       workspace_names: workspaces
         .filter((w) => w.account.organization.id === o.organization.id)
@@ -47,6 +50,7 @@ export async function validScopes(db: Db, user: User): Promise<Scope[]> {
       type: 'account' as const,
       id: w.account.id,
       name: w.account.name,
+      slug: w.account.slug,
       email: null,
       workspace_names: [w.account.name],
       organization_id: w.account.organization.id,
@@ -55,6 +59,7 @@ export async function validScopes(db: Db, user: User): Promise<Scope[]> {
       type: 'user',
       id: user.id,
       name: user.username,
+      slug: null,
       email: user.email,
       workspace_names: names,
       organization_id: null,
@@ -78,6 +83,7 @@ async function staffScopes(db: Db): Promise<Scope[]> {
         type: 'custom_staff',
         id: groupScopeId(row.id),
         name: row.name,
+        slug: null,
         email: null,
         workspace_names: [],
         organization_id: null,
@@ -91,6 +97,7 @@ async function staffScopes(db: Db): Promise<Scope[]> {
       type: 'custom_staff',
       id: ALL_WORKSPACES,
       name: 'All workspaces (staff)',
+      slug: null,
       email: null,
       workspace_names: [],
       organization_id: null,

@@ -18,6 +18,8 @@ const fetchWithTimeout: typeof fetch = (input, init) => {
 
 /** The one client of the console: the session token, and the CSRF cookie echoed as X-CSRFToken. */
 export const api = createApiClient({
+  // Same origin as the console; absolute, so requests also build outside a browser (tests).
+  baseUrl: window.location.origin,
   getToken: session.token,
   getCsrfToken: () => readCookie(CSRF_COOKIE),
   fetch: fetchWithTimeout,

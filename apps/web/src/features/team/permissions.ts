@@ -1,0 +1,63 @@
+import type { Invite, Member, Organization, TeamWorkspace } from '@/features/team/api';
+
+// The console mirrors the server's rules (console.md section 6; apps/server's workspaces/access.ts)
+// to show or hide controls; the server decides.
+export const TOOLTIPS = {
+  addTeammates: 'You must be an organization or workspace admin to add team mates.',
+  addWorkspaces: 'You must be an organization admin to add workspaces.',
+  noWorkspaces: 'Add a workspace to get started.',
+  notWorkspaceAdmin: (workspace: string) => `You are not an admin of ${workspace}`,
+} as const;
+
+export type TeamPermissions = {
+  isOrganizationAdmin: boolean;
+  /** Organization admin, or admin of this workspace. */
+  adminsWorkspace: (workspaceId: number) => boolean;
+  /** Organization admin, or admin of one of its workspaces: adds teammates, edits member rows. */
+  canManageMembers: boolean;
+  /** May take this person (a member or an invite) out of the organization. */
+  mayRemove: (role: 'admin' | 'member', workspaceIds: number[]) => boolean;
+};
+
+export function teamPermissions(
+  userId: number,
+  organization: Pick<Organization, 'memberSet'>,
+  workspaces: readonly Pick<TeamWorkspace, 'id' | 'membershipSet'>[],
+): TeamPermissions {
+  const isOrganizationAdmin = organization.memberSet.some(
+    (member) => member.user.id === userId && member.role === 'admin',
+  );
+  const adminOf = new Set(
+    workspaces
+      .filter((workspace) => workspace.membershipSet.some((m) => m.user.id === userId && m.isAdmin))
+      .map((workspace) => workspace.id),
+  );
+  const adminsWorkspace = (workspaceId: number) => isOrganizationAdmin || adminOf.has(workspaceId);
+  const canManageMembers = isOrganizationAdmin || adminOf.size > 0;
+  return {
+    isOrganizationAdmin,
+    adminsWorkspace,
+    canManageMembers,
+    mayRemove: (role, workspaceIds) =>
+      isOrganizationAdmin || (role === 'member' && canManageMembers && workspaceIds.every(adminsWorkspace)),
+  };
+}
+
+export const memberWorkspaceIds = (member: Member) =>
+  member.workspaceMemberships.map((row) => row.workspaceId);
+export const inviteWorkspaceIds = (invite: Invite) => invite.workspaceInvites.map((row) => row.workspaceId);
+
+/** Members plus pending invites plus the one being added may not exceed the member limit (section 5). */
+export function memberLimitReached(
+  organization: Pick<Organization, 'memberLimit' | 'memberCount' | 'pendingInviteCount'>,
+): boolean {
+  if (organization.memberLimit === null) return false;
+  return organization.memberCount + organization.pendingInviteCount + 1 > organization.memberLimit;
+}
+
+/** Workspace creation stops when the count reaches the workspace limit (when set). */
+export function workspaceLimitReached(
+  organization: Pick<Organization, 'workspaceLimit' | 'workspaceCount'>,
+): boolean {
+  return organization.workspaceLimit !== null && organization.workspaceCount >= organization.workspaceLimit;
+}

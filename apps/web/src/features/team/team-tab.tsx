@@ -1,0 +1,242 @@
+import { ExternalLinkIcon, PencilIcon, SendIcon, Trash2Icon } from 'lucide-react';
+import * as React from 'react';
+import { generatePath, Link } from 'react-router';
+import { toast } from 'sonner';
+
+import { paths } from '@/app/paths';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  type Invite,
+  type Member,
+  type TeamWorkspace,
+  useDeleteInvite,
+  useRemoveMember,
+  useResendInvite,
+} from '@/features/team/api';
+import { WorkspaceAvatarGroup } from '@/features/team/avatars';
+import { serverMessage } from '@/features/team/credit-limit-form';
+import { displayName } from '@/features/team/format';
+import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/features/team/permissions';
+import { PersonCell } from '@/features/team/person-cell';
+import { RemoveDialog } from '@/features/team/remove-dialog';
+import { INVITE_PENDING } from '@/features/team/workspaces-tab';
+import { PERMISSIONS_GUIDE_URL } from '@/lib/links';
+import { cn } from '@/lib/utils';
+
+type TeamTabProps = {
+  organizationId: number;
+  organizationName: string;
+  members: readonly Member[];
+  invites: readonly Invite[];
+  workspaces: readonly TeamWorkspace[];
+  permissions: TeamPermissions;
+};
+
+/** A member or an invite, as the table shows it. */
+type Row = {
+  kind: 'member' | 'invite';
+  id: number;
+  name: string;
+  secondary: React.ReactNode;
+  avatarUrl: string | null;
+  role: 'admin' | 'member';
+  workspaceAdmin: boolean;
+  workspaceIds: number[];
+};
+
+type Removal = { kind: 'member' | 'invite'; id: number; name: string };
+
+function memberRow(member: Member): Row {
+  const name = displayName(member.user);
+  return {
+    kind: 'member',
+    id: member.id,
+    name,
+    secondary: name === member.user.username ? null : member.user.username,
+    avatarUrl: member.user.profile.avatarUrl,
+    role: member.role,
+    workspaceAdmin: member.workspaceMemberships.some((row) => row.isAdmin),
+    workspaceIds: memberWorkspaceIds(member),
+  };
+}
+
+function inviteRow(invite: Invite): Row {
+  return {
+    kind: 'invite',
+    id: invite.id,
+    name: invite.invite.email,
+    secondary: (
+      <>
+        {INVITE_PENDING}
+        {invite.expired ? (
+          <Badge variant="outline" className="text-destructive border-destructive/40 py-0">
+            Expired
+          </Badge>
+        ) : null}
+      </>
+    ),
+    avatarUrl: null,
+    role: invite.role,
+    workspaceAdmin: false,
+    workspaceIds: inviteWorkspaceIds(invite),
+  };
+}
+
+const head = 'text-muted-foreground h-9 px-4 text-xs font-medium';
+
+function AdminCell({ row }: { row: Row }) {
+  if (row.role === 'admin')
+    return <Badge className="bg-primary/15 text-primary border-primary/25">Organization admin</Badge>;
+  if (row.workspaceAdmin) return <span className="text-muted-foreground text-sm">Workspace admin</span>;
+  return <span className="text-muted-foreground">—</span>;
+}
+
+/** Members and invites of the organization, with their workspaces and what the caller may do. */
+export function TeamTab({
+  organizationId,
+  organizationName,
+  members,
+  invites,
+  workspaces,
+  permissions,
+}: TeamTabProps) {
+  const [removal, setRemoval] = React.useState<Removal | null>(null);
+  const removeMember = useRemoveMember(organizationId);
+  const deleteInvite = useDeleteInvite(organizationId);
+  const resend = useResendInvite(organizationId);
+  const workspaceById = React.useMemo(() => new Map(workspaces.map((w) => [w.id, w])), [workspaces]);
+  const rows = [...members.map(memberRow), ...invites.map(inviteRow)];
+
+  const editPath = (row: Row) =>
+    row.kind === 'member'
+      ? generatePath(paths.teamEditMember, {
+          organizationId: String(organizationId),
+          memberId: String(row.id),
+        })
+      : generatePath(paths.teamEditInvite, {
+          organizationId: String(organizationId),
+          inviteId: String(row.id),
+        });
+
+  const confirmRemoval = () => {
+    if (!removal) return;
+    const mutation = removal.kind === 'member' ? removeMember : deleteInvite;
+    mutation.mutate(removal.id, {
+      onSuccess: () => {
+        toast.success(
+          removal.kind === 'member' ? `${removal.name} removed` : `Invite to ${removal.name} deleted`,
+        );
+        setRemoval(null);
+      },
+      onError: (error) => {
+        toast.error(serverMessage(error));
+        setRemoval(null);
+      },
+    });
+  };
+
+  const resendInvite = (row: Row) =>
+    resend.mutate(row.id, {
+      onSuccess: () => toast.success('Invite email resent'),
+      onError: (error) => toast.error(serverMessage(error)),
+    });
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="bg-card overflow-hidden rounded-xl border">
+        <Table>
+          <TableHeader className="bg-muted/40">
+            <TableRow className="hover:bg-transparent">
+              <TableHead className={head}>Username / Email</TableHead>
+              <TableHead className={head}>Admin</TableHead>
+              <TableHead className={head}>Workspaces</TableHead>
+              <TableHead className={cn(head, 'text-right')}>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={`${row.kind}-${row.id}`}>
+                <TableCell className="px-4 py-2.5">
+                  <PersonCell
+                    name={row.name}
+                    secondary={row.secondary}
+                    avatarUrl={row.avatarUrl}
+                    invited={row.kind === 'invite'}
+                  />
+                </TableCell>
+                <TableCell className="px-4">
+                  <AdminCell row={row} />
+                </TableCell>
+                <TableCell className="px-4">
+                  <WorkspaceAvatarGroup
+                    workspaces={row.workspaceIds.flatMap((id) => workspaceById.get(id) ?? [])}
+                  />
+                </TableCell>
+                <TableCell className="px-4">
+                  <div className="flex justify-end gap-1">
+                    {row.kind === 'invite' && permissions.canManageMembers ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Resend invite to ${row.name}`}
+                        disabled={resend.isPending && resend.variables === row.id}
+                        onClick={() => resendInvite(row)}
+                      >
+                        <SendIcon aria-hidden="true" />
+                        Resend Invite
+                      </Button>
+                    ) : null}
+                    {permissions.canManageMembers ? (
+                      <Button asChild variant="ghost" size="sm">
+                        <Link to={editPath(row)} aria-label={`Edit ${row.name}`}>
+                          <PencilIcon aria-hidden="true" />
+                          Edit
+                        </Link>
+                      </Button>
+                    ) : null}
+                    {permissions.mayRemove(row.role, row.workspaceIds) ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-destructive hover:text-destructive"
+                        aria-label={`Remove ${row.name}`}
+                        onClick={() => setRemoval({ kind: row.kind, id: row.id, name: row.name })}
+                      >
+                        <Trash2Icon aria-hidden="true" />
+                        Remove
+                      </Button>
+                    ) : null}
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <p className="text-muted-foreground text-sm">
+        What admins and members may do is described in the{' '}
+        <a
+          href={PERMISSIONS_GUIDE_URL}
+          target="_blank"
+          rel="noreferrer"
+          className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
+        >
+          permissions guide
+          <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
+        </a>
+        .
+      </p>
+      <RemoveDialog
+        removal={removal}
+        organizationName={organizationName}
+        pending={removeMember.isPending || deleteInvite.isPending}
+        onConfirm={confirmRemoval}
+        onCancel={() => setRemoval(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useSignedIn } from '@/app/shell/signed-in';
+import {
+  useOrganization,
+  useOrganizationInvites,
+  useOrganizationMembers,
+  useOrganizationWorkspaces,
+} from '@/features/team/api';
+import { teamPermissions } from '@/features/team/permissions';
+
+/** Everything the Team screens show of one organization, and what the user may do in it. */
+export function useTeam(organizationId: number | null) {
+  const { user } = useSignedIn();
+  const organization = useOrganization(organizationId);
+  const workspaces = useOrganizationWorkspaces(organizationId);
+  const members = useOrganizationMembers(organizationId);
+  const invites = useOrganizationInvites(organizationId);
+  const queries = [organization, workspaces, members, invites];
+  const failed = queries.find((query) => query.isError);
+  const data =
+    organization.data && workspaces.data && members.data && invites.data
+      ? {
+          organization: organization.data,
+          workspaces: workspaces.data,
+          members: members.data,
+          invites: invites.data,
+          permissions: teamPermissions(user.id, organization.data, workspaces.data),
+        }
+      : null;
+  return {
+    data,
+    organization: organization.data ?? null,
+    error: failed?.error ?? null,
+    retry: () => {
+      for (const query of queries) if (query.isError) void query.refetch();
+    },
+    retrying: queries.some((query) => query.isFetching),
+  };
+}
