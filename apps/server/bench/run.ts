@@ -1,3 +1,5 @@
+import { benchClusterData } from './clusters-data.js';
+import { benchClusterStart } from './clusters-start.js';
 import { benchTeam } from './team.js';
 import { benchUserMe } from './user-me.js';
 
@@ -7,3 +9,5 @@ const seconds = secondsFlag > 0 ? Number(process.argv[secondsFlag + 1]) : 10;
 
 await benchUserMe(seconds);
 await benchTeam(seconds);
+await benchClusterStart();
+await benchClusterData(seconds);

@@ -10,12 +10,23 @@ import { createServer, type Server } from '../src/server.js';
 
 export const BENCH_PASSWORD = 'Steady-throughput-77';
 
-/** The real server on a throwaway data directory, listening on a free port. */
-export async function startBenchServer(): Promise<{ server: Server; base: string; close(): Promise<void> }> {
+/** The real server on a throwaway data directory, listening on a free port (or `port`). */
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  port = 0,
+): Promise<{ server: Server; base: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-'));
-  const config = loadConfig({ ...process.env, CUMULUS_DATA_DIR: dataDir, PORT: '0', CUMULUS_SMTP_URL: '' });
+  const config = loadConfig({
+    ...process.env,
+    CUMULUS_DATA_DIR: dataDir,
+    PORT: String(port),
+    CUMULUS_SMTP_URL: '',
+    CUMULUS_LOG_LEVEL: 'warn',
+    ...env,
+  });
   const server = await createServer(config);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  server.startLoops();
+  await server.app.listen({ port, host: '127.0.0.1' });
   return {
     server,
     base: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,

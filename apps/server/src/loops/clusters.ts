@@ -17,8 +17,13 @@ export interface ClusterLoopDeps {
   log: FastifyBaseLogger;
 }
 
-/** How long a replica may work on a cluster before another may take it over. */
-const LEASE_SECONDS = 120;
+/**
+ * How long a replica may work on a cluster before another may take it over: long enough for a
+ * pass that stops instances (TERM, the grace period, KILL), short so that a crashed replica's
+ * clusters are not left waiting long.
+ */
+const leaseSeconds = (timings: ClusterTimings) =>
+  Math.max(30, Math.ceil((2 * timings.stopGraceMs) / 1000) + 10);
 const BATCH = 8;
 
 /**
@@ -30,6 +35,7 @@ const BATCH = 8;
  */
 export function createClusterLoop(deps: ClusterLoopDeps) {
   const owner = `${process.pid}-${randomHex(6)}`;
+  const LEASE_SECONDS = leaseSeconds(deps.timings);
 
   async function claim(): Promise<number[]> {
     const result = await deps.db.execute<{ id: number }>(sql`

@@ -24,7 +24,7 @@ async function admin<T>(databaseUrl: string, run: (client: pg.Client) => Promise
  * a PostgreSQL database copied from the (migrated) DATABASE_URL database and dropped on close.
  * Servers that share one database on purpose (replica tests) pass the same Database to both.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const template = process.env.DATABASE_URL;
   if (!template) return openDatabase({ pgliteDir: 'memory://' });
   const templateName = new URL(template).pathname.slice(1);
@@ -35,6 +35,7 @@ export async function openTestDatabase(): Promise<Database> {
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       await admin(template, (c) => c.query(`drop database if exists "${name}" with (force)`));

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
+import { createToken } from '../src/modules/tokens/service.js';
+import { registerBenchUser, startBenchServer } from './server.js';
+
+const RUNS = 3;
+const PYTHON = '/usr/bin/python3';
+
+const LOCAL_CLUSTER = `
+import time, sys
+from distributed import Client, LocalCluster
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)
+client = Client(cluster)
+client.wait_for_workers(2)
+print("ready", flush=True)
+client.close(); cluster.close()
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Seconds from starting /usr/bin/python3 to a LocalCluster with 2 workers (imports included). */
+function localCluster(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(PYTHON, ['-c', LOCAL_CLUSTER], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let ready = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!ready && chunk.toString().includes('ready')) ready = (performance.now() - started) / 1000;
+    });
+    child.on('exit', (code) => (ready ? resolve(ready) : reject(new Error(`LocalCluster exited ${code}`))));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Seconds from `POST clusters` to `ready` (1 scheduler + 2 workers, each its own instance: an
+ * agent process that bootstraps over HTTP and starts Dask) against distributed.LocalCluster with
+ * 2 workers started by the same Python, in the same run.
+ */
+export async function benchClusterStart(): Promise<void> {
+  const port = await freePort();
+  const bench = await startBenchServer(
+    {
+      CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
+      CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
+    },
+    port,
+  );
+  const { server } = bench;
+  const user = await registerBenchUser(server, 'clusterbench');
+  const { token } = await createToken(server.deps.db, user, { label: 'bench' });
+  const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${bench.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // The few fields read here: id, default_account.slug, current_state.
+    return (await res.json()) as {
+      id: number;
+      default_account: { slug: string };
+      current_state: { state: string; reason: string };
+    };
+  };
+  const slug = (await call('GET', '/api/v2/user/me')).default_account.slug;
+  const api: number[] = [];
+  const local: number[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const started = performance.now();
+      const { id } = await call('POST', `/api/v2/clusters/account/${slug}/`, {
+        name: `bench-${run}`,
+        workers: 2,
+      });
+      for (;;) {
+        const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
+        if (details.current_state.state === 'ready') break;
+        if (details.current_state.state === 'error') throw new Error(details.current_state.reason);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      api.push((performance.now() - started) / 1000);
+      await call('DELETE', `/api/v2/clusters/account/${slug}/id/${id}`);
+      for (;;) {
+        const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
+        if (details.current_state.state === 'stopped') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      local.push(await localCluster());
+    }
+  } finally {
+    await bench.close();
+  }
+  const a = median(api);
+  const l = median(local);
+  console.log(`\nCluster start, 1 scheduler + 2 workers (median of ${RUNS}, same machine, same run)`);
+  console.log(
+    `  through the API (create -> ready)        ${a.toFixed(2)} s   runs: ${api.map((x) => x.toFixed(2)).join(', ')}`,
+  );
+  console.log(
+    `  distributed.LocalCluster(n_workers=2)    ${l.toFixed(2)} s   runs: ${local.map((x) => x.toFixed(2)).join(', ')}`,
+  );
+  console.log(`  ratio API / LocalCluster                 ${(a / l).toFixed(2)}`);
+}
