@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import sys
 
 from cumulus import cluster_api, config
@@ -25,6 +26,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and the like: stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -82,10 +87,13 @@ def _workspace_api(args) -> tuple:
     return api, choose_workspace(fetch_identity(api), settings.workspace)
 
 
-def _cluster_id(api: Api, ws: str, name: str) -> int:
-    cluster_id = cluster_api.find_id(api, ws, name, include_paused=True)
+def _cluster_id(api: Api, ws: str, name: str, running: bool = True) -> int:
+    if running:
+        cluster_id = cluster_api.find_id(api, ws, name, include_paused=True)
+    else:
+        cluster_id = cluster_api.newest_named(api, ws, name)
     if cluster_id is None:
-        raise CumulusError(f"No cluster named {name!r} in workspace {ws}.")
+        raise CumulusError(f"No {'running ' if running else ''}cluster named {name!r} in workspace {ws}.")
     return cluster_id
 
 
@@ -121,7 +129,7 @@ def _stop(args) -> None:
 
 def _logs(args) -> None:
     api, ws = _workspace_api(args)
-    cluster_id = _cluster_id(api, ws, args.name)
+    cluster_id = _cluster_id(api, ws, args.name, running=False)
     names = instance_names(cluster_api.details(api, ws, cluster_id))
     for event in cluster_api.better_logs(
         api, ws, cluster_id, filter_pattern=args.filter_pattern, system=not args.no_system

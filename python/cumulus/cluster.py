@@ -159,7 +159,7 @@ class Cluster(DeployCluster):
             self._log(f"Creating cluster {name} in workspace {self.workspace} with {self._n_workers} workers...")
             self.cluster_id, existing = await self._call(cluster_api.create, self._api, self.workspace, self._body(name))
             self._created = not existing
-        details = await self._wait_until_ready()
+        await self._wait_until_ready()
         self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
         details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
         self._connect(details)
@@ -181,7 +181,7 @@ class Cluster(DeployCluster):
                 "worker_sidecars", "host_setup_script", "pause_on_exit", "cluster_timeout_seconds",
                 "coiled_cloud_env_image", "filestores_to_attach",
             ]
-        )  # fmt: skip
+        )
         body.update(
             name=name,
             workers=self._n_workers,
@@ -202,7 +202,8 @@ class Cluster(DeployCluster):
 
     async def _wait_until_ready(self) -> dict:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._timeout
+        began = loop.time()
+        deadline = began + self._timeout
         seen: set = set()
         newest = None
         shown = None
@@ -216,11 +217,12 @@ class Cluster(DeployCluster):
                 for updated, kind, record in new_records(records, seen):
                     newest = max(newest or updated, updated)
                     line = describe(kind, record)
-                    if line:
+                    # A reused cluster's history is old news; only what happens from now on is shown.
+                    if line and (self._created or shown is not None):
                         self._log(f"  {line}")
             progress = summary(details)
             if progress != shown:
-                self._log(f"  {progress}")
+                self._log(f"  [{loop.time() - began:3.0f}s] {progress}")
                 shown = progress
             desired = int(details.get("desired_workers", self._n_workers) or 0)
             self._started_target = wait_target(self._wait_for, desired)

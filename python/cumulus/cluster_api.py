@@ -39,6 +39,15 @@ def find_id(api: Api, ws: str, name: str, include_paused: bool = False) -> int |
     return int(body["id"])
 
 
+def newest_named(api: Api, ws: str, name: str) -> int | None:
+    """The latest cluster of that name, running or not (name lookup only finds running ones)."""
+    try:
+        rows = api.request("GET", f"{_ws(ws)}/", query={"name": name, "limit": PAGE})
+    except NotFound:
+        return None
+    return max((int(c["id"]) for c in rows or [] if c.get("name") == name), default=None)
+
+
 def create(api: Api, ws: str, body: dict) -> tuple[int, bool]:
     answer = api.request("POST", f"{_ws(ws)}/", json_body=body)
     return int(answer["id"]), bool(answer["existing"])

@@ -99,26 +99,16 @@ def new_records(states: dict, seen: set) -> list:
     return fresh
 
 
-KIND_LABELS = {
-    "cluster": "cluster",
-    "cluster_infra": "infrastructure",
-    "scheduler": "scheduler",
-    "scheduler_instance": "scheduler instance",
-}
-
-
 def describe(kind: str, record: dict) -> str | None:
-    """A line for one state record, or None where the summary line already says it.
+    """A line for a state record worth its own line: failures, with their reason.
 
-    Worker records would repeat for every worker; only their failures are worth a line.
+    Progress itself is the summary line; repeating every record of every worker and instance
+    would bury it.
     """
     state = record.get("state")
-    reason = record.get("reason") or ""
-    failed = state in ("error", "stopped", "stopping")
-    if kind in KIND_LABELS:
-        label = KIND_LABELS[kind]
-    elif failed:
-        label = (record.get("stateful_object") or {}).get("name") or kind.replace("_", " ")
-    else:
+    if state not in ("error", "stopped", "stopping"):
         return None
-    return f"{label}: {state}" + (f" ({reason})" if reason and failed else "")
+    name = (record.get("stateful_object") or {}).get("name") or ""
+    label = f"{kind.replace('_', ' ')} {name}".strip()
+    reason = record.get("reason") or ""
+    return f"{label}: {state}" + (f" ({reason})" if reason else "")

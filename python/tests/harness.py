@@ -102,6 +102,9 @@ class CumulusServer:
         )
         for name in ("DATABASE_URL", "CUMULUS_SERVER", "CUMULUS_API_TOKEN"):
             env.pop(name, None)
+        # Embedded PGlite unless asked otherwise: the suite owns its data dir, not a shared database.
+        if os.environ.get("CUMULUS_TEST_DATABASE_URL"):
+            env["DATABASE_URL"] = os.environ["CUMULUS_TEST_DATABASE_URL"]
         return env
 
     def start(self) -> "CumulusServer":

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 import unittest
+import warnings
 from unittest import mock
 
 import dask
@@ -45,6 +46,8 @@ def setUpModule():
     patch.start()
     unittest.addModuleCleanup(patch.stop)
     dask.config.set({"cumulus.cluster-state-check-interval": "1s"})
+    # Tornado's notice about distributed's loop threads, once per cluster: noise, not a finding.
+    warnings.filterwarnings("ignore", "make_current is deprecated", DeprecationWarning)
 
 
 def tearDownModule():
@@ -275,6 +278,14 @@ class CliTest(unittest.TestCase):
         cluster = quietly(n_workers=1, shutdown_on_close=False)
         self.addCleanup(cluster.close)
 
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            again = cumulus.Cluster(name=cluster.name, shutdown_on_close=False, timeout=START)
+        again.close()
+        self.assertEqual(again.cluster_id, cluster.cluster_id)
+        self.assertEqual(out.getvalue().splitlines()[0], f"Using the running cluster {cluster.name} ({cluster.cluster_id}) in workspace {workspace}.")
+        self.assertNotIn("pending", out.getvalue())
+
         listed = run_cli(["cluster", "list"], env)
         self.assertEqual(listed.returncode, 0, listed.stderr)
         self.assertRegex(listed.stdout, rf"{cluster.cluster_id}\s+{cluster.name}\s+ready\s+1/1\s+\d{{4}}-")
@@ -291,6 +302,10 @@ class CliTest(unittest.TestCase):
         self.assertEqual(stopped.returncode, 0, stopped.stderr)
         self.assertIn(f"Stopping cluster {cluster.name}", stopped.stdout)
         wait_until(lambda: cluster_state(cluster.cluster_id) == "stopped", START, "stopped")
-        missing = run_cli(["cluster", "stop", "no-such-cluster"], env)
+        missing = run_cli(["cluster", "stop", cluster.name], env)
         self.assertEqual(missing.returncode, 1)
-        self.assertIn("No cluster named 'no-such-cluster'", missing.stderr)
+        self.assertIn(f"No running cluster named '{cluster.name}'", missing.stderr)
+        # The logs of a stopped cluster stay readable by its name.
+        after = run_cli(["cluster", "logs", cluster.name, "--filter", "Scheduler at:", "--no-system"], env)
+        self.assertEqual(after.returncode, 0, after.stderr)
+        self.assertEqual(len(after.stdout.splitlines()), 1, after.stdout)
