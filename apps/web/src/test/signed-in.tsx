@@ -6,6 +6,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { PageMetaProvider } from '@/app/page-meta';
 import { type SignedIn, SignedInContext } from '@/app/shell/signed-in';
 import { WorkspaceProvider } from '@/app/workspace';
+import { Toaster } from '@/components/ui/sonner';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import type { CurrentUser } from '@/features/user/api';
 
@@ -61,7 +62,7 @@ type Options = {
 
 /**
  * Renders pages inside what the signed-in shell provides (user and memberships, the current
- * workspace, page meta, tooltips, a fresh query client) on a memory router.
+ * workspace, page meta, tooltips, toasts, a fresh query client) on a memory router.
  */
 export function renderSignedIn(
   element: React.ReactNode,
@@ -82,6 +83,7 @@ export function renderSignedIn(
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
         <RouterProvider router={router} />
+        <Toaster />
       </TooltipProvider>
     </QueryClientProvider>,
   );

@@ -12,6 +12,7 @@ import { organizationIdOf, useScope } from '@/features/scopes';
 import { AddMenu } from '@/features/team/add-menu';
 import { DefaultWorkspaceBanner } from '@/features/team/default-workspace-banner';
 import { OrganizationPicker } from '@/features/team/organization-picker';
+import { PlanUsage } from '@/features/team/plan-usage';
 import { TeamTab } from '@/features/team/team-tab';
 import { useTeam } from '@/features/team/use-team';
 import { WorkspacesTab } from '@/features/team/workspaces-tab';
@@ -65,14 +66,17 @@ export function TeamPage() {
         }
         className="gap-4"
       >
-        <TabsList>
-          <TabsTrigger value="workspaces" className="px-4">
-            Workspaces
-          </TabsTrigger>
-          <TabsTrigger value="team" className="px-4">
-            Team
-          </TabsTrigger>
-        </TabsList>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <TabsList>
+            <TabsTrigger value="workspaces" className="px-4">
+              Workspaces
+            </TabsTrigger>
+            <TabsTrigger value="team" className="px-4">
+              Team
+            </TabsTrigger>
+          </TabsList>
+          <PlanUsage organization={organization} />
+        </div>
         <TabsContent value="workspaces">
           <WorkspacesTab
             organizationId={organization.id}

@@ -134,26 +134,28 @@ export function useOrganizationInvites(id: number | null) {
   });
 }
 
-export function useMembership(id: number) {
+export function useMembership(id: number | null) {
   return useQuery({
-    queryKey: teamKeys.membership(id),
+    queryKey: teamKeys.membership(id ?? 0),
+    enabled: id !== null,
     queryFn: ({ signal }) =>
       call(
         api.GET('/api/v2/users/organizations/membership/{membership_id}', {
-          params: { path: { membership_id: id } },
+          params: { path: { membership_id: id ?? 0 } },
           signal,
         }),
       ),
   });
 }
 
-export function useInvite(id: number) {
+export function useInvite(id: number | null) {
   return useQuery({
-    queryKey: teamKeys.invite(id),
+    queryKey: teamKeys.invite(id ?? 0),
+    enabled: id !== null,
     queryFn: ({ signal }) =>
       call(
         api.GET('/api/v2/users/invites/organization-invite/{invite_id}', {
-          params: { path: { invite_id: id } },
+          params: { path: { invite_id: id ?? 0 } },
           signal,
         }),
       ),

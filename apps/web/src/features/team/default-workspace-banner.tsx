@@ -35,7 +35,7 @@ export function DefaultWorkspaceBanner() {
   return (
     <Banner
       tone="info"
-      title="Your default workspace has not changed"
+      title="The new workspace is not your default"
       onDismiss={() => setShown(false)}
       action={
         <Button asChild variant="outline" size="sm">
@@ -44,7 +44,7 @@ export function DefaultWorkspaceBanner() {
       }
     >
       {current
-        ? `Your default workspace is still ${current}, your default account. `
+        ? `Your default workspace is still ${current}. `
         : 'Your default workspace is still your default account. '}
       You can change it in your profile.
     </Banner>

@@ -1,0 +1,210 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { paths } from '@/app/paths';
+import { pickScope, useScope } from '@/features/scopes';
+import { AddMemberPage, EditInvitePage, EditMemberPage } from '@/features/team/MemberFormPages';
+import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
+import {
+  invite,
+  ME,
+  member,
+  ORG_ID,
+  organization,
+  teamRoutes,
+  workspace,
+} from '@/features/team/test-fixtures';
+import { reply, stubApi } from '@/test/api-stub';
+import { renderSignedIn } from '@/test/signed-in';
+
+function TeamStandIn() {
+  const { scope } = useScope();
+  return <h1>Team page, scope {scope ? `${scope.type}:${scope.id}` : 'none'}</h1>;
+}
+
+const routes = [
+  { path: paths.team, element: <TeamStandIn /> },
+  { path: paths.teamAddMember, element: <AddMemberPage /> },
+  { path: paths.teamEditMember, element: <EditMemberPage /> },
+  { path: paths.teamEditInvite, element: <EditInvitePage /> },
+];
+
+const open = (url: string) => renderSignedIn(null, { url, routes });
+const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+const two = [
+  workspace(11, 'analytics', [[ME, 'ada', true]]),
+  workspace(12, 'research', [[ME, 'ada', false]]),
+];
+
+describe('Add member', () => {
+  beforeEach(() => pickScope(null));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('pre-selects a sole workspace with the default limits and adds the member', async () => {
+    const api = stubApi({
+      ...teamRoutes(),
+      'POST /api/v2/users/organizations/add-membership': reply(201, {
+        membership: null,
+        invite: invite(301, 'grace@example.com', [11]),
+      }),
+    });
+    const { router } = open(`/team/${ORG_ID}/add-member`);
+    await screen.findByLabelText('Username or Email');
+    expect(screen.getByRole('checkbox', { name: 'Access to analytics' })).toBeChecked();
+    expect(field('Core Limit for analytics').value).toBe('1000');
+    expect(field('Credit Limit for analytics').value).toBe('100000');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    expect(await screen.findByText('Username or Email is required')).toBeInTheDocument();
+
+    fireEvent.change(field('Username or Email'), { target: { value: 'grace@example.com' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Admin of analytics' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    await screen.findByRole('heading', { name: `Team page, scope organization:${ORG_ID}` });
+    expect(router.state.location.search).toBe('?tab=team');
+    expect(api.callsTo('POST', '/api/v2/users/organizations/add-membership')[0]?.body).toEqual({
+      email_or_username: 'grace@example.com',
+      organization_id: ORG_ID,
+      role: 'member',
+      workspaces: [{ workspace_id: 11, is_admin: true, core_limit: 1000, credit_limit: 100000 }],
+    });
+    expect(await screen.findByText('Invitation sent to grace@example.com')).toBeInTheDocument();
+  });
+
+  it('selects nothing when there are several workspaces, and checks the limits of the chosen ones', async () => {
+    stubApi(teamRoutes({ workspaces: two }));
+    open(`/team/${ORG_ID}/add-member`);
+    await screen.findByLabelText('Username or Email');
+    expect(screen.getByRole('checkbox', { name: 'Access to analytics' })).not.toBeChecked();
+    expect(field('Core Limit for research')).toBeDisabled();
+
+    fireEvent.change(field('Username or Email'), { target: { value: 'grace' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Access to research' }));
+    fireEvent.change(field('Core Limit for research'), { target: { value: '' } });
+    fireEvent.change(field('Credit Limit for research'), { target: { value: '-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    expect(await screen.findByText('Core limit is required')).toBeInTheDocument();
+    expect(screen.getByText('Credit limit must be greater than or equal to 0')).toBeInTheDocument();
+  });
+
+  it('redirects to the edit page of an existing member (409) with the spec message', async () => {
+    stubApi({
+      ...teamRoutes(),
+      'POST /api/v2/users/organizations/add-membership': reply(409, {
+        detail: 'User is already a member of this organization.',
+        code: 'ALREADY_MEMBER',
+        membership_id: 101,
+      }),
+      'GET /api/v2/users/organizations/membership/101': member(101, 2, 'bob', 'member', [11]),
+    });
+    const { router } = open(`/team/${ORG_ID}/add-member`);
+    await screen.findByLabelText('Username or Email');
+    fireEvent.change(field('Username or Email'), { target: { value: 'bob' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    await screen.findByRole('heading', { name: 'Edit Organization Member' });
+    expect(router.state.location.pathname).toBe(`/team/${ORG_ID}/edit-member/101`);
+    expect(screen.getByText(TEAM_MESSAGES.alreadyMember)).toBeInTheDocument();
+    await waitFor(() => expect(field('Username or Email').value).toBe('bob'));
+  });
+
+  it('shows COULD_NOT_FIND_USER on the field and anything else as Error: {message}', async () => {
+    const notFound =
+      'Could not find a user with the username nobody. Enter their email address to invite them.';
+    let answer = reply(400, { detail: notFound, code: 'COULD_NOT_FIND_USER', email_or_username: [notFound] });
+    stubApi({
+      ...teamRoutes(),
+      'POST /api/v2/users/organizations/add-membership': (...args: Parameters<typeof answer>) =>
+        answer(...args),
+    });
+    open(`/team/${ORG_ID}/add-member`);
+    await screen.findByLabelText('Username or Email');
+    fireEvent.change(field('Username or Email'), { target: { value: 'nobody' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    expect(await screen.findByText(notFound)).toBeInTheDocument();
+    expect(field('Username or Email')).toHaveAttribute('aria-invalid', 'true');
+
+    answer = reply(403, { detail: 'You are not an admin of research', code: 'PERMISSION_DENIED' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    expect(await screen.findByText('Error: You are not an admin of research')).toBeInTheDocument();
+  });
+
+  it('opens Member Limit Reached by itself when the seats are used up', async () => {
+    stubApi(teamRoutes({ org: organization({ member_limit: 3, member_count: 2, pending_invite_count: 1 }) }));
+    open(`/team/${ORG_ID}/add-member`);
+    const dialog = await screen.findByRole('dialog', { name: 'Member Limit Reached' });
+    expect(dialog).toHaveTextContent(TEAM_MESSAGES.memberLimit(3, 3));
+    expect(within(dialog).getByRole('link', { name: 'See plans' })).toHaveAttribute(
+      'href',
+      `/billing?account=${ORG_ID}`,
+    );
+  });
+});
+
+describe('Edit member and invite', () => {
+  beforeEach(() => pickScope(null));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('edits a member: username fixed, rows the user does not administer read-only', async () => {
+    const workspaceAdmin = organization({
+      member_set: [
+        {
+          id: 100,
+          user: { id: ME, username: 'ada', full_name: '', preferred_name: '', profile: { avatar_url: null } },
+          role: 'member',
+        },
+      ],
+    });
+    const api = stubApi({
+      ...teamRoutes({ org: workspaceAdmin, workspaces: two }),
+      'GET /api/v2/users/organizations/membership/101': member(101, 2, 'bob', 'member', [11, 12]),
+      'PATCH /api/v2/users/organizations/update-membership/101': member(101, 2, 'bob', 'member', [11, 12]),
+    });
+    open(`/team/${ORG_ID}/edit-member/101`);
+    await waitFor(() => expect(field('Username or Email').value).toBe('bob'));
+    expect(field('Username or Email')).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'Organization Admin' })).toBeDisabled();
+    expect(field('Core Limit for analytics')).toBeEnabled();
+    expect(field('Core Limit for research')).toBeDisabled();
+    expect(
+      screen.getByRole('checkbox', { name: 'Access to research' }).closest('[data-disabled-reason]'),
+    ).toHaveAttribute('data-disabled-reason', 'You are not an admin of research');
+
+    fireEvent.change(field('Credit Limit for analytics'), { target: { value: '5000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('heading', { name: /Team page/ });
+    expect(api.callsTo('PATCH', '/api/v2/users/organizations/update-membership/101')[0]?.body).toEqual({
+      role: 'member',
+      workspaces: [
+        { id: 1010, workspace_id: 11, is_admin: false, core_limit: 1000, credit_limit: 5000 },
+        { id: 1011, workspace_id: 12, is_admin: false, core_limit: 1000, credit_limit: 100000 },
+      ],
+    });
+  });
+
+  it('edits an invite and shows a failure as Error: {message}', async () => {
+    stubApi({
+      ...teamRoutes({ workspaces: two }),
+      'GET /api/v2/users/invites/organization-invite/300': invite(300, 'newcomer@example.com', [11]),
+      'PATCH /api/v2/users/invites/organization-invite/300': reply(400, {
+        workspaces: ['Workspace 99 is not part of this organization.'],
+      }),
+    });
+    open(`/team/${ORG_ID}/edit-invite/300`);
+    await waitFor(() => expect(field('Username or Email').value).toBe('newcomer@example.com'));
+    expect(screen.getByRole('checkbox', { name: 'Access to analytics' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Access to research' })).not.toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('Error: Workspace 99 is not part of this organization.'),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses to work without its route parameters', () => {
+    expect(() => requireParam(undefined, TEAM_MESSAGES.organizationIdRequired)).toThrow(
+      'Organization ID is required',
+    );
+    expect(() => requireParam('', TEAM_MESSAGES.memberIdRequired)).toThrow('Member ID is required');
+    expect(() => requireParam('x', TEAM_MESSAGES.inviteIdRequired)).toThrow('Invite ID is required');
+    expect(requireParam('12', TEAM_MESSAGES.inviteIdRequired)).toBe(12);
+  });
+});

@@ -1,0 +1,185 @@
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Link } from 'react-router';
+import type { z } from 'zod';
+import { paths } from '@/app/paths';
+import { FieldError, FormField } from '@/components/form-field';
+import { SubmitButton } from '@/components/submit-button';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import type { TeamWorkspace } from '@/features/team/api';
+import { WorkspaceAvatar } from '@/features/team/avatars';
+import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
+import type { MemberValues, memberSchema } from '@/features/team/schemas';
+import { WhyDisabled } from '@/features/team/why-disabled';
+
+type MemberForm = UseFormReturn<MemberValues, unknown, z.output<typeof memberSchema>>;
+
+export const ORGANIZATION_ADMIN_REASON = 'Only organization admins can change this.';
+
+type MemberFormProps = {
+  form: MemberForm;
+  mode: 'add' | 'edit-member' | 'edit-invite';
+  workspaces: readonly TeamWorkspace[];
+  permissions: TeamPermissions;
+  pending: boolean;
+  onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
+};
+
+const cell = 'px-3 py-2.5 align-top';
+
+/**
+ * The member form (console.md section 2): who, the organization admin flag, then per workspace
+ * access, core limit, credit limit and admin. Rows the user does not administer are read-only.
+ */
+export function MemberFormFields({
+  form,
+  mode,
+  workspaces,
+  permissions,
+  pending,
+  onSubmit,
+}: MemberFormProps) {
+  const { register, control, watch, formState } = form;
+  const { errors } = formState;
+  const rows = watch('workspaces');
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+      <FormField
+        label="Username or Email"
+        error={errors.emailOrUsername?.message}
+        description={mode === 'add' ? 'Someone without an account is invited by email.' : undefined}
+      >
+        <Input
+          autoComplete="off"
+          placeholder="username or name@company.com"
+          disabled={mode !== 'add'}
+          {...register('emailOrUsername')}
+        />
+      </FormField>
+
+      <Controller
+        control={control}
+        name="organizationAdmin"
+        render={({ field }) => (
+          <div className="flex items-start gap-3">
+            <WhyDisabled reason={permissions.isOrganizationAdmin ? null : ORGANIZATION_ADMIN_REASON}>
+              <Checkbox
+                id="organization-admin"
+                checked={field.value}
+                onCheckedChange={(checked) => field.onChange(checked === true)}
+                disabled={!permissions.isOrganizationAdmin}
+                className="mt-0.5"
+              />
+            </WhyDisabled>
+            <div className="grid gap-1">
+              <Label htmlFor="organization-admin">Organization Admin</Label>
+              <p className="text-muted-foreground text-xs">
+                Organization admins manage workspaces, members and limits across the organization.
+              </p>
+            </div>
+          </div>
+        )}
+      />
+
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 text-sm font-medium">Workspace access</legend>
+        <div className="overflow-x-auto rounded-lg border">
+          <table className="w-full text-sm">
+            <thead className="bg-muted/40 text-muted-foreground text-xs">
+              <tr>
+                <th className="px-3 py-2 text-left font-medium">Workspace</th>
+                <th className="px-3 py-2 text-left font-medium">Core Limit</th>
+                <th className="px-3 py-2 text-left font-medium">Credit Limit</th>
+                <th className="px-3 py-2 text-center font-medium">Admin</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workspaces.map((workspace, index) => {
+                const mayEdit = permissions.adminsWorkspace(workspace.id);
+                const reason = mayEdit ? null : TOOLTIPS.notWorkspaceAdmin(workspace.name);
+                const access = rows[index]?.access ?? false;
+                const rowErrors = errors.workspaces?.[index];
+                return (
+                  <tr key={workspace.id} className="border-t" data-workspace={workspace.name}>
+                    <td className={cell}>
+                      <Controller
+                        control={control}
+                        name={`workspaces.${index}.access`}
+                        render={({ field }) => (
+                          <div className="flex items-center gap-3">
+                            <WhyDisabled reason={reason}>
+                              <Checkbox
+                                aria-label={`Access to ${workspace.name}`}
+                                checked={field.value}
+                                onCheckedChange={(checked) => field.onChange(checked === true)}
+                                disabled={!mayEdit}
+                              />
+                            </WhyDisabled>
+                            <WorkspaceAvatar workspace={workspace} size="sm" />
+                            <span className="truncate font-medium">{workspace.name}</span>
+                          </div>
+                        )}
+                      />
+                    </td>
+                    <td className={cell}>
+                      <Input
+                        aria-label={`Core Limit for ${workspace.name}`}
+                        inputMode="numeric"
+                        disabled={!mayEdit || !access}
+                        aria-invalid={rowErrors?.coreLimit ? true : undefined}
+                        className="h-8 w-32 tabular-nums"
+                        {...register(`workspaces.${index}.coreLimit`)}
+                      />
+                      <FieldError messages={rowErrors?.coreLimit?.message} className="mt-1" />
+                    </td>
+                    <td className={cell}>
+                      <Input
+                        aria-label={`Credit Limit for ${workspace.name}`}
+                        inputMode="numeric"
+                        disabled={!mayEdit || !access}
+                        aria-invalid={rowErrors?.creditLimit ? true : undefined}
+                        className="h-8 w-36 tabular-nums"
+                        {...register(`workspaces.${index}.creditLimit`)}
+                      />
+                      <FieldError messages={rowErrors?.creditLimit?.message} className="mt-1" />
+                    </td>
+                    <td className={`${cell} text-center`}>
+                      <Controller
+                        control={control}
+                        name={`workspaces.${index}.isAdmin`}
+                        render={({ field }) => (
+                          <Checkbox
+                            aria-label={`Admin of ${workspace.name}`}
+                            checked={field.value}
+                            onCheckedChange={(checked) => field.onChange(checked === true)}
+                            disabled={!mayEdit || !access}
+                            className="mt-2"
+                          />
+                        )}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        {workspaces.length === 0 ? (
+          <p className="text-muted-foreground text-sm">{TOOLTIPS.noWorkspaces}</p>
+        ) : null}
+      </fieldset>
+
+      <div className="flex justify-end gap-2 border-t pt-4">
+        <Button asChild variant="outline">
+          <Link to={`${paths.team}?tab=team`}>Cancel</Link>
+        </Button>
+        <SubmitButton pending={pending} className="w-auto">
+          {mode === 'add' ? 'Add Member' : 'Save'}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import type { AddMemberBody, TeamWorkspace, UpdateMemberBody } from '@/features/team/api';
+import {
+  DEFAULT_CORE_LIMIT,
+  DEFAULT_CREDIT_LIMIT,
+  type MemberValues,
+  type WorkspaceAccessValues,
+} from '@/features/team/schemas';
+
+/** A member's or an invite's existing row in one workspace. */
+type ExistingRow = {
+  id: number;
+  workspaceId: number;
+  isAdmin: boolean;
+  coreLimit: number;
+  creditLimit: number;
+};
+
+/**
+ * The form's starting values: one row per workspace the user sees. A new member gets the default
+ * limits and, when the organization has a single workspace, access to it; an existing member or
+ * invite starts from their rows.
+ */
+export function initialMemberValues(
+  workspaces: readonly Pick<TeamWorkspace, 'id'>[],
+  existing?: { emailOrUsername: string; role: 'admin' | 'member'; rows: readonly ExistingRow[] },
+): MemberValues {
+  const rows: WorkspaceAccessValues[] = workspaces.map((workspace) => {
+    const row = existing?.rows.find((candidate) => candidate.workspaceId === workspace.id);
+    return row
+      ? {
+          workspaceId: workspace.id,
+          rowId: row.id,
+          access: true,
+          isAdmin: row.isAdmin,
+          coreLimit: String(row.coreLimit),
+          creditLimit: String(row.creditLimit),
+        }
+      : {
+          workspaceId: workspace.id,
+          access: !existing && workspaces.length === 1,
+          isAdmin: false,
+          coreLimit: String(DEFAULT_CORE_LIMIT),
+          creditLimit: String(DEFAULT_CREDIT_LIMIT),
+        };
+  });
+  return {
+    emailOrUsername: existing?.emailOrUsername ?? '',
+    organizationAdmin: existing?.role === 'admin',
+    workspaces: rows,
+  };
+}
+
+/** The rows given access, as the calls take them (limits as numbers; the schema checked them). */
+function accessRows(values: MemberValues): UpdateMemberBody['workspaces'] {
+  return values.workspaces
+    .filter((row) => row.access)
+    .map((row) => ({
+      ...(row.rowId === undefined ? {} : { id: row.rowId }),
+      workspaceId: row.workspaceId,
+      isAdmin: row.isAdmin,
+      coreLimit: Number(row.coreLimit),
+      creditLimit: Number(row.creditLimit),
+    }));
+}
+
+export const roleOf = (values: MemberValues): 'admin' | 'member' =>
+  values.organizationAdmin ? 'admin' : 'member';
+
+export function addMemberBody(values: MemberValues, organizationId: number): AddMemberBody {
+  return {
+    emailOrUsername: values.emailOrUsername.trim(),
+    organizationId,
+    role: roleOf(values),
+    workspaces: accessRows(values).map(({ id: _id, ...row }) => row),
+  };
+}
+
+export function updateMemberBody(values: MemberValues): UpdateMemberBody {
+  return { role: roleOf(values), workspaces: accessRows(values) };
+}

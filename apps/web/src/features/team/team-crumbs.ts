@@ -1,0 +1,13 @@
+import type { Breadcrumb } from '@/app/page-meta';
+import { paths } from '@/app/paths';
+
+/** Team > {organization} > ...: the Team area's breadcrumbs (console.md section 2). */
+export function teamCrumbs(organizationName: string | null, ...rest: Breadcrumb[]): Breadcrumb[] {
+  return [
+    { label: 'Team', to: paths.team },
+    ...(organizationName ? [{ label: organizationName, to: paths.team }] : []),
+    ...rest,
+  ];
+}
+
+export const membersCrumb: Breadcrumb = { label: 'Members', to: `${paths.team}?tab=team` };
