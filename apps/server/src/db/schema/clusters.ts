@@ -129,6 +129,8 @@ export const clusters = pgTable(
     uniqueIndex('clusters_token_hash_key').on(t.tokenHash),
     index('clusters_account_created_idx').on(t.accountId, t.created.desc(), t.id.desc()),
     index('clusters_account_name_idx').on(t.accountId, t.name),
+    // paginate's name filter is a substring match.
+    index('clusters_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('clusters_creator_idx').on(t.creatorId, t.accountId),
     index('clusters_reconcile_idx').on(t.reconcileAt).where(sql`${t.reconcileAt} is not null`),
   ],
@@ -249,6 +251,8 @@ export const instanceLogs = pgTable(
   (t) => [
     index('instance_logs_cluster_time_idx').on(t.clusterId, t.timestampMs, t.id),
     index('instance_logs_instance_time_idx').on(t.instanceId, t.timestampMs, t.id),
+    // better-logs' filter_pattern is a substring match: trigrams keep it fast on big clusters.
+    index('instance_logs_message_trgm_idx').using('gin', sql`${t.message} gin_trgm_ops`),
   ],
 );
 
