@@ -30,6 +30,4 @@ export interface Backend {
   stop(instance: InstanceRef): Promise<void>;
   /** Whether anything of the instance is still running. */
   isRunning(instance: InstanceRef): Promise<boolean>;
-  /** Backend ids of every instance this backend can see running (for orphan sweeps). */
-  runningBackendIds(): Promise<string[]>;
 }

@@ -82,9 +82,5 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
     async isRunning(instance: InstanceRef): Promise<boolean> {
       return (await findInstanceProcesses(instance.backendId)).length > 0;
     },
-
-    async runningBackendIds(): Promise<string[]> {
-      return [...new Set((await findInstanceProcesses()).map((p) => p.backendId))];
-    },
   };
 }
