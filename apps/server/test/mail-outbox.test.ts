@@ -11,7 +11,11 @@ afterAll(async () => {
   for (const s of servers) await s.close();
 });
 
-describe('the mail outbox', () => {
+// Under load (CI shares two cores with Dask and a browser) a fresh server and the first delivery
+// attempt take seconds, so every wait here is generous; nothing depends on speed.
+const WAIT = { timeout: 60_000, interval: 200 };
+
+describe('the mail outbox', { timeout: 180_000 }, () => {
   it('keeps a mail that cannot be delivered and sends it once the SMTP server is back', async () => {
     // An SMTP address nobody listens on yet.
     const later = new SmtpSink();
@@ -26,7 +30,7 @@ describe('the mail outbox', () => {
     const row = async () =>
       (await ts.server.deps.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)))[0]!;
     // The loop counts the attempt when it claims the mail and records the error after: wait for both.
-    await expect.poll(async () => (await row()).lastError, { timeout: 10_000 }).toBeTruthy();
+    await expect.poll(async () => (await row()).lastError, WAIT).toBeTruthy();
     expect((await row()).status).toBe('pending');
     expect((await row()).attempts).toBeGreaterThan(0);
 
@@ -38,9 +42,9 @@ describe('the mail outbox', () => {
       .set({ nextAttemptAt: new Date() })
       .where(eq(emailOutbox.to, to));
     ts.server.deps.wakeMail();
-    const mail = await sink.waitFor(to);
+    const mail = await sink.waitFor(to, () => true, WAIT.timeout);
     expect(mail.subject).toBe('Hello');
-    await expect.poll(async () => (await row()).status, { timeout: 10_000 }).toBe('sent');
+    await expect.poll(async () => (await row()).status, WAIT).toBe('sent');
     await sink.stop();
   });
 
@@ -54,7 +58,7 @@ describe('the mail outbox', () => {
       .poll(async () => {
         const res = await ts.api.as(staff.key).get('/api/v2/staff/emails');
         return res.body.items.find((m: { to: string }) => m.to === user.email)?.status;
-      })
+      }, WAIT)
       .toBe('kept');
     const list = await ts.api.as(staff.key).get('/api/v2/staff/emails');
     expect(list.body.items[0].text).toMatch(/reset-password\/key\//);
