@@ -36,6 +36,7 @@ describe('a cluster on real Dask', () => {
     expect(details.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
     expect(details.cluster_options.tls_cert).toContain('BEGIN CERTIFICATE');
     expect(details.scheduler.dashboard_address).toBeNull();
+    expect(details.scheduler.instance.last_heartbeat).toMatch(/^\d{4}-\d\d-\d\dT.*\+00:00$/);
     expect(details.scheduler_port).toBeGreaterThan(0);
 
     const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-client-'));

@@ -5529,6 +5529,7 @@ export interface paths {
                                         reason: string;
                                         updated: string;
                                     };
+                                    last_heartbeat: string | null;
                                 } | null;
                                 dashboard_address: string | null;
                             } | null;
@@ -5560,6 +5561,7 @@ export interface paths {
                                         reason: string;
                                         updated: string;
                                     };
+                                    last_heartbeat: string | null;
                                 } | null;
                             }[];
                             scheduler_port: number;
@@ -6896,6 +6898,7 @@ export interface paths {
                                     reason: string;
                                     updated: string;
                                 };
+                                last_heartbeat: string | null;
                             } | null;
                             cluster_id: number;
                         }[];
@@ -6980,6 +6983,7 @@ export interface paths {
                                     reason: string;
                                     updated: string;
                                 };
+                                last_heartbeat: string | null;
                             } | null;
                             cluster_id: number;
                         }[];
@@ -7120,6 +7124,7 @@ export interface paths {
                                     reason: string;
                                     updated: string;
                                 };
+                                last_heartbeat: string | null;
                             } | null;
                             cluster_id: number;
                         };
@@ -7202,6 +7207,7 @@ export interface paths {
                                     reason: string;
                                     updated: string;
                                 };
+                                last_heartbeat: string | null;
                             }[];
                             count: number;
                         };
@@ -7281,6 +7287,7 @@ export interface paths {
                                 reason: string;
                                 updated: string;
                             };
+                            last_heartbeat: string | null;
                         };
                     };
                 };

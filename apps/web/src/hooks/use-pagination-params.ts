@@ -11,14 +11,21 @@ function parseInteger(raw: string | null, fallback: number, min: number, max: nu
   return value >= min && value <= max ? value : fallback;
 }
 
+/** `page` (from 0) and `pagesize` (default 50) of a query string; invalid values give the defaults. */
+export function readPagination(searchParams: URLSearchParams): { page: number; pageSize: number } {
+  return {
+    page: parseInteger(searchParams.get('page'), DEFAULT_PAGE, 0, Number.MAX_SAFE_INTEGER),
+    pageSize: parseInteger(searchParams.get('pagesize'), DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+  };
+}
+
 /**
  * `page` (from 0) and `pagesize` (default 50) live in the query string, as the spec's list
  * pages require; invalid values fall back to the defaults. Changing the size returns to page 0.
  */
 export function usePaginationParams() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const page = parseInteger(searchParams.get('page'), DEFAULT_PAGE, 0, Number.MAX_SAFE_INTEGER);
-  const pageSize = parseInteger(searchParams.get('pagesize'), DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+  const { page, pageSize } = readPagination(searchParams);
 
   const setPage = useCallback(
     (next: number) =>

@@ -10,6 +10,8 @@ export const STORAGE_KEYS = {
   returnTo: 'cumulus.return-to',
   /** Set by the billing-redirect screen for a signed-out visitor; sends them to billing once. */
   upgrade: 'cumulus.upgrade',
+  /** Display time zone of the Profile page: 'browser' or 'UTC'. */
+  timeZone: 'cumulus.time-zone',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

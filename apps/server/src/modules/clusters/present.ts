@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
-import { isoTime } from '../../lib/time.js';
+import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import type { clusterDetailsSchema, clusterSummarySchema, instanceSchema, processSchema } from './schemas.js';
 
 type Summary = z.infer<typeof clusterSummarySchema>;
@@ -33,6 +33,7 @@ export function presentInstance(instance: Instance): z.infer<typeof instanceSche
     role: instance.role,
     cluster_id: instance.clusterId,
     current_state: current(instance.state, instance.stateReason, instance.stateUpdated),
+    last_heartbeat: isoTimeOrNull(instance.lastHeartbeat),
   };
 }
 

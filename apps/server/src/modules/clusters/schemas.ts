@@ -105,6 +105,8 @@ export const instanceSchema = z.object({
   role: z.enum(['scheduler', 'worker']),
   cluster_id: z.number().int(),
   current_state: stateSchema(INSTANCE_STATES),
+  /** When its agent last phoned home; null before the first heartbeat. */
+  last_heartbeat: z.string().nullable(),
 });
 
 export const processSchema = z.object({

@@ -25,11 +25,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
+/**
+ * Maps whose keys are the user's data, not field names (a cluster's tags, its environment
+ * variables, Dask options): their name is converted, their contents are kept as sent.
+ */
+export const VERBATIM_KEYS = new Set([
+  'tags',
+  'environ',
+  'worker_options',
+  'scheduler_options',
+  'dask_config',
+  'local_versions',
+]);
+
 function convertKeys(value: unknown, convert: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => convertKeys(item, convert));
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [convert(key), convertKeys(item, convert)]),
+    Object.entries(value).map(([key, item]) => [
+      convert(key),
+      VERBATIM_KEYS.has(key) || VERBATIM_KEYS.has(snakeCase(key)) ? item : convertKeys(item, convert),
+    ]),
   );
 }
 

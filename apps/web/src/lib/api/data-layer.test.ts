@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { retryDelay, shouldRetry } from '@/app/query-client';
 import { camelize, toWire } from '@/lib/api/camelize';
-import { ApiError, ERROR_MESSAGES } from '@/lib/api/errors';
+import { ApiError, ERROR_MESSAGES, serverMessage } from '@/lib/api/errors';
 
 describe('camelize', () => {
   it('turns every wire key into camelCase, deeply, through arrays', () => {
@@ -21,6 +21,24 @@ describe('camelize', () => {
     });
     // The type follows: this line would not compile with the wire's names.
     expect(user.workspaceMemberships[0]?.coreLimit).toBe(1000);
+  });
+
+  it("keeps the user's own keys inside tags, environ and Dask options", () => {
+    const cluster = camelize({
+      desired_workers: 2,
+      tags: { team_name: 'ml', 'cost-center': '7' },
+      environ: { AWS_REGION: 'x' },
+      scheduler_options: { idle_timeout: '20 minutes' },
+    });
+    expect(cluster).toEqual({
+      desiredWorkers: 2,
+      tags: { team_name: 'ml', 'cost-center': '7' },
+      environ: { AWS_REGION: 'x' },
+      schedulerOptions: { idle_timeout: '20 minutes' },
+    });
+    expect(toWire<{ worker_options: Record<string, number> }>({ workerOptions: { n_threads: 2 } })).toEqual({
+      worker_options: { n_threads: 2 },
+    });
   });
 
   it('maps camelCase bodies back to the wire', () => {
@@ -65,6 +83,16 @@ describe('ApiError', () => {
     expect(error.nonFieldErrors).toEqual(['E-mail is not verified.']);
     expect(error.detail).toBe('Bad');
     expect(error.code).toBe('X');
+  });
+
+  it("prefers the server's message, then detail, then the first non-field error", () => {
+    expect(serverMessage(ApiError.fromResponse(403, { message: 'Over your core limit', detail: 'd' }))).toBe(
+      'Over your core limit',
+    );
+    expect(serverMessage(ApiError.fromResponse(403, { detail: 'Only admins' }))).toBe('Only admins');
+    expect(serverMessage(ApiError.fromResponse(400, { non_field_errors: ['Nope'] }))).toBe('Nope');
+    expect(serverMessage(ApiError.fromResponse(500, {}))).toBe(ERROR_MESSAGES.unknown);
+    expect(serverMessage(new Error('boom'))).toBe(ERROR_MESSAGES.unknown);
   });
 
   it('reads actionRequired in either spelling', () => {

@@ -111,3 +111,14 @@ export function isApiError(error: unknown): error is ApiError {
 export function errorMessage(error: unknown): string {
   return isApiError(error) ? error.message : ERROR_MESSAGES.unknown;
 }
+
+/**
+ * The server's own words for a failed call, read as API clients read them (client-contract.md
+ * 0.5): its `message`, else its `detail`, else the first non-field error, else the kind's text.
+ */
+export function serverMessage(error: unknown): string {
+  if (!isApiError(error)) return errorMessage(error);
+  const message = error.body?.message;
+  if (typeof message === 'string' && message) return message;
+  return error.detail ?? error.nonFieldErrors[0] ?? error.message;
+}

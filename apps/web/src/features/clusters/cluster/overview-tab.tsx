@@ -1,0 +1,202 @@
+import { ExternalLinkIcon, MonitorOffIcon } from 'lucide-react';
+import type * as React from 'react';
+
+import { CopyButton } from '@/components/copy-button';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { StateChip, stateTone } from '@/components/state-chip';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { type StateRecord, useClusterStates } from '@/features/clusters/api';
+import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
+import { CodeBlock } from '@/features/clusters/components/code-block';
+import { durationInWords } from '@/features/clusters/format';
+import { connectSnippet } from '@/features/clusters/snippets';
+import { errorMessage } from '@/lib/api/errors';
+import { useFormatDateTime } from '@/lib/preferences';
+import { cn } from '@/lib/utils';
+
+const DOT_BY_TONE = {
+  success: 'bg-success',
+  progress: 'bg-warning',
+  warning: 'bg-warning',
+  neutral: 'bg-muted-foreground',
+  error: 'bg-destructive',
+} as const;
+
+/** The cluster's own state records, oldest first, as a vertical timeline. */
+function StateTimeline({ records }: { records: StateRecord[] }) {
+  const formatDateTime = useFormatDateTime();
+  if (records.length === 0) return <p className="text-muted-foreground text-sm">No state changes yet.</p>;
+  return (
+    <ol aria-label="State timeline" className="relative grid gap-4">
+      {records.map((record, index) => (
+        <li key={record.id} className="relative grid grid-cols-[1rem_minmax(0,1fr)] gap-3">
+          {index < records.length - 1 ? (
+            <span aria-hidden="true" className="bg-border absolute top-4 bottom-[-1rem] left-[7px] w-px" />
+          ) : null}
+          <span
+            aria-hidden="true"
+            className={cn(
+              'ring-card mt-1 size-3.5 rounded-full ring-4',
+              DOT_BY_TONE[stateTone(record.state)],
+            )}
+          />
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <StateChip state={record.state} />
+              <time
+                dateTime={record.updated}
+                className="text-muted-foreground font-mono text-xs tabular-nums"
+              >
+                {formatDateTime(record.updated)}
+              </time>
+            </div>
+            {record.reason ? (
+              <p className="text-muted-foreground mt-1 text-sm break-words">{record.reason}</p>
+            ) : null}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_minmax(0,1fr)] items-center gap-3 py-2 text-sm">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </div>
+  );
+}
+
+/** Overview: how to connect, where the scheduler is, and how the cluster got here. */
+export function ClusterOverviewTab() {
+  const { cluster, clusterRef } = useClusterContext();
+  const states = useClusterStates(clusterRef, cluster.currentState.state);
+  const address = cluster.schedulerAddress ?? cluster.scheduler?.address ?? null;
+  const dashboard = cluster.scheduler?.dashboardAddress ?? null;
+  const tags = Object.entries(cluster.tags);
+
+  return (
+    <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid content-start gap-5">
+        <Card>
+          <CardHeader>
+            <CardTitle>Connect from Python</CardTitle>
+            <CardDescription>
+              Attaches to this cluster by name; closing the client leaves it running.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <CodeBlock
+              code={connectSnippet(cluster.account.slug, cluster.name)}
+              label="Python"
+              copyLabel="Copy connect snippet"
+            />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>State timeline</CardTitle>
+            <CardDescription>Every state the cluster went through, and why.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {states.isError ? (
+              <ErrorState message={errorMessage(states.error)} onRetry={() => void states.refetch()} />
+            ) : states.isPending ? (
+              <div role="status" aria-busy="true" className="grid gap-3">
+                <span className="sr-only">Loading…</span>
+                <Skeleton className="h-6 w-48" />
+                <Skeleton className="h-6 w-56" />
+                <Skeleton className="h-6 w-40" />
+              </div>
+            ) : (
+              <StateTimeline records={states.data.cluster ?? []} />
+            )}
+          </CardContent>
+        </Card>
+      </div>
+      <div className="grid content-start gap-5">
+        <Card>
+          <CardHeader>
+            <CardTitle>Scheduler</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="divide-y">
+              <Fact label="State">
+                {cluster.scheduler ? (
+                  <StateChip
+                    state={cluster.scheduler.currentState.state}
+                    title={cluster.scheduler.currentState.reason || undefined}
+                  />
+                ) : (
+                  <span className="text-muted-foreground">Not launched yet</span>
+                )}
+              </Fact>
+              <Fact label="Address">
+                {address ? (
+                  <span className="flex items-center gap-1">
+                    <code className="truncate font-mono text-xs">{address}</code>
+                    <CopyButton value={address} label="Copy scheduler address" className="size-7" />
+                  </span>
+                ) : (
+                  <span className="text-muted-foreground">Known once the scheduler starts</span>
+                )}
+              </Fact>
+              <Fact label="Dashboard">
+                {dashboard ? (
+                  <a
+                    href={dashboard}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
+                  >
+                    Open Dask dashboard
+                    <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
+                  </a>
+                ) : (
+                  <span className="text-muted-foreground inline-flex items-center gap-1.5">
+                    <MonitorOffIcon className="size-3.5" aria-hidden="true" />
+                    No dashboard
+                  </span>
+                )}
+              </Fact>
+              <Fact label="Idle timeout">{durationInWords(cluster.idleTimeout)}</Fact>
+              <Fact label="Backend">
+                <code className="font-mono text-xs">{cluster.backendType}</code>
+              </Fact>
+            </dl>
+            {!dashboard ? (
+              <p className="text-muted-foreground mt-3 text-xs">
+                This scheduler serves no Dask dashboard (it needs <code className="font-mono">bokeh</code>{' '}
+                where the scheduler runs). Task progress is still visible from your Dask client.
+              </p>
+            ) : null}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Tags</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {tags.length === 0 ? (
+              <EmptyState title="No tags" className="py-6" />
+            ) : (
+              <ul className="flex flex-wrap gap-2">
+                {tags.map(([key, value]) => (
+                  <li key={key} className="bg-muted rounded-md border px-2 py-1 font-mono text-xs">
+                    {key}
+                    <span className="text-muted-foreground">=</span>
+                    {value}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { CopyButton } from '@/components/copy-button';
+import { cn } from '@/lib/utils';
+
+type CodeBlockProps = {
+  code: string;
+  /** Shown above the code ("Python", "Terminal"). */
+  label?: string;
+  copyLabel?: string;
+  className?: string;
+};
+
+/** A snippet to copy: monospace, scrolls sideways rather than wrapping, a copy button in its corner. */
+export function CodeBlock({ code, label, copyLabel = 'Copy code', className }: CodeBlockProps) {
+  return (
+    <div
+      data-slot="code-block"
+      className={cn('bg-background/60 relative overflow-hidden rounded-lg border', className)}
+    >
+      {label ? (
+        <div className="text-muted-foreground flex h-9 items-center justify-between border-b pr-1 pl-3 text-xs">
+          <span className="font-medium">{label}</span>
+          <CopyButton value={code} label={copyLabel} />
+        </div>
+      ) : (
+        <CopyButton value={code} label={copyLabel} className="absolute top-1.5 right-1.5" />
+      )}
+      <pre className={cn('overflow-x-auto p-3 font-mono text-[13px] leading-relaxed', !label && 'pr-12')}>
+        <code>{code}</code>
+      </pre>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { CircleStopIcon, LoaderCircleIcon } from 'lucide-react';
+import * as React from 'react';
+import { toast } from 'sonner';
+
+import { useSignedIn } from '@/app/shell/signed-in';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { type ClusterSummary, stopReason, useStopCluster } from '@/features/clusters/api';
+import { stopCheck } from '@/features/clusters/permissions';
+import { serverMessage } from '@/lib/api/errors';
+
+type StopClusterButtonProps = {
+  cluster: Pick<ClusterSummary, 'id' | 'name' | 'creator' | 'account' | 'currentState'>;
+  /** `compact` for table rows, `button` for a page header. */
+  variant?: 'compact' | 'button';
+};
+
+/**
+ * Stop, after a confirmation. Disabled, with a tooltip saying why, when the caller may not stop
+ * the cluster or it is already stopping or over.
+ */
+export function StopClusterButton({ cluster, variant = 'button' }: StopClusterButtonProps) {
+  const signedIn = useSignedIn();
+  const stop = useStopCluster();
+  const [open, setOpen] = React.useState(false);
+  const check = stopCheck(cluster, signedIn);
+  const disabled = !check.allowed || stop.isPending;
+  const label = `Stop ${cluster.name}`;
+
+  const trigger =
+    variant === 'compact' ? (
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={label}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+        className="text-muted-foreground hover:text-destructive"
+      >
+        {stop.isPending ? <LoaderCircleIcon className="animate-spin" /> : <CircleStopIcon />}
+        Stop
+      </Button>
+    ) : (
+      <Button variant="outline" disabled={disabled} onClick={() => setOpen(true)}>
+        {stop.isPending ? <LoaderCircleIcon className="animate-spin" /> : <CircleStopIcon />}
+        Stop
+      </Button>
+    );
+
+  function confirm() {
+    stop.mutate(
+      { ref: { account: cluster.account.slug, id: cluster.id }, reason: stopReason(signedIn.user.username) },
+      {
+        onSuccess: () => toast.success(`Stopping ${cluster.name}`),
+        onError: (error) =>
+          toast.error(`Could not stop ${cluster.name}`, { description: serverMessage(error) }),
+      },
+    );
+  }
+
+  return (
+    <>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          {/* A disabled button gets no pointer or focus events: the wrapper carries the tooltip (and focus). */}
+          <span tabIndex={check.allowed ? -1 : 0} className="inline-flex rounded-md">
+            {trigger}
+          </span>
+        </TooltipTrigger>
+        <TooltipContent>{check.allowed ? label : check.reason}</TooltipContent>
+      </Tooltip>
+      <AlertDialog open={open} onOpenChange={setOpen}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Stop {cluster.name}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              Its scheduler and workers shut down and running computations are lost. Dask clients connected to
+              it lose their connection. Its logs and history stay available.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={confirm}>
+              Stop cluster
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}

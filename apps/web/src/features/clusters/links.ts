@@ -1,0 +1,22 @@
+import { generatePath } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { ACCOUNT_PARAM } from '@/app/workspace';
+
+export const CLUSTER_TABS = [
+  { id: 'overview', label: 'Overview', path: paths.cluster },
+  { id: 'instances', label: 'Instances', path: paths.clusterInstances },
+  { id: 'logs', label: 'Logs', path: paths.clusterLogs },
+  { id: 'events', label: 'Events', path: paths.clusterEvents },
+] as const;
+export type ClusterTab = (typeof CLUSTER_TABS)[number]['id'];
+
+/** A cluster's page (or one of its tabs), naming its workspace so the link works for anyone in it. */
+export function clusterLink(
+  cluster: { id: number; account: { slug: string } },
+  tab: ClusterTab = 'overview',
+) {
+  const path = CLUSTER_TABS.find((candidate) => candidate.id === tab)?.path ?? paths.cluster;
+  const search = new URLSearchParams({ [ACCOUNT_PARAM]: cluster.account.slug });
+  return `${generatePath(path, { clusterId: String(cluster.id) })}?${search}`;
+}
