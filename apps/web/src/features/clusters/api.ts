@@ -36,11 +36,16 @@ export const clusterKeys = {
 
 const clusterPath = (ref: ClusterRef) => ({ path: { account: ref.account, pk: ref.id } });
 
-/** One page of the Dashboard, refreshed every few seconds while a cluster on it is changing. */
-export function useClustersPage(query: PaginateQuery) {
+/**
+ * One page of the Dashboard, refreshed every few seconds while a cluster on it is changing.
+ * `query` null: the scope is not known yet.
+ */
+export function useClustersPage(query: PaginateQuery | null) {
   return useQuery({
-    queryKey: clusterKeys.list(query),
-    queryFn: ({ signal }) => call(api.GET('/api/v2/clusters/paginate', { params: { query }, signal })),
+    queryKey: clusterKeys.list(query ?? {}),
+    queryFn: ({ signal }) =>
+      call(api.GET('/api/v2/clusters/paginate', { params: { query: query ?? {} }, signal })),
+    enabled: query !== null,
     placeholderData: keepPreviousData,
     refetchInterval: (current) => dashboardPollMs(current.state.data?.items ?? []),
   });

@@ -14,15 +14,28 @@ import { ClustersEmpty } from '@/features/clusters/dashboard/clusters-empty';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
 import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
 import { paginateQuery, useDashboardSearch } from '@/features/clusters/dashboard/search-params';
+import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { errorMessage } from '@/lib/api/errors';
 
-/** The Dashboard (`/clusters`): the workspace's clusters, server-paginated, filtered from the URL. */
+/** "Acme", "everything you can see", "clusters ada created". */
+function scopeLabel(scope: Scope): string {
+  if (scope.type === 'compound') return 'all your workspaces';
+  if (scope.type === 'user') return `all your workspaces, created by ${scope.name}`;
+  return scope.name;
+}
+
+/**
+ * The Dashboard (`/clusters`): the clusters of the picked scope (the current workspace until another
+ * is picked), server-paginated, filtered and ordered from the URL.
+ */
 export function ClustersPage() {
   usePageMeta({ title: 'Dashboard', breadcrumbs: [{ label: 'Dashboard' }] });
   const { workspace } = useWorkspace();
+  const { scope, error: scopeError } = useScope();
   const { search, setPage, setPageSize, setFilters, setOrder } = useDashboardSearch();
   const [creating, setCreating] = React.useState(false);
-  const clusters = useClustersPage(paginateQuery(search, { account: workspace?.slug }));
+  const clusters = useClustersPage(scope ? paginateQuery(search, scopeQuery(scope)) : null);
+  const failure = clusters.error ?? (scope ? null : scopeError);
 
   const filtered = search.filters.length > 0;
   const rows = clusters.data?.items ?? [];
@@ -34,27 +47,30 @@ export function ClustersPage() {
     <Page>
       <PageHeader
         title="Dashboard"
-        description={workspace ? `Clusters in ${workspace.name}` : 'You are not a member of any workspace.'}
+        description={scope ? `Clusters in ${scopeLabel(scope)}` : 'Your clusters'}
         actions={
-          openCreate ? (
-            <Button onClick={openCreate}>
-              <PlusIcon />
-              Create cluster
-            </Button>
-          ) : null
+          <>
+            <ScopePicker className="w-60" />
+            {openCreate ? (
+              <Button onClick={openCreate}>
+                <PlusIcon />
+                Create cluster
+              </Button>
+            ) : null}
+          </>
         }
       />
-      {clusters.isError ? (
+      {failure ? (
         <ErrorState
           title="Could not load clusters"
-          message={errorMessage(clusters.error)}
+          message={errorMessage(failure)}
           onRetry={() => void clusters.refetch()}
           retrying={clusters.isFetching}
         />
       ) : clusters.isPending ? (
         <LoadingSkeleton variant="table" columns={6} />
       ) : nothingYet ? (
-        <ClustersEmpty workspace={workspace?.name ?? 'this workspace'} onCreate={openCreate} />
+        <ClustersEmpty scope={scope ? scopeLabel(scope) : 'this workspace'} onCreate={openCreate} />
       ) : (
         <>
           <ClusterFilters filters={search.filters} onChange={setFilters} problems={search.problems} />
@@ -69,7 +85,7 @@ export function ClustersPage() {
             onOrder={setOrder}
             // Dim the rows while another page or filter loads, not on every background refresh.
             loading={clusters.isPlaceholderData && clusters.isFetching}
-            showWorkspace={false}
+            showWorkspace={scope?.type !== 'account'}
             empty={
               <EmptyState
                 icon={SearchXIcon}

@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { CodeBlock } from '@/features/clusters/components/code-block';
 import { FIRST_CLUSTER_SNIPPET, LOGIN_SNIPPET } from '@/features/clusters/snippets';
 
-/** A workspace without clusters: how to start one from Python, or from here. */
-export function ClustersEmpty({ workspace, onCreate }: { workspace: string; onCreate?: () => void }) {
+/** A scope without clusters: how to start one from Python, or from here. */
+export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: () => void }) {
   return (
     <div
       data-slot="clusters-empty"
@@ -15,7 +15,7 @@ export function ClustersEmpty({ workspace, onCreate }: { workspace: string; onCr
         <div className="bg-primary/10 text-primary flex size-10 items-center justify-center rounded-lg border border-primary/20">
           <ServerIcon className="size-5" aria-hidden="true" />
         </div>
-        <h2 className="text-base font-semibold">No clusters in {workspace} yet</h2>
+        <h2 className="text-base font-semibold">No clusters in {scope} yet</h2>
         <p className="text-muted-foreground text-sm">
           A cluster is a Dask scheduler and its workers. Start one from Python and it shows up here, with its
           state, instances and logs.

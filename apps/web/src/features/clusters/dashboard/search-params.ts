@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 
 import type { PaginateQuery } from '@/features/clusters/api';
 import { CLUSTER_STATES, isClusterState } from '@/features/clusters/states';
+import type { ScopeQuery } from '@/features/scopes';
 import { readPagination } from '@/hooks/use-pagination-params';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
 
@@ -128,13 +129,7 @@ export function writeDashboardSearch(search: URLSearchParams, change: Change): U
   return out;
 }
 
-/** Where the Dashboard's list comes from: one workspace, an organization, everything... */
-export type ScopeQuery = Pick<
-  PaginateQuery,
-  'account' | 'organization' | 'user' | 'compound_scope' | 'custom_staff_scope'
->;
-
-/** The `GET clusters/paginate` query for this URL state and scope. */
+/** The `GET clusters/paginate` query for this URL state and scope (`scopeQuery(scope)`). */
 export function paginateQuery(search: DashboardSearch, scope: ScopeQuery): PaginateQuery {
   const values = (key: FilterKey) => search.filters.filter((f) => f.key === key).map((f) => f.value);
   const [name] = values('name');
