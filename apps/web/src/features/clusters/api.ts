@@ -64,7 +64,7 @@ export function useClusterFrontend(id: number) {
 /** The details shape of client-contract.md 2.3, polled while the cluster is alive. */
 export function useClusterDetails(ref: ClusterRef | null) {
   return useQuery({
-    queryKey: ref ? clusterKeys.details(ref) : clusterKeys.all,
+    queryKey: ref ? clusterKeys.details(ref) : [...clusterKeys.all, 'details', 'unknown'],
     queryFn: ({ signal }) =>
       call(api.GET('/api/v2/clusters/account/{account}/id/{pk}', { params: clusterPath(ref!), signal })),
     enabled: ref !== null,
