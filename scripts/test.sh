@@ -12,6 +12,8 @@ step "server tests (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-embedded PGlite})
 npm test -w apps/server --silent
 if [ -f apps/web/vitest.config.ts ] || [ -f apps/web/vite.config.ts ]; then
   step "console tests"; npm test -w apps/web --silent
+  step "console build"; npm run build -w apps/web --silent
+  step "browser tests (built console on the real server, in Chromium)"; npm run test:e2e -w apps/web --silent
 fi
 step "python tests (client against a real server)"
 "${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python

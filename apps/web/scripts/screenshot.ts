@@ -1,7 +1,7 @@
 // Screenshot a URL with Debian's Chromium: npx tsx apps/web/scripts/screenshot.ts <url> [out.png] [options]
 // Options: --width=1440 --height=900 --full (whole page) --wait=<css selector> --click=<css selector>
 //          --key=<key combo, e.g. Control+b> --scroll=<css selector>
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../e2e/harness/browser';
 
 function option(name: string): string | undefined {
   const prefix = `--${name}=`;
@@ -19,17 +19,8 @@ async function main() {
     process.exit(2);
   }
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchBrowser();
+
   try {
     const page = await browser.newPage({
       viewport: { width: Number(option('width') ?? 1440), height: Number(option('height') ?? 900) },

@@ -1,10 +1,12 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
+import { lazyPage } from '@/app/lazy-page';
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
 import { HomeRedirect } from '@/app/shell/HomeRedirect';
 import { RequireAuth } from '@/app/shell/RequireAuth';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
+import { activateTokenRoutes } from '@/features/activate-token/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { batchRoutes } from '@/features/batch/routes';
 import { billingRoutes } from '@/features/billing/routes';
@@ -53,8 +55,9 @@ export const router = createBrowserRouter([
       {
         Component: RequireAuth,
         children: [
+          ...activateTokenRoutes,
           {
-            lazy: async () => ({ Component: (await import('@/app/shell/AppShell')).AppShell }),
+            ...lazyPage(() => import('@/app/shell/AppShell'), 'AppShell'),
             children: [
               { index: true, Component: HomeRedirect },
               ...profileRoutes,

@@ -81,11 +81,11 @@ export function usePasswordResetConfirm() {
   });
 }
 
-/** The OAuth callback's code exchange (Google, GitHub). */
-export function useProviderToken() {
+/** The OAuth callback's code exchange with `provider` (google, github). */
+export function useProviderToken(provider: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ provider, code }: { provider: string; code: string }) =>
+    mutationFn: (code: string) =>
       call(api.POST('/users/{provider}/get_token', { params: { path: { provider } }, body: { code } })),
     onSuccess: ({ key }) => {
       queryClient.clear();

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 import { StaffOnly } from '@/app/shell/StaffOnly';
 
@@ -10,7 +11,7 @@ export const batchRoutes: RouteObject[] = [
     children: [
       {
         path: paths.batchJobs,
-        lazy: async () => ({ Component: (await import('@/features/batch/BatchJobsPage')).BatchJobsPage }),
+        ...lazyPage(() => import('@/features/batch/BatchJobsPage'), 'BatchJobsPage'),
       },
     ],
   },

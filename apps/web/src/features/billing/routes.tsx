@@ -1,11 +1,12 @@
 import type { RouteObject } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 
 /** Signed-in routes of this area (composed in app/router.tsx). */
 export const billingRoutes: RouteObject[] = [
   {
     path: paths.billing,
-    lazy: async () => ({ Component: (await import('@/features/billing/BillingPage')).BillingPage }),
+    ...lazyPage(() => import('@/features/billing/BillingPage'), 'BillingPage'),
   },
 ];

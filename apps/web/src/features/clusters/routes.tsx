@@ -1,5 +1,6 @@
 import { Navigate, type RouteObject, useLocation } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 
 /** `/clusters/{id}/infrastructure` (where old account links land) shows the Instances tab. */
@@ -14,37 +15,27 @@ const cluster = () => import('@/features/clusters/cluster/ClusterDetailsPage');
 export const clustersRoutes: RouteObject[] = [
   {
     path: paths.clusters,
-    lazy: async () => ({
-      Component: (await import('@/features/clusters/dashboard/ClustersPage')).ClustersPage,
-    }),
+    ...lazyPage(() => import('@/features/clusters/dashboard/ClustersPage'), 'ClustersPage'),
   },
   {
     path: paths.cluster,
-    lazy: async () => ({ Component: (await cluster()).ClusterDetailsPage }),
+    ...lazyPage(cluster, 'ClusterDetailsPage'),
     children: [
       {
         index: true,
-        lazy: async () => ({
-          Component: (await import('@/features/clusters/cluster/overview-tab')).ClusterOverviewTab,
-        }),
+        ...lazyPage(() => import('@/features/clusters/cluster/overview-tab'), 'ClusterOverviewTab'),
       },
       {
         path: 'instances',
-        lazy: async () => ({
-          Component: (await import('@/features/clusters/cluster/instances-tab')).ClusterInstancesTab,
-        }),
+        ...lazyPage(() => import('@/features/clusters/cluster/instances-tab'), 'ClusterInstancesTab'),
       },
       {
         path: 'logs',
-        lazy: async () => ({
-          Component: (await import('@/features/clusters/cluster/logs-tab')).ClusterLogsTab,
-        }),
+        ...lazyPage(() => import('@/features/clusters/cluster/logs-tab'), 'ClusterLogsTab'),
       },
       {
         path: 'events',
-        lazy: async () => ({
-          Component: (await import('@/features/clusters/cluster/events-tab')).ClusterEventsTab,
-        }),
+        ...lazyPage(() => import('@/features/clusters/cluster/events-tab'), 'ClusterEventsTab'),
       },
       { path: 'infrastructure', element: <InfrastructureRedirect /> },
     ],

@@ -1,7 +1,30 @@
-import { UserIcon } from 'lucide-react';
+import { usePageMeta } from '@/app/page-meta';
+import { useSignedIn } from '@/app/shell/signed-in';
+import { Page, PageHeader } from '@/components/page';
+import { ApiTokensSection } from '@/features/profile/sections/api-tokens-section';
+import { DefaultWorkspaceSection } from '@/features/profile/sections/default-workspace-section';
+import { ChartColorSection, TimeZoneSection } from '@/features/profile/sections/display-sections';
+import { GitTokenSection } from '@/features/profile/sections/git-token-section';
+import { PasswordSection } from '@/features/profile/sections/password-section';
+import { ProfileInformationSection } from '@/features/profile/sections/profile-information-section';
+import { UsernameSection } from '@/features/profile/sections/username-section';
 
-import { PlaceholderPage } from '@/components/placeholder-page';
-
+/** The Profile page (spec/console.md section 2): its sections, in the spec's order. */
 export function ProfilePage() {
-  return <PlaceholderPage title="Profile" icon={UserIcon} />;
+  const { user } = useSignedIn();
+  usePageMeta({ title: 'Profile' });
+
+  return (
+    <Page className="max-w-4xl gap-10">
+      <PageHeader title="Profile" description={`Signed in as ${user.email}`} />
+      <DefaultWorkspaceSection />
+      <ApiTokensSection />
+      <UsernameSection />
+      {user.hasUsablePassword ? <PasswordSection /> : null}
+      <ProfileInformationSection />
+      <GitTokenSection />
+      <TimeZoneSection />
+      <ChartColorSection />
+    </Page>
+  );
 }

@@ -1,19 +1,16 @@
 import type { RouteObject } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 
 /** The public component showcase (spec section 2: /component-sandbox). */
 export const sandboxRoutes: RouteObject[] = [
   {
     path: paths.componentSandbox,
-    lazy: async () => ({
-      Component: (await import('@/features/sandbox/ComponentSandboxPage')).ComponentSandboxPage,
-    }),
+    ...lazyPage(() => import('@/features/sandbox/ComponentSandboxPage'), 'ComponentSandboxPage'),
   },
   {
     path: `${paths.componentSandbox}/auth-card`,
-    lazy: async () => ({
-      Component: (await import('@/features/sandbox/AuthCardPreviewPage')).AuthCardPreviewPage,
-    }),
+    ...lazyPage(() => import('@/features/sandbox/AuthCardPreviewPage'), 'AuthCardPreviewPage'),
   },
 ];

@@ -1,5 +1,6 @@
 import { Navigate, type RouteObject, useLocation, useParams } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 
 /** `/account` goes to setup/credentials keeping the query string (spec section 2). */
@@ -19,11 +20,11 @@ function SetupRedirect() {
 export const setupRoutes: RouteObject[] = [
   {
     path: paths.setup,
-    lazy: async () => ({ Component: (await import('@/features/setup/CloudSetupPage')).CloudSetupPage }),
+    ...lazyPage(() => import('@/features/setup/CloudSetupPage'), 'CloudSetupPage'),
   },
   {
     path: paths.setupCredentials,
-    lazy: async () => ({ Component: (await import('@/features/setup/CloudSetupPage')).CloudSetupPage }),
+    ...lazyPage(() => import('@/features/setup/CloudSetupPage'), 'CloudSetupPage'),
   },
   { path: paths.account, Component: AccountRedirect },
   { path: '/setup/*', Component: SetupRedirect },

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 
+import { lazyPage } from '@/app/lazy-page';
 import { paths } from '@/app/paths';
 import { StaffOnly } from '@/app/shell/StaffOnly';
 
@@ -10,7 +11,7 @@ export const staffRoutes: RouteObject[] = [
     children: [
       {
         path: paths.staff,
-        lazy: async () => ({ Component: (await import('@/features/staff/StaffPage')).StaffPage }),
+        ...lazyPage(() => import('@/features/staff/StaffPage'), 'StaffPage'),
       },
     ],
   },

@@ -1,0 +1,46 @@
+import { linkIn, type SmtpSink } from '../../../server/test/helpers/smtp';
+
+export const PASSWORD = 'Sturdy-passphrase-42';
+
+let counter = 0;
+export const uniqueName = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`.toLowerCase();
+
+async function json(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Registers over HTTP and follows the mailed verification link: a user who can sign in. */
+export async function createVerifiedUser(base: string, smtp: SmtpSink, prefix = 'e2e') {
+  const username = uniqueName(prefix);
+  const email = `${username}@example.com`;
+  await json(
+    await fetch(`${base}/api/v1/registration/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username,
+        email,
+        password1: PASSWORD,
+        password2: PASSWORD,
+        full_name: `Test ${username}`,
+      }),
+    }),
+  );
+  const mail = await smtp.waitFor(email, (m) => m.text.includes('/verify-email-confirm/'), 30_000);
+  const key = linkIn(mail, /\/verify-email-confirm\/[a-f0-9]+/)
+    .split('/')
+    .pop();
+  await json(
+    await fetch(`${base}/api/v1/registration/verify-email/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key }),
+    }),
+  );
+  return { username, email, password: PASSWORD };
+}
+
+export { json, linkIn };

@@ -1,0 +1,42 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * Fills the login form and signs in. `firstTime`: the shell's welcome dialog is expected, and
+ * answered with Skip (pages outside the shell, like activate-token, do not show it).
+ */
+export async function signIn(
+  page: Page,
+  user: { username: string; password: string },
+  { firstTime = false } = {},
+) {
+  await page.getByLabel('Username or email').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (firstTime) {
+    await page.getByRole('dialog', { name: 'Welcome to Cumulus' }).waitFor();
+    await page.getByRole('button', { name: 'Skip' }).click();
+    await page.getByRole('dialog', { name: 'Welcome to Cumulus' }).waitFor({ state: 'detached' });
+  }
+}
+
+/** The session key the console keeps in local storage. */
+export const storedToken = (page: Page) => page.evaluate(() => window.localStorage.getItem('cumulus.token'));
+
+/** Polls `check` until it passes (the machine is shared and slow: never a fixed sleep). */
+export async function eventually(check: () => Promise<void> | void, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+export function expectNoConsoleErrors(errors: string[]) {
+  expect(errors, 'console errors in the page').toEqual([]);
+}

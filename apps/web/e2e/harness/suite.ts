@@ -1,0 +1,39 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+import { launchBrowser, openSession, type Session } from './browser';
+import { type E2eServer, startE2eServer } from './server';
+
+/**
+ * One server (fresh database, SMTP sink) and one browser for a spec file; each test opens its own
+ * session (context) with `open()`, closed after the test.
+ */
+export function consoleSuite() {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  let session: Session | undefined;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
+  });
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  return {
+    get server(): E2eServer {
+      if (!server) throw new Error('The server is not started yet (use it inside a test).');
+      return server;
+    },
+    async open(viewport?: { width: number; height: number }): Promise<Session> {
+      if (!server || !browser) throw new Error('The suite is not started yet (use it inside a test).');
+      session = await openSession(browser, server.base, viewport);
+      return session;
+    },
+  };
+}

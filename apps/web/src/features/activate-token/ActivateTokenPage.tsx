@@ -1,0 +1,172 @@
+import { CircleCheckIcon, LoaderCircleIcon, LogOutIcon, TerminalIcon, TriangleAlertIcon } from 'lucide-react';
+import type * as React from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { DocumentTitle } from '@/components/document-title';
+import { Logo } from '@/components/logo';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useActivateToken } from '@/features/activate-token/api';
+import { useLogout } from '@/features/auth/api';
+import { useCurrentUser } from '@/features/user/api';
+import { supportMailto } from '@/lib/links';
+
+/** The header of this page: the logo, and the signed-in email with a Logout item. */
+function ActivateHeader() {
+  const user = useCurrentUser();
+  const logout = useLogout();
+  return (
+    <header className="flex h-14 items-center justify-between border-b px-4 sm:px-6">
+      <Link to={paths.root} className="flex rounded-md">
+        <Logo />
+      </Link>
+      {user.data ? (
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="ghost" size="sm">
+              {user.data.email}
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            <DropdownMenuItem onSelect={() => logout.mutate()}>
+              <LogOutIcon aria-hidden="true" />
+              Logout
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      ) : (
+        <Skeleton className="h-5 w-40" />
+      )}
+    </header>
+  );
+}
+
+function Panel({
+  title,
+  icon,
+  description,
+  children,
+  footer,
+}: {
+  title: string;
+  icon: React.ReactNode;
+  description?: React.ReactNode;
+  children?: React.ReactNode;
+  footer?: React.ReactNode;
+}) {
+  return (
+    <Card className="w-full max-w-md gap-5 shadow-xl">
+      <DocumentTitle title={title} />
+      <CardHeader className="gap-3">
+        <div className="bg-primary/10 text-primary flex size-10 items-center justify-center rounded-lg">
+          {icon}
+        </div>
+        <CardTitle role="heading" aria-level={1} className="text-xl tracking-tight">
+          {title}
+        </CardTitle>
+        {description ? <CardDescription className="text-sm">{description}</CardDescription> : null}
+      </CardHeader>
+      {children ? <CardContent className="grid gap-4">{children}</CardContent> : null}
+      {footer ? <CardFooter className="justify-end gap-2">{footer}</CardFooter> : null}
+    </Card>
+  );
+}
+
+/**
+ * Activate API Token (spec section 2): a terminal's `cumulus login` opened this page with the id
+ * of its pending token; authorizing makes that token act as the signed-in user.
+ */
+export function ActivateTokenPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const activate = useActivateToken();
+  const identifier = params.get('id') ?? params.get('identifier');
+
+  let panel: React.ReactNode;
+  if (!identifier) {
+    panel = (
+      <Panel
+        title="Token Missing"
+        icon={<TriangleAlertIcon className="size-5" aria-hidden="true" />}
+        description="This link has no token id. Some terminals strip part of a long link when it is opened; copy the whole link your terminal printed into the address bar."
+      >
+        <p className="text-muted-foreground text-sm">It looks like this:</p>
+        <code className="bg-muted/50 rounded-md border px-3 py-2 font-mono text-xs">
+          {window.location.origin}/activate-token?id=...
+        </code>
+      </Panel>
+    );
+  } else if (activate.isPending) {
+    panel = (
+      <Panel
+        title="Authorizing Access.."
+        icon={<LoaderCircleIcon className="size-5 animate-spin" aria-hidden="true" />}
+      />
+    );
+  } else if (activate.isSuccess) {
+    panel = (
+      <Panel
+        title="Authorized"
+        icon={<CircleCheckIcon className="size-5" aria-hidden="true" />}
+        description="Authentication successful, you can close this window now."
+      />
+    );
+  } else if (activate.isError) {
+    panel = (
+      <Panel
+        title="Something went wrong..."
+        icon={<TriangleAlertIcon className="size-5" aria-hidden="true" />}
+        description={
+          <>
+            Try again or contact{' '}
+            <a href={supportMailto()} className="text-primary hover:underline">
+              support
+            </a>
+            .
+          </>
+        }
+      />
+    );
+  } else {
+    panel = (
+      <Panel
+        title="Confirm Access Request"
+        icon={<TerminalIcon className="size-5" aria-hidden="true" />}
+        description="A client application is requesting access act as you."
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => navigate(paths.root)}>
+              Cancel
+            </Button>
+            <Button onClick={() => activate.mutate(identifier)}>Authorize Access</Button>
+          </>
+        }
+      >
+        <p className="text-muted-foreground text-sm">
+          Confirm that this validation code matches the one shown in your terminal:
+        </p>
+        <code
+          data-testid="validation-code"
+          className="bg-muted/50 rounded-md border px-3 py-2 text-center font-mono text-base tracking-widest"
+        >
+          {identifier}
+        </code>
+      </Panel>
+    );
+  }
+
+  return (
+    <div className="flex min-h-svh flex-col">
+      <ActivateHeader />
+      <main className="flex flex-1 items-start justify-center px-4 pt-[12vh] pb-16">{panel}</main>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { Navigate } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { useSession } from '@/lib/api/session';
+import { STORAGE_KEYS, writeStored } from '@/lib/storage';
+
+/** /go-cumulus-pro: signed in goes to billing; otherwise remember to, and sign in first. */
+export function BillingRedirectPage() {
+  const { token } = useSession();
+  if (token) return <Navigate to={paths.billing} replace />;
+  writeStored(STORAGE_KEYS.upgrade, 'true');
+  return <Navigate to={paths.login} replace />;
+}

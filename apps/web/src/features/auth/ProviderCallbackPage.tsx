@@ -1,0 +1,84 @@
+import type { UseMutationResult } from '@tanstack/react-query';
+import { KeyRoundIcon, LoaderCircleIcon } from 'lucide-react';
+import * as React from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { takeReturnTo } from '@/app/return-to';
+import { AuthCard } from '@/components/auth-card';
+import { FormAlert } from '@/components/form-alert';
+import { Button } from '@/components/ui/button';
+import { useProviderToken, useSsoToken } from '@/features/auth/api';
+import { providerFailure } from '@/features/auth/messages';
+import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
+
+type TokenExchange = UseMutationResult<{ key: string; existing: boolean }, Error, string>;
+
+/**
+ * A provider sent the browser back with ?code=...: exchange it for a session, then go to the
+ * stored return-to, else the return-to parameter, else root.
+ */
+function CallbackScreen({ name, exchange }: { name: string; exchange: TokenExchange }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const code = params.get('code');
+  const started = React.useRef(false);
+
+  React.useEffect(() => {
+    if (started.current || !code) return;
+    started.current = true;
+    exchange.mutate(code, { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) });
+  }, [code, exchange, navigate, params]);
+
+  if (!code || exchange.isError) {
+    const failure = providerFailure(exchange.error, name);
+    return (
+      <AuthCard
+        title={`Sign in with ${name}`}
+        footer={
+          <Link to={paths.login} className="hover:text-foreground">
+            Go back to login
+          </Link>
+        }
+      >
+        <FormAlert>{failure.message}</FormAlert>
+        {failure.ssoLink ? (
+          <Button variant="outline" onClick={() => navigate(paths.workos)}>
+            <KeyRoundIcon aria-hidden="true" />
+            Sign in with SSO
+          </Button>
+        ) : null}
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title={`Signing in with ${name}`}>
+      <div role="status" className="text-muted-foreground flex items-center gap-2 text-sm">
+        <LoaderCircleIcon className="size-4 animate-spin" aria-hidden="true" />
+        One moment…
+      </div>
+    </AuthCard>
+  );
+}
+
+/** /auth/google/callback and /auth/github/callback. */
+export function OAuthCallbackPage() {
+  const { provider } = useParams();
+  const exchange = useProviderToken(provider ?? '');
+  if (!isOAuthProvider(provider)) {
+    return (
+      <AuthCard title="Unknown sign-in provider">
+        <Link to={paths.login} className="text-primary text-sm hover:underline">
+          Go back to login
+        </Link>
+      </AuthCard>
+    );
+  }
+  return <CallbackScreen name={OAUTH_PROVIDERS[provider].name} exchange={exchange} />;
+}
+
+/** /auth/sso/callback. */
+export function SsoCallbackPage() {
+  const exchange = useSsoToken();
+  return <CallbackScreen name="SSO" exchange={exchange} />;
+}

@@ -1,0 +1,121 @@
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { AuthCard } from '@/components/auth-card';
+import { FormAlert } from '@/components/form-alert';
+import { FormField } from '@/components/form-field';
+import { carriedSearch } from '@/components/public-header';
+import { SubmitButton } from '@/components/submit-button';
+import { Input } from '@/components/ui/input';
+import { useRegister } from '@/features/auth/api';
+import { type SignupValues, signupSchema } from '@/features/auth/schemas';
+import { isApiError } from '@/lib/api/errors';
+import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { BOOK_DEMO_URL } from '@/lib/links';
+
+const SERVER_FIELDS = ['fullName', 'preferredName', 'username', 'email', 'password1', 'password2'] as const;
+
+/** The first non-field error, or the unknown-error text, shown above the form. */
+function formError(error: unknown): string | null {
+  if (!error) return null;
+  if (isApiError(error) && error.nonFieldErrors[0]) return error.nonFieldErrors[0];
+  if (isApiError(error) && Object.keys(error.fields).length > 0) return null;
+  return 'An unknown error occurred';
+}
+
+/** Sign-up (spec section 2): on success to verify-email-sent, carrying return-to. */
+export function SignupPage() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const form = useZodForm(signupSchema, {
+    mode: 'onTouched',
+    defaultValues: {
+      fullName: '',
+      preferredName: '',
+      username: '',
+      // An invitation link carries the invited address.
+      email: params.get('email') ?? '',
+      password1: '',
+      password2: '',
+    },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values: SignupValues) =>
+    register.mutate(
+      {
+        full_name: values.fullName,
+        preferred_name: values.preferredName || null,
+        username: values.username,
+        email: values.email,
+        password1: values.password1,
+        password2: values.password2,
+      },
+      {
+        onSuccess: ({ detail }) => {
+          if (detail === 'E-mail already verified.') return navigate(paths.root);
+          navigate(`${paths.verifyEmailSent}${carriedSearch(location.search)}`, {
+            state: { email: values.email },
+          });
+        },
+        onError: (error) => setServerFieldErrors(form.setError, error, SERVER_FIELDS),
+      },
+    ),
+  );
+
+  return (
+    <AuthCard
+      title="Create your account"
+      pageTitle="Sign Up"
+      description="Run Dask clusters in minutes."
+      footer={
+        <>
+          <p>
+            Already have an account?{' '}
+            <Link
+              to={`${paths.login}${carriedSearch(location.search)}`}
+              className="text-primary hover:underline"
+            >
+              Sign in
+            </Link>
+          </p>
+          <p>
+            Setting up for a team?{' '}
+            <a href={BOOK_DEMO_URL} target="_blank" rel="noreferrer" className="text-primary hover:underline">
+              Book a demo
+            </a>
+          </p>
+        </>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <FormAlert>{formError(register.error)}</FormAlert>
+        <FormField label="Full name" error={errors.fullName?.message}>
+          <Input autoComplete="name" {...form.register('fullName')} />
+        </FormField>
+        <FormField label="Preferred name (optional)" error={errors.preferredName?.message}>
+          <Input autoComplete="nickname" {...form.register('preferredName')} />
+        </FormField>
+        <FormField
+          label="Username"
+          description="Lowercase letters, numbers, hyphens and underscores."
+          error={errors.username?.message}
+        >
+          <Input autoComplete="username" autoCapitalize="none" {...form.register('username')} />
+        </FormField>
+        <FormField label="Work email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" {...form.register('email')} />
+        </FormField>
+        <FormField label="Password" description="At least 10 characters." error={errors.password1?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('password1')} />
+        </FormField>
+        <FormField label="Confirm password" error={errors.password2?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('password2')} />
+        </FormField>
+        <SubmitButton pending={register.isPending}>Create Account</SubmitButton>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { AuthCard } from '@/components/auth-card';
+import { useResendConfirmation } from '@/features/auth/api';
+import { EmailRequestForm } from '@/features/auth/email-request-form';
+
+/** Verify-email-resend: an email field; success shows the server's sent message. */
+export function VerifyEmailResendPage() {
+  const resend = useResendConfirmation();
+  return (
+    <AuthCard
+      title="Resend verification email"
+      description={resend.isSuccess ? undefined : 'Enter the email address you signed up with.'}
+      footer={
+        <Link to={paths.login} className="hover:text-foreground">
+          Back to sign in
+        </Link>
+      }
+    >
+      {resend.isSuccess ? (
+        <p role="status" className="text-sm">
+          {resend.data.detail}
+        </p>
+      ) : (
+        <EmailRequestForm mutation={resend} submitLabel="Resend email" />
+      )}
+    </AuthCard>
+  );
+}

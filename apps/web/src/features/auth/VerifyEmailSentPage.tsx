@@ -1,0 +1,43 @@
+import { MailCheckIcon } from 'lucide-react';
+import { Link, useLocation } from 'react-router';
+
+import { paths } from '@/app/paths';
+import { AuthCard } from '@/components/auth-card';
+import { carriedSearch } from '@/components/public-header';
+
+/** After sign-up: a verification email was sent; links to resend it. */
+export function VerifyEmailSentPage() {
+  const location = useLocation();
+  const email = (location.state as { email?: string } | null)?.email;
+  return (
+    <AuthCard
+      title="Check your email"
+      pageTitle="Verify your email"
+      footer={
+        <Link to={`${paths.login}${carriedSearch(location.search)}`} className="hover:text-foreground">
+          Back to sign in
+        </Link>
+      }
+    >
+      <div className="bg-primary/10 text-primary flex size-10 items-center justify-center rounded-lg">
+        <MailCheckIcon className="size-5" aria-hidden="true" />
+      </div>
+      <p className="text-muted-foreground text-sm">
+        We sent a verification email
+        {email ? (
+          <>
+            {' '}
+            to <span className="text-foreground">{email}</span>
+          </>
+        ) : null}
+        . Follow the link in it to activate your account.
+      </p>
+      <p className="text-muted-foreground text-sm">
+        Didn&apos;t get it?{' '}
+        <Link to={paths.verifyEmailResend} className="text-primary hover:underline">
+          Resend the verification email
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

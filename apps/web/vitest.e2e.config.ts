@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser journeys: the built console on the real server, driven in Debian's Chromium.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['e2e/**/*.e2e.ts'],
+    // One server and one browser at a time: the machine has two cores.
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+  },
+});
