@@ -77,7 +77,10 @@ describe('public pages', () => {
     await page.getByRole('heading', { name: 'Email Verified' }).waitFor();
     await session.screenshot('email-verified');
     await page.waitForURL('**/login?open=true');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('usernameOrEmail');
+    // open=true puts the cursor in the first field.
+    await eventually(async () =>
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('usernameOrEmail'),
+    );
 
     // A key that is not one says so.
     await page.goto('/verify-email-confirm/not-a-key');

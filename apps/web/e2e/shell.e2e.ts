@@ -44,7 +44,7 @@ describe('signed-in shell', () => {
     const teamEntry = page.getByLabel('Main navigation').getByRole('link', { name: 'Team' });
     await teamEntry.click();
     await page.waitForURL('**/team');
-    expect(await teamEntry.getAttribute('aria-current')).toBe('page');
+    await eventually(async () => expect(await teamEntry.getAttribute('aria-current')).toBe('page'));
 
     const sidebar = page.locator('[data-slot=sidebar][data-state]');
     expect(await sidebar.getAttribute('data-state')).toBe('expanded');

@@ -4,18 +4,15 @@ import { RouterProvider } from 'react-router';
 
 import { createQueryClient } from '@/app/query-client';
 import { router } from '@/app/router';
-import { Toaster } from '@/components/ui/sonner';
-import { TooltipProvider } from '@/components/ui/tooltip';
 
+// Tooltips bring their own provider and the toaster lives in the signed-in shell, so the public
+// pages' first load carries neither.
 export function App() {
   const [queryClient] = useState(createQueryClient);
 
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <RouterProvider router={router} />
-        <Toaster position="bottom-right" />
-      </TooltipProvider>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

@@ -13,6 +13,7 @@ import { WorkspaceProvider } from '@/app/workspace';
 import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
 import { readSidebarCookie, SidebarInset, SidebarProvider } from '@/components/ui/sidebar';
+import { Toaster } from '@/components/ui/sonner';
 import { useInteractions, useInteractionTypes } from '@/features/interactions/api';
 import { useCurrentUser, useOrganizationMemberships, useWorkspaceMemberships } from '@/features/user/api';
 import { errorMessage } from '@/lib/api/errors';
@@ -84,6 +85,7 @@ export function AppShell() {
               <Outlet />
             </SidebarInset>
             <WelcomeDialog />
+            <Toaster position="bottom-right" />
           </SidebarProvider>
         </PageMetaProvider>
       </WorkspaceProvider>

@@ -5,11 +5,11 @@ import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
 import { useFlags } from '@/features/interactions/api';
 
-const THREE_CLUSTERS = 'has-created-at-least-three-clusters';
+const THREE_CLUSTERS = 'has-created-at-least-three-clusters' as const;
 
 /** Root and any unknown path: the clusters dashboard after three clusters, else Get Started. */
 export function HomeRedirect() {
-  const flags = useFlags([THREE_CLUSTERS]);
+  const flags = useFlags();
   if (flags.isPending) {
     return (
       <Page>

@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useFlags, useRecordClientInteraction, useSetFlag } from '@/features/interactions/api';
 
-const SEEN_FLAG = 'user-source-dialog';
+const SEEN_FLAG = 'user-source-dialog' as const;
 const SOURCE_MAX = 500;
 
 /**
@@ -22,7 +22,7 @@ const SOURCE_MAX = 500;
  * whether it is for academic use. Skip and Submit both mark it seen.
  */
 export function WelcomeDialog() {
-  const flags = useFlags([SEEN_FLAG]);
+  const flags = useFlags();
   const setFlag = useSetFlag();
   const record = useRecordClientInteraction();
   const [source, setSource] = React.useState('');

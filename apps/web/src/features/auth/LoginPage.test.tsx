@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loginBody } from '@/features/auth/api';
 import { LoginPage } from '@/features/auth/LoginPage';
-import { LOGIN_MESSAGES, loginFailure } from '@/features/auth/messages';
+import { LOGIN_MESSAGES, loginFailure, providerFailure, verificationFailure } from '@/features/auth/messages';
 import { ApiError } from '@/lib/api/errors';
 import { renderPage } from '@/test/render';
 
@@ -70,5 +70,39 @@ describe('login answers (section 8)', () => {
       'SSO is required for this user.',
     );
     expect(loginFailure(ApiError.fromFailure(new TypeError('down'))).message).toBe(LOGIN_MESSAGES.other);
+  });
+});
+
+describe('provider and verification answers (section 8)', () => {
+  const nonField = (message: string) => ApiError.fromResponse(400, { non_field_errors: [message] });
+
+  it('maps the OAuth callback failures', () => {
+    expect(
+      providerFailure(nonField('User is already registered with this e-mail address.'), 'GitHub').message,
+    ).toBe(
+      'You already have an account for the email associated with your GitHub account, please use that login instead. Contact us if you need more help logging in.',
+    );
+    expect(
+      providerFailure(nonField('User is already registered with this username.'), 'Google').message,
+    ).toBe('This username is already in use by another account.');
+    expect(providerFailure(nonField('ada@example.com is not allowed to register'), 'Google').message).toBe(
+      `Free tier sign up is currently disabled. You do not currently have permission to enter the site. You can request access at support@${window.location.hostname}`,
+    );
+    expect(providerFailure(ApiError.fromResponse(401, { detail: 'SSO required' }), 'GitHub')).toEqual({
+      message: 'SSO is required for this user.',
+      ssoLink: true,
+    });
+    expect(
+      providerFailure(nonField('Sign-in with GitHub is not configured on this server.'), 'GitHub').message,
+    ).toBe('There was an error logging in with GitHub.');
+  });
+
+  it('maps the verification failures', () => {
+    expect(verificationFailure(ApiError.fromResponse(404, { detail: 'Not found.', code: 'NOT_FOUND' }))).toBe(
+      'Invalid activation key provided. If you believe this is in error, please get in touch with us.',
+    );
+    expect(verificationFailure(ApiError.fromFailure(new TypeError('down')))).toBe(
+      'Something went wrong, please try again.',
+    );
   });
 });

@@ -23,7 +23,7 @@ export const interactionKeys = {
   all: ['interactions'] as const,
   types: () => [...interactionKeys.all, 'types'] as const,
   list: () => [...interactionKeys.all, 'list'] as const,
-  flags: (names: readonly FlagName[]) => [...interactionKeys.all, 'flags', [...names].sort()] as const,
+  flags: () => [...interactionKeys.all, 'flags'] as const,
   banners: () => [...interactionKeys.all, 'banners'] as const,
 };
 
@@ -69,14 +69,15 @@ export function useRecordInteraction() {
   });
 }
 
-/** The named flags, polled every 10 s; `completed` per name. */
-export function useFlags(names: readonly FlagName[]) {
+/** Every flag of the user, `completed` by name, polled every 10 s: `useFlags().data?.['get-started']`. */
+export function useFlags() {
   return useQuery({
-    queryKey: interactionKeys.flags(names),
-    queryFn: ({ signal }) =>
-      call(api.GET('/api/v2/interactions/flag', { params: { query: { name: [...names] } }, signal })),
+    queryKey: interactionKeys.flags(),
+    queryFn: ({ signal }) => call(api.GET('/api/v2/interactions/flag', { signal })),
     select: (flags) =>
-      Object.fromEntries(flags.map((flag) => [flag.name, flag.completed])) as Record<string, boolean>,
+      Object.fromEntries(flags.map((flag) => [flag.name, flag.completed])) as Partial<
+        Record<FlagName, boolean>
+      >,
     refetchInterval: FLAG_POLL_MS,
   });
 }
@@ -86,7 +87,7 @@ export function useSetFlag() {
   return useMutation({
     mutationFn: ({ name, completed }: { name: FlagName; completed: boolean }) =>
       call(api.PUT('/api/v2/interactions/flag/{name}', { params: { path: { name } }, body: { completed } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...interactionKeys.all, 'flags'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: interactionKeys.flags() }),
   });
 }
 

@@ -13,6 +13,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
 import { readSidebarCookie, SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
+import { Toaster } from '@/components/ui/sonner';
 
 import { SandboxSidebar } from './sandbox-sidebar';
 import { BadgesSection } from './sections/badges-section';
@@ -66,6 +67,7 @@ export function ComponentSandboxPage() {
           <LayoutSection />
         </Page>
       </SidebarInset>
+      <Toaster position="bottom-right" />
     </SidebarProvider>
   );
 }
