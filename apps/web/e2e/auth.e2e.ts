@@ -19,6 +19,15 @@ describe('public pages', () => {
     await page.getByRole('heading', { name: 'Sign in to Cumulus' }).waitFor();
     await session.screenshot('login');
 
+    // Providers this server has not configured say so; SSO goes through the server and back.
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await page.getByText('Sign-in with Google is not configured on this server.').waitFor();
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
+    await page.waitForURL('**/login?open=true&sso=not-configured');
+    await page.getByText('Sign-in with SSO is not configured on this server.').waitFor();
+    await page.goto('/team?tab=workspaces');
+    await page.waitForURL('**/login?return-to=%2Fteam%3Ftab%3Dworkspaces');
+
     // The return-to travels to sign-up.
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL('**/signup?return-to=%2Fteam%3Ftab%3Dworkspaces');

@@ -63,6 +63,15 @@ describe('signed-in shell', () => {
     // An unknown path lands on Get Started too.
     await page.goto('/no/such/page');
     await page.waitForURL('**/get-started');
+
+    // Staff pages tell everyone else so.
+    await page.goto('/staff');
+    await page
+      .getByText(
+        'Sorry, only Cumulus admins can view this page. If this is a mistake, please contact Cumulus support.',
+      )
+      .waitFor();
+    await session.screenshot('shell-staff-only');
     expectNoConsoleErrors(session.errors);
   });
 

@@ -25,7 +25,7 @@ describe('sign-up rules (section 5)', () => {
     expect(signupSchema.safeParse(valid).success).toBe(true);
   });
 
-  it('says what is required', () => {
+  it('says what is required, and still compares the passwords', () => {
     expect(
       messages(
         signupSchema.safeParse({
@@ -44,6 +44,16 @@ describe('sign-up rules (section 5)', () => {
       password1: 'Password is required',
       password2: 'Matching password is required',
     });
+  });
+
+  it('compares the passwords even while other fields are empty', () => {
+    const result = signupSchema.safeParse({
+      ...valid,
+      fullName: '',
+      username: '',
+      password2: 'Something-else-123',
+    });
+    expect(messages(result).password2).toBe('Passwords must match');
   });
 
   it('bounds the names and checks the username, email and password rules', () => {

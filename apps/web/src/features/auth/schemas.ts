@@ -14,12 +14,12 @@ import {
 
 // The form rules and messages of spec/console.md section 5, word for word.
 
-// `abort`: an empty field says only that it is required, not every other rule too.
-const required = (message: string) => z.string().trim().min(1, { error: message, abort: true });
+// A form shows the first message of a field, so an empty one says only that it is required.
+const required = (message: string) => z.string().trim().min(1, message);
 const email = (requiredMessage: string, invalidMessage: string) =>
   required(requiredMessage).pipe(z.string().regex(EMAIL_PATTERN, invalidMessage));
 const password = (requiredMessage: string) =>
-  z.string().min(1, { error: requiredMessage, abort: true }).min(PASSWORD_MIN, PASSWORD_REQUIREMENTS);
+  z.string().min(1, requiredMessage).min(PASSWORD_MIN, PASSWORD_REQUIREMENTS);
 
 export const loginSchema = z.object({
   usernameOrEmail: required('Username is required'),
