@@ -29,6 +29,10 @@ export function ClusterLogsTab() {
   const formatDateTime = useFormatDateTime();
   const [pattern, setPattern] = React.useState(search.pattern);
   const typing = React.useRef<number | undefined>(undefined);
+  // The timer must apply the pattern to the URL as it is then (a toggle may have changed it
+  // meanwhile), so it calls the newest `change`, not the one of the render that started it.
+  const latestChange = React.useRef(change);
+  latestChange.current = change;
 
   // The URL follows the typing once it pauses; the box follows the URL (back, forward, links)
   // unless the user is still typing.
@@ -37,7 +41,7 @@ export function ClusterLogsTab() {
     window.clearTimeout(typing.current);
     typing.current = window.setTimeout(() => {
       typing.current = undefined;
-      change({ pattern: value });
+      latestChange.current({ pattern: value });
     }, PATTERN_DEBOUNCE_MS);
   }
   React.useEffect(() => () => window.clearTimeout(typing.current), []);

@@ -12,6 +12,7 @@ import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
 import { durationInWords } from '@/features/clusters/format';
 import { connectSnippet } from '@/features/clusters/snippets';
+import { hasEnded } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
@@ -86,7 +87,9 @@ export function ClusterOverviewTab() {
           <CardHeader>
             <CardTitle>Connect from Python</CardTitle>
             <CardDescription>
-              Attaches to this cluster by name; closing the client leaves it running.
+              {hasEnded(cluster.currentState.state)
+                ? `${cluster.name} is ${cluster.currentState.state}: this starts a new cluster of the same name.`
+                : 'Attaches to this cluster by name; closing the client leaves it running.'}
             </CardDescription>
           </CardHeader>
           <CardContent>
