@@ -1,0 +1,192 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
+import { createVerifiedUser, json } from './harness/api';
+import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
+import { consoleSuite } from './harness/suite';
+
+const suite = consoleSuite();
+
+/** Real Dask takes a while on a loaded two-core machine. */
+const CLUSTER_DEADLINE_MS = 150_000;
+
+/**
+ * Live processes of local instances (agents, dask-scheduler, dask-worker) of the server at
+ * `base`: the local backend puts CUMULUS_BACKEND_ID and CUMULUS_SERVER in their environment.
+ */
+async function instanceProcesses(base: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const environ = await readFile(`/proc/${name}/environ`, 'latin1').catch(() => '');
+    const stat = await readFile(`/proc/${name}/stat`, 'latin1').catch(() => '');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const vars = environ.split('\0');
+    if (
+      state !== 'Z' &&
+      vars.includes(`CUMULUS_SERVER=${base}`) &&
+      vars.some((v) => v.startsWith('CUMULUS_BACKEND_ID='))
+    )
+      pids.push(Number(name));
+  }
+  return pids;
+}
+
+const stateChip = (page: Page) => page.locator('header [data-slot=state-chip]').first();
+const tab = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Cluster sections' }).getByRole('link', { name, exact: true });
+
+describe('Clusters', () => {
+  it('creates a cluster from the console, sees it ready, reads its logs, stops it, and leaves no process behind', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const base = suite.server.base;
+    const user = await createVerifiedUser(base, suite.server.smtp, 'dash');
+
+    // The Dashboard of a new workspace: how to start from Python, or from here.
+    await page.goto('/clusters');
+    await signIn(page, user, { firstTime: true });
+    await page.waitForURL('**/clusters');
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByText(`No clusters in ${user.username} yet`).waitFor();
+    await page.getByText('client = Client(cumulus.Cluster(n_workers=4))').waitFor();
+    await page.getByText('cumulus login').waitFor();
+    expect(await page.title()).toContain('Dashboard');
+    await session.screenshot('dashboard-empty');
+
+    // Create cluster: a name outside the rule is refused on its field.
+    await page.getByRole('button', { name: 'Create cluster' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create cluster' });
+    await dialog.getByLabel('Name').fill('-bad');
+    await dialog.getByRole('button', { name: 'Create cluster' }).click();
+    await dialog
+      .getByText('Use letters, digits, ".", "_" and "-", starting with a letter or digit.')
+      .waitFor();
+    await dialog.getByLabel('Name').fill('journey');
+    await dialog.getByLabel('Workers').fill('1');
+    await dialog.getByLabel('Tag 1 key').fill('team');
+    await dialog.getByLabel('Tag 1 value').fill('e2e');
+    await session.screenshot('create-cluster-dialog');
+    await dialog.getByRole('button', { name: 'Create cluster' }).click();
+
+    // The new cluster's page: starting, then ready.
+    await page.waitForURL(/\/clusters\/\d+\?account=/);
+    const clusterId = Number(new URL(page.url()).pathname.split('/')[2]);
+    await page.getByRole('heading', { name: 'journey', level: 1 }).waitFor();
+    await page.getByText('tls://').first().waitFor({ timeout: CLUSTER_DEADLINE_MS });
+    await eventually(
+      async () => expect(await stateChip(page).textContent()).toBe('Ready'),
+      CLUSTER_DEADLINE_MS,
+    );
+    await page.getByText('No dashboard').waitFor();
+    await page
+      .getByText(`cumulus.Cluster(name="${user.username}/journey", shutdown_on_close=False)`)
+      .waitFor();
+    await page.getByRole('list', { name: 'State timeline' }).getByText('Ready').waitFor();
+    expect(
+      await page.getByRole('list', { name: 'State timeline' }).locator('li').count(),
+    ).toBeGreaterThanOrEqual(3);
+    await page.getByRole('button', { name: 'Copy connect snippet' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('journey');
+    await session.screenshot('cluster-overview');
+
+    // Instances: the scheduler and the worker, both up, with a heartbeat.
+    await tab(page, 'Instances').click();
+    await page.waitForURL(`**/clusters/${clusterId}/instances?account=*`);
+    const rows = page.getByRole('row').filter({ hasText: 'journey-' });
+    await eventually(async () => expect(await rows.count()).toBe(2));
+    expect(await rows.filter({ hasText: 'Scheduler' }).getByText('Ready').count()).toBe(1);
+    expect(await rows.filter({ hasText: 'Worker' }).getByText('Never').count()).toBe(0);
+    await session.screenshot('cluster-instances');
+
+    // Logs: the scheduler's address arrives; the filter pattern narrows, in the URL.
+    await tab(page, 'Logs').click();
+    const log = page.getByRole('log', { name: 'Log lines' });
+    await log.getByText('Scheduler at:').first().waitFor({ timeout: 60_000 });
+    await page.getByText('Live', { exact: true }).waitFor();
+    await session.screenshot('cluster-logs');
+    await page.getByLabel('Filter pattern').fill('Scheduler at');
+    await page.waitForURL(/[?&]q=Scheduler(\+|%20)at/);
+    await eventually(async () => {
+      const lines = await log.locator('[data-slot=log-line]').allTextContents();
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(/scheduler at/i);
+      expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+    });
+    await page.getByLabel('Filter pattern').fill('no such line anywhere');
+    await log.getByText('No logs').waitFor();
+    await page.getByLabel('Filter pattern').fill('');
+    await page.getByLabel('Dask').click();
+    await page.waitForURL(/[?&]dask=0/);
+    await eventually(async () => {
+      const lines = await log.locator('[data-slot=log-line]').allTextContents();
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toContain('[cumulus-agent]');
+    });
+
+    // Events: the state history of every part.
+    await tab(page, 'Events').click();
+    await page.getByRole('row').filter({ hasText: 'Scheduler instance' }).first().waitFor();
+    await session.screenshot('cluster-events');
+
+    // A second cluster, started and stopped through the API as the Python client would.
+    const token = await storedToken(page);
+    const headers = { authorization: `Token ${token}`, 'content-type': 'application/json' };
+    const clusters = `${base}/api/v2/clusters/account/${user.username}/`;
+    const other = await json(
+      await fetch(clusters, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'nightly-etl', workers: 0, tags: { team: 'data' } }),
+      }),
+    );
+    await json(await fetch(`${clusters}id/${other.id}?reason=test`, { method: 'DELETE', headers }));
+
+    // The Dashboard lists both; its URL filters work on the real list.
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.getByRole('link', { name: 'journey' }).waitFor();
+    await page.getByRole('link', { name: 'nightly-etl' }).waitFor();
+    await eventually(
+      async () =>
+        expect(await page.getByRole('row').filter({ hasText: 'nightly-etl' }).textContent()).toContain(
+          'Stopped',
+        ),
+      CLUSTER_DEADLINE_MS,
+    );
+    await session.screenshot('dashboard-clusters');
+    await page.getByLabel('Filter clusters').fill('state:ready');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/filters=/);
+    await page.getByRole('link', { name: 'nightly-etl' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'journey' }).waitFor();
+    await page.getByRole('button', { name: 'Remove filter state: ready' }).click();
+    await page.getByLabel('Filter clusters').fill('state:error');
+    await page.keyboard.press('Enter');
+    await page.getByText('No clusters match these filters').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await page.getByRole('link', { name: 'nightly-etl' }).waitFor();
+
+    // An old account-scoped link lands on the Instances tab.
+    await page.goto(`/${user.username}/clusters/${clusterId}/details`);
+    await page.waitForURL(`**/clusters/${clusterId}/instances?account=${user.username}`);
+
+    // Stop, after a confirmation; then nothing of it runs any more.
+    await tab(page, 'Overview').click();
+    expect((await instanceProcesses(base)).length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Stop journey?' });
+    await session.screenshot('cluster-stop-confirmation');
+    await confirm.getByRole('button', { name: 'Stop cluster' }).click();
+    await eventually(
+      async () => expect(await stateChip(page).textContent()).toBe('Stopped'),
+      CLUSTER_DEADLINE_MS,
+    );
+    expect(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled()).toBe(true);
+    await eventually(async () => expect(await instanceProcesses(base)).toEqual([]), 60_000);
+    await session.screenshot('cluster-stopped');
+
+    expectNoConsoleErrors(session.errors);
+  });
+});
