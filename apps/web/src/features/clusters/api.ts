@@ -11,7 +11,7 @@ export type ClusterInstance = NonNullable<ClusterProcess['instance']>;
 export type ClusterStates = ApiData<'/api/v2/clusters/account/{account}/id/{pk}/states', 'get'>;
 export type StateRecord = ClusterStates[string][number];
 export type LogLine = ApiData<'/api/v2/clusters/account/{account}/id/{pk}/better-logs', 'get'>[number];
-export type LogInfo = ApiData<'/api/v2/clusters/account/{account}/id/{pk}/log-info', 'get'>;
+export type ClusterAlert = ApiData<'/api/v2/clusters/account/{account}/id/{pk}/alerts', 'get'>[number];
 export type PaginateQuery = NonNullable<paths['/api/v2/clusters/paginate']['get']['parameters']['query']>;
 export type BetterLogsQuery = NonNullable<
   paths['/api/v2/clusters/account/{account}/id/{pk}/better-logs']['get']['parameters']['query']
@@ -29,7 +29,7 @@ export const clusterKeys = {
   cluster: (id: number) => [...clusterKeys.all, 'cluster', id] as const,
   details: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'details', ref.account] as const,
   states: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'states', ref.account] as const,
-  logInfo: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'log-info', ref.account] as const,
+  alerts: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'alerts', ref.account] as const,
   logs: (ref: ClusterRef, query: BetterLogsQuery) =>
     [...clusterKeys.cluster(ref.id), 'logs', ref.account, query] as const,
 };
@@ -84,13 +84,13 @@ export function useClusterStates(ref: ClusterRef, state: string | undefined) {
   });
 }
 
-/** The cluster's instances with log lines, and how many lines there are. */
-export function useLogInfo(ref: ClusterRef, state: string | undefined) {
+/** What went wrong: failed processes, a failed cluster (level 40 is an error). */
+export function useClusterAlerts(ref: ClusterRef, state: string | undefined) {
   return useQuery({
-    queryKey: clusterKeys.logInfo(ref),
+    queryKey: clusterKeys.alerts(ref),
     queryFn: ({ signal }) =>
       call(
-        api.GET('/api/v2/clusters/account/{account}/id/{pk}/log-info', { params: clusterPath(ref), signal }),
+        api.GET('/api/v2/clusters/account/{account}/id/{pk}/alerts', { params: clusterPath(ref), signal }),
       ),
     refetchInterval: clusterPollMs(state),
   });

@@ -7,7 +7,8 @@ import { ErrorState } from '@/components/error-state';
 import { StateChip, stateTone } from '@/components/state-chip';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { type StateRecord, useClusterStates } from '@/features/clusters/api';
+import { type StateRecord, useClusterAlerts, useClusterStates } from '@/features/clusters/api';
+import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
 import { durationInWords } from '@/features/clusters/format';
@@ -76,12 +77,18 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 export function ClusterOverviewTab() {
   const { cluster, clusterRef } = useClusterContext();
   const states = useClusterStates(clusterRef, cluster.currentState.state);
+  const alerts = useClusterAlerts(clusterRef, cluster.currentState.state);
   const address = cluster.schedulerAddress ?? cluster.scheduler?.address ?? null;
   const dashboard = cluster.scheduler?.dashboardAddress ?? null;
   const tags = Object.entries(cluster.tags);
 
   return (
     <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      {alerts.data?.length ? (
+        <div className="lg:col-span-2">
+          <ClusterAlerts alerts={alerts.data} />
+        </div>
+      ) : null}
       <div className="grid content-start gap-5">
         <Card>
           <CardHeader>

@@ -14,6 +14,9 @@ import { useFormatDateTime } from '@/lib/preferences';
 
 type Order = { orderBy: OrderField; direction: Direction };
 
+/** A row shows a cluster's first few tags; its page shows them all. */
+const MAX_TAGS_SHOWN = 3;
+
 function SortHeader({
   field,
   label,
@@ -76,9 +79,18 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
           >
             {cluster.name}
           </Link>
-          <span className="text-muted-foreground font-mono text-xs">
-            #{cluster.id}
-            {showWorkspace ? ` · ${cluster.account.name}` : ''}
+          <span className="text-muted-foreground flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
+            <span>
+              #{cluster.id}
+              {showWorkspace ? ` · ${cluster.account.name}` : ''}
+            </span>
+            {Object.entries(cluster.tags)
+              .slice(0, MAX_TAGS_SHOWN)
+              .map(([key, value]) => (
+                <span key={key} className="bg-muted rounded border px-1.5 leading-4">
+                  {value ? `${key}=${value}` : key}
+                </span>
+              ))}
           </span>
         </div>
       ),
