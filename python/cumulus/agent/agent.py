@@ -111,7 +111,7 @@ class Agent:
             code = self.dask.poll()
             if code is not None:
                 self.dask.reader.join(2)
-                reason = exit_reason(name, code)
+                reason = exit_reason(name, code, self.dask.tail)
                 self.say(reason)
                 self.call(self.control.process_state, self.role, "error", reason)
                 self.call(self.control.instance_state, "error", reason)

@@ -7,12 +7,14 @@ import re
 import subprocess
 import sys
 import threading
+from collections import deque
 
 ADDRESS_PATTERNS = {
     "scheduler": re.compile(r"Scheduler at:\s+(\S+)"),
     "worker": re.compile(r"Start worker at:\s+(\S+)"),
 }
 DASHBOARD_PATTERN = re.compile(r"[Dd]ashboard at:\s+(\S+)")
+ERROR_PATTERN = re.compile(r"^\s*(?:[\w.]+(?:Error|Exception|Exit)|Traceback|.* - (?:ERROR|CRITICAL) - )")
 
 
 def has_dashboard():
@@ -91,6 +93,7 @@ class DaskProcess:
         self.dashboard = None
         self.address_seen = threading.Event()
         self.on_line = on_line
+        self.tail = deque(maxlen=50)
         self.popen = subprocess.Popen(
             args, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
@@ -103,6 +106,7 @@ class DaskProcess:
         for line in self.popen.stdout:
             line = line.rstrip("\n")
             self.on_line(line)
+            self.tail.append(line)
             if self.address is None:
                 match = pattern.search(line)
                 if match:
@@ -127,7 +131,16 @@ class DaskProcess:
         self.reader.join(2)
 
 
-def exit_reason(name, code):
+def last_error(lines):
+    """The last line of the output that names an error, so a crash says why."""
+    for line in reversed(list(lines)):
+        if ERROR_PATTERN.match(line) and not line.lstrip().startswith("Traceback"):
+            return line.strip()[:300]
+    return None
+
+
+def exit_reason(name, code, lines=()):
     if code is not None and code < 0:
         return f"{name} was killed by signal {-code}"
-    return f"{name} exited with code {code}"
+    error = last_error(lines) if code else None
+    return f"{name} exited with code {code}" + (f": {error}" if error else "")
