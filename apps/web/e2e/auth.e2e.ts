@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { createVerifiedUser, linkIn, PASSWORD, uniqueName } from './harness/api';
+import { createVerifiedUser, linkIn, PASSWORD, uniqueName, verificationLink } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
@@ -77,12 +77,7 @@ describe('public pages', () => {
     await page.getByRole('link', { name: 'Resend the confirmation email' }).waitFor();
 
     // The mailed link verifies the account, then goes to sign in after 3 s.
-    const mail = await suite.server.smtp.waitFor(
-      email,
-      (m) => m.text.includes('/verify-email-confirm/'),
-      30_000,
-    );
-    await page.goto(linkIn(mail, /http:\/\/\S+\/verify-email-confirm\/[a-f0-9]+/));
+    await page.goto(await verificationLink(suite.server.smtp, email));
     await page.getByRole('heading', { name: 'Email Verified' }).waitFor();
     await session.screenshot('email-verified');
     await page.waitForURL('**/login?open=true');

@@ -12,6 +12,12 @@ async function json(response: Response): Promise<any> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The account-verification link mailed to `email`. */
+export async function verificationLink(smtp: SmtpSink, email: string): Promise<string> {
+  const mail = await smtp.waitFor(email, (m) => m.text.includes('/verify-email-confirm/'), 30_000);
+  return linkIn(mail, /http:\/\/\S+\/verify-email-confirm\/[a-f0-9]+/);
+}
+
 /** Registers over HTTP and follows the mailed verification link: a user who can sign in. */
 export async function createVerifiedUser(base: string, smtp: SmtpSink, prefix = 'e2e') {
   const username = uniqueName(prefix);
@@ -29,10 +35,7 @@ export async function createVerifiedUser(base: string, smtp: SmtpSink, prefix = 
       }),
     }),
   );
-  const mail = await smtp.waitFor(email, (m) => m.text.includes('/verify-email-confirm/'), 30_000);
-  const key = linkIn(mail, /\/verify-email-confirm\/[a-f0-9]+/)
-    .split('/')
-    .pop();
+  const key = (await verificationLink(smtp, email)).split('/').pop();
   await json(
     await fetch(`${base}/api/v1/registration/verify-email/`, {
       method: 'POST',
@@ -44,3 +47,28 @@ export async function createVerifiedUser(base: string, smtp: SmtpSink, prefix = 
 }
 
 export { json, linkIn };
+
+/** Signs in over HTTP: `call` then speaks to the API as that user (setup a journey does not test). */
+export async function apiAs(base: string, user: { username: string; password: string }) {
+  const { key } = await json(
+    await fetch(`${base}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: user.username, password: user.password }),
+    }),
+  );
+  return {
+    key: key as string,
+    call: async (method: string, path: string, body?: unknown): Promise<any> =>
+      json(
+        await fetch(`${base}${path}`, {
+          method,
+          headers: {
+            authorization: `Token ${key}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      ),
+  };
+}

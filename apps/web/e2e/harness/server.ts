@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
 import { SmtpSink } from '../../../server/test/helpers/smtp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,6 +18,12 @@ export interface E2eServer {
   /** http://127.0.0.1:<port>, the origin of the console and the API. */
   base: string;
   smtp: SmtpSink;
+  /**
+   * Stops the server, hands its embedded database to `edit` (what no API offers yet, such as a
+   * plan's limits), then starts it again on the same port and data. Sessions survive; pages left
+   * open meanwhile would log failed requests, so edit between browser sessions.
+   */
+  withDatabase(edit: (database: PGlite) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,46 +69,67 @@ export async function startE2eServer(): Promise<E2eServer> {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-e2e-'));
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CUMULUS_PUBLIC_URL: base,
-      CUMULUS_DATA_DIR: dataDir,
-      CUMULUS_SMTP_URL: smtpUrl,
-      CUMULUS_WEB_DIST: webDist,
-      CUMULUS_LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString('utf8'));
     if (output.length > 200) output.shift();
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
   const log = () => output.join('');
 
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    const started = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CUMULUS_PUBLIC_URL: base,
+        CUMULUS_DATA_DIR: dataDir,
+        CUMULUS_SMTP_URL: smtpUrl,
+        CUMULUS_WEB_DIST: webDist,
+        CUMULUS_LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    started.stdout?.on('data', keep);
+    started.stderr?.on('data', keep);
+    await waitForHealth(base, started, log, 90_000);
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
   const close = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stop();
     await smtp.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  const withDatabase = async (edit: (database: PGlite) => Promise<void>) => {
+    await stop();
+    // The server's embedded database (apps/server/src/server.ts: <data dir>/pgdata).
+    const database = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
+    try {
+      await edit(database);
+    } finally {
+      await database.close();
+    }
+    await launch();
+  };
+
   try {
-    await waitForHealth(base, child, log, 90_000);
+    await launch();
   } catch (error) {
     await close();
     throw error;
   }
-  return { base, smtp, close };
+  return { base, smtp, withDatabase, close };
 }

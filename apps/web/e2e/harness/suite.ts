@@ -6,19 +6,18 @@ import { type E2eServer, startE2eServer } from './server';
 
 /**
  * One server (fresh database, SMTP sink) and one browser for a spec file; each test opens its own
- * session (context) with `open()`, closed after the test.
+ * sessions (contexts, one per person in the journey) with `open()`, closed after the test.
  */
 export function consoleSuite() {
   let server: E2eServer | undefined;
   let browser: Browser | undefined;
-  let session: Session | undefined;
+  const sessions: Session[] = [];
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
   });
   afterEach(async () => {
-    await session?.close();
-    session = undefined;
+    await Promise.all(sessions.splice(0).map((session) => session.close()));
   });
   afterAll(async () => {
     await browser?.close();
@@ -32,7 +31,8 @@ export function consoleSuite() {
     },
     async open(viewport?: { width: number; height: number }): Promise<Session> {
       if (!server || !browser) throw new Error('The suite is not started yet (use it inside a test).');
-      session = await openSession(browser, server.base, viewport);
+      const session = await openSession(browser, server.base, viewport);
+      sessions.push(session);
       return session;
     },
   };

@@ -36,14 +36,21 @@ export function Banner({ tone = 'info', title, children, action, onDismiss, clas
       data-slot="banner"
       data-tone={tone}
       aria-label={typeof title === 'string' ? title : undefined}
-      className={cn('flex items-start gap-3 rounded-lg border px-4 py-3 text-sm', classes, className)}
+      className={cn(
+        'flex flex-wrap items-start gap-x-3 gap-y-2 rounded-lg border px-4 py-3 text-sm',
+        classes,
+        className,
+      )}
     >
       <Icon data-slot="banner-icon" className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <div className="min-w-0 flex-1 space-y-0.5">
         <p className="font-medium">{title}</p>
         {children ? <div className="text-muted-foreground">{children}</div> : null}
       </div>
-      {action ? <div className="shrink-0 self-center">{action}</div> : null}
+      {/* On a phone the action goes on its own line under the text, not beside a narrow column. */}
+      {action ? (
+        <div className="shrink-0 self-center max-sm:order-last max-sm:basis-full max-sm:pl-7">{action}</div>
+      ) : null}
       {onDismiss ? (
         <Button
           variant="ghost"

@@ -31,7 +31,10 @@ function PageHeader({ title, description, actions, className }: PageHeaderProps)
         <h1 className="truncate text-2xl font-semibold tracking-tight">{title}</h1>
         {description ? <p className="text-muted-foreground text-sm">{description}</p> : null}
       </div>
-      {actions ? <div className="flex shrink-0 items-center gap-2">{actions}</div> : null}
+      {/* On a phone the actions take their own full-width line, so a picker in them can shrink. */}
+      {actions ? (
+        <div className="flex max-w-full min-w-0 shrink-0 items-center gap-2 max-sm:w-full">{actions}</div>
+      ) : null}
     </header>
   );
 }

@@ -101,7 +101,7 @@ export function SearchPicker({
           role="combobox"
           aria-expanded={open}
           aria-label={selected ? `${label}: ${selected.label}` : label}
-          className={cn('w-64 justify-between font-normal', className)}
+          className={cn('w-64 min-w-0 shrink justify-between font-normal', className)}
         >
           <span className="flex min-w-0 items-center gap-2">
             {selected?.icon}

@@ -49,7 +49,7 @@ export function OrganizationPicker({ selected }: { selected: { id: number; name:
       }}
       loading={found.isFetching}
       emptyText="No organizations found"
-      className="w-72"
+      className="w-72 max-sm:flex-1"
     />
   );
 }

@@ -16,7 +16,8 @@ export function PersonCell({
   invited?: boolean;
 }) {
   return (
-    <div className="flex items-center gap-3">
+    // A minimum width keeps names readable on a phone: the table scrolls sideways instead.
+    <div className="flex min-w-44 items-center gap-3">
       <PersonAvatar name={name} avatarUrl={avatarUrl} invited={invited} />
       <span className="grid min-w-0 leading-tight">
         <span className="truncate font-medium">{name}</span>

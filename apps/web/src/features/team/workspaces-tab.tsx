@@ -109,7 +109,7 @@ function WorkspaceCard({
           <CollapsibleTrigger asChild>
             <button
               type="button"
-              className="hover:bg-accent/50 -mx-2 flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-1.5 text-left"
+              className="hover:bg-accent/50 -mx-2 flex min-w-48 flex-1 items-center gap-3 rounded-lg px-2 py-1.5 text-left"
               aria-label={`${open ? 'Hide' : 'Show'} members of ${workspace.name}`}
             >
               <ChevronRightIcon

@@ -1,0 +1,348 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
+import { apiAs, createVerifiedUser, linkIn, PASSWORD, uniqueName, verificationLink } from './harness/api';
+import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { consoleSuite } from './harness/suite';
+
+const suite = consoleSuite();
+
+/** Workspace and organization names are 4 to 34 characters and workspace names globally unique. */
+const teamName = (prefix: string) => uniqueName(prefix).slice(0, 30);
+
+/** Opens the Team page's Add menu and answers its items. */
+async function openAddMenu(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  return menu;
+}
+
+/** The reason an unavailable control gives in its tooltip (section 6's admin tooltips). */
+async function tooltipOf(page: Page, control: Locator): Promise<string> {
+  await control.locator('xpath=ancestor::span[@data-disabled-reason][1]').hover();
+  // A tooltip left before stays in the page while it closes.
+  const tooltip = page.locator('[role=tooltip]:not([data-state=closed])');
+  await tooltip.waitFor();
+  return (await tooltip.textContent())?.trim() ?? '';
+}
+
+/** The Team page's organization picker: search, then pick. */
+async function pickOrganization(page: Page, name: string) {
+  await page.getByRole('combobox', { name: /^Organization/ }).click();
+  await page.getByRole('combobox', { name: 'Search for an organization' }).fill(name);
+  await page.getByRole('option', { name: new RegExp(name) }).click();
+  await page.getByRole('combobox', { name: `Organization: ${name}` }).waitFor();
+}
+
+const toast = (page: Page, text: string) =>
+  page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+
+describe('Team', () => {
+  it('an admin creates an organization and a workspace, invites a teammate by email, and the teammate joins through the mailed link', async () => {
+    const base = suite.server.base;
+    const adminSession = await suite.open();
+    const { page } = adminSession;
+    const admin = await createVerifiedUser(base, suite.server.smtp, 'admin');
+    const organization = teamName('Labs ');
+    const workspace = teamName('ml-');
+    const teammateEmail = `${uniqueName('grace')}@example.com`;
+
+    await page.goto('/team');
+    await signIn(page, admin, { firstTime: true });
+    await page.waitForURL('**/team');
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+
+    // Add > Organization: the name rules, then the new organization becomes the scope.
+    let menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Organization' }).click();
+    await page.waitForURL('**/team/create-organization');
+    await page.getByRole('heading', { name: 'Create Organization', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Create Organization' }).click();
+    await page.getByText('Organization name is required', { exact: true }).waitFor();
+    await page.getByLabel('Organization name').fill('abc');
+    await page.getByRole('button', { name: 'Create Organization' }).click();
+    await page.getByText('Must be at least 4 characters', { exact: true }).waitFor();
+    await page.getByLabel('Organization name').fill(organization);
+    await adminSession.screenshot('team-create-organization');
+    await page.getByRole('button', { name: 'Create Organization' }).click();
+    await toast(page, 'Organization created');
+    await page.waitForURL(/\/team$/);
+    await page.getByRole('combobox', { name: `Organization: ${organization}` }).waitFor();
+    await page.getByText('No workspaces have been created.').waitFor();
+
+    // Without a workspace no teammate can be added, and the menu says why.
+    menu = await openAddMenu(page);
+    expect(await tooltipOf(page, menu.getByRole('menuitem', { name: 'Teammate' }))).toBe(
+      'Add a workspace to get started.',
+    );
+    await adminSession.screenshot('team-no-workspaces');
+    await menu.getByRole('menuitem', { name: 'Workspace' }).click();
+
+    // Add > Workspace: back on the Team page with the default-workspace banner.
+    await page.waitForURL(/\/team\/\d+\/create-workspace$/);
+    const organizationId = Number(new URL(page.url()).pathname.split('/')[2]);
+    await page.getByRole('heading', { name: 'Create Workspace', level: 1 }).waitFor();
+    await page.getByText(`A new workspace in ${organization}.`).waitFor();
+    await page.getByLabel('Workspace name').fill(workspace);
+    await adminSession.screenshot('team-create-workspace');
+    await page.getByRole('button', { name: 'Create Workspace' }).click();
+    await toast(page, 'Workspace created');
+    // The banner's parameter is removed once read.
+    await page.waitForURL(/\/team$/);
+    await page.getByText('The new workspace is not your default').waitFor();
+    await page.getByText(`Your default workspace is still ${admin.username}.`, { exact: false }).waitFor();
+    const card = page.getByRole('region', { name: workspace });
+    await card.getByText(admin.username).first().waitFor();
+
+    // The workspace's credit limit: checked, then saved.
+    const creditLimit = card.getByLabel('Workspace credit limit');
+    await creditLimit.fill('-5');
+    await card.getByText('Credit limit must be greater than or equal to 0').waitFor();
+    await creditLimit.fill('2500');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await toast(page, `Credit limit of ${workspace} saved`);
+    await adminSession.screenshot('team-workspaces-tab');
+
+    // Add > Teammate: the sole workspace is pre-selected with the default limits.
+    menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.waitForURL(`**/team/${organizationId}/add-member`);
+    await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();
+    expect(await page.getByRole('checkbox', { name: `Access to ${workspace}` }).isChecked()).toBe(true);
+    expect(await page.getByLabel(`Core Limit for ${workspace}`).inputValue()).toBe('1000');
+    expect(await page.getByLabel(`Credit Limit for ${workspace}`).inputValue()).toBe('100000');
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page.getByText('Username or Email is required', { exact: true }).waitFor();
+    await page.getByLabel('Username or Email').fill('nobody-by-this-name');
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page
+      .getByText(
+        'Could not find a user with the username nobody-by-this-name. Enter their email address to invite them.',
+      )
+      .waitFor();
+    await page.getByLabel('Username or Email').fill(teammateEmail);
+    await page.getByLabel(`Core Limit for ${workspace}`).fill('64');
+    await adminSession.screenshot('team-add-member');
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await toast(page, `Invitation sent to ${teammateEmail}`);
+    await page.waitForURL('**/team?tab=team');
+    const inviteRow = page.getByRole('row').filter({ hasText: teammateEmail });
+    await inviteRow.getByText('Invitation not yet accepted').waitFor();
+    await inviteRow.getByRole('button', { name: `Resend invite to ${teammateEmail}` }).waitFor();
+    await page.getByRole('row').filter({ hasText: admin.username }).getByText('Organization admin').waitFor();
+    await adminSession.screenshot('team-team-tab-invite');
+
+    // The invitation arrives by mail, naming the organization and the workspace.
+    const mail = await suite.server.smtp.waitFor(
+      teammateEmail,
+      (m) => m.text.includes('/signup?invite='),
+      30_000,
+    );
+    expect(mail.subject).toContain(organization);
+    expect(mail.text).toContain(workspace);
+    const signupLink = linkIn(mail, /http:\/\/\S+\/signup\?invite=\S+/);
+
+    // The teammate signs up through the link, with the invited address filled in.
+    const teammateSession = await suite.open();
+    const teammatePage = teammateSession.page;
+    const teammate = { username: uniqueName('grace'), password: PASSWORD };
+    await teammatePage.goto(signupLink);
+    expect(await teammatePage.getByLabel('Work email').inputValue()).toBe(teammateEmail);
+    await teammatePage.getByLabel('Full name').fill('Grace Hopper');
+    await teammatePage.getByLabel('Username').fill(teammate.username);
+    await teammatePage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await teammatePage.getByLabel('Confirm password').fill(PASSWORD);
+    await teammatePage.getByRole('button', { name: 'Create Account' }).click();
+    await teammatePage.waitForURL('**/verify-email-sent');
+    await teammatePage.goto(await verificationLink(suite.server.smtp, teammateEmail));
+    await teammatePage.getByRole('heading', { name: 'Email Verified' }).waitFor();
+    await teammatePage.waitForURL('**/login?open=true');
+    await signIn(teammatePage, teammate, { firstTime: true });
+
+    // The teammate sees the organization's workspace, with the limits of the invitation.
+    await teammatePage.goto('/team');
+    await pickOrganization(teammatePage, organization);
+    const teammateCard = teammatePage.getByRole('region', { name: workspace });
+    const ownRow = teammateCard.getByRole('row').filter({ hasText: teammate.username });
+    await ownRow.waitFor();
+    expect(await ownRow.textContent()).toContain('64');
+    expect(await teammateCard.getByText('Invitation not yet accepted').count()).toBe(0);
+    // ... and can pick it as the Dashboard's scope.
+    await teammatePage.goto('/clusters');
+    await teammatePage.getByRole('combobox', { name: /^Scope/ }).click();
+    await teammatePage.getByRole('combobox', { name: 'Search scopes' }).fill(workspace);
+    await teammatePage.getByRole('option', { name: new RegExp(workspace) }).click();
+    await teammatePage.getByRole('combobox', { name: new RegExp(`^Scope: ${workspace}`) }).waitFor();
+    expectNoConsoleErrors(teammateSession.errors);
+
+    // The invite became a membership: adding the teammate again leads to their edit page.
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: teammate.username }).waitFor();
+    expect(await page.getByText('Invitation not yet accepted').count()).toBe(0);
+    menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.getByLabel('Username or Email').fill(teammate.username);
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page.waitForURL(new RegExp(`/team/${organizationId}/edit-member/\\d+$`));
+    await page
+      .getByText(
+        'User is already a member of this organization, we redirected you to the edit page to continue.',
+      )
+      .waitFor();
+    await page.getByRole('heading', { name: 'Edit Organization Member', level: 1 }).waitFor();
+    expect(await page.getByLabel('Username or Email').inputValue()).toBe(teammate.username);
+    expect(await page.getByLabel('Username or Email').isDisabled()).toBe(true);
+    await page.getByLabel(`Credit Limit for ${workspace}`).fill('5000');
+    await page.getByRole('checkbox', { name: `Admin of ${workspace}` }).check();
+    await adminSession.screenshot('team-edit-member');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Member updated');
+    await page.waitForURL('**/team?tab=team');
+    await page.getByRole('row').filter({ hasText: teammate.username }).getByText('Workspace admin').waitFor();
+    await page.getByRole('tab', { name: 'Workspaces' }).click();
+    const teammateRow = page
+      .getByRole('region', { name: workspace })
+      .getByRole('row')
+      .filter({ hasText: teammate.username });
+    await eventually(async () => expect(await teammateRow.textContent()).toContain('5,000'));
+    await teammateRow.getByText('Admin').waitFor();
+    await adminSession.screenshot('team-team-tab');
+    expectNoConsoleErrors(adminSession.errors);
+  });
+
+  it('shows the Member Limit Reached and Workspace Limit Reached dialogs when the plan is full', async () => {
+    const base = suite.server.base;
+    const admin = await createVerifiedUser(base, suite.server.smtp, 'full');
+    const api = await apiAs(base, admin);
+    const organization = await api.call('POST', '/api/v2/users/organizations/create', {
+      name: teamName('Full '),
+    });
+    const workspace = teamName('full-');
+    await api.call('POST', '/api/v2/users/workspaces/', {
+      name: workspace,
+      organization_id: organization.id,
+    });
+    await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: `${uniqueName('pending')}@example.com`,
+      organization_id: organization.id,
+      workspaces: [],
+    });
+    // One member and one pending invite: a plan of 2 seats and 1 workspace is full.
+    await suite.server.withDatabase(async (database) => {
+      await database.query('update organizations set member_limit = 2, workspace_limit = 1 where id = $1', [
+        organization.id,
+      ]);
+    });
+
+    const session = await suite.open();
+    const { page } = session;
+    await page.goto('/team');
+    await signIn(page, admin, { firstTime: true });
+    await pickOrganization(page, organization.name);
+    await page.getByTestId('plan-usage').getByText('2 / 2').waitFor();
+
+    let menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Member Limit Reached' });
+    await dialog
+      .getByText('Your organization is using 2 of 2 allowed seats. Upgrade your plan to add more members.')
+      .waitFor();
+    await dialog.getByRole('link', { name: 'See plans' }).waitFor();
+    await session.screenshot('team-member-limit');
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Trying anyway: the server refuses, and the dialog comes back.
+    await page.getByLabel('Username or Email').fill(`${uniqueName('late')}@example.com`);
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+
+    await page.goto('/team');
+    menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Workspace' }).click();
+    dialog = page.getByRole('dialog', { name: 'Workspace Limit Reached' });
+    await dialog
+      .getByText(
+        "Your organization has reached your plan's workspace limit. See plans to enable adding more workspaces.",
+      )
+      .waitFor();
+    await session.screenshot('team-workspace-limit');
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await page.getByLabel('Workspace name').fill(teamName('more-'));
+    await page.getByRole('button', { name: 'Create Workspace' }).click();
+    await dialog.waitFor();
+    expectNoConsoleErrors(session.errors);
+  });
+
+  it('a member without admin rights sees why they cannot add, and no Edit or Remove', async () => {
+    const base = suite.server.base;
+    const [admin, member] = await Promise.all([
+      createVerifiedUser(base, suite.server.smtp, 'boss'),
+      createVerifiedUser(base, suite.server.smtp, 'member'),
+    ]);
+    const api = await apiAs(base, admin);
+    const organization = await api.call('POST', '/api/v2/users/organizations/create', {
+      name: teamName('Crew '),
+    });
+    const workspace = await api.call('POST', '/api/v2/users/workspaces/', {
+      name: teamName('crew-'),
+      organization_id: organization.id,
+    });
+    await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: member.username,
+      organization_id: organization.id,
+      workspaces: [{ workspace_id: workspace.id }],
+    });
+
+    const session = await suite.open();
+    const { page } = session;
+    await page.goto('/team');
+    await signIn(page, member, { firstTime: true });
+    await pickOrganization(page, organization.name);
+    const card = page.getByRole('region', { name: workspace.name });
+    await card.getByRole('row').filter({ hasText: admin.username }).waitFor();
+    expect(await card.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await card.getByLabel('Workspace credit limit').isDisabled()).toBe(true);
+    expect(await tooltipOf(page, card.getByLabel('Workspace credit limit'))).toBe(
+      `You are not an admin of ${workspace.name}`,
+    );
+    expect(await card.getByRole('link', { name: /^Edit / }).count()).toBe(0);
+
+    const menu = await openAddMenu(page);
+    expect(await tooltipOf(page, menu.getByRole('menuitem', { name: 'Teammate' }))).toBe(
+      'You must be an organization or workspace admin to add team mates.',
+    );
+    await session.screenshot('team-non-admin-menu');
+    expect(await tooltipOf(page, menu.getByRole('menuitem', { name: 'Workspace' }))).toBe(
+      'You must be an organization admin to add workspaces.',
+    );
+    // Escape closes the open tooltip first, then the menu.
+    await page.keyboard.press('Escape');
+    await page.locator('[role=tooltip]').first().waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+
+    await page.getByRole('tab', { name: 'Team' }).click();
+    await page.waitForURL('**/team?tab=team');
+    await page.getByRole('row').filter({ hasText: member.username }).waitFor();
+    await page.getByRole('row').filter({ hasText: admin.username }).getByText('Organization admin').waitFor();
+    expect(await page.getByRole('link', { name: /^Edit / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    await page.getByRole('link', { name: 'permissions guide' }).waitFor();
+    await session.screenshot('team-non-admin');
+
+    // A phone: the same page in one column.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: 'Workspaces' }).click();
+    await card.waitFor();
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await session.screenshot('team-phone');
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await page.getByRole('tab', { name: 'Team' }).click();
+    await page.getByRole('row').filter({ hasText: member.username }).waitFor();
+    await session.screenshot('team-phone-team-tab');
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    expectNoConsoleErrors(session.errors);
+  });
+});
