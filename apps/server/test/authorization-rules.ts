@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { instances } from '../src/db/schema/index.js';
+import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
 import type { TestUser } from './helpers/factories.js';
@@ -91,6 +92,12 @@ const worldWorker = async (c: CallContext) => {
     .from(instances)
     .where(eq(instances.clusterId, C(c).id));
   return row!;
+};
+/** A Dask scheduler of the world's cluster (as if it had registered). */
+const worldScheduler = async (c: CallContext) => {
+  const schedulerId = `Scheduler-matrix-${C(c).id}`;
+  await upsertScheduler(c.ts.server.deps.db, C(c).id, schedulerId);
+  return schedulerId;
 };
 const unchangedRow = (c: CallContext) => ({
   workspace_id: W(c).id,
@@ -354,6 +361,7 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/cluster_facing/preload/scheduler': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/worker': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/no-client-shutdown': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/analytics': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/instance/{backend_id}/state': {
     expect: clusterOnly(),
     params: () => ({ backend_id: 'x' }),
@@ -437,6 +445,59 @@ export const RULES: Record<string, RouteRule> = {
   'POST /api/v2/analytics/events': { expect: clusterOnly(), body: () => ({ events: [] }) },
   'POST /api/v2/analytics/close': { expect: clusterOnly(), body: () => ({}) },
   'GET /api/v2/analytics/{account}/clusters/list': { expect: readers(200) },
+  'POST /api/v2/analytics/metrics': { expect: clusterOnly(), body: () => ({ ident: 'x' }) },
+  'POST /api/v2/analytics/metrics-compress': { expect: clusterOnly() },
+  'POST /api/v2/analytics/profile': { expect: clusterOnly(), body: () => ({ ident: 'x', profile: {} }) },
+  'POST /api/v2/analytics/span/{span_identifier}': {
+    expect: clusterOnly(),
+    params: () => ({ span_identifier: 'x' }),
+    body: () => ({}),
+  },
+  'GET /api/v2/analytics/preload': { expect: clusterOnly() },
+  // Analytics reads: the workspace's readers, as for its clusters.
+  'POST /api/v2/analytics/{account}/cluster/{cluster}/span/{span_identifier}': {
+    // Posting the same span again only updates it.
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id, span_identifier: 'matrix' }),
+    body: () => ({ name: 'matrix' }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}/timeseries': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster_id}/summary': {
+    expect: readers(200),
+    params: (c) => ({ cluster_id: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/dask/{dask_scheduler}/summary': {
+    expect: readers(200),
+    params: async (c) => ({ dask_scheduler: await worldScheduler(c) }),
+  },
+  'GET /api/v2/analytics/{account}/dask/{dask_scheduler}/timeseries': {
+    expect: readers(200),
+    params: async (c) => ({ dask_scheduler: await worldScheduler(c) }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}/spans': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/{scheduler_id}/computations/list': {
+    expect: readers(200),
+    params: async (c) => ({ scheduler_id: await worldScheduler(c) }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}/computations/list': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/{cluster}/events/list': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
+  'GET /api/v2/analytics/{account}/exceptions/list': { expect: readers(200) },
   'POST /api/v2/analytics/{account}/{cluster}/desired-state': {
     // Asking a running cluster to run changes nothing.
     expect: clusterManagers(200),

@@ -6493,6 +6493,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/cluster_facing/preload/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the analytics preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cluster_facing/instance/{backend_id}/state": {
         parameters: {
             query?: never;
@@ -8322,6 +8356,1333 @@ export interface paths {
                             backend_type: string;
                             scheduler_address: string | null;
                             idle_timeout: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/preload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the analytics preload the scheduler runs. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A scheduler report: computations and their task groups (upserted), exceptions, seconds per task prefix since the last report, gauges and spans. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ident: string;
+                        time?: number;
+                        computations?: {
+                            id: string;
+                            start: number;
+                            stop?: number | null;
+                            n_tasks?: number;
+                            n_groups?: number;
+                            states?: {
+                                [key: string]: number;
+                            };
+                            code?: string;
+                        }[];
+                        /** @default [] */
+                        task_groups?: {
+                            name: string;
+                            prefix: string;
+                            computation: string;
+                            start?: number | null;
+                            stop?: number | null;
+                            durations?: {
+                                [key: string]: number;
+                            };
+                            nbytes?: number;
+                            n_tasks?: number;
+                            states?: {
+                                [key: string]: number;
+                            };
+                            types?: string[];
+                        }[];
+                        exceptions?: {
+                            key: string;
+                            prefix?: string;
+                            computation?: string | null;
+                            exception?: string;
+                            traceback?: string;
+                            worker?: string | null;
+                            time: number;
+                        }[];
+                        /** @default [] */
+                        durations?: {
+                            prefix: string;
+                            action: string;
+                            seconds: number;
+                        }[];
+                        /** @default [] */
+                        spans?: {
+                            identifier: string;
+                            span: {
+                                name?: string | null;
+                                start?: (number | string) | null;
+                                stop?: (number | string) | null;
+                                callstack?: unknown;
+                                ident?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        n_workers?: number;
+                        threads?: number;
+                        memory?: number;
+                        n_tasks?: number;
+                        processing?: number;
+                        plugins?: string[];
+                        idle_timeout?: (number | string) | null;
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            computations: number;
+                            task_groups: number;
+                            exceptions: number;
+                            durations: number;
+                            spans: number;
+                            samples: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ident: string;
+                        n_workers?: number | null;
+                        profile: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/span/{span_identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records (or updates) a span of the calling cluster: `start`, `stop`, `callstack`, `ident`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    span_identifier: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string | null;
+                        start?: (number | string) | null;
+                        stop?: (number | string) | null;
+                        callstack?: unknown;
+                        ident?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/span/{span_identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                    span_identifier: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string | null;
+                        start?: (number | string) | null;
+                        stop?: (number | string) | null;
+                        callstack?: unknown;
+                        ident?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                            cluster_id: number;
+                            scheduler_id: string | null;
+                            name: string | null;
+                            start: string | null;
+                            stop: string | null;
+                            duration: number | null;
+                            callstack: unknown;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            created: string;
+                            updated: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            state: string;
+                            created: string;
+                            schedulers: {
+                                scheduler_id: string;
+                                created: string;
+                                closed: string | null;
+                                close_reason: string;
+                                last_report: string | null;
+                                info: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            n_computations: number;
+                            n_tasks: number;
+                            n_exceptions: number;
+                            n_spans: number;
+                            compute_seconds: number;
+                            start: string | null;
+                            stop: string | null;
+                            task_prefixes: {
+                                prefix: string;
+                                n_groups: number;
+                                n_tasks: number;
+                                compute_seconds: number;
+                                durations: {
+                                    [key: string]: number;
+                                };
+                                states: {
+                                    [key: string]: number;
+                                };
+                                nbytes: number;
+                                start: string | null;
+                                stop: string | null;
+                            }[];
+                            last_sample: {
+                                time: string;
+                                n_workers: number;
+                                threads: number;
+                                memory: number;
+                                n_tasks: number;
+                                processing: number;
+                            } | null;
+                            last_profile: {
+                                scheduler_id: string;
+                                created: string;
+                                n_workers: number | null;
+                                profile: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Seconds of task work per interval (`duration_type`), as series by task prefix, action or in total (`group_by`), and the gauges of each interval. */
+        get: {
+            parameters: {
+                query?: {
+                    group_by?: "prefix" | "action" | "none";
+                    duration_type?: "compute" | "transfer" | "disk-read" | "disk-write" | "deserialize" | "all";
+                    interval?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            group_by: string;
+                            duration_type: string;
+                            interval: number;
+                            series: {
+                                name: string;
+                                total_seconds: number;
+                                points: {
+                                    time: string;
+                                    seconds: number;
+                                }[];
+                            }[];
+                            samples: {
+                                time: string;
+                                n_workers: number;
+                                threads: number;
+                                memory: number;
+                                n_tasks: number;
+                                processing: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster_id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    task_prefix_limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    cluster_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            scheduler_ids: string[];
+                            n_computations: number;
+                            n_tasks: number;
+                            n_exceptions: number;
+                            n_task_prefixes: number;
+                            start: string | null;
+                            stop: string | null;
+                            compute_seconds: number;
+                            nbytes: number;
+                            durations: {
+                                [key: string]: number;
+                            };
+                            task_prefixes: {
+                                prefix: string;
+                                n_groups: number;
+                                n_tasks: number;
+                                compute_seconds: number;
+                                durations: {
+                                    [key: string]: number;
+                                };
+                                states: {
+                                    [key: string]: number;
+                                };
+                                nbytes: number;
+                                start: string | null;
+                                stop: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/dask/{dask_scheduler}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    task_prefix_limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    dask_scheduler: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            scheduler_ids: string[];
+                            n_computations: number;
+                            n_tasks: number;
+                            n_exceptions: number;
+                            n_task_prefixes: number;
+                            start: string | null;
+                            stop: string | null;
+                            compute_seconds: number;
+                            nbytes: number;
+                            durations: {
+                                [key: string]: number;
+                            };
+                            task_prefixes: {
+                                prefix: string;
+                                n_groups: number;
+                                n_tasks: number;
+                                compute_seconds: number;
+                                durations: {
+                                    [key: string]: number;
+                                };
+                                states: {
+                                    [key: string]: number;
+                                };
+                                nbytes: number;
+                                start: string | null;
+                                stop: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/dask/{dask_scheduler}/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    group_by?: "prefix" | "action" | "none";
+                    duration_type?: "compute" | "transfer" | "disk-read" | "disk-write" | "deserialize" | "all";
+                    interval?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    dask_scheduler: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            group_by: string;
+                            duration_type: string;
+                            interval: number;
+                            series: {
+                                name: string;
+                                total_seconds: number;
+                                points: {
+                                    time: string;
+                                    seconds: number;
+                                }[];
+                            }[];
+                            samples: {
+                                time: string;
+                                n_workers: number;
+                                threads: number;
+                                memory: number;
+                                n_tasks: number;
+                                processing: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/spans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                            cluster_id: number;
+                            scheduler_id: string | null;
+                            name: string | null;
+                            start: string | null;
+                            stop: string | null;
+                            duration: number | null;
+                            callstack: unknown;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            created: string;
+                            updated: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/{scheduler_id}/computations/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Dask scheduler's computations, newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    scheduler_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                            cluster_id: number;
+                            scheduler_id: string;
+                            start: string;
+                            stop: string | null;
+                            duration: number | null;
+                            n_tasks: number;
+                            n_groups: number;
+                            states: {
+                                [key: string]: number;
+                            };
+                            code: string;
+                            compute_seconds: number;
+                            task_prefixes: string[];
+                            n_exceptions: number;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/computations/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The cluster's computations (of all its schedulers), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                            cluster_id: number;
+                            scheduler_id: string;
+                            start: string;
+                            stop: string | null;
+                            duration: number | null;
+                            n_tasks: number;
+                            n_groups: number;
+                            states: {
+                                [key: string]: number;
+                            };
+                            code: string;
+                            compute_seconds: number;
+                            task_prefixes: string[];
+                            n_exceptions: number;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/{cluster}/events/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the cluster's schedulers reported as events (`analytics/events`, register, close), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            message: string;
+                            action: string | null;
+                            worker: string | null;
+                            level: number;
+                            created: string;
+                            data: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/exceptions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exceptions tasks raised on the workspace's clusters, newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    cluster?: number;
+                    scheduler?: string;
+                    since?: number;
+                    user?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            cluster_id: number;
+                            scheduler_id: string;
+                            computation: string | null;
+                            key: string;
+                            task_prefix: string;
+                            exception: string;
+                            traceback: string;
+                            worker: string | null;
+                            time: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/metrics-compress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The body of `analytics/metrics`, gzip or zlib compressed (`Content-Type: application/octet-stream`). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            computations: number;
+                            task_groups: number;
+                            exceptions: number;
+                            durations: number;
+                            spans: number;
+                            samples: number;
                         };
                     };
                 };

@@ -1,3 +1,4 @@
+export * from './analytics.js';
 export * from './auth.js';
 export * from './clusters.js';
 export * from './groups.js';

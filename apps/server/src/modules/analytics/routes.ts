@@ -8,6 +8,8 @@ import { presentSummaries } from '../clusters/present.js';
 import { clusterSummarySchema, workspaceParams } from '../clusters/schemas.js';
 import { resumeCluster, stopCluster } from '../clusters/service.js';
 import { workspaceAccess } from '../workspaces/access.js';
+import { registerReadRoutes } from './read-routes.js';
+import { registerReportRoutes } from './report-routes.js';
 import {
   analyticsClusterSchema,
   analyticsListQuery,
@@ -97,4 +99,7 @@ export function registerAnalyticsRoutes(app: App, deps: Deps): void {
       return summary!;
     },
   );
+
+  registerReportRoutes(app, deps);
+  registerReadRoutes(app, deps);
 }

@@ -1,18 +1,22 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clusterEvents, clusters, users } from '../../db/schema/index.js';
+import { clusterEvents, clusters, daskSchedulers, users } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime } from '../../lib/time.js';
+import { closeScheduler, upsertScheduler } from './reports.js';
 import type { analyticsListQuery, closeBody, eventsBody, registerBody } from './schemas.js';
 
-/** Scheduler analytics are cluster events of kind `analytics`; `register` names the scheduler. */
+/** Scheduler analytics events are cluster events of kind `analytics`; `register` also records the scheduler. */
 export async function recordRegister(db: Db, clusterId: number, body: z.infer<typeof registerBody>) {
-  await db.insert(clusterEvents).values({
-    clusterId,
-    kind: 'analytics',
-    topic: 'register',
-    message: `scheduler ${body.scheduler_id} registered`,
-    data: body,
+  await db.transaction(async (tx) => {
+    await upsertScheduler(tx, clusterId, body.scheduler_id, body);
+    await tx.insert(clusterEvents).values({
+      clusterId,
+      kind: 'analytics',
+      topic: 'register',
+      message: `scheduler ${body.scheduler_id} registered`,
+      data: body,
+    });
   });
   return { id: clusterId, scheduler_id: body.scheduler_id };
 }
@@ -32,12 +36,16 @@ export async function recordEvents(db: Db, clusterId: number, body: z.infer<type
 }
 
 export async function recordClose(db: Db, clusterId: number, body: z.infer<typeof closeBody>) {
-  await db.insert(clusterEvents).values({
-    clusterId,
-    kind: 'analytics',
-    topic: 'close',
-    message: body.reason ? `scheduler closing: ${body.reason}` : 'scheduler closing',
-    data: body,
+  const schedulerId = body.scheduler_id || body.ident;
+  await db.transaction(async (tx) => {
+    if (schedulerId) await closeScheduler(tx, clusterId, schedulerId, body.reason ?? '');
+    await tx.insert(clusterEvents).values({
+      clusterId,
+      kind: 'analytics',
+      topic: 'close',
+      message: body.reason ? `scheduler closing: ${body.reason}` : 'scheduler closing',
+      data: body,
+    });
   });
   return { ok: true };
 }
@@ -67,18 +75,11 @@ export async function listAnalyticsClusters(
     ids.length === 0
       ? []
       : await db
-          .select({
-            clusterId: clusterEvents.clusterId,
-            schedulerId: sql<string>`${clusterEvents.data}->>'scheduler_id'`,
-          })
-          .from(clusterEvents)
-          .where(
-            and(
-              inArray(clusterEvents.clusterId, ids),
-              eq(clusterEvents.kind, 'analytics'),
-              eq(clusterEvents.topic, 'register'),
-            ),
-          );
+          .select({ clusterId: daskSchedulers.clusterId, schedulerId: daskSchedulers.schedulerId })
+          .from(daskSchedulers)
+          .where(inArray(daskSchedulers.clusterId, ids))
+          .orderBy(daskSchedulers.created, daskSchedulers.id);
+  // The newest scheduler of each cluster.
   const schedulerOf = new Map(registered.map((r) => [r.clusterId, r.schedulerId]));
   return rows.map(({ cluster, creator }) => ({
     id: cluster.id,

@@ -26,6 +26,8 @@ const PRELOADS = {
   scheduler: 'scheduler.py',
   worker: 'worker.py',
   'no-client-shutdown': 'no_client_shutdown.py',
+  // Also served as `GET analytics/preload`.
+  analytics: 'analytics.py',
 } as const;
 
 export function registerClusterFacingRoutes(app: App, deps: Deps): void {

@@ -21,7 +21,10 @@ export async function callingInstance(db: Db, clusterId: number, backendId: stri
   return row;
 }
 
-const DASK_PRELOADS = { scheduler: ['scheduler', 'no-client-shutdown'], worker: ['worker'] } as const;
+const DASK_PRELOADS = {
+  scheduler: ['scheduler', 'no-client-shutdown', 'analytics'],
+  worker: ['worker'],
+} as const;
 
 /** What an instance runs: `GET cluster_facing/bootstrap`. */
 export async function bootstrap(deps: Deps, clusterId: number, backendId: string) {
