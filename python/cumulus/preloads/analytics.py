@@ -32,6 +32,7 @@ MAX_EXCEPTIONS = 200
 PENDING_EXCEPTIONS = 1000
 # Groups are found in the newest computations; older ones are history.
 RECENT_COMPUTATIONS = 20
+RECENT_FINISHED = 1000
 COMPRESS_ABOVE = 16 * 1024
 MAX_PROFILE_JSON = 1024 * 1024
 ACTIVE = ("waiting", "processing", "no-worker", "queued")
@@ -66,7 +67,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.sending = False
         self.first = True
         self.profiled_at = 0.0
-        self.finished = set()  # computations reported as finished
+        self.finished = {}  # ids of computations reported as finished, oldest first
 
     # Called for every task transition: keep it to a dict lookup and a dict write.
     def transition(self, key, start, finish, *args, **kwargs):
@@ -167,7 +168,10 @@ class AnalyticsPlugin(SchedulerPlugin):
             report["plugins"] = [str(p)[:200] for p in list(self.scheduler.plugins)[:100]]
             report["idle_timeout"] = float(os.environ.get("CUMULUS_IDLE_TIMEOUT_SECONDS") or 0) or None
         newly_done = [c for c in computations.values() if c["stop"] is not None and c["id"] not in self.finished]
-        self.finished.update(c["id"] for c in newly_done)
+        for c in newly_done:
+            self.finished[c["id"]] = True
+        while len(self.finished) > RECENT_FINISHED:
+            del self.finished[next(iter(self.finished))]
         return report, groups, exceptions, newly_done
 
     def restore(self, groups, exceptions):
