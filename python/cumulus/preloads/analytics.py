@@ -75,12 +75,14 @@ class AnalyticsPlugin(SchedulerPlugin):
         if ts is None or ts.group is None:
             return
         self.dirty[ts.group.name] = ts.group
-        # Only the task that raised carries the exception; its dependents err because of it.
-        if finish == "erred" and kwargs.get("exception_text") is not None:
+        # Only the task that raised carries the exception (or, killed with its workers, is its own
+        # cause); its dependents err because of it.
+        if finish == "erred" and (kwargs.get("exception_text") is not None or kwargs.get("cause") == key):
+            text = kwargs.get("exception_text") or f"KilledWorker: workers died while running {key!r}"
             if len(self.exceptions) < PENDING_EXCEPTIONS:
                 self.exceptions.append({
                     "key": str(key)[:500], "group": ts.group.name, "prefix": ts.prefix.name[:200],
-                    "exception": str(kwargs.get("exception_text"))[:5000],
+                    "exception": str(text)[:5000],
                     "traceback": str(kwargs.get("traceback_text") or "")[:20000],
                     "worker": kwargs.get("worker"), "time": time.time(),
                 })
