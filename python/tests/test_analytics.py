@@ -16,6 +16,7 @@ from unittest import mock
 from distributed import Client
 
 import cumulus
+from cumulus import analytics
 from tests.harness import CumulusServer, call, instance_processes, wait_until
 
 server: CumulusServer
@@ -74,7 +75,7 @@ class AnalyticsTest(unittest.TestCase):
                 client.submit(fails, 7).result()
 
             def finished():
-                listed = api(f"/cluster/{cid}/computations/list")
+                listed = analytics.list_computations(cluster_id=cid)
                 done = [c for c in listed if c["stop"] and "slowinc" in c["task_prefixes"]]
                 return done and listed
 
@@ -86,15 +87,19 @@ class AnalyticsTest(unittest.TestCase):
             self.assertGreaterEqual(work["compute_seconds"], 1.0)  # 20 tasks sleeping 0.05 s
             self.assertGreater(work["duration"], 0)
             # Reports keep coming (states change as the client releases its futures): compare ids.
-            self.assertEqual([c["id"] for c in api(f"/{scheduler_id}/computations/list")], [c["id"] for c in computations])
+            by_scheduler = analytics.list_computations(scheduler_id=scheduler_id)
+            self.assertEqual([c["id"] for c in by_scheduler], [c["id"] for c in computations])
+            self.assertEqual([c["id"] for c in api(f"/{scheduler_id}/computations/list", limit=1)], [by_scheduler[0]["id"]])
 
-            exceptions = wait_until(lambda: api("/exceptions/list", cluster=cid), REPORT, "the exception reported")
+            exceptions = wait_until(lambda: analytics.list_exceptions(cluster_id=cid), REPORT, "the exception reported")
+            self.assertEqual(analytics.list_exceptions(scheduler_id=scheduler_id), exceptions)
+            self.assertEqual(analytics.list_exceptions(cluster_id=cid, since=time.time() + 3600), [])
             self.assertEqual(exceptions[0]["task_prefix"], "fails")
             self.assertIn("ZeroDivisionError", exceptions[0]["exception"])
             self.assertIn("no 7", exceptions[0]["exception"])
             self.assertIn("raise ZeroDivisionError", exceptions[0]["traceback"])
 
-        summary = api(f"/cluster/{cid}/summary", task_prefix_limit=50)
+        summary = analytics.summary(cid)
         self.assertEqual(summary["scheduler_ids"], [scheduler_id])
         self.assertEqual(summary["n_exceptions"], 1)
         prefixes = {p["prefix"]: p for p in summary["task_prefixes"]}
