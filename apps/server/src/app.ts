@@ -25,10 +25,13 @@ import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js'
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerHttpsCertificateRoutes } from './modules/https-certificates/routes.js';
+import { registerInstanceSpecRoutes } from './modules/instance-specs/routes.js';
 import { registerInstanceRoutes } from './modules/instances/routes.js';
 import { registerInteractionRoutes } from './modules/interactions/routes.js';
 import { registerInviteRoutes } from './modules/invites/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
+import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
@@ -55,10 +58,13 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerInviteRoutes,
   registerGroupRoutes,
   registerClusterRoutes,
+  registerHttpsCertificateRoutes,
   registerClusterFacingRoutes,
   registerWorkerRoutes,
   registerInstanceRoutes,
+  registerInstanceSpecRoutes,
   registerLogRoutes,
+  registerMetricRoutes,
   registerAnalyticsRoutes,
 ];
 
@@ -71,6 +77,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 4 * 1024 * 1024,
+    // Sealed sessions travel in paths (logs/cluster/{pk}/page/{encoded_session}); schemas bound each param.
+    routerOptions: { maxParamLength: 4096 },
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { instances } from '../src/db/schema/index.js';
+import { httpsCertificates, instanceSpecs, instances } from '../src/db/schema/index.js';
 import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
@@ -98,6 +98,21 @@ const worldScheduler = async (c: CallContext) => {
   const schedulerId = `Scheduler-matrix-${C(c).id}`;
   await upsertScheduler(c.ts.server.deps.db, C(c).id, schedulerId);
   return schedulerId;
+};
+/** An instance spec of the world cluster (rows made by createClusterRow have none of their own). */
+const worldSpec = async (c: CallContext) => {
+  const { db } = c.ts.server.deps;
+  const values = { clusterId: C(c).id, role: 'worker' as const, backendType: 'in_process' };
+  const machine = { instanceType: 'local', cores: 2, memoryMib: 2048, arch: 'x86_64' };
+  await db
+    .insert(instanceSpecs)
+    .values({ ...values, ...machine })
+    .onConflictDoNothing();
+  const [row] = await db
+    .select()
+    .from(instanceSpecs)
+    .where(eq(instanceSpecs.clusterId, C(c).id));
+  return row!;
 };
 const unchangedRow = (c: CallContext) => ({
   workspace_id: W(c).id,
@@ -355,6 +370,32 @@ export const RULES: Record<string, RouteRule> = {
     body: () => ({ topic: 'matrix', message: 'hello', level: 20 }),
   },
   'GET /api/v2/user/workspace/{workspace}/dask-config-overrides': { expect: readers(200) },
+  'GET /api/v2/clusters/paginate-notebook': { expect: signedIn(200) },
+  // The SSH key opens no more than the TLS key of the details, which readers already get.
+  'GET /api/v2/clusters/account/{account}/id/{pk}/ssh-key': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'POST /api/v2/clusters/account/{account}/id/{pk}/staff-has-seen': {
+    expect: staffOnly(200),
+    params: (c) => ({ pk: C(c).id }),
+    query: () => ({ seen: 1 }),
+  },
+  // Who may create clusters asks for dashboard certificates (answered `error`: no ACME here).
+  'POST /api/v2/clusters/account/{account}/https-certificate': {
+    expect: { ...readers(200), staff: 403 },
+    body: () => ({ subdomain: 'matrix-post' }),
+  },
+  'GET /api/v2/clusters/account/{account}/https-certificate/{subdomain}': {
+    expect: readers(200),
+    params: async (c) => {
+      await c.ts.server.deps.db
+        .insert(httpsCertificates)
+        .values({ accountId: W(c).id, subdomain: 'matrix-get', status: 'error' })
+        .onConflictDoNothing();
+      return { subdomain: 'matrix-get' };
+    },
+  },
 
   // Calls instances make with their cluster's bearer token: user credentials are no such token.
   'GET /api/v2/cluster_facing/bootstrap': { expect: clusterOnly(), query: () => ({ backend_id: 'x' }) },
@@ -379,6 +420,25 @@ export const RULES: Record<string, RouteRule> = {
     body: () => ({ backend_id: 'x' }),
   },
   'POST /api/v2/cluster_facing/logs': { expect: clusterOnly(), body: () => ({ backend_id: 'x', lines: [] }) },
+  'GET /api/v2/cluster_facing/preload/aws-creds-loader': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/aws-spot': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/gcp-spot': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/worker-ips': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/scheduler/dashboard/cert': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/db-file-ref/{key}': { expect: clusterOnly(), params: () => ({ key: 'x' }) },
+  'GET /api/v2/cluster_facing/pending-run-task/{instance_backend_id}': {
+    expect: clusterOnly(),
+    params: () => ({ instance_backend_id: 'x' }),
+  },
+  'GET /api/v2/cluster_facing/pending-run-tasks/{instance_backend_id}': {
+    expect: clusterOnly(),
+    params: () => ({ instance_backend_id: 'x' }),
+  },
+  'POST /api/v2/cluster_facing/run-task/{task_id}': {
+    expect: clusterOnly(),
+    params: () => ({ task_id: 1 }),
+    body: () => ({ state: 'done' }),
+  },
 
   // Workers: readers list them; the creator and admins scale (here by nothing, to change nothing).
   'GET /api/v2/workers/account/{account}/cluster/{cluster}/': {
@@ -419,6 +479,23 @@ export const RULES: Record<string, RouteRule> = {
     params: async (c) => ({ pk: (await worldWorker(c)).id }),
   },
   'GET /api/v2/logs/cluster/{pk}/init': { expect: readers(200), params: (c) => ({ pk: C(c).id }) },
+  'POST /api/v2/logs/cluster/{pk}/page/': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+    body: () => ({ page_size: 10 }),
+  },
+  'GET /api/v2/logs/cluster/{pk}/page/{encoded_session}': {
+    expect: readers(200),
+    params: async (c) => {
+      const started = await c.ts.api.as(c.cast.member.key).post(`/api/v2/logs/cluster/${C(c).id}/page/`, {});
+      return { pk: C(c).id, encoded_session: started.body.next };
+    },
+  },
+  'GET /api/v2/instance_specs/account/{account}/': { expect: readers(200) },
+  'GET /api/v2/instance_specs/account/{account}/id/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldSpec(c)).id }),
+  },
   'GET /api/v2/clusters/account/{account}/id/{pk}/better-logs': {
     expect: readers(200),
     params: (c) => ({ pk: C(c).id }),
@@ -503,5 +580,28 @@ export const RULES: Record<string, RouteRule> = {
     expect: clusterManagers(200),
     params: (c) => ({ cluster: C(c).id }),
     body: () => ({ desired_status: 'running' }),
+  },
+
+  // Metrics: readers; the series also answer a signed link without credentials (metrics-api.test.ts).
+  'GET /api/v2/metrics/account/{account}/cluster/{pk}': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/metrics/account/{account}/cluster/{pk}/value': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+    query: () => ({ query: 'workers', over_time: 'max' }),
+  },
+  'GET /api/v2/metrics/account/{account}/cluster/{pk}/debug-stuff': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/metrics/account/{account}/id/{pk}/summary-metrics': {
+    expect: readers(200),
+    params: (c) => ({ pk: C(c).id }),
+  },
+  'GET /api/v2/metrics/account/{account}/adhoc': {
+    expect: readers(200),
+    query: () => ({ name: 'matrix', query: 'workers', over_time: 'max' }),
   },
 };

@@ -6082,6 +6082,264 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/clusters/paginate-notebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description As `paginate`, for notebook clusters only: those tagged `cumulus-cluster-type: notebook` (or `coiled-cluster-type: notebook`). */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    name?: string;
+                    just_mine?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    state?: string | string[];
+                    tags?: string | string[];
+                    order_by?: "created" | "updated" | "name" | "state" | "id";
+                    order_by_direction?: "asc" | "desc";
+                    pause_on_exit?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    min_alert_level?: number;
+                    distinct?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    limit_count?: number;
+                    total?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                created: string;
+                                updated: string;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                desired_workers: number;
+                                ready_workers: number;
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                tags: {
+                                    [key: string]: string;
+                                };
+                                backend_type: string;
+                                scheduler_address: string | null;
+                                idle_timeout: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}/ssh-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The cluster's SSH key and scheduler (or `worker`) addresses. Readers get it as they get the TLS key of the details (which already runs code on the cluster). On the local backend no SSH server runs: `ssh_available` is false and `detail` says so. */
+        get: {
+            parameters: {
+                query?: {
+                    worker?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Ed25519 private key, OpenSSH text (unencrypted). */
+                            private_key: string;
+                            /** @description The matching `ssh-ed25519 ...` line for authorized_keys. */
+                            public_key: string;
+                            scheduler_public_address: string | null;
+                            scheduler_private_address: string | null;
+                            scheduler_hostname: string | null;
+                            /** @enum {string|null} */
+                            scheduler_state: "queued" | "starting" | "started" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error" | null;
+                            /** @description The address of the `worker` asked for, else null. */
+                            worker_address: string | null;
+                            scheduler_address_to_use: string | null;
+                            /** @description False when the instances run no SSH server (the local backend). */
+                            ssh_available: boolean;
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/id/{pk}/staff-has-seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Staff only: marks the cluster seen by staff (`seen=0` unmarks it). */
+        post: {
+            parameters: {
+                query?: {
+                    seen?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            staff_has_seen: boolean;
+                            staff_seen_at: string | null;
+                            staff_seen_by: {
+                                id: number;
+                                username: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/clusters/id/{pk}/frontend": {
         parameters: {
             query?: never;
@@ -6268,6 +6526,143 @@ export interface paths {
                     content: {
                         "application/json": {
                             [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/https-certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Asks for a certificate for a custom dashboard subdomain. Without a DNS zone and ACME account (a self-hosted server has none) the answer is `error` with the reason; a subdomain of another workspace or of a running cluster is `in use`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        subdomain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            subdomain: string;
+                            /** @enum {string} */
+                            status: "ready" | "continue" | "pending" | "in use" | "error";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/clusters/account/{account}/https-certificate/{subdomain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The status of a requested certificate: `ready`/`continue` go, `in use`/`error` stop. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    subdomain: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            subdomain: string;
+                            /** @enum {string} */
+                            status: "ready" | "continue" | "pending" | "in use" | "error";
+                            message: string;
                         };
                     };
                 };
@@ -6501,6 +6896,108 @@ export interface paths {
             cookie?: never;
         };
         /** @description Python source of the analytics preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/aws-creds-loader": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the aws-creds-loader preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/aws-spot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the aws-spot preload. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/preload/gcp-spot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Python source of the gcp-spot preload. */
         get: {
             parameters: {
                 query?: never;
@@ -6842,6 +7339,467 @@ export interface paths {
                     content: {
                         "application/json": {
                             stored: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/worker-ips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Private addresses of the cluster's live workers. */
+                            ips: string[];
+                            workers: {
+                                name: string;
+                                backend_id: string;
+                                state: string;
+                                private_ip_address: string | null;
+                                public_ip_address: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/scheduler/dashboard/cert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The certificate the dashboard serves: the cluster's own (self-signed), as no DNS or ACME is configured to issue one for a custom subdomain. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description PEM certificate the dashboard serves. */
+                            cert: string;
+                            /** @description Its PEM private key. */
+                            key: string;
+                            /** @description PEM of what signed it (itself when self-signed). */
+                            ca: string;
+                            self_signed: boolean;
+                            /** @description The custom subdomain asked for at creation, if any. */
+                            subdomain: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/db-file-ref/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A file kept for the cluster, e.g. `host-setup-script` (the create call's script). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: string;
+                            /** @description Where it goes, relative to the instance's work dir. */
+                            path: string;
+                            content: string;
+                            sha256: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/pending-run-task/{instance_backend_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The task the instance should run next: one it holds, else the oldest pending one for its role, which it now holds (`assigned`). `task` is null when there is none. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    instance_backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            task: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/pending-run-tasks/{instance_backend_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The tasks the instance holds and has not started (after a restart, say). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    instance_backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tasks: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/run-task/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Reports a task `running`, `done` or `error` (with `exit_code`). Done and errored tasks never move again (409). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "running" | "done" | "error";
+                        exit_code?: number;
+                        reason?: string;
+                        backend_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            batch_job_id: number | null;
+                            array_task_id: number;
+                            /** @enum {string} */
+                            run_on: "scheduler" | "worker" | "any";
+                            command: string;
+                            env: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            state: "pending" | "assigned" | "running" | "done" | "error";
+                            exit_code: number | null;
+                            reason: string;
+                            assigned_to: {
+                                instance_id: number;
+                                backend_id: string;
+                                name: string;
+                                private_ip_address: string | null;
+                            } | null;
+                            start: string | null;
+                            stop: string | null;
                         };
                     };
                 };
@@ -7497,6 +8455,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/instance_specs/account/{account}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The machines of the workspace's clusters (one spec per cluster and role), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                cluster_id: number;
+                                cluster_name: string;
+                                /** @enum {string} */
+                                role: "scheduler" | "worker";
+                                backend_type: string;
+                                /** @description What runs (`local` for the local backend). */
+                                instance_type: string;
+                                /** @description What the client asked for, in its order. */
+                                requested_instance_types: string[];
+                                cores: number;
+                                memory_mib: number;
+                                gpus: number;
+                                gpu_type: string | null;
+                                arch: string;
+                                disk_size_gib: number | null;
+                                /** @description Worker threads (null for the scheduler). */
+                                dask_threads: number | null;
+                                /** @description The worker's memory limit as asked; null means Dask's default. */
+                                dask_memory_limit: string | null;
+                                created: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/instance_specs/account/{account}/id/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            cluster_id: number;
+                            cluster_name: string;
+                            /** @enum {string} */
+                            role: "scheduler" | "worker";
+                            backend_type: string;
+                            /** @description What runs (`local` for the local backend). */
+                            instance_type: string;
+                            /** @description What the client asked for, in its order. */
+                            requested_instance_types: string[];
+                            cores: number;
+                            memory_mib: number;
+                            gpus: number;
+                            gpu_type: string | null;
+                            arch: string;
+                            disk_size_gib: number | null;
+                            /** @description Worker threads (null for the scheduler). */
+                            dask_threads: number | null;
+                            /** @description The worker's memory limit as asked; null means Dask's default. */
+                            dask_memory_limit: string | null;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/clusters/account/{account}/id/{pk}/better-logs": {
         parameters: {
             query?: never;
@@ -7931,6 +9059,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/logs/cluster/{pk}/page/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Starts a log page session with better-logs' filters: the first page, oldest first, and `next`, an opaque session for `GET .../page/{next}`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        instance_ids?: number[];
+                        dask?: boolean;
+                        system?: boolean;
+                        since_ms?: number;
+                        until_ms?: number;
+                        filter_pattern?: string;
+                        /** @default 500 */
+                        page_size?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            events: {
+                                timestamp: number;
+                                instance_id: number;
+                                message: string;
+                                instance: string;
+                                /** @enum {string} */
+                                source: "dask" | "system";
+                            }[];
+                            /** @description More lines matched than this page holds: ask `next` at once. */
+                            has_more: boolean;
+                            /** @description Opaque session continuing after this page (also for lines that arrive later). */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/logs/cluster/{pk}/page/{encoded_session}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The page after a session (from `next`), and the session after it. A session that was altered, or that names another cluster, is a 400. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    pk: number;
+                    encoded_session: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            events: {
+                                timestamp: number;
+                                instance_id: number;
+                                message: string;
+                                instance: string;
+                                /** @enum {string} */
+                                source: "dask" | "system";
+                            }[];
+                            /** @description More lines matched than this page holds: ask `next` at once. */
+                            has_more: boolean;
+                            /** @description Opaque session continuing after this page (also for lines that arrive later). */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/logs/instance/{pk}": {
         parameters: {
             query?: never;
@@ -7966,6 +9256,427 @@ export interface paths {
                             /** @enum {string} */
                             source: "dask" | "system";
                         }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/metrics/account/{account}/cluster/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A metric's series over a window (start, end: epoch seconds or ISO). Metrics: `workers` (started workers), `instances` (running instances by role), `log_lines` (lines per minute by instance), `heartbeat_age` (seconds since each instance phoned home). Without credentials only a signed link (`expires`, `signature`) is answered. */
+        get: {
+            parameters: {
+                query?: {
+                    query?: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    sort?: "asc" | "desc";
+                    start?: number | string;
+                    end?: number | string;
+                    scheduler?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    instance_ids?: string | string[];
+                    expires?: number;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            unit: string;
+                            help: string;
+                            start: number;
+                            end: number;
+                            step: number;
+                            series: {
+                                metric: {
+                                    [key: string]: string;
+                                };
+                                /** @description [epoch seconds, value] pairs. */
+                                values: (number)[][];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/metrics/account/{account}/cluster/{pk}/value": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A metric reduced to one number over the window (`over_time`: max, min, avg, sum, last). Metrics: `workers` (started workers), `instances` (running instances by role), `log_lines` (lines per minute by instance), `heartbeat_age` (seconds since each instance phoned home). */
+        get: {
+            parameters: {
+                query: {
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    over_time?: "max" | "min" | "avg" | "sum" | "last";
+                    scheduler?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    start_ts?: number | string;
+                    end_ts?: number | string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            /** @enum {string} */
+                            over_time: "max" | "min" | "avg" | "sum" | "last";
+                            unit: string;
+                            value: number | null;
+                            start_ts: number;
+                            end_ts: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/metrics/account/{account}/cluster/{pk}/debug-stuff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the control loop sees of the cluster: states, leases, instances with heartbeat ages and log counts. `set_tags` adds the cluster tags. */
+        get: {
+            parameters: {
+                query?: {
+                    set_tags?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            name: string;
+                            state: string;
+                            desired_state: string;
+                            infra_state: string;
+                            desired_workers: number;
+                            reconcile_at: string | null;
+                            lease_until: string | null;
+                            /** @description Count by `role:state`. */
+                            processes: {
+                                [key: string]: number;
+                            };
+                            instances: {
+                                id: number;
+                                name: string;
+                                role: string;
+                                state: string;
+                                desired_state: string;
+                                launched_at: string | null;
+                                last_heartbeat: string | null;
+                                heartbeat_age_seconds: number | null;
+                                released_at: string | null;
+                                log_lines: number;
+                            }[];
+                            /** @description Count by source (dask, system). */
+                            log_lines: {
+                                [key: string]: number;
+                            };
+                            /** @description Count by kind. */
+                            events: {
+                                [key: string]: number;
+                            };
+                            state_changes: number;
+                            tags?: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/metrics/account/{account}/id/{pk}/summary-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The cluster's life in numbers, and a signed link to its series valid for an hour. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            state: string;
+                            uptime_seconds: number;
+                            desired_workers: number;
+                            started_workers: number;
+                            peak_workers: number;
+                            running_instances: number;
+                            total_instances: number;
+                            /** @description Seconds of instance time used, summed over instances. */
+                            instance_seconds: number;
+                            failed_processes: number;
+                            log_lines: number;
+                            last_heartbeat: string | null;
+                            /** @description Signed link to this cluster's metric series, readable without credentials for an hour. */
+                            metrics_url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/metrics/account/{account}/adhoc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One value of a metric per cluster of the workspace: the `clusters` named (ids) or the `n_clusters` newest. Metrics: `workers` (started workers), `instances` (running instances by role), `log_lines` (lines per minute by instance), `heartbeat_age` (seconds since each instance phoned home). */
+        get: {
+            parameters: {
+                query: {
+                    name: string;
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    over_time: "max" | "min" | "avg" | "sum" | "last";
+                    unit?: string;
+                    n_clusters?: number;
+                    clusters?: string | string[];
+                    set_tags?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /** @enum {string} */
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            /** @enum {string} */
+                            over_time: "max" | "min" | "avg" | "sum" | "last";
+                            unit: string;
+                            items: {
+                                cluster_id: number;
+                                cluster_name: string;
+                                value: number | null;
+                                tags?: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */

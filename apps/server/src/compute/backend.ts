@@ -23,9 +23,22 @@ export interface InstanceRef {
   backendData: BackendData | null;
 }
 
+/** The machine an instance gets, as the backend knows it (`instance_specs` calls). */
+export interface MachineShape {
+  instanceType: string;
+  cores: number;
+  memoryMib: number;
+  gpus: number;
+  arch: 'x86_64' | 'aarch64' | string;
+}
+
 export interface Backend {
   /** The backend type clients see (`in_process` for the local backend). */
   readonly type: string;
+  /** Whether its instances run an SSH server the cluster's key opens (local processes do not). */
+  readonly offersSsh: boolean;
+  /** The machine an instance would run on, for the instance types asked (first that fits). */
+  machineFor(instanceTypes: readonly string[]): MachineShape;
   launch(spec: LaunchSpec): Promise<BackendData>;
   stop(instance: InstanceRef): Promise<void>;
   /** Whether anything of the instance is still running. */

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { arch, availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { PYTHON_DIR } from '../lib/python-dir.js';
-import type { Backend, BackendData, InstanceRef, LaunchSpec } from './backend.js';
+import type { Backend, BackendData, InstanceRef, LaunchSpec, MachineShape } from './backend.js';
 import { BACKEND_ID_VAR, findInstanceProcesses, signalGroups } from './local-processes.js';
 
 export interface LocalBackendOptions {
@@ -16,6 +17,8 @@ export interface LocalBackendOptions {
 }
 
 const POLL_MS = 100;
+/** Node's names for the architectures, in the words clients use (api.md: x86_64, aarch64). */
+const ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64' };
 
 /**
  * Every instance is a local process group: `python -m cumulus.agent`, detached in its own group,
@@ -25,6 +28,18 @@ const POLL_MS = 100;
 export function createLocalBackend(options: LocalBackendOptions): Backend {
   return {
     type: 'in_process',
+    offersSsh: false,
+
+    // Every local instance shares this machine, whatever type was asked for.
+    machineFor(): MachineShape {
+      return {
+        instanceType: 'local',
+        cores: availableParallelism(),
+        memoryMib: Math.floor(totalmem() / 2 ** 20),
+        gpus: 0,
+        arch: ARCH[arch()] ?? arch(),
+      };
+    },
 
     async launch(spec: LaunchSpec): Promise<BackendData> {
       const existing = await findInstanceProcesses(spec.backendId);

@@ -57,6 +57,25 @@ export const queryBool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'True', 'False', 'yes', 'no'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'True' || v === 'yes');
 
+/** Ids in a query, comma-separated or repeated (`?ids=1,2` or `?ids=1&ids=2`), at most 500. */
+export const idList = (message = 'Enter comma-separated ids.') =>
+  z
+    .union([text(2000), z.array(text(2000)).max(100)])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const ids = (Array.isArray(v) ? v.join(',') : v)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(Number);
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647) || ids.length > 500) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return ids;
+    });
+
 export const detailSchema = z.object({ detail: z.string() });
 
 export { z };

@@ -2,6 +2,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
   hkdfSync,
   randomBytes,
   timingSafeEqual,
@@ -18,12 +19,15 @@ export function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** AES-256-GCM with a key derived from the server secret; output is `v1.<iv>.<tag>.<ciphertext>`. */
+/**
+ * AES-256-GCM with a key derived from the server secret; output is `v1.<iv>.<tag>.<ciphertext>`.
+ * `purpose` derives a key of its own, so a box sealed for one use never opens as another.
+ */
 export class SecretBox {
   readonly #key: Buffer;
 
-  constructor(secret: string) {
-    this.#key = Buffer.from(hkdfSync('sha256', secret, 'cumulus', 'secret-box-v1', 32));
+  constructor(secret: string, purpose = 'secret-box-v1') {
+    this.#key = Buffer.from(hkdfSync('sha256', secret, 'cumulus', purpose, 32));
   }
 
   encrypt(plaintext: string): string {
@@ -43,5 +47,22 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
+  }
+}
+
+/** HMAC-SHA256 signatures (base64url) with a key derived from the server secret for one purpose. */
+export class Signer {
+  readonly #key: Buffer;
+
+  constructor(secret: string, purpose: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secret, 'cumulus', `signer:${purpose}`, 32));
+  }
+
+  sign(message: string): string {
+    return createHmac('sha256', this.#key).update(message).digest('base64url');
+  }
+
+  verify(message: string, signature: string): boolean {
+    return safeEqual(this.sign(message), signature);
   }
 }

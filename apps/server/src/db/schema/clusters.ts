@@ -114,6 +114,12 @@ export const clusters = pgTable(
     tlsCert: text('tls_cert').notNull(),
     /** The private key, in a SecretBox. */
     tlsKeyBox: text('tls_key_box').notNull(),
+    /** Ed25519 key for SSH to the cluster's instances: OpenSSH private key in a SecretBox, public line. */
+    sshKeyBox: text('ssh_key_box'),
+    sshPublicKey: text('ssh_public_key'),
+    /** Staff triage (`staff-has-seen`): when a staff user marked the cluster seen, and who. */
+    staffSeenAt: tstz('staff_seen_at'),
+    staffSeenById: integer('staff_seen_by_id').references(() => users.id, { onDelete: 'set null' }),
     schedulerAddress: text('scheduler_address'),
     schedulerPort: integer('scheduler_port'),
     dashboardAddress: text('dashboard_address'),

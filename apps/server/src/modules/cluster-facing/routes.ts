@@ -4,14 +4,23 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { z } from '../../http/zod.js';
 import { PYTHON_DIR } from '../../lib/python-dir.js';
+import { dashboardCertificate, fileRef, workerIps } from './resources.js';
+import { claimRunTask, heldRunTasks, updateRunTask } from './run-tasks.js';
 import {
   backendId,
   bootstrapAnswer,
   bootstrapQuery,
+  dashboardCertAnswer,
+  fileRefAnswer,
+  fileRefParams,
   instancePhoneHome,
   instanceStateAnswer,
   logBatch,
   processPhoneHome,
+  runTaskParams,
+  runTaskSchema,
+  runTaskUpdate,
+  workerIpsAnswer,
 } from './schemas.js';
 import * as service from './service.js';
 import { callingCluster } from './token.js';
@@ -28,6 +37,10 @@ const PRELOADS = {
   'no-client-shutdown': 'no_client_shutdown.py',
   // Also served as `GET analytics/preload`.
   analytics: 'analytics.py',
+  // Cloud preloads; on the local backend they have nothing to do and only log why.
+  'aws-creds-loader': 'aws_creds_loader.py',
+  'aws-spot': 'aws_spot.py',
+  'gcp-spot': 'gcp_spot.py',
 } as const;
 
 export function registerClusterFacingRoutes(app: App, deps: Deps): void {
@@ -90,5 +103,87 @@ export function registerClusterFacingRoutes(app: App, deps: Deps): void {
       schema: { tags, body: logBatch, response: { 200: z.object({ stored: z.number().int() }) } },
     },
     async (request) => service.storeLogs(db, callingCluster(request), request.body),
+  );
+
+  app.get(
+    `${base}/worker-ips`,
+    { config: cluster, schema: { tags, response: { 200: workerIpsAnswer } } },
+    async (request) => workerIps(db, callingCluster(request)),
+  );
+
+  app.get(
+    `${base}/scheduler/dashboard/cert`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          "The certificate the dashboard serves: the cluster's own (self-signed), as no DNS or ACME " +
+          'is configured to issue one for a custom subdomain.',
+        response: { 200: dashboardCertAnswer },
+      },
+    },
+    async (request) => dashboardCertificate(deps, callingCluster(request)),
+  );
+
+  app.get(
+    `${base}/db-file-ref/:key`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description: "A file kept for the cluster, e.g. `host-setup-script` (the create call's script).",
+        params: fileRefParams,
+        response: { 200: fileRefAnswer },
+      },
+    },
+    async (request) => fileRef(db, callingCluster(request), request.params.key),
+  );
+
+  app.get(
+    `${base}/pending-run-task/:instance_backend_id`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          'The task the instance should run next: one it holds, else the oldest pending one for ' +
+          'its role, which it now holds (`assigned`). `task` is null when there is none.',
+        params: z.object({ instance_backend_id: backendId }),
+        response: { 200: z.object({ task: runTaskSchema.nullable() }) },
+      },
+    },
+    async (request) => claimRunTask(db, callingCluster(request), request.params.instance_backend_id),
+  );
+
+  app.get(
+    `${base}/pending-run-tasks/:instance_backend_id`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description: 'The tasks the instance holds and has not started (after a restart, say).',
+        params: z.object({ instance_backend_id: backendId }),
+        response: { 200: z.object({ tasks: z.array(runTaskSchema) }) },
+      },
+    },
+    async (request) => heldRunTasks(db, callingCluster(request), request.params.instance_backend_id),
+  );
+
+  app.post(
+    `${base}/run-task/:task_id`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          'Reports a task `running`, `done` or `error` (with `exit_code`). Done and errored tasks ' +
+          'never move again (409).',
+        params: runTaskParams,
+        body: runTaskUpdate,
+        response: { 200: runTaskSchema },
+      },
+    },
+    async (request) => updateRunTask(db, callingCluster(request), request.params.task_id, request.body),
   );
 }

@@ -67,3 +67,73 @@ export const bootstrapAnswer = z.object({
   heartbeat_interval_seconds: z.number(),
   unreachable_timeout_seconds: z.number(),
 });
+
+export const workerIpsAnswer = z.object({
+  ips: z.array(z.string()).describe("Private addresses of the cluster's live workers."),
+  workers: z.array(
+    z.object({
+      name: z.string(),
+      backend_id: z.string(),
+      state: z.string(),
+      private_ip_address: z.string().nullable(),
+      public_ip_address: z.string().nullable(),
+    }),
+  ),
+});
+
+export const dashboardCertAnswer = z.object({
+  cert: z.string().describe('PEM certificate the dashboard serves.'),
+  key: z.string().describe('Its PEM private key.'),
+  ca: z.string().describe('PEM of what signed it (itself when self-signed).'),
+  self_signed: z.boolean(),
+  subdomain: z.string().nullable().describe('The custom subdomain asked for at creation, if any.'),
+});
+
+export const fileRefParams = z.object({
+  key: text(200)
+    .min(1)
+    .regex(/^[A-Za-z0-9._-]+$/),
+});
+export const fileRefAnswer = z.object({
+  key: z.string(),
+  path: z.string().describe("Where it goes, relative to the instance's work dir."),
+  content: z.string(),
+  sha256: z.string(),
+});
+
+export const runTaskSchema = z.object({
+  id: z.number().int(),
+  batch_job_id: z.number().int().nullable(),
+  array_task_id: z.number().int(),
+  run_on: z.enum(['scheduler', 'worker', 'any']),
+  command: z.string(),
+  env: z.record(z.string(), z.string()),
+  state: z.enum(['pending', 'assigned', 'running', 'done', 'error']),
+  exit_code: z.number().int().nullable(),
+  reason: z.string(),
+  assigned_to: z
+    .object({
+      instance_id: z.number().int(),
+      backend_id: z.string(),
+      name: z.string(),
+      private_ip_address: z.string().nullable(),
+    })
+    .nullable(),
+  start: z.string().nullable(),
+  stop: z.string().nullable(),
+});
+
+export const runTaskParams = z.object({
+  task_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1),
+});
+export const runTaskUpdate = z.object({
+  state: z.enum(['running', 'done', 'error']),
+  exit_code: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
+  reason: text(2000).optional(),
+  /** The instance reporting; it takes the task when nobody holds it yet. */
+  backend_id: backendId.optional(),
+});

@@ -49,10 +49,33 @@ const ORDER_COLUMNS = {
   id: clusters.id,
 } as const;
 
-/** `GET clusters/paginate`: every cluster the caller may see, filtered and ordered, `{items, count}`. */
-export async function paginateClusters(db: Db, user: User, query: z.infer<typeof paginateQuery>) {
+/**
+ * Notebook clusters are the ones tagged as such by whoever started them: `cumulus-cluster-type:
+ * notebook` (Cumulus's tag), or `coiled-cluster-type: notebook` as clients of the established API
+ * tag them (the way batch clusters carry `...-cluster-type: batch`).
+ */
+export const NOTEBOOK_TAGS = [
+  { 'cumulus-cluster-type': 'notebook' },
+  { 'coiled-cluster-type': 'notebook' },
+] as const;
+const isNotebook = sql`(${sql.join(
+  NOTEBOOK_TAGS.map((tag) => sql`${clusters.tags} @> ${JSON.stringify(tag)}::jsonb`),
+  sql` or `,
+)})`;
+
+/**
+ * `GET clusters/paginate` (and `paginate-notebook`): every cluster the caller may
+ * see, filtered and ordered, `{items, count}`.
+ */
+export async function paginateClusters(
+  db: Db,
+  user: User,
+  query: z.infer<typeof paginateQuery>,
+  options: { notebooks?: boolean } = {},
+) {
   const scope = await resolveScope(db, user, query);
   const where: Array<SQL | undefined> = [
+    options.notebooks ? isNotebook : undefined,
     scope.accountIds === null ? undefined : inArray(clusters.accountId, scope.accountIds),
     scope.userId === null ? undefined : eq(clusters.creatorId, scope.userId),
     query.just_mine ? eq(clusters.creatorId, user.id) : undefined,

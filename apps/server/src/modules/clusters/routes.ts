@@ -23,11 +23,17 @@ import {
   nameLookupQuery,
   paginateQuery,
   sizeSchema,
+  sshKeyQuery,
+  sshKeySchema,
+  staffSeenQuery,
+  staffSeenSchema,
   statesQuery,
   statesSchema,
   workspaceParams,
 } from './schemas.js';
 import * as service from './service.js';
+import { sshAccess } from './ssh.js';
+import { markStaffSeen } from './staff-seen.js';
 
 const tags = ['clusters'];
 const user = { auth: 'user' } as const;
@@ -35,6 +41,9 @@ const base = '/api/v2/clusters/account/:account';
 
 export function registerClusterRoutes(app: App, deps: Deps): void {
   const { db } = deps;
+  const clusterOf = (
+    request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
+  ) => clusterAccess(db, currentUser(request), request.params.account, request.params.pk);
   const one = (accountId: number, slug: string, name: string) =>
     new Map([[accountId, { id: accountId, slug, name }]]);
 
@@ -153,12 +162,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const { cluster } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.pk,
-      );
+      const { cluster } = await clusterOf(request);
       return {
         id: cluster.id,
         state: cluster.state,
@@ -175,12 +179,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       schema: { tags, params: clusterParams, querystring: statesQuery, response: { 200: statesSchema } },
     },
     async (request) => {
-      const { cluster } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.pk,
-      );
+      const { cluster } = await clusterOf(request);
       return clusterStates(db, cluster, request.query.start_time);
     },
   );
@@ -189,12 +188,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
     `${base}/id/:pk/size`,
     { config: user, schema: { tags, params: clusterParams, response: { 200: sizeSchema } } },
     async (request) => {
-      const { cluster } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.pk,
-      );
+      const { cluster } = await clusterOf(request);
       return clusterSize(db, cluster);
     },
   );
@@ -206,6 +200,62 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       schema: { tags, querystring: paginateQuery, response: { 200: itemsOf(clusterSummarySchema) } },
     },
     async (request) => paginateClusters(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    '/api/v2/clusters/paginate-notebook',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'As `paginate`, for notebook clusters only: those tagged `cumulus-cluster-type: notebook` ' +
+          '(or `coiled-cluster-type: notebook`).',
+        querystring: paginateQuery,
+        response: { 200: itemsOf(clusterSummarySchema) },
+      },
+    },
+    async (request) => paginateClusters(db, currentUser(request), request.query, { notebooks: true }),
+  );
+
+  app.get(
+    `${base}/id/:pk/ssh-key`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          "The cluster's SSH key and scheduler (or `worker`) addresses. Readers get it as they get " +
+          'the TLS key of the details (which already runs code on the cluster). On the local ' +
+          'backend no SSH server runs: `ssh_available` is false and `detail` says so.',
+        params: clusterParams,
+        querystring: sshKeyQuery,
+        response: { 200: sshKeySchema },
+      },
+    },
+    async (request) => {
+      const { cluster } = await clusterOf(request);
+      return sshAccess(deps, cluster, request.query.worker);
+    },
+  );
+
+  app.post(
+    `${base}/id/:pk/staff-has-seen`,
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        description: 'Staff only: marks the cluster seen by staff (`seen=0` unmarks it).',
+        params: clusterParams,
+        querystring: staffSeenQuery,
+        response: { 200: staffSeenSchema },
+      },
+    },
+    async (request) => {
+      const staff = currentUser(request);
+      const { cluster } = await clusterAccess(db, staff, request.params.account, request.params.pk);
+      return markStaffSeen(db, staff, cluster, request.query.seen);
+    },
   );
 
   app.get(

@@ -222,3 +222,27 @@ export const paginateQuery = z.object({
   compound_scope: text(64).optional(),
   custom_staff_scope: text(64).optional(),
 });
+
+export const sshKeyQuery = z.object({ worker: text(200).optional() });
+
+/** `GET .../ssh-key` (client-contract.md section 2.5), plus whether SSH works on this backend. */
+export const sshKeySchema = z.object({
+  private_key: z.string().describe('Ed25519 private key, OpenSSH text (unencrypted).'),
+  public_key: z.string().describe('The matching `ssh-ed25519 ...` line for authorized_keys.'),
+  scheduler_public_address: z.string().nullable(),
+  scheduler_private_address: z.string().nullable(),
+  scheduler_hostname: z.string().nullable(),
+  scheduler_state: z.enum(INSTANCE_STATES).nullable(),
+  worker_address: z.string().nullable().describe('The address of the `worker` asked for, else null.'),
+  scheduler_address_to_use: z.string().nullable(),
+  ssh_available: z.boolean().describe('False when the instances run no SSH server (the local backend).'),
+  detail: z.string(),
+});
+
+export const staffSeenQuery = z.object({ seen: queryBool.default(true) });
+export const staffSeenSchema = z.object({
+  id: z.number().int(),
+  staff_has_seen: z.boolean(),
+  staff_seen_at: z.string().nullable(),
+  staff_seen_by: z.object({ id: z.number().int(), username: z.string() }).nullable(),
+});

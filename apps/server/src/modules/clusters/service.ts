@@ -6,11 +6,13 @@ import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
+import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { setFlag } from '../interactions/service.js';
 import { type WorkspaceAccess, workspaceAccess } from '../workspaces/access.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { parseDurationSeconds } from './durations.js';
 import { assertWithinCoreLimit, clusterCores } from './limits.js';
+import { recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
 import { recordState, setClusterState, setInfraState } from './transitions.js';
 
@@ -79,6 +81,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
     const token = randomHex(32);
     const now = new Date();
     const tls = clusterCertificate();
+    const ssh = ed25519KeyPair(`cumulus-${body.name}`);
     const { name, workers, worker_options, scheduler_options, environ, tags, dask_config, ...rest } = body;
     const [row] = await tx
       .insert(clusters)
@@ -101,12 +104,15 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         tokenBox: deps.secrets.encrypt(token),
         tlsCert: tls.cert,
         tlsKeyBox: deps.secrets.encrypt(tls.key),
+        sshKeyBox: deps.secrets.encrypt(ssh.privateKey),
+        sshPublicKey: ssh.publicKey,
         stateReason: `Requested by ${user.username}`,
         stateUpdated: now,
         created: now,
         updated: now,
       })
       .returning();
+    await recordClusterResources(tx, deps.backend, row!, body);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
     return { id: row!.id, existing: false };

@@ -5,15 +5,20 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { id, z } from '../../http/zod.js';
+import { SecretBox } from '../../lib/crypto.js';
 import { clusterAccess, clusterAccessById } from '../clusters/access.js';
 import { clusterParams } from '../clusters/schemas.js';
+import { logPage, newSession, openSession } from './pages.js';
 import {
   alertSchema,
   betterLogsQuery,
   infraEventSchema,
   instanceLogsQuery,
   logInfoSchema,
+  logPageRequest,
+  logPageSchema,
   logRowSchema,
+  logSessionParams,
   logsClusterParams,
 } from './schemas.js';
 import * as service from './service.js';
@@ -22,7 +27,8 @@ const tags = ['logs'];
 const user = { auth: 'user' } as const;
 const base = '/api/v2/clusters/account/:account/id/:pk';
 
-export function registerLogRoutes(app: App, { db }: Deps): void {
+export function registerLogRoutes(app: App, { db, config }: Deps): void {
+  const sessions = new SecretBox(config.secret, 'log-page-session-v1');
   const cluster = (
     request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
   ) =>
@@ -97,6 +103,45 @@ export function registerLogRoutes(app: App, { db }: Deps): void {
         limit: 1000,
       });
       return { ...info, events };
+    },
+  );
+
+  app.post(
+    '/api/v2/logs/cluster/:pk/page/',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          "Starts a log page session with better-logs' filters: the first page, oldest first, and " +
+          '`next`, an opaque session for `GET .../page/{next}`.',
+        params: logsClusterParams,
+        body: logPageRequest,
+        response: { 200: logPageSchema },
+      },
+    },
+    async (request) => {
+      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      return logPage(db, sessions, newSession(c.id, request.body));
+    },
+  );
+
+  app.get(
+    '/api/v2/logs/cluster/:pk/page/:encoded_session',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'The page after a session (from `next`), and the session after it. A session that was ' +
+          'altered, or that names another cluster, is a 400.',
+        params: logSessionParams,
+        response: { 200: logPageSchema },
+      },
+    },
+    async (request) => {
+      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      return logPage(db, sessions, openSession(sessions, request.params.encoded_session, c.id));
     },
   );
 

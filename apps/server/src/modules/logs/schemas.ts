@@ -1,25 +1,10 @@
-import { id, queryBool, text, z } from '../../http/zod.js';
+import { id, idList, queryBool, text, z } from '../../http/zod.js';
 
 const ms = z.coerce.number().int().min(0).max(8_640_000_000_000);
 
 /** better-logs (client-contract.md section 2.7); since_ms and until_ms are inclusive. */
 export const betterLogsQuery = z.object({
-  instance_ids: z
-    .union([text(2000), z.array(text(2000)).max(100)])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const parts = (Array.isArray(v) ? v.join(',') : v)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const ids = parts.map(Number);
-      if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647) || ids.length > 500) {
-        ctx.addIssue({ code: 'custom', message: 'Enter comma-separated instance ids.' });
-        return z.NEVER;
-      }
-      return ids;
-    }),
+  instance_ids: idList('Enter comma-separated instance ids.'),
   dask: queryBool.optional(),
   system: queryBool.optional(),
   since_ms: ms.optional(),
@@ -71,3 +56,23 @@ export const alertSchema = z.object({
 });
 
 export const logsClusterParams = z.object({ pk: id });
+export const logSessionParams = z.object({ pk: id, encoded_session: text(4096).min(1) });
+
+/** A log page session: better-logs' filters and a page size. */
+export const logPageRequest = z.object({
+  instance_ids: z.array(id).max(500).optional(),
+  dask: z.boolean().optional(),
+  system: z.boolean().optional(),
+  since_ms: ms.optional(),
+  until_ms: ms.optional(),
+  filter_pattern: text(500).optional(),
+  page_size: z.number().int().min(1).max(5000).default(500),
+});
+export type LogPageRequest = z.infer<typeof logPageRequest>;
+
+export const logPageSchema = z.object({
+  cluster_id: z.number().int(),
+  events: z.array(logRowSchema),
+  has_more: z.boolean().describe('More lines matched than this page holds: ask `next` at once.'),
+  next: z.string().describe('Opaque session continuing after this page (also for lines that arrive later).'),
+});

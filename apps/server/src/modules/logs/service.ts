@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, max, min } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, max, min, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type Cluster,
@@ -13,17 +13,15 @@ import { isoTime } from '../../lib/time.js';
 import type { BetterLogsQuery, instanceLogsQuery } from './schemas.js';
 
 /** Log lines as every log call answers them: `{timestamp (epoch ms), instance_id, message, instance, source}`. */
+export const logColumns = {
+  timestamp: instanceLogs.timestampMs,
+  instance_id: instanceLogs.instanceId,
+  message: instanceLogs.message,
+  source: instanceLogs.source,
+  instance: instances.name,
+};
 const logRows = (db: Db) =>
-  db
-    .select({
-      timestamp: instanceLogs.timestampMs,
-      instance_id: instanceLogs.instanceId,
-      message: instanceLogs.message,
-      source: instanceLogs.source,
-      instance: instances.name,
-    })
-    .from(instanceLogs)
-    .innerJoin(instances, eq(instances.id, instanceLogs.instanceId));
+  db.select(logColumns).from(instanceLogs).innerJoin(instances, eq(instances.id, instanceLogs.instanceId));
 
 /** The sources asked for: both unless `dask` or `system` is given, then those given as true. */
 function sources(query: { dask?: boolean | undefined; system?: boolean | undefined }) {
@@ -31,26 +29,32 @@ function sources(query: { dask?: boolean | undefined; system?: boolean | undefin
   return [...(query.dask ? ['dask' as const] : []), ...(query.system ? ['system' as const] : [])];
 }
 
+export type LogFilters = Partial<
+  Pick<BetterLogsQuery, 'instance_ids' | 'dask' | 'system' | 'since_ms' | 'until_ms' | 'filter_pattern'>
+>;
+
+/** The where clause of better-logs' filters; null when they exclude every line. */
+export function logConditions(clusterId: number, query: LogFilters): SQL | null {
+  const wanted = sources(query);
+  if (wanted?.length === 0) return null;
+  return and(
+    eq(instanceLogs.clusterId, clusterId),
+    query.instance_ids ? inArray(instanceLogs.instanceId, query.instance_ids) : undefined,
+    wanted ? inArray(instanceLogs.source, wanted) : undefined,
+    query.since_ms !== undefined ? gte(instanceLogs.timestampMs, query.since_ms) : undefined,
+    query.until_ms !== undefined ? lte(instanceLogs.timestampMs, query.until_ms) : undefined,
+    query.filter_pattern ? ilike(instanceLogs.message, `%${escapeLike(query.filter_pattern)}%`) : undefined,
+  )!;
+}
+
 /** A cluster's log lines, oldest first, with the filters of better-logs. */
 export async function clusterLogs(db: Db, clusterId: number, query: BetterLogsQuery) {
-  const wanted = sources(query);
-  if (wanted?.length === 0) return [];
-  const rows = await logRows(db)
-    .where(
-      and(
-        eq(instanceLogs.clusterId, clusterId),
-        query.instance_ids ? inArray(instanceLogs.instanceId, query.instance_ids) : undefined,
-        wanted ? inArray(instanceLogs.source, wanted) : undefined,
-        query.since_ms !== undefined ? gte(instanceLogs.timestampMs, query.since_ms) : undefined,
-        query.until_ms !== undefined ? lte(instanceLogs.timestampMs, query.until_ms) : undefined,
-        query.filter_pattern
-          ? ilike(instanceLogs.message, `%${escapeLike(query.filter_pattern)}%`)
-          : undefined,
-      ),
-    )
+  const where = logConditions(clusterId, query);
+  if (!where) return [];
+  return logRows(db)
+    .where(where)
     .orderBy(asc(instanceLogs.timestampMs), asc(instanceLogs.id))
     .limit(query.page_limit ?? query.limit);
-  return rows;
 }
 
 /** One instance's lines, oldest first, from `since` (epoch ms). */

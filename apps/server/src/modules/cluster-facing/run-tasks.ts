@@ -1,0 +1,131 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type Instance, instances, type RunTask, runTasks } from '../../db/schema/index.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { z } from '../../http/zod.js';
+import { isoTimeOrNull } from '../../lib/time.js';
+import { isTerminal } from '../clusters/transitions.js';
+import type { runTaskSchema, runTaskUpdate } from './schemas.js';
+import { callingInstance } from './service.js';
+
+/**
+ * Run tasks (the commands of batch jobs) move pending → assigned (an instance claimed it) →
+ * running → done | error; done and error never move again. Instances pull them: an instance
+ * asking for a task gets the one it already holds, else claims the oldest pending one meant for
+ * its role, with SKIP LOCKED so two instances never claim the same task.
+ */
+const FINISHED = ['done', 'error'];
+
+function present(task: RunTask, instance: Instance | null): z.infer<typeof runTaskSchema> {
+  return {
+    id: task.id,
+    batch_job_id: task.batchJobId,
+    array_task_id: task.arrayTaskId,
+    run_on: task.runOn,
+    command: task.command,
+    env: task.env,
+    state: task.state,
+    exit_code: task.exitCode,
+    reason: task.reason,
+    assigned_to: instance
+      ? {
+          instance_id: instance.id,
+          backend_id: instance.backendId,
+          name: instance.name,
+          private_ip_address: instance.privateIpAddress,
+        }
+      : null,
+    start: isoTimeOrNull(task.start),
+    stop: isoTimeOrNull(task.stop),
+  };
+}
+
+/** `GET cluster_facing/pending-run-task/{backend_id}`: the task this instance should run next, or null. */
+export async function claimRunTask(db: Db, clusterId: number, backendId: string) {
+  const { instance, process } = await callingInstance(db, clusterId, backendId);
+  if (instance.desiredState !== 'ready' || isTerminal(instance.state)) return { task: null };
+  const task = await db.transaction(async (tx) => {
+    const [held] = await tx
+      .select()
+      .from(runTasks)
+      .where(and(eq(runTasks.instanceId, instance.id), eq(runTasks.state, 'assigned')))
+      .orderBy(asc(runTasks.id))
+      .limit(1);
+    if (held) return held;
+    const [next] = await tx
+      .select()
+      .from(runTasks)
+      .where(
+        and(
+          eq(runTasks.clusterId, clusterId),
+          eq(runTasks.state, 'pending'),
+          inArray(runTasks.runOn, [process.role, 'any']),
+        ),
+      )
+      .orderBy(asc(runTasks.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!next) return null;
+    const [claimed] = await tx
+      .update(runTasks)
+      .set({ state: 'assigned', instanceId: instance.id, updated: new Date() })
+      .where(eq(runTasks.id, next.id))
+      .returning();
+    return claimed!;
+  });
+  return { task: task ? present(task, instance) : null };
+}
+
+/** `GET cluster_facing/pending-run-tasks/{backend_id}`: the tasks this instance holds and has not started. */
+export async function heldRunTasks(db: Db, clusterId: number, backendId: string) {
+  const { instance } = await callingInstance(db, clusterId, backendId);
+  const rows = await db
+    .select()
+    .from(runTasks)
+    .where(and(eq(runTasks.instanceId, instance.id), eq(runTasks.state, 'assigned')))
+    .orderBy(asc(runTasks.id))
+    .limit(1000);
+  return { tasks: rows.map((t) => present(t, instance)) };
+}
+
+/** `POST cluster_facing/run-task/{task_id}`: the state of a task, as the instance running it reports. */
+export async function updateRunTask(
+  db: Db,
+  clusterId: number,
+  taskId: number,
+  body: z.infer<typeof runTaskUpdate>,
+) {
+  const reporter = body.backend_id ? (await callingInstance(db, clusterId, body.backend_id)).instance : null;
+  const task = await db.transaction(async (tx) => {
+    const [task] = await tx
+      .select()
+      .from(runTasks)
+      .where(and(eq(runTasks.id, taskId), eq(runTasks.clusterId, clusterId)))
+      .for('update');
+    if (!task) throw notFound('Run task not found.');
+    if (task.state === body.state) return task;
+    if (FINISHED.includes(task.state))
+      throw conflict(`Run task ${task.id} is already ${task.state}.`, 'RUN_TASK_FINISHED');
+    if (reporter && task.instanceId !== null && task.instanceId !== reporter.id)
+      throw conflict(`Run task ${task.id} is assigned to another instance.`, 'RUN_TASK_ASSIGNED');
+    const now = new Date();
+    const [updated] = await tx
+      .update(runTasks)
+      .set({
+        state: body.state,
+        instanceId: task.instanceId ?? reporter?.id ?? null,
+        reason: body.reason ?? task.reason,
+        ...(body.exit_code !== undefined && { exitCode: body.exit_code }),
+        ...(body.state === 'running' && { start: now }),
+        ...(FINISHED.includes(body.state) && { stop: now, start: task.start ?? now }),
+        updated: now,
+      })
+      .where(eq(runTasks.id, task.id))
+      .returning();
+    return updated!;
+  });
+  const [instance] = task.instanceId
+    ? await db.select().from(instances).where(eq(instances.id, task.instanceId))
+    : [];
+  return present(task, instance ?? null);
+}

@@ -1,0 +1,10 @@
+"""AWS credentials loader preload: nothing to load on the local backend.
+
+On a cloud VM this preload would install the AWS credentials the client forwards. Local instances
+are processes of the control plane's machine and see its environment (AWS_* variables, ~/.aws)
+directly, so this one only says so in the log.
+"""
+
+
+async def dask_setup(dask_server):
+    print("cumulus: aws-creds-loader preload: local instance, credentials come from its environment", flush=True)

@@ -1,0 +1,9 @@
+"""GCP spot preload: nothing to watch on the local backend.
+
+On a GCP spot VM this preload would watch for preemption and retire the worker before the VM
+goes. Local instances are never preempted, so this one only says so.
+"""
+
+
+async def dask_setup(dask_server):
+    print("cumulus: gcp-spot preload: local instance, no preemption to watch", flush=True)
