@@ -84,6 +84,10 @@ describe('Team', () => {
     const organizationId = Number(new URL(page.url()).pathname.split('/')[2]);
     await page.getByRole('heading', { name: 'Create Workspace', level: 1 }).waitFor();
     await page.getByText(`A new workspace in ${organization}.`).waitFor();
+    // Workspace names are unique across the server: the admin's personal workspace has this one.
+    await page.getByLabel('Workspace name').fill(admin.username);
+    await page.getByRole('button', { name: 'Create Workspace' }).click();
+    await page.getByText('Workspace names must be globally unique', { exact: true }).waitFor();
     await page.getByLabel('Workspace name').fill(workspace);
     await adminSession.screenshot('team-create-workspace');
     await page.getByRole('button', { name: 'Create Workspace' }).click();
@@ -132,6 +136,26 @@ describe('Team', () => {
     await inviteRow.getByRole('button', { name: `Resend invite to ${teammateEmail}` }).waitFor();
     await page.getByRole('row').filter({ hasText: admin.username }).getByText('Organization admin').waitFor();
     await adminSession.screenshot('team-team-tab-invite');
+
+    // Resend Invite mails the invitation again.
+    await inviteRow.getByRole('button', { name: `Resend invite to ${teammateEmail}` }).click();
+    await toast(page, 'Invite email resent');
+    const invitations = () =>
+      suite.server.smtp.mails.filter(
+        (m) => m.to.includes(teammateEmail) && m.text.includes('/signup?invite='),
+      );
+    await eventually(() => expect(invitations().length).toBe(2));
+
+    // The invite's own edit page: the address is fixed, the limits are the invitation's.
+    await inviteRow.getByRole('link', { name: `Edit ${teammateEmail}` }).click();
+    await page.waitForURL(new RegExp(`/team/${organizationId}/edit-invite/\\d+$`));
+    await page.getByRole('heading', { name: 'Edit Invite', level: 1 }).waitFor();
+    expect(await page.getByLabel('Username or Email').inputValue()).toBe(teammateEmail);
+    expect(await page.getByLabel('Username or Email').isDisabled()).toBe(true);
+    expect(await page.getByLabel(`Core Limit for ${workspace}`).inputValue()).toBe('64');
+    await adminSession.screenshot('team-edit-invite');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL('**/team?tab=team');
 
     // The invitation arrives by mail, naming the organization and the workspace.
     const mail = await suite.server.smtp.waitFor(
@@ -223,8 +247,9 @@ describe('Team', () => {
       name: workspace,
       organization_id: organization.id,
     });
+    const pending = `${uniqueName('pending')}@example.com`;
     await api.call('POST', '/api/v2/users/organizations/add-membership', {
-      email_or_username: `${uniqueName('pending')}@example.com`,
+      email_or_username: pending,
       organization_id: organization.id,
       workspaces: [],
     });
@@ -257,6 +282,36 @@ describe('Team', () => {
     await page.getByRole('button', { name: 'Add Member' }).click();
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Not now' }).click();
+
+    // Deleting the pending invite frees a seat: no dialog any more.
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL('**/team?tab=team');
+    await page.getByRole('button', { name: `Remove ${pending}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete invitation?' });
+    await confirm.getByText(`The invitation to ${pending} will no longer be accepted.`).waitFor();
+    await session.screenshot('team-remove-invite');
+    await confirm.getByRole('button', { name: 'Delete invitation' }).click();
+    await toast(page, `Invite to ${pending} deleted`);
+    await page.getByTestId('plan-usage').getByText('1 / 2').waitFor();
+    // The last admin cannot leave: the server's reason shows in an error toast.
+    const adminName = `Test ${admin.username}`;
+    await page.getByRole('button', { name: `Remove ${adminName}` }).click();
+    await page
+      .getByRole('alertdialog', { name: `Remove ${adminName}?` })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
+    await toast(page, 'An organization must have at least one admin.');
+    await page.getByRole('row').filter({ hasText: admin.username }).getByText('Organization admin').waitFor();
+    menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();
+    await page.getByLabel('Username or Email').waitFor();
+    expect(await page.getByRole('dialog', { name: 'Member Limit Reached' }).count()).toBe(0);
+    // On a phone the form fits the screen; its workspace table scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('team-phone-add-member');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/team');
     menu = await openAddMenu(page);

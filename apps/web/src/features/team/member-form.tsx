@@ -86,7 +86,8 @@ export function MemberFormFields({
 
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Workspace access</legend>
-        <div className="overflow-x-auto rounded-lg border">
+        {/* relative: the checkboxes' hidden inputs are positioned within the scrolling box, not the page. */}
+        <div className="relative overflow-x-auto rounded-lg border">
           <table className="w-full text-sm">
             <thead className="bg-muted/40 text-muted-foreground text-xs">
               <tr>
