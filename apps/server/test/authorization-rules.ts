@@ -533,8 +533,8 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/analytics/preload': { expect: clusterOnly() },
   // Analytics reads: the workspace's readers, as for its clusters.
   'POST /api/v2/analytics/{account}/cluster/{cluster}/span/{span_identifier}': {
-    // Posting the same span again only updates it.
-    expect: readers(200),
+    // Posting the same span again only updates it; staff read analytics but write none.
+    expect: { ...readers(200), staff: 403 },
     params: (c) => ({ cluster: C(c).id, span_identifier: 'matrix' }),
     body: () => ({ name: 'matrix' }),
   },

@@ -10425,7 +10425,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read. */
+        /** @description Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read. Members of the workspace (and its organization admins) only. */
         post: {
             parameters: {
                 query?: never;

@@ -5,6 +5,7 @@ import { daskSchedulers } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
+import { permissionDenied } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
 import { clusterAccess } from '../clusters/access.js';
 import { workspaceParams } from '../clusters/schemas.js';
@@ -66,7 +67,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       schema: {
         tags,
         description:
-          'Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read.',
+          'Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read. Members of the workspace (and its organization admins) only.',
         params: spanParams,
         body: spanBody,
         response: { 200: spanSchema },
@@ -74,7 +75,10 @@ export function registerReadRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { account, cluster: id, span_identifier } = request.params;
-      const target = await cluster(request, account, id);
+      const { access, cluster: target } = await clusterAccess(db, currentUser(request), account, id);
+      // Staff read every workspace's analytics; only its members write into them.
+      if (!access.membership && !access.isOrganizationAdmin)
+        throw permissionDenied(`Only members of ${access.account.name} can add spans to its clusters.`);
       return presentSpan(await upsertSpan(db, target.id, span_identifier, request.body));
     },
   );
