@@ -149,7 +149,8 @@ async function countOverTime(
   const out: Array<[number, number]> = [];
   let next = 0;
   for (const t of at) {
-    while (next < records.length && records[next]!.created.getTime() <= t * 1000) {
+    // Points are whole seconds: a change during second t counts at t (the last point is "now").
+    while (next < records.length && records[next]!.created.getTime() < (t + 1) * 1000) {
       current.set(records[next]!.objectId, records[next]!.state);
       next++;
     }
