@@ -12,11 +12,9 @@ export function clusterCertificate(name = 'dask-internal', validDays = 3650): { 
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const subject = seq(set(seq(oid(OID.commonName), utf8(name))));
   const now = Date.now();
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // positive
   const tbs = seq(
     explicit(0, int(Buffer.from([2]))),
-    int(serial),
+    int(randomBytes(16)),
     seq(oid(OID.ecdsaWithSha256)),
     subject,
     seq(time(new Date(now - 3_600_000)), time(new Date(now + validDays * 86_400_000))),
@@ -65,7 +63,19 @@ const seq = (...parts: Buffer[]) => tlv(0x30, Buffer.concat(parts));
 const set = (...parts: Buffer[]) => tlv(0x31, Buffer.concat(parts));
 const explicit = (n: number, value: Buffer) => tlv(0xa0 + n, value);
 const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, 'utf8'));
-const int = (bytes: Buffer) => tlv(0x02, bytes);
+const int = (unsigned: Buffer) => tlv(0x02, derIntegerBytes(unsigned));
+
+/**
+ * The content bytes of a DER INTEGER for an unsigned big-endian number: no leading zero bytes,
+ * and one 0x00 where the top bit is set (else it would read as negative). OpenSSL refuses any
+ * other padding ("illegal padding"), which made about one random serial in 256 unloadable.
+ */
+export function derIntegerBytes(unsigned: Buffer): Buffer {
+  let start = 0;
+  while (start < unsigned.length - 1 && unsigned[start] === 0) start++;
+  const trimmed = unsigned.subarray(start);
+  return trimmed[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed;
+}
 const extension = (id: string, critical: boolean, value: Buffer) =>
   seq(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), tlv(0x04, value));
 
