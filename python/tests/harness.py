@@ -16,9 +16,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 import urllib.error
 import urllib.request
 import uuid
+import warnings
+from unittest import mock
 
 from tests.smtp_sink import SmtpSink
 
@@ -224,6 +227,23 @@ def instance_processes(data_dir: str) -> dict:
         instance = os.path.relpath(cwd, root).split(os.sep)[0]
         found.setdefault(instance, []).append(pid)
     return found
+
+
+def start_as_new_user() -> tuple[CumulusServer, str, str]:
+    """A fresh server and a signed-up user whose API token the client in this process uses.
+
+    For a test module's setUpModule: returns (server, token, workspace); the environment is
+    restored when the module ends. The caller closes the server.
+    """
+    server = CumulusServer().start()
+    user = server.register()
+    token = server.api_token(user)
+    patch = mock.patch.dict(os.environ, {"CUMULUS_SERVER": server.url, "CUMULUS_API_TOKEN": token})
+    patch.start()
+    unittest.addModuleCleanup(patch.stop)
+    # Tornado's notice about distributed's loop threads, once per cluster: noise, not a finding.
+    warnings.filterwarnings("ignore", "make_current is deprecated", DeprecationWarning)
+    return server, token, user.workspace
 
 
 def client_env(server: CumulusServer, home: str, **extra) -> dict:

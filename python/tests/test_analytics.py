@@ -7,17 +7,14 @@ timeseries, exceptions and the profile through the API.
 
 from __future__ import annotations
 
-import os
 import time
 import unittest
-import warnings
-from unittest import mock
 
 from distributed import Client
 
 import cumulus
 from cumulus import analytics
-from tests.harness import CumulusServer, call, instance_processes, wait_until
+from tests.harness import CumulusServer, call, instance_processes, start_as_new_user, wait_until
 
 server: CumulusServer
 token: str
@@ -28,14 +25,7 @@ REPORT = 120  # seconds: the preload reports every few seconds; the machine may 
 
 def setUpModule():
     global server, token, workspace
-    server = CumulusServer().start()
-    user = server.register()
-    token = server.api_token(user)
-    workspace = user.workspace
-    patch = mock.patch.dict(os.environ, {"CUMULUS_SERVER": server.url, "CUMULUS_API_TOKEN": token})
-    patch.start()
-    unittest.addModuleCleanup(patch.stop)
-    warnings.filterwarnings("ignore", "make_current is deprecated", DeprecationWarning)
+    server, token, workspace = start_as_new_user()
 
 
 def tearDownModule():

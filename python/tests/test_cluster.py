@@ -19,8 +19,6 @@ import tempfile
 import threading
 import time
 import unittest
-import warnings
-from unittest import mock
 
 import dask
 import dask.array as da
@@ -28,7 +26,9 @@ from distributed import Client
 
 import cumulus
 from cumulus.http import CumulusError
-from tests.harness import PYTHON_DIR, CumulusServer, call, client_env, instance_processes, run_cli, wait_until
+from tests.harness import (
+    PYTHON_DIR, CumulusServer, call, client_env, instance_processes, run_cli, start_as_new_user, wait_until,
+)
 
 server: CumulusServer
 token: str
@@ -38,16 +38,8 @@ START = 600  # seconds: a cluster starting on a loaded two-core machine
 
 def setUpModule():
     global server, token, workspace
-    server = CumulusServer().start()
-    user = server.register()
-    token = server.api_token(user)
-    workspace = user.workspace
-    patch = mock.patch.dict(os.environ, {"CUMULUS_SERVER": server.url, "CUMULUS_API_TOKEN": token})
-    patch.start()
-    unittest.addModuleCleanup(patch.stop)
+    server, token, workspace = start_as_new_user()
     dask.config.set({"cumulus.cluster-state-check-interval": "1s"})
-    # Tornado's notice about distributed's loop threads, once per cluster: noise, not a finding.
-    warnings.filterwarnings("ignore", "make_current is deprecated", DeprecationWarning)
 
 
 def tearDownModule():
