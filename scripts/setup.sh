@@ -2,14 +2,17 @@
 # Installs what Cumulus needs beyond npm, when it is missing:
 #   - Debian's python3-distributed (real Dask for local clusters), for /usr/bin/python3 or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
+#   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
 # Prints what to do where it cannot install (no root, no apt-get).
 set -euo pipefail
 
 want_browser=false
+want_bench=false
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=true ;;
-    *) echo "usage: $0 [--browser]" >&2; exit 2 ;;
+    --bench) want_bench=true ;;
+    *) echo "usage: $0 [--browser] [--bench]" >&2; exit 2 ;;
   esac
 done
 
@@ -17,6 +20,7 @@ python="${CUMULUS_PYTHON:-/usr/bin/python3}"
 packages=()
 if ! "$python" -c 'import distributed' >/dev/null 2>&1; then packages+=(python3-distributed); fi
 if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
+if $want_bench && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
 [ ${#packages[@]} -eq 0 ] && exit 0
 
 echo "setup: installing ${packages[*]} from Debian's packages" >&2

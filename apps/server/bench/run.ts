@@ -1,9 +1,12 @@
 import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
+import { benchHotPaths } from './http/hot-paths.js';
 import { benchTeam } from './team.js';
-import { benchUserMe } from './user-me.js';
 
-// `npm run bench [-- --seconds N] [-- --only NAME]`: every benchmark (or one), figures on stdout.
+// `npm run bench [-- --seconds N] [-- --only NAME] [-- --postgres] [-- --profile DIR]`: every
+// benchmark (or one), figures on stdout. --postgres also measures the HTTP hot paths on a throwaway
+// PostgreSQL database at 127.0.0.1:5432 (DATABASE_URL set does too); --profile writes the server's
+// CPU profiles there.
 const flag = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
@@ -11,7 +14,8 @@ const flag = (name: string) => {
 const seconds = Number(flag('--seconds') ?? 10);
 const only = flag('--only');
 const benches: Record<string, () => Promise<void>> = {
-  'user-me': () => benchUserMe(seconds),
+  'hot-paths': () =>
+    benchHotPaths({ seconds, postgres: process.argv.includes('--postgres'), profileDir: flag('--profile') }),
   team: () => benchTeam(seconds),
   'cluster-start': () => benchClusterStart(),
   'cluster-data': () => benchClusterData(seconds),
