@@ -1,11 +1,11 @@
 import { FileQuestionIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { DocumentTitle } from '@/components/document-title';
 import { EmptyState } from '@/components/empty-state';
 import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/lib/paths';
 
 export function NotFoundPage() {
   return (

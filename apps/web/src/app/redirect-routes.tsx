@@ -1,7 +1,7 @@
 import { generatePath, Navigate, type RouteObject, useParams } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { ACCOUNT_PARAM } from '@/app/workspace';
+import { paths } from '@/lib/paths';
+import { ACCOUNT_PARAM } from '@/lib/workspace';
 
 /** Old account-prefixed links (spec section 2, "redirects"): the account moves to the query. */
 function AccountScopedRedirect({ to }: { to: (params: Record<string, string>) => string }) {

@@ -1,5 +1,5 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
-import { lazyPage } from '@/app/lazy-page';
+
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
 import { HomeRedirect } from '@/app/shell/HomeRedirect';
@@ -20,6 +20,7 @@ import { softwareRoutes } from '@/features/software/routes';
 import { staffRoutes } from '@/features/staff/routes';
 import { teamRoutes } from '@/features/team/routes';
 import { usageRoutes } from '@/features/usage/routes';
+import { lazyPage } from '@/lib/lazy-page';
 
 function RootLayout() {
   return (

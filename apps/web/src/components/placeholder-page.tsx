@@ -1,9 +1,9 @@
 import type { LucideIcon } from 'lucide-react';
 import { ConstructionIcon } from 'lucide-react';
 
-import { type Breadcrumb, usePageMeta } from '@/app/page-meta';
 import { EmptyState } from '@/components/empty-state';
 import { Page, PageHeader } from '@/components/page';
+import { type Breadcrumb, usePageMeta } from '@/lib/page-meta';
 
 type PlaceholderPageProps = {
   title: string;

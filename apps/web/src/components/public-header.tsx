@@ -1,7 +1,8 @@
 import { Link, useLocation } from 'react-router';
-import { paths, REDIRECT_URI_PARAM, RETURN_TO_PARAM } from '@/app/paths';
+
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
+import { paths, REDIRECT_URI_PARAM, RETURN_TO_PARAM } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 
 /** Keeps return-to / redirect_uri when hopping between login and sign-up. */

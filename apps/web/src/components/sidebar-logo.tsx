@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { LogoMark } from '@/components/logo';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem } from '@/components/ui/sidebar';
+import { paths } from '@/lib/paths';
 
 /** The logo at the top of a sidebar, linking to root; only the mark shows when collapsed. */
 export function SidebarLogo() {

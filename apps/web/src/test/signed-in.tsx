@@ -3,12 +3,12 @@ import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 
-import { PageMetaProvider } from '@/app/page-meta';
-import { type SignedIn, SignedInContext } from '@/app/shell/signed-in';
-import { WorkspaceProvider } from '@/app/workspace';
 import { Toaster } from '@/components/ui/sonner';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import type { CurrentUser } from '@/features/user/api';
+import { PageMetaProvider } from '@/lib/page-meta';
+import { type SignedIn, SignedInContext } from '@/lib/signed-in';
+import { WorkspaceProvider } from '@/lib/workspace';
 
 /** A signed-in user as /api/v2/user/me answers, camelCased; override what a test needs. */
 export function testUser(overrides: Partial<CurrentUser> = {}): CurrentUser {

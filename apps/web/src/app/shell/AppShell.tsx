@@ -1,15 +1,11 @@
 import * as React from 'react';
 import { Outlet, useNavigate } from 'react-router';
 
-import { PageMetaProvider } from '@/app/page-meta';
-import { paths } from '@/app/paths';
 import { AppSidebar } from '@/app/shell/app-sidebar';
 import { Banners } from '@/app/shell/banners';
 import { ShellSkeleton } from '@/app/shell/shell-skeleton';
-import { SignedInContext } from '@/app/shell/signed-in';
 import { TopBar } from '@/app/shell/top-bar';
 import { WelcomeDialog } from '@/app/shell/welcome-dialog';
-import { WorkspaceProvider } from '@/app/workspace';
 import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
 import { readSidebarCookie, SidebarInset, SidebarProvider } from '@/components/ui/sidebar';
@@ -17,7 +13,11 @@ import { Toaster } from '@/components/ui/sonner';
 import { useInteractions, useInteractionTypes } from '@/features/interactions/api';
 import { useCurrentUser, useOrganizationMemberships, useWorkspaceMemberships } from '@/features/user/api';
 import { errorMessage } from '@/lib/api/errors';
+import { PageMetaProvider } from '@/lib/page-meta';
+import { paths } from '@/lib/paths';
+import { SignedInContext } from '@/lib/signed-in';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
+import { WorkspaceProvider } from '@/lib/workspace';
 
 /** Set by the billing-redirect screen for a signed-out visitor: go to billing once, then forget it. */
 function useBillingFlag() {

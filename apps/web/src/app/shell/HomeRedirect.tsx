@@ -1,9 +1,9 @@
 import { Navigate } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
 import { useFlags } from '@/features/interactions/api';
+import { paths } from '@/lib/paths';
 
 const THREE_CLUSTERS = 'has-created-at-least-three-clusters' as const;
 

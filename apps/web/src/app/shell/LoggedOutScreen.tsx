@@ -3,12 +3,12 @@ import { LogOutIcon } from 'lucide-react';
 import * as React from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
-import { loginPathFor } from '@/app/return-to';
 import { DocumentTitle } from '@/components/document-title';
 import { EmptyState } from '@/components/empty-state';
 import { Page } from '@/components/page';
 import { ERROR_MESSAGES } from '@/lib/api/errors';
 import { session } from '@/lib/api/session';
+import { loginPathFor } from '@/lib/return-to';
 
 /** How long the logged-out message shows before the token is cleared (section 9). */
 export const LOGGED_OUT_REDIRECT_MS = 3_000;

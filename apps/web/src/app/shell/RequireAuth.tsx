@@ -1,9 +1,9 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { loginPathFor } from '@/app/return-to';
 import { LoggedOutScreen } from '@/app/shell/LoggedOutScreen';
 import { useSession } from '@/lib/api/session';
+import { paths } from '@/lib/paths';
+import { loginPathFor } from '@/lib/return-to';
 
 /** Everything behind sign-in: no token goes to login, carrying the path plus query as return-to. */
 export function RequireAuth() {

@@ -2,7 +2,6 @@ import { ExternalLinkIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 
 import { isActive, NAV_ENTRIES, type NavEntry, STAFF_NAV_ENTRIES, SUPPORT_LINKS } from '@/app/shell/nav';
-import { useSignedIn } from '@/app/shell/signed-in';
 import { UserMenu } from '@/app/shell/user-menu';
 import { WorkspaceSwitcher } from '@/app/shell/workspace-switcher';
 import { SidebarLogo } from '@/components/sidebar-logo';
@@ -20,6 +19,7 @@ import {
   SidebarSeparator,
   useSidebar,
 } from '@/components/ui/sidebar';
+import { useSignedIn } from '@/lib/signed-in';
 
 function NavGroup({ label, entries }: { label?: string; entries: NavEntry[] }) {
   const { pathname } = useLocation();

@@ -1,12 +1,12 @@
 import { differenceInCalendarDays } from 'date-fns';
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { useSignedIn } from '@/app/shell/signed-in';
 import { Banner, type BannerTone } from '@/components/banner';
 import { Button } from '@/components/ui/button';
 import { useBanners, useNoticeSeen, useRecordInteraction } from '@/features/interactions/api';
 import type { OrganizationMembership } from '@/features/user/api';
+import { paths } from '@/lib/paths';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** The earliest Pro trial expiry still ahead, across the user's organizations. */
 export function earliestTrialExpiration(

@@ -15,9 +15,9 @@ import {
   UsersIcon,
 } from 'lucide-react';
 
-import { paths } from '@/app/paths';
 import type { CurrentUser } from '@/features/user/api';
 import { DOCS_URL, SLACK_URL, supportMailto } from '@/lib/links';
+import { paths } from '@/lib/paths';
 
 export type NavEntry = {
   title: string;

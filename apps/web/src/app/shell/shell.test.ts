@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { loginPathFor, safeReturnTo, takeReturnTo } from '@/app/return-to';
 import { earliestTrialExpiration, trialDaysLeft } from '@/app/shell/banners';
 import { isActive, NAV_ENTRIES } from '@/app/shell/nav';
 import type { CurrentUser, OrganizationMembership } from '@/features/user/api';
@@ -28,25 +27,6 @@ describe('sidebar', () => {
       'Team',
     ]);
     expect(titles(true)).toContain('Notebooks');
-  });
-});
-
-describe('return-to', () => {
-  it('carries the protected path plus query to login', () => {
-    expect(loginPathFor({ pathname: '/team', search: '?tab=members' })).toBe(
-      '/login?return-to=%2Fteam%3Ftab%3Dmembers',
-    );
-    expect(loginPathFor({ pathname: '/', search: '?open=true' })).toBe('/login?open=true');
-  });
-
-  it('never leaves the console', () => {
-    expect(safeReturnTo('/profile?x=1')).toBe('/profile?x=1');
-    expect(safeReturnTo('//evil.example')).toBeNull();
-    expect(safeReturnTo('https://evil.example')).toBeNull();
-    expect(takeReturnTo(new URLSearchParams('return-to=https://evil.example'))).toBe('/');
-    expect(takeReturnTo(new URLSearchParams('redirect_uri=%2Factivate-token%3Fid%3D1'))).toBe(
-      '/activate-token?id=1',
-    );
   });
 });
 

@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { Link } from 'react-router';
 
-import { type Breadcrumb as Crumb, useCurrentPageMeta } from '@/app/page-meta';
 import { DocumentTitle } from '@/components/document-title';
 import {
   Breadcrumb,
@@ -13,6 +12,7 @@ import {
 } from '@/components/ui/breadcrumb';
 import { Separator } from '@/components/ui/separator';
 import { SidebarTrigger } from '@/components/ui/sidebar';
+import { type Breadcrumb as Crumb, useCurrentPageMeta } from '@/lib/page-meta';
 
 function CrumbItem({ crumb, last }: { crumb: Crumb; last: boolean }) {
   if (last) return <BreadcrumbPage>{crumb.label}</BreadcrumbPage>;

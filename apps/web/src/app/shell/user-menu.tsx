@@ -1,9 +1,6 @@
 import { ChevronsUpDownIcon, LogOutIcon, UserIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { useSignedIn } from '@/app/shell/signed-in';
-import { UserAvatar } from '@/app/shell/user-avatar';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -13,7 +10,10 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
+import { UserAvatar } from '@/components/user-avatar';
 import { useLogout } from '@/features/auth/api';
+import { paths } from '@/lib/paths';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** The user menu at the bottom of the sidebar: avatar, full name, email, Profile, Log out. */
 export function UserMenu() {

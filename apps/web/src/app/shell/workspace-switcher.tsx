@@ -1,7 +1,5 @@
 import { CheckIcon, ChevronsUpDownIcon } from 'lucide-react';
 
-import { initials } from '@/app/shell/user-avatar';
-import { useWorkspace, type Workspace } from '@/app/workspace';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -10,6 +8,8 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
+import { initials } from '@/components/user-avatar';
+import { useWorkspace, type Workspace } from '@/lib/workspace';
 
 function WorkspaceMark({ workspace }: { workspace: Workspace }) {
   return (

@@ -2,7 +2,6 @@ import { CircleCheckIcon, LoaderCircleIcon, LogOutIcon, TerminalIcon, TriangleAl
 import type * as React from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { DocumentTitle } from '@/components/document-title';
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
@@ -18,6 +17,7 @@ import { useActivateToken } from '@/features/activate-token/api';
 import { useLogout } from '@/features/auth/api';
 import { useCurrentUser } from '@/features/user/api';
 import { supportMailto } from '@/lib/links';
+import { paths } from '@/lib/paths';
 
 /** The header of this page: the logo, and the signed-in email with a Logout item. */
 function ActivateHeader() {

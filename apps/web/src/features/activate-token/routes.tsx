@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** Signed in, outside the sidebar shell: the page has its own header (composed in app/router.tsx). */
 export const activateTokenRoutes: RouteObject[] = [

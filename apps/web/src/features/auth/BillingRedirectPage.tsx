@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { useSession } from '@/lib/api/session';
+import { paths } from '@/lib/paths';
 import { STORAGE_KEYS, writeStored } from '@/lib/storage';
 
 /** /go-cumulus-pro: signed in goes to billing; otherwise remember to, and sign in first. */

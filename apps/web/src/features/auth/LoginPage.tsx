@@ -2,8 +2,6 @@ import { KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { returnToParam, storeReturnTo, takeReturnTo } from '@/app/return-to';
 import { AuthCard } from '@/components/auth-card';
 import { GitHubIcon, GoogleIcon } from '@/components/brand-icons';
 import { FormAlert } from '@/components/form-alert';
@@ -20,6 +18,8 @@ import { loginSchema } from '@/features/auth/schemas';
 import { useSession } from '@/lib/api/session';
 import { useZodForm } from '@/lib/forms';
 import { TERMS_URL } from '@/lib/links';
+import { paths } from '@/lib/paths';
+import { returnToParam, storeReturnTo, takeReturnTo } from '@/lib/return-to';
 
 /** Login (spec/console.md section 2): username-or-email and password, or a sign-in provider. */
 export function LoginPage() {

@@ -3,14 +3,14 @@ import { KeyRoundIcon, LoaderCircleIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { takeReturnTo } from '@/app/return-to';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { Button } from '@/components/ui/button';
 import { useProviderToken, useSsoToken } from '@/features/auth/api';
 import { providerFailure } from '@/features/auth/messages';
 import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
+import { paths } from '@/lib/paths';
+import { takeReturnTo } from '@/lib/return-to';
 
 type TokenExchange = UseMutationResult<{ key: string; existing: boolean }, Error, string>;
 

@@ -1,7 +1,6 @@
 import { CircleCheckIcon } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
@@ -13,6 +12,7 @@ import { resetConfirmSchema } from '@/features/auth/schemas';
 import { useRedirectAfter } from '@/features/auth/use-redirect-after';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { paths } from '@/lib/paths';
 import { PASSWORD_REQUIREMENTS } from '@/lib/rules';
 
 export const RESET_REDIRECT_MS = 3_000;

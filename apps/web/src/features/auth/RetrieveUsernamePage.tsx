@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { useRetrieveUsername } from '@/features/auth/api';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
 import { supportMailto } from '@/lib/links';
+import { paths } from '@/lib/paths';
 
 /** Retrieve username: mails the username of the account with this email. */
 export function RetrieveUsernamePage() {

@@ -1,6 +1,5 @@
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
@@ -12,6 +11,7 @@ import { type SignupValues, signupSchema } from '@/features/auth/schemas';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 import { BOOK_DEMO_URL } from '@/lib/links';
+import { paths } from '@/lib/paths';
 
 const SERVER_FIELDS = ['fullName', 'preferredName', 'username', 'email', 'password1', 'password2'] as const;
 

@@ -2,13 +2,13 @@ import { CircleCheckIcon, LoaderCircleIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 
-import { paths, RETURN_TO_PARAM } from '@/app/paths';
-import { returnToParam } from '@/app/return-to';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { useVerifyEmail } from '@/features/auth/api';
 import { verificationFailure } from '@/features/auth/messages';
 import { useRedirectAfter } from '@/features/auth/use-redirect-after';
+import { paths, RETURN_TO_PARAM } from '@/lib/paths';
+import { returnToParam } from '@/lib/return-to';
 
 export const VERIFIED_REDIRECT_MS = 3_000;
 

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { useResendConfirmation } from '@/features/auth/api';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
+import { paths } from '@/lib/paths';
 
 /** Verify-email-resend: an email field; success shows the server's sent message. */
 export function VerifyEmailResendPage() {

@@ -1,9 +1,9 @@
 import { MailCheckIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { carriedSearch } from '@/components/public-header';
+import { paths } from '@/lib/paths';
 
 /** After sign-up: a verification email was sent; links to resend it. */
 export function VerifyEmailSentPage() {

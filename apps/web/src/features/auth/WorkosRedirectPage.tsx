@@ -1,7 +1,7 @@
 import * as React from 'react';
 
-import { SSO_LOGIN_URL } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
+import { SSO_LOGIN_URL } from '@/lib/paths';
 
 /** /workos sends the browser to the server's single-sign-on login path. */
 export function WorkosRedirectPage() {

@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
-import { StaffOnly } from '@/app/shell/StaffOnly';
+import { StaffOnly } from '@/components/staff-only';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** Signed-in routes of this area (composed in app/router.tsx). */
 export const batchRoutes: RouteObject[] = [

@@ -1,7 +1,7 @@
 import { generatePath } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { ACCOUNT_PARAM } from '@/app/workspace';
+import { paths } from '@/lib/paths';
+import { ACCOUNT_PARAM } from '@/lib/workspace';
 
 export const CLUSTER_TABS = [
   { id: 'overview', label: 'Overview', path: paths.cluster },

@@ -1,6 +1,6 @@
-import type { SignedIn } from '@/app/shell/signed-in';
 import type { ClusterSummary } from '@/features/clusters/api';
 import { isStoppable } from '@/features/clusters/states';
+import type { SignedIn } from '@/lib/signed-in';
 
 type StopCheck = { allowed: true } | { allowed: false; reason: string };
 

@@ -1,7 +1,7 @@
 import { Navigate, type RouteObject, useLocation } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** `/clusters/{id}/infrastructure` (where old account links land) shows the Instances tab. */
 function InfrastructureRedirect() {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SignedIn } from '@/app/shell/signed-in';
 import {
   createClusterBody,
   createClusterSchema,
@@ -10,6 +9,7 @@ import {
 import { durationInWords, formatDuration, runtimeSeconds } from '@/features/clusters/format';
 import { stopCheck } from '@/features/clusters/permissions';
 import { clusterPollMs, dashboardPollMs } from '@/features/clusters/states';
+import type { SignedIn } from '@/lib/signed-in';
 
 const acme = { id: 7, slug: 'acme', name: 'Acme', organization: { id: 3 } };
 const signedIn = (isAdmin: boolean, orgRole: 'admin' | 'member' = 'member') =>

@@ -1,5 +1,3 @@
-import { usePageMeta } from '@/app/page-meta';
-import { useSignedIn } from '@/app/shell/signed-in';
 import { Page, PageHeader } from '@/components/page';
 import { ApiTokensSection } from '@/features/profile/sections/api-tokens-section';
 import { DefaultWorkspaceSection } from '@/features/profile/sections/default-workspace-section';
@@ -8,6 +6,8 @@ import { GitTokenSection } from '@/features/profile/sections/git-token-section';
 import { PasswordSection } from '@/features/profile/sections/password-section';
 import { ProfileInformationSection } from '@/features/profile/sections/profile-information-section';
 import { UsernameSection } from '@/features/profile/sections/username-section';
+import { usePageMeta } from '@/lib/page-meta';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** The Profile page (spec/console.md section 2): its sections, in the spec's order. */
 export function ProfilePage() {

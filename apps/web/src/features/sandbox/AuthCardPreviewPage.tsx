@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { AuthCard } from '@/components/auth-card';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Separator } from '@/components/ui/separator';
+import { paths } from '@/lib/paths';
 
 /** What the login card will look like; the real form arrives with the auth feature. */
 export function AuthCardPreviewPage() {

@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { Page, PageHeader } from '@/components/page';
 import {
   Breadcrumb,
@@ -14,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
 import { readSidebarCookie, SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
 import { Toaster } from '@/components/ui/sonner';
+import { paths } from '@/lib/paths';
 
 import { SandboxSidebar } from './sandbox-sidebar';
 import { BadgesSection } from './sections/badges-section';

@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** The public component showcase (spec section 2: /component-sandbox). */
 export const sandboxRoutes: RouteObject[] = [

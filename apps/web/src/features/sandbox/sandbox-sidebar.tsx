@@ -14,7 +14,6 @@ import {
 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { SidebarLogo } from '@/components/sidebar-logo';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import {
@@ -38,6 +37,7 @@ import {
   SidebarRail,
   useSidebar,
 } from '@/components/ui/sidebar';
+import { paths } from '@/lib/paths';
 
 export const SANDBOX_SECTIONS = [
   { id: 'buttons', title: 'Buttons', icon: MousePointerClickIcon },

@@ -1,12 +1,12 @@
 import { Building2Icon, FolderIcon, LayersIcon, ShieldIcon, UserIcon } from 'lucide-react';
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { type PickerGroup, SearchPicker } from '@/components/search-picker';
 import { type Scope, useStaffOrganizationSearch } from '@/features/scopes/api';
 import { useScope } from '@/features/scopes/current-scope';
 import { organizationScope, scopeKey } from '@/features/scopes/scope';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** Search waits this long after the last keystroke (console.md section 9). */
 export const SCOPE_SEARCH_DEBOUNCE_MS = 150;

@@ -1,10 +1,10 @@
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
-import { useWorkspace } from '@/app/workspace';
 import { type Scope, useValidScopes } from '@/features/scopes/api';
 import { effectiveScope } from '@/features/scopes/scope';
+import { useSignedIn } from '@/lib/signed-in';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
+import { useWorkspace } from '@/lib/workspace';
 
 // The picked scope is shared by every page that lists by scope (Dashboard, Software, Team) and
 // kept across reloads; it lives outside React so any page can set it.

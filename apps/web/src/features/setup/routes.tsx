@@ -1,7 +1,7 @@
 import { Navigate, type RouteObject, useLocation, useParams } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** `/account` goes to setup/credentials keeping the query string (spec section 2). */
 function AccountRedirect() {

@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 
-import { lazyPage } from '@/app/lazy-page';
-import { paths } from '@/app/paths';
+import { lazyPage } from '@/lib/lazy-page';
+import { paths } from '@/lib/paths';
 
 /** Signed-in routes of this area (composed in app/router.tsx). */
 export const softwareRoutes: RouteObject[] = [

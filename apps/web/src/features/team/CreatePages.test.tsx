@@ -1,11 +1,11 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { paths } from '@/app/paths';
 import { pickScope, useScope } from '@/features/scopes';
 import { CreateOrganizationPage, CreateWorkspacePage } from '@/features/team/CreatePages';
 import { TEAM_MESSAGES } from '@/features/team/messages';
 import { ORG_ID, organization, orgScope, teamRoutes, workspace } from '@/features/team/test-fixtures';
+import { paths } from '@/lib/paths';
 import { reply, stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 

@@ -2,8 +2,7 @@ import { Building2Icon, FolderPlusIcon } from 'lucide-react';
 import * as React from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { usePageMeta } from '@/app/page-meta';
-import { paths } from '@/app/paths';
+
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
@@ -19,6 +18,8 @@ import { teamCrumbs } from '@/features/team/team-crumbs';
 import { useTeam } from '@/features/team/use-team';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
+import { usePageMeta } from '@/lib/page-meta';
+import { paths } from '@/lib/paths';
 
 function Frame({
   icon: Icon,

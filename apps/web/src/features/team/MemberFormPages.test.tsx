@@ -1,7 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { paths } from '@/app/paths';
 import { pickScope, useScope } from '@/features/scopes';
 import { AddMemberPage, EditInvitePage, EditMemberPage } from '@/features/team/MemberFormPages';
 import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
@@ -14,6 +13,7 @@ import {
   teamRoutes,
   workspace,
 } from '@/features/team/test-fixtures';
+import { paths } from '@/lib/paths';
 import { reply, stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 

@@ -2,7 +2,6 @@ import * as React from 'react';
 import { generatePath, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 
-import { paths } from '@/app/paths';
 import { FormAlert } from '@/components/form-alert';
 import { organizationScope, pickScope } from '@/features/scopes';
 import {
@@ -23,6 +22,7 @@ import { memberSchema } from '@/features/team/schemas';
 import { useTeam } from '@/features/team/use-team';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
+import { paths } from '@/lib/paths';
 
 type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;
 

@@ -2,7 +2,6 @@ import { Building2Icon } from 'lucide-react';
 import type * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import { usePageMeta } from '@/app/page-meta';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
@@ -17,6 +16,7 @@ import { TeamTab } from '@/features/team/team-tab';
 import { useTeam } from '@/features/team/use-team';
 import { WorkspacesTab } from '@/features/team/workspaces-tab';
 import { errorMessage } from '@/lib/api/errors';
+import { usePageMeta } from '@/lib/page-meta';
 
 const TABS = ['workspaces', 'team'] as const;
 type Tab = (typeof TABS)[number];

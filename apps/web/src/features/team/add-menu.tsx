@@ -1,7 +1,6 @@
 import { Building2Icon, ChevronDownIcon, FolderPlusIcon, PlusIcon, UserPlusIcon } from 'lucide-react';
 import { generatePath, useNavigate } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -11,6 +10,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
 import { WhyDisabled } from '@/features/team/why-disabled';
+import { paths } from '@/lib/paths';
 
 type AddMenuProps = {
   /** The organization shown; without one only a new organization can be added. */

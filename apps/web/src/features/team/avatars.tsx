@@ -1,8 +1,8 @@
 import { MailIcon } from 'lucide-react';
 
-import { initials } from '@/app/shell/user-avatar';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { initials } from '@/components/user-avatar';
 import { cn } from '@/lib/utils';
 
 /** Avatar groups show at most this many (console.md section 9). */

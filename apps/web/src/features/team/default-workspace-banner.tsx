@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 
-import { paths } from '@/app/paths';
-import { useSignedIn } from '@/app/shell/signed-in';
 import { Banner } from '@/components/banner';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/lib/paths';
+import { useSignedIn } from '@/lib/signed-in';
 
 export const SHOW_DEFAULT_WORKSPACE_BANNER = 'showDefaultWorkspaceBanner';
 

@@ -1,7 +1,6 @@
 import { GaugeIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -14,6 +13,7 @@ import {
 } from '@/components/ui/dialog';
 import type { Organization } from '@/features/team/api';
 import { TEAM_MESSAGES } from '@/features/team/messages';
+import { paths } from '@/lib/paths';
 
 type LimitDialogProps = {
   open: boolean;

@@ -1,7 +1,7 @@
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { paths } from '@/app/paths';
+
 import { FieldError, FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
 import { Button } from '@/components/ui/button';
@@ -13,6 +13,7 @@ import { WorkspaceAvatar } from '@/features/team/avatars';
 import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
 import type { MemberValues, memberSchema } from '@/features/team/schemas';
 import { WhyDisabled } from '@/features/team/why-disabled';
+import { paths } from '@/lib/paths';
 
 type MemberForm = UseFormReturn<MemberValues, unknown, z.output<typeof memberSchema>>;
 

@@ -1,7 +1,6 @@
 import type * as React from 'react';
 import { useLocation } from 'react-router';
 
-import { usePageMeta } from '@/app/page-meta';
 import { Banner } from '@/components/banner';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
@@ -9,6 +8,7 @@ import { Page, PageHeader } from '@/components/page';
 import { membersCrumb, teamCrumbs } from '@/features/team/team-crumbs';
 import type { useTeam } from '@/features/team/use-team';
 import { errorMessage } from '@/lib/api/errors';
+import { usePageMeta } from '@/lib/page-meta';
 
 type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;
 

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import type { z } from 'zod';
 
-import { paths } from '@/app/paths';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
@@ -9,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { NAME_HELP, type organizationNameSchema } from '@/features/team/schemas';
 import type { useZodForm } from '@/lib/forms';
+import { paths } from '@/lib/paths';
 
 type NameForm = ReturnType<typeof useZodForm<typeof organizationNameSchema>>;
 

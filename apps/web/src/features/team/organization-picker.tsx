@@ -1,11 +1,11 @@
 import { Building2Icon } from 'lucide-react';
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { SearchPicker } from '@/components/search-picker';
 import { organizationScope, pickScope, SCOPE_SEARCH_DEBOUNCE_MS } from '@/features/scopes';
 import { useOrganizationSearch } from '@/features/team/api';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useSignedIn } from '@/lib/signed-in';
 
 const icon = <Building2Icon className="text-muted-foreground size-4 shrink-0" aria-hidden="true" />;
 

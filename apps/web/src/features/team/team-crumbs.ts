@@ -1,5 +1,5 @@
-import type { Breadcrumb } from '@/app/page-meta';
-import { paths } from '@/app/paths';
+import type { Breadcrumb } from '@/lib/page-meta';
+import { paths } from '@/lib/paths';
 
 /** Team > {organization} > ...: the Team area's breadcrumbs (console.md section 2). */
 export function teamCrumbs(organizationName: string | null, ...rest: Breadcrumb[]): Breadcrumb[] {

@@ -3,7 +3,6 @@ import * as React from 'react';
 import { generatePath, Link } from 'react-router';
 import { toast } from 'sonner';
 
-import { paths } from '@/app/paths';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -23,6 +22,7 @@ import { PersonCell } from '@/features/team/person-cell';
 import { RemoveDialog } from '@/features/team/remove-dialog';
 import { INVITE_PENDING } from '@/features/team/workspaces-tab';
 import { PERMISSIONS_GUIDE_URL } from '@/lib/links';
+import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 
 type TeamTabProps = {

@@ -1,4 +1,3 @@
-import { useSignedIn } from '@/app/shell/signed-in';
 import {
   useOrganization,
   useOrganizationInvites,
@@ -6,6 +5,7 @@ import {
   useOrganizationWorkspaces,
 } from '@/features/team/api';
 import { teamPermissions } from '@/features/team/permissions';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** Everything the Team screens show of one organization, and what the user may do in it. */
 export function useTeam(organizationId: number | null) {

@@ -2,7 +2,6 @@ import { ChevronRightIcon, FolderIcon, PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { generatePath, Link } from 'react-router';
 
-import { paths } from '@/app/paths';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -14,6 +13,7 @@ import { CreditLimitForm } from '@/features/team/credit-limit-form';
 import { displayName, formatNumber, plural } from '@/features/team/format';
 import type { TeamPermissions } from '@/features/team/permissions';
 import { PersonCell } from '@/features/team/person-cell';
+import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 
 export const INVITE_PENDING = 'Invitation not yet accepted';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { retryDelay, shouldRetry } from '@/app/query-client';
 import { camelize, toWire } from '@/lib/api/camelize';
 import { ApiError, ERROR_MESSAGES, serverMessage } from '@/lib/api/errors';
+import { retryDelay, shouldRetry } from '@/lib/api/query-client';
 
 describe('camelize', () => {
   it('turns every wire key into camelCase, deeply, through arrays', () => {

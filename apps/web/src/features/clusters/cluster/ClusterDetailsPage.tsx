@@ -2,8 +2,6 @@ import { SearchXIcon } from 'lucide-react';
 import * as React from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router';
 
-import { usePageMeta } from '@/app/page-meta';
-import { paths } from '@/app/paths';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
@@ -16,6 +14,8 @@ import { StopClusterButton } from '@/features/clusters/components/stop-cluster-b
 import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';
 import { CLUSTER_TABS, clusterLink } from '@/features/clusters/links';
 import { isApiError } from '@/lib/api/errors';
+import { usePageMeta } from '@/lib/page-meta';
+import { paths } from '@/lib/paths';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 

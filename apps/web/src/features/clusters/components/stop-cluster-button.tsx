@@ -2,7 +2,6 @@ import { CircleStopIcon, LoaderCircleIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -18,6 +17,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { type ClusterSummary, stopReason, useStopCluster } from '@/features/clusters/api';
 import { stopCheck } from '@/features/clusters/permissions';
 import { serverMessage } from '@/lib/api/errors';
+import { useSignedIn } from '@/lib/signed-in';
 
 type StopClusterButtonProps = {
   cluster: Pick<ClusterSummary, 'id' | 'name' | 'creator' | 'account' | 'currentState'>;

@@ -1,8 +1,6 @@
 import { PlusIcon, SearchXIcon } from 'lucide-react';
 import * as React from 'react';
 
-import { usePageMeta } from '@/app/page-meta';
-import { useWorkspace } from '@/app/workspace';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
@@ -16,6 +14,8 @@ import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluste
 import { paginateQuery, useDashboardSearch } from '@/features/clusters/dashboard/search-params';
 import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { errorMessage } from '@/lib/api/errors';
+import { usePageMeta } from '@/lib/page-meta';
+import { useWorkspace } from '@/lib/workspace';
 
 /** "Acme", "everything you can see", "clusters ada created". */
 function scopeLabel(scope: Scope): string {

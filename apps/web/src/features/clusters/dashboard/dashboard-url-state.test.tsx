@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { type SignedIn, SignedInContext } from '@/app/shell/signed-in';
 import type { ClusterSummary } from '@/features/clusters/api';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
 import { useDashboardSearch } from '@/features/clusters/dashboard/search-params';
+import { type SignedIn, SignedInContext } from '@/lib/signed-in';
 import { renderPage } from '@/test/render';
 
 const workspace = {

@@ -1,9 +1,9 @@
-import { useSignedIn } from '@/app/shell/signed-in';
 import { FormAlert } from '@/components/form-alert';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { SectionCard } from '@/features/profile/sections/section-card';
 import { useUpdateUser } from '@/features/user/api';
 import { isApiError } from '@/lib/api/errors';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** An invalid account ('User ...') or a 409 shows nothing (spec section 8); anything else the unknown error. */
 function defaultAccountError(error: unknown): string | null {

@@ -1,6 +1,5 @@
 import { Controller } from 'react-hook-form';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
@@ -20,6 +19,7 @@ import { useUpdateProfile } from '@/features/profile/api';
 import { type ProfileValues, profileSchema } from '@/features/profile/schemas';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { useSignedIn } from '@/lib/signed-in';
 
 const FIELDS = ['fullName', 'preferredName', 'title', 'company', 'workEmail', 'phoneNumber'] as const;
 

@@ -1,6 +1,5 @@
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { FormAlert } from '@/components/form-alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -9,6 +8,7 @@ import { Label } from '@/components/ui/label';
 import { useSetGitAccessToken } from '@/features/profile/api';
 import { SectionCard } from '@/features/profile/sections/section-card';
 import { errorMessage } from '@/lib/api/errors';
+import { useSignedIn } from '@/lib/signed-in';
 
 const TOKEN_MAX = 500;
 

@@ -1,9 +1,9 @@
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { Button } from '@/components/ui/button';
 import { EditProfileDialog } from '@/features/profile/sections/edit-profile-dialog';
 import { SectionCard } from '@/features/profile/sections/section-card';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** Profile Information: a read-only table, and an Edit dialog. */
 export function ProfileInformationSection() {

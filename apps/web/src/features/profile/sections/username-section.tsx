@@ -1,6 +1,5 @@
 import * as React from 'react';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -10,6 +9,7 @@ import { useUpdateUser } from '@/features/user/api';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { SLUG_MESSAGE } from '@/lib/rules';
+import { useSignedIn } from '@/lib/signed-in';
 
 /** The spec's username answers: 409 taken, the slug rule, else unknown. */
 export function usernameError(error: unknown): string {

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import { useSignedIn } from '@/app/shell/signed-in';
 import type { WorkspaceMembership } from '@/features/user/api';
+import { useSignedIn } from '@/lib/signed-in';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
 
 /** A workspace (the API calls it an account) the user belongs to, with their admin flag. */

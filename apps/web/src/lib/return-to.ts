@@ -1,4 +1,4 @@
-import { paths, REDIRECT_URI_PARAM, RETURN_TO_PARAM } from '@/app/paths';
+import { paths, REDIRECT_URI_PARAM, RETURN_TO_PARAM } from '@/lib/paths';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
 
 /** Only paths of this console: no scheme, no other host (`//evil`), so return-to cannot redirect away. */

@@ -1,10 +1,10 @@
 import { ShieldAlertIcon } from 'lucide-react';
 import { Outlet } from 'react-router';
 
-import { usePageMeta } from '@/app/page-meta';
-import { useSignedIn } from '@/app/shell/signed-in';
 import { EmptyState } from '@/components/empty-state';
 import { Page } from '@/components/page';
+import { usePageMeta } from '@/lib/page-meta';
+import { useSignedIn } from '@/lib/signed-in';
 
 export const STAFF_ONLY_MESSAGE =
   'Sorry, only Cumulus admins can view this page. If this is a mistake, please contact Cumulus support.';
