@@ -1,5 +1,5 @@
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
-import type { CurrentUser } from '@/features/user/api';
+import type { CurrentUser } from '@/data/user/current-user-query';
 import { cn } from '@/lib/utils';
 
 /** "Ada Lovelace" -> "AL"; a username -> its first two letters. */

@@ -1,6 +1,8 @@
 import * as React from 'react';
 
-import type { CurrentUser, OrganizationMembership, WorkspaceMembership } from '@/features/user/api';
+import type { CurrentUser } from '@/data/user/current-user-query';
+import type { OrganizationMembership } from '@/data/user/organization-memberships-query';
+import type { WorkspaceMembership } from '@/data/user/workspace-memberships-query';
 
 export type SignedIn = {
   user: CurrentUser;
@@ -13,7 +15,7 @@ export const SignedInContext = React.createContext<SignedIn | null>(null);
 
 /**
  * The signed-in user and their memberships, loaded before the shell renders any page (so never
- * undefined inside it). They are the cached queries of features/user/api.ts: invalidating those
+ * undefined inside it). They are the cached queries of data/user/: invalidating those
  * updates every reader.
  */
 export function useSignedIn(): SignedIn {

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import type { WorkspaceMembership } from '@/features/user/api';
+import type { WorkspaceMembership } from '@/data/user/workspace-memberships-query';
 import { useSignedIn } from '@/lib/signed-in';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
 

@@ -5,7 +5,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 
 import { Toaster } from '@/components/ui/sonner';
 import { TooltipProvider } from '@/components/ui/tooltip';
-import type { CurrentUser } from '@/features/user/api';
+import type { CurrentUser } from '@/data/user/current-user-query';
 import { PageMetaProvider } from '@/lib/page-meta';
 import { type SignedIn, SignedInContext } from '@/lib/signed-in';
 import { WorkspaceProvider } from '@/lib/workspace';

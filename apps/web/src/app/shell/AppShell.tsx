@@ -10,8 +10,10 @@ import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
 import { readSidebarCookie, SidebarInset, SidebarProvider } from '@/components/ui/sidebar';
 import { Toaster } from '@/components/ui/sonner';
+import { useCurrentUserQuery } from '@/data/user/current-user-query';
+import { useOrganizationMembershipsQuery } from '@/data/user/organization-memberships-query';
+import { useWorkspaceMembershipsQuery } from '@/data/user/workspace-memberships-query';
 import { useInteractions, useInteractionTypes } from '@/features/interactions/api';
-import { useCurrentUser, useOrganizationMemberships, useWorkspaceMemberships } from '@/features/user/api';
 import { errorMessage } from '@/lib/api/errors';
 import { PageMetaProvider } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
@@ -35,9 +37,9 @@ function useBillingFlag() {
  * bar, the banners and the page.
  */
 export function AppShell() {
-  const user = useCurrentUser();
-  const workspaceMemberships = useWorkspaceMemberships();
-  const organizationMemberships = useOrganizationMemberships();
+  const user = useCurrentUserQuery();
+  const workspaceMemberships = useWorkspaceMembershipsQuery();
+  const organizationMemberships = useOrganizationMembershipsQuery();
   // Interactions may fail (then every notice counts as seen), but the shell waits for them.
   const interactionTypes = useInteractionTypes();
   const interactions = useInteractions();

@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 
 import { Banner, type BannerTone } from '@/components/banner';
 import { Button } from '@/components/ui/button';
+import type { OrganizationMembership } from '@/data/user/organization-memberships-query';
 import { useBanners, useNoticeSeen, useRecordInteraction } from '@/features/interactions/api';
-import type { OrganizationMembership } from '@/features/user/api';
 import { paths } from '@/lib/paths';
 import { useSignedIn } from '@/lib/signed-in';
 

@@ -15,7 +15,7 @@ import {
   UsersIcon,
 } from 'lucide-react';
 
-import type { CurrentUser } from '@/features/user/api';
+import type { CurrentUser } from '@/data/user/current-user-query';
 import { DOCS_URL, SLACK_URL, supportMailto } from '@/lib/links';
 import { paths } from '@/lib/paths';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { earliestTrialExpiration, trialDaysLeft } from '@/app/shell/banners';
 import { isActive, NAV_ENTRIES } from '@/app/shell/nav';
-import type { CurrentUser, OrganizationMembership } from '@/features/user/api';
+import type { CurrentUser } from '@/data/user/current-user-query';
+import type { OrganizationMembership } from '@/data/user/organization-memberships-query';
 
 describe('sidebar', () => {
   it('marks an entry active when its path equals or prefixes the current path', () => {

@@ -13,15 +13,15 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useCurrentUserQuery } from '@/data/user/current-user-query';
 import { useActivateToken } from '@/features/activate-token/api';
 import { useLogout } from '@/features/auth/api';
-import { useCurrentUser } from '@/features/user/api';
 import { supportMailto } from '@/lib/links';
 import { paths } from '@/lib/paths';
 
 /** The header of this page: the logo, and the signed-in email with a Logout item. */
 function ActivateHeader() {
-  const user = useCurrentUser();
+  const user = useCurrentUserQuery();
   const logout = useLogout();
   return (
     <header className="flex h-14 items-center justify-between border-b px-4 sm:px-6">

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addDays } from 'date-fns';
 
-import { userKeys } from '@/features/user/api';
 import { type ApiBody, type ApiData, api, call } from '@/lib/api/client';
 import { allPages } from '@/lib/api/pages';
 
@@ -49,30 +48,6 @@ export function useRevokeApiToken() {
     mutationFn: (identifier: string) =>
       call(api.DELETE('/api/v1/api-tokens/{identifier}/revoke', { params: { path: { identifier } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.tokens() }),
-  });
-}
-
-export function useUpdateProfile() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ApiBody<'/api/v1/users/me/profile/', 'patch'>) =>
-      call(api.PATCH('/api/v1/users/me/profile/', { body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.me() }),
-  });
-}
-
-/** Sets the GitHub access token (stored encrypted; only whether one is set is ever read back), or removes it with null. */
-export function useSetGitAccessToken(userId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (token: string | null) =>
-      call(
-        api.PATCH('/api/v1/users/{id}/access_token/', {
-          params: { path: { id: userId } },
-          body: { git_access_token: token },
-        }),
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.me() }),
   });
 }
 

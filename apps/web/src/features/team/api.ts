@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
+import { userKeys } from '@/data/user/keys';
 import { scopeKeys } from '@/features/scopes/api';
-import { userKeys } from '@/features/user/api';
 import { toWire } from '@/lib/api/camelize';
 import { type ApiBody, type ApiData, api, call } from '@/lib/api/client';
 
@@ -174,7 +173,7 @@ function useRefresh() {
         ? queryClient.invalidateQueries({ queryKey: teamKeys.all })
         : queryClient.invalidateQueries({ queryKey: teamKeys.organization(organizationId) }),
       queryClient.invalidateQueries({ queryKey: [...teamKeys.all, 'organization-search'] }),
-      queryClient.invalidateQueries({ queryKey: userKeys.memberships() }),
+      queryClient.invalidateQueries({ queryKey: userKeys.workspaceMemberships() }),
       queryClient.invalidateQueries({ queryKey: userKeys.organizationMemberships() }),
       queryClient.invalidateQueries({ queryKey: scopeKeys.valid() }),
     ]);

@@ -1,7 +1,7 @@
 import { FormAlert } from '@/components/form-alert';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { useUserUpdateMutation } from '@/data/user/user-update-mutation';
 import { SectionCard } from '@/features/profile/sections/section-card';
-import { useUpdateUser } from '@/features/user/api';
 import { isApiError } from '@/lib/api/errors';
 import { useSignedIn } from '@/lib/signed-in';
 
@@ -18,7 +18,7 @@ function defaultAccountError(error: unknown): string | null {
 /** Default Workspace: chosen among the user's own memberships. */
 export function DefaultWorkspaceSection() {
   const { user, workspaceMemberships } = useSignedIn();
-  const update = useUpdateUser();
+  const update = useUserUpdateMutation();
   const current = user.defaultAccount?.id;
 
   return (

@@ -15,7 +15,7 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useUpdateProfile } from '@/features/profile/api';
+import { useProfileUpdateMutation } from '@/data/user/profile-update-mutation';
 import { type ProfileValues, profileSchema } from '@/features/profile/schemas';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
@@ -32,7 +32,7 @@ export function EditProfileDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { user } = useSignedIn();
-  const update = useUpdateProfile();
+  const update = useProfileUpdateMutation();
   const current: ProfileValues = {
     fullName: user.fullName,
     preferredName: user.preferredName,

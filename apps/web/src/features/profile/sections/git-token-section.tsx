@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useSetGitAccessToken } from '@/features/profile/api';
+import { useGitAccessTokenMutation } from '@/data/user/git-access-token-mutation';
 import { SectionCard } from '@/features/profile/sections/section-card';
 import { errorMessage } from '@/lib/api/errors';
 import { useSignedIn } from '@/lib/signed-in';
@@ -15,7 +15,7 @@ const TOKEN_MAX = 500;
 /** GitHub Access Token: set (stored encrypted, never shown again) or remove. */
 export function GitTokenSection() {
   const { user } = useSignedIn();
-  const save = useSetGitAccessToken(user.id);
+  const save = useGitAccessTokenMutation();
   const [editing, setEditing] = React.useState(false);
   const [value, setValue] = React.useState('');
   const hasToken = user.profile.hasGitAccessToken;
@@ -38,7 +38,8 @@ export function GitTokenSection() {
             className="flex max-w-xl flex-wrap items-end gap-2"
             onSubmit={(event) => {
               event.preventDefault();
-              if (value.trim()) save.mutate(value.trim(), { onSuccess: stopEditing });
+              if (value.trim())
+                save.mutate({ userId: user.id, token: value.trim() }, { onSuccess: stopEditing });
             }}
           >
             <div className="grid min-w-64 flex-1 gap-2">
@@ -75,7 +76,7 @@ export function GitTokenSection() {
                   variant="outline"
                   size="sm"
                   disabled={save.isPending}
-                  onClick={() => save.mutate(null)}
+                  onClick={() => save.mutate({ userId: user.id, token: null })}
                 >
                   Remove
                 </Button>

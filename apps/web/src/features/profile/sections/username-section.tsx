@@ -3,9 +3,9 @@ import * as React from 'react';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useUserUpdateMutation } from '@/data/user/user-update-mutation';
 import { usernameSchema } from '@/features/profile/schemas';
 import { SectionCard } from '@/features/profile/sections/section-card';
-import { useUpdateUser } from '@/features/user/api';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { SLUG_MESSAGE } from '@/lib/rules';
@@ -24,7 +24,7 @@ export function usernameError(error: unknown): string {
 /** Username: shown, then editable (none, editing, submitting, error). */
 export function UsernameSection() {
   const { user } = useSignedIn();
-  const update = useUpdateUser();
+  const update = useUserUpdateMutation();
   const [editing, setEditing] = React.useState(false);
   const form = useZodForm(usernameSchema, { defaultValues: { username: user.username } });
   const error =
