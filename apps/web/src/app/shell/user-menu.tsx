@@ -11,7 +11,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
 import { UserAvatar } from '@/components/user-avatar';
-import { useLogout } from '@/features/auth/api';
+import { useLogoutMutation } from '@/data/auth/logout-mutation';
 import { paths } from '@/lib/paths';
 import { useSignedIn } from '@/lib/signed-in';
 
@@ -19,7 +19,7 @@ import { useSignedIn } from '@/lib/signed-in';
 export function UserMenu() {
   const { user } = useSignedIn();
   const { isMobile } = useSidebar();
-  const logout = useLogout();
+  const logout = useLogoutMutation();
   const name = user.fullName || user.username;
 
   return (

@@ -13,16 +13,16 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useApiTokenActivateMutation } from '@/data/api-tokens/api-token-activate-mutation';
+import { useLogoutMutation } from '@/data/auth/logout-mutation';
 import { useCurrentUserQuery } from '@/data/user/current-user-query';
-import { useActivateToken } from '@/features/activate-token/api';
-import { useLogout } from '@/features/auth/api';
 import { supportMailto } from '@/lib/links';
 import { paths } from '@/lib/paths';
 
 /** The header of this page: the logo, and the signed-in email with a Logout item. */
 function ActivateHeader() {
   const user = useCurrentUserQuery();
-  const logout = useLogout();
+  const logout = useLogoutMutation();
   return (
     <header className="flex h-14 items-center justify-between border-b px-4 sm:px-6">
       <Link to={paths.root} className="flex rounded-md">
@@ -87,7 +87,7 @@ function Panel({
 export function ActivateTokenPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const activate = useActivateToken();
+  const activate = useApiTokenActivateMutation();
   const identifier = params.get('id') ?? params.get('identifier');
 
   let panel: React.ReactNode;

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
-import { usePasswordReset } from '@/features/auth/api';
+import { usePasswordResetMutation } from '@/data/auth/password-reset-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
 import { supportMailto } from '@/lib/links';
 import { paths } from '@/lib/paths';
 
 /** Forgot password ("Reset Password"): mails a reset link. */
 export function ForgotPasswordPage() {
-  const reset = usePasswordReset();
+  const reset = usePasswordResetMutation();
   return (
     <AuthCard
       title="Reset Password"

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { loginBody } from '@/features/auth/api';
+import { loginBody } from '@/data/auth/login-mutation';
 import { LoginPage } from '@/features/auth/LoginPage';
 import { LOGIN_MESSAGES, loginFailure, providerFailure, verificationFailure } from '@/features/auth/messages';
 import { ApiError } from '@/lib/api/errors';

@@ -11,7 +11,7 @@ import { SubmitButton } from '@/components/submit-button';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { useLogin } from '@/features/auth/api';
+import { useLoginMutation } from '@/data/auth/login-mutation';
 import { loginFailure } from '@/features/auth/messages';
 import { notConfiguredMessage, OAUTH_PROVIDERS, type OAuthProviderId } from '@/features/auth/providers';
 import { loginSchema } from '@/features/auth/schemas';
@@ -27,7 +27,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const { token } = useSession();
-  const login = useLogin();
+  const login = useLoginMutation();
   const [notice, setNotice] = React.useState<string | null>(
     params.get('sso') === 'not-configured' ? notConfiguredMessage('SSO') : null,
   );

@@ -6,19 +6,29 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { Button } from '@/components/ui/button';
-import { useProviderToken, useSsoToken } from '@/features/auth/api';
+import { useProviderTokenMutation } from '@/data/auth/provider-token-mutation';
+import { useSsoTokenMutation } from '@/data/auth/sso-token-mutation';
 import { providerFailure } from '@/features/auth/messages';
 import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
 import { paths } from '@/lib/paths';
 import { takeReturnTo } from '@/lib/return-to';
 
-type TokenExchange = UseMutationResult<{ key: string; existing: boolean }, Error, string>;
+/** A code exchange: its variables are the code (SSO) or the provider and the code (OAuth). */
+type TokenExchange<V> = UseMutationResult<{ key: string; existing: boolean }, Error, V>;
 
 /**
  * A provider sent the browser back with ?code=...: exchange it for a session, then go to the
  * stored return-to, else the return-to parameter, else root.
  */
-function CallbackScreen({ name, exchange }: { name: string; exchange: TokenExchange }) {
+function CallbackScreen<V>({
+  name,
+  exchange,
+  variables,
+}: {
+  name: string;
+  exchange: TokenExchange<V>;
+  variables: (code: string) => V;
+}) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const code = params.get('code');
@@ -27,8 +37,8 @@ function CallbackScreen({ name, exchange }: { name: string; exchange: TokenExcha
   React.useEffect(() => {
     if (started.current || !code) return;
     started.current = true;
-    exchange.mutate(code, { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) });
-  }, [code, exchange, navigate, params]);
+    exchange.mutate(variables(code), { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) });
+  }, [code, exchange, variables, navigate, params]);
 
   if (!code || exchange.isError) {
     const failure = providerFailure(exchange.error, name);
@@ -64,7 +74,7 @@ function CallbackScreen({ name, exchange }: { name: string; exchange: TokenExcha
 /** /auth/google/callback and /auth/github/callback. */
 export function OAuthCallbackPage() {
   const { provider } = useParams();
-  const exchange = useProviderToken(provider ?? '');
+  const exchange = useProviderTokenMutation();
   if (!isOAuthProvider(provider)) {
     return (
       <AuthCard title="Unknown sign-in provider">
@@ -74,11 +84,17 @@ export function OAuthCallbackPage() {
       </AuthCard>
     );
   }
-  return <CallbackScreen name={OAUTH_PROVIDERS[provider].name} exchange={exchange} />;
+  return (
+    <CallbackScreen
+      name={OAUTH_PROVIDERS[provider].name}
+      exchange={exchange}
+      variables={(code) => ({ provider, code })}
+    />
+  );
 }
 
 /** /auth/sso/callback. */
 export function SsoCallbackPage() {
-  const exchange = useSsoToken();
-  return <CallbackScreen name="SSO" exchange={exchange} />;
+  const exchange = useSsoTokenMutation();
+  return <CallbackScreen name="SSO" exchange={exchange} variables={(code) => code} />;
 }

@@ -6,7 +6,7 @@ import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
-import { usePasswordResetConfirm } from '@/features/auth/api';
+import { usePasswordResetConfirmMutation } from '@/data/auth/password-reset-confirm-mutation';
 import { resetFailure } from '@/features/auth/messages';
 import { resetConfirmSchema } from '@/features/auth/schemas';
 import { useRedirectAfter } from '@/features/auth/use-redirect-after';
@@ -21,7 +21,7 @@ const PASSWORD_FIELDS = ['newPassword1', 'newPassword2'] as const;
 /** Reset confirm at reset-password/key/{uid}/{token}: two passwords; login after 3 s. */
 export function ResetPasswordConfirmPage() {
   const { uid = '', token = '' } = useParams();
-  const confirm = usePasswordResetConfirm();
+  const confirm = usePasswordResetConfirmMutation();
   // Checked when a field is left, then as it changes (so an error clears while typing, not on the click).
   const form = useZodForm(resetConfirmSchema, {
     mode: 'onTouched',

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
-import { useRetrieveUsername } from '@/features/auth/api';
+import { useUsernameRetrieveMutation } from '@/data/auth/username-retrieve-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
 import { supportMailto } from '@/lib/links';
 import { paths } from '@/lib/paths';
 
 /** Retrieve username: mails the username of the account with this email. */
 export function RetrieveUsernamePage() {
-  const retrieve = useRetrieveUsername();
+  const retrieve = useUsernameRetrieveMutation();
   return (
     <AuthCard
       title="Forgot your username?"

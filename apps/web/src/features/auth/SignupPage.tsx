@@ -6,7 +6,7 @@ import { FormField } from '@/components/form-field';
 import { carriedSearch } from '@/components/public-header';
 import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
-import { useRegister } from '@/features/auth/api';
+import { useRegisterMutation } from '@/data/auth/register-mutation';
 import { type SignupValues, signupSchema } from '@/features/auth/schemas';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
@@ -28,7 +28,7 @@ export function SignupPage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const register = useRegister();
+  const register = useRegisterMutation();
   const form = useZodForm(signupSchema, {
     mode: 'onTouched',
     defaultValues: {

@@ -4,7 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
-import { useVerifyEmail } from '@/features/auth/api';
+import { useEmailVerifyMutation } from '@/data/auth/email-verify-mutation';
 import { verificationFailure } from '@/features/auth/messages';
 import { useRedirectAfter } from '@/features/auth/use-redirect-after';
 import { paths, RETURN_TO_PARAM } from '@/lib/paths';
@@ -16,7 +16,7 @@ export const VERIFIED_REDIRECT_MS = 3_000;
 export function VerifyEmailConfirmPage() {
   const { key = '' } = useParams();
   const [params] = useSearchParams();
-  const verify = useVerifyEmail();
+  const verify = useEmailVerifyMutation();
   const started = React.useRef(false);
 
   React.useEffect(() => {

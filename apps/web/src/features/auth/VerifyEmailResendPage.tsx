@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
-import { useResendConfirmation } from '@/features/auth/api';
+import { useConfirmationEmailResendMutation } from '@/data/auth/confirmation-email-resend-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
 import { paths } from '@/lib/paths';
 
 /** Verify-email-resend: an email field; success shows the server's sent message. */
 export function VerifyEmailResendPage() {
-  const resend = useResendConfirmation();
+  const resend = useConfirmationEmailResendMutation();
   return (
     <AuthCard
       title="Resend verification email"

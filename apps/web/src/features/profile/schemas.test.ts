@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { type ApiToken, activeTokens, tokenExpiry } from '@/features/profile/api';
 import { passwordChangeSchema, profileSchema, tokenSchema, usernameSchema } from '@/features/profile/schemas';
 import { usernameError } from '@/features/profile/sections/username-section';
 import { ApiError } from '@/lib/api/errors';
@@ -57,33 +56,11 @@ describe('Profile rules (section 5)', () => {
   });
 });
 
-describe('API tokens', () => {
-  it('takes a label and optional whole days, never by default', () => {
+describe('API token form', () => {
+  it('takes a label and optional whole days', () => {
     expect(tokenSchema.safeParse({ label: '', days: '' }).success).toBe(true);
     expect(firstMessage(tokenSchema.safeParse({ label: '', days: '1.5' }))).toBe(
       'Days to expiration must be a number',
     );
-    expect(tokenExpiry(undefined)).toBeNull();
-    expect(tokenExpiry(30, new Date('2030-01-01T00:00:00Z'))).toBe('2030-01-31T00:00:00.000Z');
-  });
-
-  it('lists only active tokens, newest first', () => {
-    const token = (identifier: string, created: string, state: Partial<ApiToken> = {}): ApiToken => ({
-      identifier,
-      label: identifier,
-      created,
-      expiry: null,
-      expired: false,
-      revoked: false,
-      lastUsed: null,
-      ...state,
-    });
-    const listed = activeTokens([
-      token('old', '2030-01-01T00:00:00+00:00'),
-      token('revoked', '2030-01-03T00:00:00+00:00', { revoked: true }),
-      token('new', '2030-01-02T00:00:00+00:00'),
-      token('expired', '2030-01-04T00:00:00+00:00', { expired: true }),
-    ]);
-    expect(listed.map((t) => t.identifier)).toEqual(['new', 'old']);
   });
 });

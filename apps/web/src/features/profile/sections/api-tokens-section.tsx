@@ -5,7 +5,8 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Button } from '@/components/ui/button';
-import { type ApiToken, useApiTokens, useRevokeApiToken } from '@/features/profile/api';
+import { useApiTokenRevokeMutation } from '@/data/api-tokens/api-token-revoke-mutation';
+import { type ApiToken, activeTokens, useApiTokensQuery } from '@/data/api-tokens/api-tokens-query';
 import { CreateTokenDialog } from '@/features/profile/sections/create-token-dialog';
 import { SectionCard } from '@/features/profile/sections/section-card';
 import { errorMessage } from '@/lib/api/errors';
@@ -15,7 +16,7 @@ export const CREATE_TOKEN_PARAM = 'createTokenDialog';
 export const REVOKE_ERROR = 'Error from server revoking token';
 
 function RevokeButton({ token }: { token: ApiToken }) {
-  const revoke = useRevokeApiToken();
+  const revoke = useApiTokenRevokeMutation();
   if (revoke.isSuccess) return <span className="text-muted-foreground text-sm">Revoked</span>;
   return (
     <div className="flex items-center justify-end gap-3">
@@ -39,7 +40,7 @@ function RevokeButton({ token }: { token: ApiToken }) {
 
 /** API Tokens: the active tokens, newest first, a create dialog and revoke buttons. */
 export function ApiTokensSection() {
-  const tokens = useApiTokens();
+  const tokens = useApiTokensQuery({ select: activeTokens });
   const format = useFormatDateTime();
   const [params, setParams] = useSearchParams();
   const dialogOpen = params.get(CREATE_TOKEN_PARAM) === 'true';

@@ -14,7 +14,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { useCreateApiToken } from '@/features/profile/api';
+import { useApiTokenCreateMutation } from '@/data/api-tokens/api-token-create-mutation';
 import { tokenSchema } from '@/features/profile/schemas';
 import { errorMessage, isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
@@ -37,7 +37,7 @@ export function CreateTokenDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const create = useCreateApiToken();
+  const create = useApiTokenCreateMutation();
   const form = useZodForm(tokenSchema, { defaultValues: { label: '', days: '' } });
   const { errors } = form.formState;
 

@@ -5,7 +5,7 @@ import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
-import { useChangePassword } from '@/features/profile/api';
+import { usePasswordChangeMutation } from '@/data/auth/password-change-mutation';
 import { passwordChangeSchema } from '@/features/profile/schemas';
 import { SectionCard } from '@/features/profile/sections/section-card';
 import { isApiError } from '@/lib/api/errors';
@@ -19,7 +19,7 @@ const FIELDS = ['newPassword1', 'newPassword2'] as const;
 
 /** Password (only for users with a usable password). */
 export function PasswordSection() {
-  const change = useChangePassword();
+  const change = usePasswordChangeMutation();
   const form = useZodForm(passwordChangeSchema, { defaultValues: { newPassword1: '', newPassword2: '' } });
   const { errors } = form.formState;
 

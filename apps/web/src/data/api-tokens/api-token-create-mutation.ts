@@ -1,0 +1,20 @@
+import { addDays } from 'date-fns';
+
+import { apiTokenKeys } from '@/data/api-tokens/keys';
+import { api, call } from '@/lib/api/client';
+import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
+
+/** Expiry in whole days from now; no days means never (section 9). */
+export function tokenExpiry(days: number | undefined, now = new Date()): string | null {
+  return days === undefined ? null : addDays(now, days).toISOString();
+}
+
+/** A new token: its secret is in this answer and never again. */
+export const createApiToken = ({ label, days }: { label: string; days?: number }) =>
+  call(api.POST('/api/v1/api-tokens/', { body: { label: label || null, expiry: tokenExpiry(days) } }));
+
+export function useApiTokenCreateMutation(options?: MutationOptions<typeof createApiToken>) {
+  return useApiMutation(createApiToken, options, (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: apiTokenKeys.list() }),
+  );
+}

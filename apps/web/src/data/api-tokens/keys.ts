@@ -1,0 +1,4 @@
+export const apiTokenKeys = {
+  all: ['api-tokens'] as const,
+  list: () => [...apiTokenKeys.all, 'list'] as const,
+};
