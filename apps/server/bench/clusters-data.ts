@@ -11,7 +11,7 @@ const ADMIN_URL = process.env.CUMULUS_BENCH_POSTGRES ?? 'postgres://postgres@127
 /** Seeds clusters, instances and log lines with generate_series: one statement each. */
 async function seed(
   client: pg.Client,
-  accountId: number,
+  workspaceId: number,
   userId: number,
 ): Promise<{ big: number; instance: number; lastMs: number }> {
   await client.query(
@@ -23,11 +23,11 @@ async function seed(
        i % 8, 1200, md5('t' || i), 'x', 'x', 'x', jsonb_build_object('team', 'team-' || (i % 20)), null,
        now() - make_interval(secs => $3 - i), now(), now()
      from generate_series(1, $3) i`,
-    [accountId, userId, CLUSTERS],
+    [workspaceId, userId, CLUSTERS],
   );
   const { rows: ids } = await client.query<{ id: number }>(
     `select id from clusters where account_id = $1 order by id desc limit 101`,
-    [accountId],
+    [workspaceId],
   );
   const big = ids[0]!.id;
   // One worker process and instance for each of the 101 clusters with logs (5 for the big one).

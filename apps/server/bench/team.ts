@@ -1,10 +1,10 @@
 import autocannon from 'autocannon';
 import {
-  accountMemberships,
-  accounts,
   organizationMemberships,
   organizations,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../src/db/schema/index.js';
 import { createToken } from '../src/modules/tokens/service.js';
 import { registerBenchUser, startBenchServer } from './server.js';
@@ -22,8 +22,8 @@ export async function benchTeam(seconds: number): Promise<void> {
   const { db } = server.deps;
   const admin = await registerBenchUser(server, 'teamadmin');
   const [org] = await db.insert(organizations).values({ name: 'Bench Team' }).returning();
-  const workspaces = await db
-    .insert(accounts)
+  const created = await db
+    .insert(workspaces)
     .values(
       Array.from({ length: WORKSPACES }, (_, i) => ({
         name: `bench-ws-${i}`,
@@ -47,9 +47,9 @@ export async function benchTeam(seconds: number): Promise<void> {
       { organizationId: org!.id, userId: admin.id, role: 'admin' as const },
       ...people.map((p) => ({ organizationId: org!.id, userId: p.id })),
     ]);
-  await db.insert(accountMemberships).values(
+  await db.insert(workspaceMemberships).values(
     [admin, ...people].map((p, i) => ({
-      accountId: workspaces[i % WORKSPACES]!.id,
+      workspaceId: created[i % WORKSPACES]!.id,
       userId: p.id,
       isAdmin: i === 0,
     })),

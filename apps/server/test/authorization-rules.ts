@@ -391,7 +391,7 @@ export const RULES: Record<string, RouteRule> = {
     params: async (c) => {
       await c.ts.server.deps.db
         .insert(httpsCertificates)
-        .values({ accountId: W(c).id, subdomain: 'matrix-get', status: 'error' })
+        .values({ workspaceId: W(c).id, subdomain: 'matrix-get', status: 'error' })
         .onConflictDoNothing();
       return { subdomain: 'matrix-get' };
     },

@@ -170,7 +170,7 @@ describe('https-certificate', () => {
       .select()
       .from(httpsCertificates)
       .where(eq(httpsCertificates.subdomain, name));
-    expect(row).toMatchObject({ accountId: workspace.id, requestedById: ann.id, status: 'error' });
+    expect(row).toMatchObject({ workspaceId: workspace.id, requestedById: ann.id, status: 'error' });
 
     const taken = await post(outsider, other.slug, name);
     expect(taken.body).toMatchObject({ status: 'in use' });
@@ -180,7 +180,7 @@ describe('https-certificate', () => {
       .select()
       .from(httpsCertificates)
       .where(eq(httpsCertificates.subdomain, name));
-    expect(still!.accountId).toBe(workspace.id);
+    expect(still!.workspaceId).toBe(workspace.id);
   });
 
   it('answers in use while a running cluster has the subdomain, and refuses names that are no DNS label', async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { accountMemberships, clusters } from '../src/db/schema/index.js';
+import { clusters, workspaceMemberships } from '../src/db/schema/index.js';
 import { useClusterServer, waitForClusterState } from './helpers/clusters.js';
 import {
   addMember,
@@ -186,7 +186,7 @@ describe('paginate', () => {
     const mine = await c.ts.api.as(outsider.key).get('/api/v2/clusters/paginate');
     expect(mine.body.items.filter((x: any) => x.account.id === workspace.id)).toEqual([]);
     // Leaving the workspace hides its clusters.
-    await c.ts.server.deps.db.delete(accountMemberships).where(eq(accountMemberships.userId, bob.id));
+    await c.ts.server.deps.db.delete(workspaceMemberships).where(eq(workspaceMemberships.userId, bob.id));
     expect((await c.ts.api.as(bob.key).get(`/api/v2/clusters/account/${workspace.slug}/`)).status).toBe(404);
   }, 120_000);
 });

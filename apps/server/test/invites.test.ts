@@ -182,7 +182,7 @@ describe('managing invites', () => {
     });
     const otherWorkspace = await api.get(`${INVITES}/workspace/${second.id}`);
     expect(otherWorkspace.status).toBe(404);
-    expect(otherWorkspace.body.detail).toBe(`Account named ${second.id} not found`);
+    expect(otherWorkspace.body.detail).toBe(`Workspace named ${second.id} not found`);
   });
 
   it('edits the role and the workspaces of an invite with the member-row rules', async () => {

@@ -1,6 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountMemberships, organizationInvites, organizationMemberships } from '../src/db/schema/index.js';
+import {
+  organizationInvites,
+  organizationMemberships,
+  workspaceMemberships,
+} from '../src/db/schema/index.js';
 import {
   addMember,
   createBareUser,
@@ -296,8 +300,8 @@ describe('removing a member', () => {
     expect(
       await ts.server.deps.db
         .select()
-        .from(accountMemberships)
-        .where(eq(accountMemberships.userId, member.id)),
+        .from(workspaceMemberships)
+        .where(eq(workspaceMemberships.userId, member.id)),
     ).toHaveLength(1); // their personal workspace
     expect((await ts.api.as(member.key).get(`${ORGS}/details/${org.id}`)).status).toBe(404);
     expect(

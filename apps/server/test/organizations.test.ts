@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, DEFAULT_PLAN, organizations, users } from '../src/db/schema/index.js';
+import { DEFAULT_PLAN, organizations, users, workspaces } from '../src/db/schema/index.js';
 import { addMember, createOrganization, createUser, createWorkspace, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -149,21 +149,21 @@ describe('deleting an organization', () => {
     const { db } = ts.server.deps;
     await db
       .update(users)
-      .set({ defaultAccountId: workspace.id, defaultOrganizationId: org.id })
+      .set({ defaultWorkspaceId: workspace.id, defaultOrganizationId: org.id })
       .where(eq(users.id, member.id));
 
     const refused = await ts.api.as(member.key).delete(`${ORGS}/delete/${org.id}`);
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toBe('You must be an organization admin to do this.');
 
-    const [personal] = await db.select().from(accounts).where(eq(accounts.slug, admin.username));
+    const [personal] = await db.select().from(workspaces).where(eq(workspaces.slug, admin.username));
     const personalDelete = await ts.api.as(admin.key).delete(`${ORGS}/delete/${personal!.organizationId}`);
     expect(personalDelete.status).toBe(400);
     expect(personalDelete.body).toMatchObject({ code: 'PERSONAL_ORGANIZATION' });
 
     expect((await ts.api.as(admin.key).delete(`${ORGS}/delete/${org.id}`)).status).toBe(204);
     expect(await db.select().from(organizations).where(eq(organizations.id, org.id))).toEqual([]);
-    expect(await db.select().from(accounts).where(eq(accounts.id, workspace.id))).toEqual([]);
+    expect(await db.select().from(workspaces).where(eq(workspaces.id, workspace.id))).toEqual([]);
     const me = await ts.api.as(member.key).get('/api/v2/user/me');
     expect(me.body.default_account.slug).toBe(member.username);
     expect(me.body.default_organization.is_personal).toBe(true);

@@ -1,11 +1,11 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accountMemberships,
-  accounts,
   organizationMemberships,
   organizations,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../src/db/schema/index.js';
 import { createUser, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -38,14 +38,14 @@ describe('registration', () => {
     expect((await ts.api.post('/api/v1/registration/', body)).status).toBe(201);
     const { db } = ts.server.deps;
     const [user] = await db.select().from(users).where(eq(users.username, body.username));
-    const [account] = await db.select().from(accounts).where(eq(accounts.id, user!.defaultAccountId!));
+    const [account] = await db.select().from(workspaces).where(eq(workspaces.id, user!.defaultWorkspaceId!));
     expect(account).toMatchObject({ slug: body.username, name: body.username });
     const [org] = await db.select().from(organizations).where(eq(organizations.id, account!.organizationId));
     expect(org).toMatchObject({ name: body.username, isPersonal: true });
     const [membership] = await db
       .select()
-      .from(accountMemberships)
-      .where(eq(accountMemberships.userId, user!.id));
+      .from(workspaceMemberships)
+      .where(eq(workspaceMemberships.userId, user!.id));
     expect(membership).toMatchObject({ isAdmin: true, coreLimit: 1000, creditLimit: 100000 });
     const [orgMembership] = await db
       .select()
@@ -132,7 +132,7 @@ describe('registration', () => {
     expect(plain!.isStaff).toBe(false);
   });
 
-  it('resends confirmation only to unverified accounts, answering alike for every address', async () => {
+  it('resends confirmation only to unverified workspaces, answering alike for every address', async () => {
     const body = valid();
     await ts.api.post('/api/v1/registration/', body);
     await ts.smtp.waitFor(body.email);

@@ -117,26 +117,26 @@ describe('valid scopes', () => {
     ]);
     const sorted = (ids: number[] | null) => (ids ? [...ids].sort() : ids);
 
-    expect((await resolveScope(db, asMember, { account: a.slug })).accountIds).toEqual([a.id]);
+    expect((await resolveScope(db, asMember, { account: a.slug })).workspaceIds).toEqual([a.id]);
     await expect(resolveScope(db, asMember, { account: b.slug })).rejects.toMatchObject({ statusCode: 404 });
-    expect(sorted((await resolveScope(db, asAdmin, { organization: org.id })).accountIds)).toEqual(
+    expect(sorted((await resolveScope(db, asAdmin, { organization: org.id })).workspaceIds)).toEqual(
       sorted([a.id, b.id]),
     );
-    expect((await resolveScope(db, asMember, { organization: org.id })).accountIds).toEqual([a.id]);
+    expect((await resolveScope(db, asMember, { organization: org.id })).workspaceIds).toEqual([a.id]);
     await expect(resolveScope(db, asOutsider, { organization: org.id })).rejects.toMatchObject({
       statusCode: 404,
     });
     expect(await resolveScope(db, asMember, { user: member.id })).toMatchObject({ userId: member.id });
     await expect(resolveScope(db, asMember, { user: admin.id })).rejects.toMatchObject({ statusCode: 404 });
     expect(await resolveScope(db, asStaff, { user: admin.id })).toEqual({
-      accountIds: null,
+      workspaceIds: null,
       userId: admin.id,
     });
     await expect(resolveScope(db, asMember, { custom_staff_scope: 'all' })).rejects.toMatchObject({
       statusCode: 403,
     });
     expect(await resolveScope(db, asStaff, { custom_staff_scope: 'all' })).toEqual({
-      accountIds: null,
+      workspaceIds: null,
       userId: null,
     });
     const group = uniq('grp');
@@ -145,10 +145,10 @@ describe('valid scopes', () => {
       .post('/api/v2/users/group/organization', { organization_id: org.id, groups: [group] });
     const scopes = await ts.api.as(staff.key).get('/api/v2/users/user/valid-scopes');
     const groupId = scopes.body.find((s: { name: string }) => s.name === group).id;
-    expect(sorted((await resolveScope(db, asStaff, { custom_staff_scope: groupId })).accountIds)).toEqual(
+    expect(sorted((await resolveScope(db, asStaff, { custom_staff_scope: groupId })).workspaceIds)).toEqual(
       sorted([a.id, b.id]),
     );
     const everything = await resolveScope(db, asMember, { compound_scope: 'everything' });
-    expect(sorted(everything.accountIds)).toHaveLength(2); // their personal workspace and `a`
+    expect(sorted(everything.workspaceIds)).toHaveLength(2); // their personal workspace and `a`
   });
 });

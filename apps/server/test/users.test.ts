@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountMemberships, accounts, userProfiles } from '../src/db/schema/index.js';
+import { userProfiles, workspaceMemberships, workspaces } from '../src/db/schema/index.js';
 import { createUser, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -12,10 +12,13 @@ afterAll(() => ts.close());
 
 /** Adds `user` to `owner`'s personal workspace as a plain member. */
 async function joinWorkspaceOf(ownerUsername: string, userId: number) {
-  const [account] = await ts.server.deps.db.select().from(accounts).where(eq(accounts.slug, ownerUsername));
+  const [account] = await ts.server.deps.db
+    .select()
+    .from(workspaces)
+    .where(eq(workspaces.slug, ownerUsername));
   await ts.server.deps.db
-    .insert(accountMemberships)
-    .values({ accountId: account!.id, userId, isAdmin: false });
+    .insert(workspaceMemberships)
+    .values({ workspaceId: account!.id, userId, isAdmin: false });
   return account!;
 }
 
@@ -97,7 +100,7 @@ describe('the current user', () => {
     expect(usage.body.has_quota).toBe(true);
     const hidden = await ts.api.as(stranger.key).get(`/api/v2/user/account/${user.username}/usage`);
     expect(hidden.status).toBe(404);
-    expect(hidden.body.detail).toBe(`Account named ${user.username} not found`);
+    expect(hidden.body.detail).toBe(`Workspace named ${user.username} not found`);
   });
 });
 
@@ -127,8 +130,8 @@ describe('changing the user', () => {
     expect(ok.body.default_account.slug).toBe(owner.username);
     const [strangers] = await ts.server.deps.db
       .select()
-      .from(accounts)
-      .where(eq(accounts.slug, stranger.username));
+      .from(workspaces)
+      .where(eq(workspaces.slug, stranger.username));
     const refused = await api.patch('/api/v1/users/me/', { default_account: strangers!.id });
     expect(refused.status).toBe(400);
     expect(refused.body.default_account[0]).toMatch(/^User/);

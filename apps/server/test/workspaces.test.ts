@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountMemberships, users } from '../src/db/schema/index.js';
+import { users, workspaceMemberships } from '../src/db/schema/index.js';
 import { addMember, createOrganization, createUser, createWorkspace, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -134,7 +134,7 @@ describe('reading workspaces', () => {
     expect(searched.body.items.map((w: { id: number }) => w.id)).toEqual([a.id]);
   });
 
-  it('finds a workspace by slug, id or name, and says Account named {x} not found otherwise', async () => {
+  it('finds a workspace by slug, id or name, and says Workspace named {x} not found otherwise', async () => {
     const [admin, member, outsider] = [await createUser(ts), await createUser(ts), await createUser(ts)];
     const org = await createOrganization(ts, admin);
     const workspace = await createWorkspace(ts, org, { name: `Named${uniq('').slice(0, 20)}` });
@@ -159,13 +159,13 @@ describe('reading workspaces', () => {
     ] as const) {
       const res = await api.get(`${WS}/details`, { query });
       expect(res.status).toBe(404);
-      expect(res.body.detail).toBe(`Account named ${shown} not found`);
+      expect(res.body.detail).toBe(`Workspace named ${shown} not found`);
     }
     const hidden = await ts.api
       .as(outsider.key)
       .get(`${WS}/details`, { query: { workspace_slug: workspace.slug } });
     expect(hidden.status).toBe(404);
-    expect(hidden.body.detail).toBe(`Account named ${workspace.slug} not found`);
+    expect(hidden.body.detail).toBe(`Workspace named ${workspace.slug} not found`);
     const none = await api.get(`${WS}/details`);
     expect(none.status).toBe(400);
   });
@@ -185,7 +185,7 @@ describe('reading workspaces', () => {
     expect(page.body.items[0]).toMatchObject({ workspace_id: workspace.id, user: expect.any(Object) });
     const outsider = await createUser(ts);
     const hidden = await ts.api.as(outsider.key).get(`/api/v2/workspaces/${workspace.slug}/members`);
-    expect(hidden.body.detail).toBe(`Account named ${workspace.slug} not found`);
+    expect(hidden.body.detail).toBe(`Workspace named ${workspace.slug} not found`);
   });
 });
 
@@ -214,10 +214,12 @@ describe('changing a workspace', () => {
     const org = await createOrganization(ts, admin);
     const workspace = await createWorkspace(ts, org);
     await addMember(ts, admin, org, { role: 'admin' });
-    const { workspaceMemberships } = await addMember(ts, member, org, { workspaces: [{ workspace }] });
-    const row = workspaceMemberships[0]!;
+    const { workspaceMemberships: memberships } = await addMember(ts, member, org, {
+      workspaces: [{ workspace }],
+    });
+    const row = memberships[0]!;
     const { db } = ts.server.deps;
-    await db.update(users).set({ defaultAccountId: workspace.id }).where(eq(users.id, member.id));
+    await db.update(users).set({ defaultWorkspaceId: workspace.id }).where(eq(users.id, member.id));
     const url = `${WS}/membership/${row.id}`;
     expect((await ts.api.as(member.key).patch(url, { is_admin: true })).status).toBe(403);
     const edited = await ts.api
@@ -227,7 +229,9 @@ describe('changing a workspace', () => {
     const negative = await ts.api.as(admin.key).patch(url, { core_limit: -5 });
     expect(negative.body).toEqual({ core_limit: ['Core limit must be greater than or equal to 0'] });
     expect((await ts.api.as(admin.key).delete(url)).status).toBe(204);
-    expect(await db.select().from(accountMemberships).where(eq(accountMemberships.id, row.id))).toEqual([]);
+    expect(await db.select().from(workspaceMemberships).where(eq(workspaceMemberships.id, row.id))).toEqual(
+      [],
+    );
     const me = await ts.api.as(member.key).get('/api/v2/user/me');
     expect(me.body.default_account.slug).toBe(member.username);
   });

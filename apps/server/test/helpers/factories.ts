@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import {
-  type Account,
-  type AccountMembership,
-  accountMemberships,
-  accounts,
   type Cluster,
   clusterProcesses,
   clusters,
@@ -17,8 +13,12 @@ import {
   organizations,
   type User,
   users,
+  type Workspace,
   type WorkspaceInvite,
+  type WorkspaceMembership,
   workspaceInvites,
+  workspaceMemberships,
+  workspaces,
 } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/lib/crypto.js';
 import { findUserBy, login, register } from '../../src/modules/auth/service.js';
@@ -106,10 +106,10 @@ export async function createWorkspace(
   ts: TestServer,
   organization: { id: number },
   options: { name?: string } = {},
-): Promise<Account> {
+): Promise<Workspace> {
   const name = options.name ?? uniq('ws');
   const [account] = await ts.server.deps.db
-    .insert(accounts)
+    .insert(workspaces)
     .values({ name, slug: name.toLowerCase(), organizationId: organization.id })
     .returning();
   return account!;
@@ -128,7 +128,7 @@ export async function addMember(
   user: { id: number },
   organization: { id: number },
   options: { role?: 'admin' | 'member'; workspaces?: WorkspaceGrant[] } = {},
-): Promise<{ membership: OrganizationMembership; workspaceMemberships: AccountMembership[] }> {
+): Promise<{ membership: OrganizationMembership; workspaceMemberships: WorkspaceMembership[] }> {
   const { db } = ts.server.deps;
   const [membership] = await db
     .insert(organizationMemberships)
@@ -139,14 +139,14 @@ export async function addMember(
     })
     .returning();
   const grants = options.workspaces ?? [];
-  const workspaceMemberships =
+  const memberships =
     grants.length === 0
       ? []
       : await db
-          .insert(accountMemberships)
+          .insert(workspaceMemberships)
           .values(
             grants.map((g) => ({
-              accountId: g.workspace.id,
+              workspaceId: g.workspace.id,
               userId: user.id,
               isAdmin: g.isAdmin ?? false,
               ...(g.coreLimit !== undefined && { coreLimit: g.coreLimit }),
@@ -154,7 +154,7 @@ export async function addMember(
             })),
           )
           .returning();
-  return { membership: membership!, workspaceMemberships };
+  return { membership: membership!, workspaceMemberships: memberships };
 }
 
 /** A pending invitation of a new address, written directly (the mail path is tested elsewhere). */
@@ -181,7 +181,7 @@ export async function createInviteRow(
           .values(
             grants.map((g) => ({
               organizationInviteId: invite!.id,
-              accountId: g.workspace.id,
+              workspaceId: g.workspace.id,
               isAdmin: g.isAdmin ?? false,
             })),
           )
@@ -205,7 +205,7 @@ export async function createClusterRow(
   const [cluster] = await db
     .insert(clusters)
     .values({
-      accountId: workspace.id,
+      workspaceId: workspace.id,
       creatorId: creator.id,
       name: options.name ?? uniq('cluster'),
       backendType: 'in_process',

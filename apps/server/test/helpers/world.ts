@@ -1,12 +1,12 @@
 import type {
-  Account,
-  AccountMembership,
   Cluster,
   Organization,
   OrganizationInvite,
   OrganizationMembership,
   User,
+  Workspace,
   WorkspaceInvite,
+  WorkspaceMembership,
 } from '../../src/db/schema/index.js';
 import {
   addMember,
@@ -48,10 +48,10 @@ export async function createCast(ts: TestServer): Promise<Cast> {
  */
 export interface World {
   organization: Organization;
-  workspace: Account;
+  workspace: Workspace;
   target: User;
   targetMembership: OrganizationMembership;
-  targetWorkspaceMembership: AccountMembership;
+  targetWorkspaceMembership: WorkspaceMembership;
   invite: OrganizationInvite;
   workspaceInvite: WorkspaceInvite;
   /** A running cluster of the workspace, created by `target` (a plain member). */

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { clusters, instances, processRole } from './clusters.js';
 import { createdAt, tstz } from './columns.js';
-import { accounts } from './organizations.js';
+import { workspaces } from './organizations.js';
 import { users } from './users.js';
 
 /**
@@ -105,9 +105,9 @@ export const httpsCertificates = pgTable(
   'https_certificates',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
+    workspaceId: integer('account_id')
       .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     subdomain: varchar('subdomain', { length: 63 }).notNull(),
     requestedById: integer('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
     status: varchar('status', { length: 16 }).notNull(),

@@ -14,7 +14,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, tstz } from './columns.js';
-import { accounts } from './organizations.js';
+import { workspaces } from './organizations.js';
 import { users } from './users.js';
 
 // State vocabularies exactly as clients know them (client-contract.md section 2.8): no other strings.
@@ -85,9 +85,9 @@ export const clusters = pgTable(
   'clusters',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
+    workspaceId: integer('account_id')
       .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
     name: varchar('name', { length: 128 }).notNull(),
     backendType: varchar('backend_type', { length: 32 }).notNull(),
@@ -133,11 +133,11 @@ export const clusters = pgTable(
   },
   (t) => [
     uniqueIndex('clusters_token_hash_key').on(t.tokenHash),
-    index('clusters_account_created_idx').on(t.accountId, t.created.desc(), t.id.desc()),
-    index('clusters_account_name_idx').on(t.accountId, t.name),
+    index('clusters_account_created_idx').on(t.workspaceId, t.created.desc(), t.id.desc()),
+    index('clusters_account_name_idx').on(t.workspaceId, t.name),
     // paginate's name filter is a substring match.
     index('clusters_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
-    index('clusters_creator_idx').on(t.creatorId, t.accountId),
+    index('clusters_creator_idx').on(t.creatorId, t.workspaceId),
     index('clusters_reconcile_idx').on(t.reconcileAt).where(sql`${t.reconcileAt} is not null`),
   ],
 );

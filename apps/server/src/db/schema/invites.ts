@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, tstz } from './columns.js';
-import { accounts, organizationRole, organizations } from './organizations.js';
+import { organizationRole, organizations, workspaces } from './organizations.js';
 import { users } from './users.js';
 
 /**
@@ -35,17 +35,17 @@ export const workspaceInvites = pgTable(
     organizationInviteId: integer('organization_invite_id')
       .notNull()
       .references(() => organizationInvites.id, { onDelete: 'cascade' }),
-    accountId: integer('account_id')
+    workspaceId: integer('account_id')
       .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     isAdmin: boolean('is_admin').notNull().default(false),
     coreLimit: integer('core_limit').notNull().default(1000),
     creditLimit: integer('credit_limit').notNull().default(100000),
     created: createdAt(),
   },
   (t) => [
-    uniqueIndex('workspace_invites_invite_account_key').on(t.organizationInviteId, t.accountId),
-    index('workspace_invites_account_idx').on(t.accountId),
+    uniqueIndex('workspace_invites_invite_account_key').on(t.organizationInviteId, t.workspaceId),
+    index('workspace_invites_account_idx').on(t.workspaceId),
   ],
 );
 

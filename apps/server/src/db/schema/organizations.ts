@@ -67,7 +67,7 @@ export const organizationMemberships = pgTable(
 );
 
 /** A workspace. The API calls it an account; `slug` is the path key. */
-export const accounts = pgTable(
+export const workspaces = pgTable(
   'accounts',
   {
     id: serial('id').primaryKey(),
@@ -90,13 +90,13 @@ export const accounts = pgTable(
   ],
 );
 
-export const accountMemberships = pgTable(
+export const workspaceMemberships = pgTable(
   'account_memberships',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
+    workspaceId: integer('account_id')
       .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -106,12 +106,12 @@ export const accountMemberships = pgTable(
     created: createdAt(),
   },
   (t) => [
-    uniqueIndex('account_memberships_account_user_key').on(t.accountId, t.userId),
+    uniqueIndex('account_memberships_account_user_key').on(t.workspaceId, t.userId),
     index('account_memberships_user_idx').on(t.userId),
   ],
 );
 
 export type Organization = typeof organizations.$inferSelect;
-export type Account = typeof accounts.$inferSelect;
-export type AccountMembership = typeof accountMemberships.$inferSelect;
+export type Workspace = typeof workspaces.$inferSelect;
+export type WorkspaceMembership = typeof workspaceMemberships.$inferSelect;
 export type OrganizationMembership = typeof organizationMemberships.$inferSelect;

@@ -16,7 +16,7 @@ export const users = pgTable(
     isStaff: boolean('is_staff').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     emailVerifiedAt: tstz('email_verified_at'),
-    defaultAccountId: integer('default_account_id'),
+    defaultWorkspaceId: integer('default_account_id'),
     defaultOrganizationId: integer('default_organization_id'),
     shouldSeeNotebookPage: boolean('should_see_notebook_page').notNull().default(false),
     dateJoined: tstz('date_joined').notNull().defaultNow(),

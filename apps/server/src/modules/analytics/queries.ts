@@ -2,7 +2,6 @@ import { and, count, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
-  type Account,
   analyticsDurations,
   analyticsExceptions,
   analyticsProfiles,
@@ -14,6 +13,7 @@ import {
   computations,
   daskSchedulers,
   taskGroups,
+  type Workspace,
 } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
@@ -43,12 +43,12 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /** A scheduler by Dask's id, among the workspace's clusters; others are not found. */
-export async function findScheduler(db: Db, account: Account, schedulerId: string) {
+export async function findScheduler(db: Db, account: Workspace, schedulerId: string) {
   const [row] = await db
     .select({ scheduler: daskSchedulers, cluster: clusters })
     .from(daskSchedulers)
     .innerJoin(clusters, eq(clusters.id, daskSchedulers.clusterId))
-    .where(and(eq(daskSchedulers.schedulerId, schedulerId), eq(clusters.accountId, account.id)))
+    .where(and(eq(daskSchedulers.schedulerId, schedulerId), eq(clusters.workspaceId, account.id)))
     .orderBy(desc(daskSchedulers.created))
     .limit(1);
   if (!row) throw notFound('Scheduler not found.');
@@ -285,7 +285,7 @@ export async function listEvents(db: Db, clusterId: number, page: z.infer<typeof
 }
 
 /** `analytics/{ws}/exceptions/list`: the workspace's task exceptions, newest first. */
-export async function listExceptions(db: Db, account: Account, query: z.infer<typeof exceptionsQuery>) {
+export async function listExceptions(db: Db, account: Workspace, query: z.infer<typeof exceptionsQuery>) {
   const found = await db
     .select({ exception: analyticsExceptions, schedulerId: daskSchedulers.schedulerId })
     .from(analyticsExceptions)
@@ -293,7 +293,7 @@ export async function listExceptions(db: Db, account: Account, query: z.infer<ty
     .innerJoin(daskSchedulers, eq(daskSchedulers.id, analyticsExceptions.schedulerRef))
     .where(
       and(
-        eq(clusters.accountId, account.id),
+        eq(clusters.workspaceId, account.id),
         query.cluster !== undefined ? eq(clusters.id, query.cluster) : undefined,
         query.scheduler !== undefined ? eq(daskSchedulers.schedulerId, query.scheduler) : undefined,
         query.since !== undefined ? gte(analyticsExceptions.time, new Date(query.since * 1000)) : undefined,

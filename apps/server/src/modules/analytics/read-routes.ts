@@ -57,7 +57,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   /** The scheduler a call names, among the workspace's clusters. */
   const scheduler = async (request: FastifyRequest, account: string, id: string) => {
     const access = await workspaceAccess(db, currentUser(request), account);
-    return queries.findScheduler(db, access.account, id);
+    return queries.findScheduler(db, access.workspace, id);
   };
 
   app.post(
@@ -78,7 +78,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       const { access, cluster: target } = await clusterAccess(db, currentUser(request), account, id);
       // Staff read every workspace's analytics; only its members write into them.
       if (!access.membership && !access.isOrganizationAdmin)
-        throw permissionDenied(`Only members of ${access.account.name} can add spans to its clusters.`);
+        throw permissionDenied(`Only members of ${access.workspace.name} can add spans to its clusters.`);
       return presentSpan(await upsertSpan(db, target.id, span_identifier, request.body));
     },
   );
@@ -238,7 +238,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return queries.listExceptions(db, access.account, request.query);
+      return queries.listExceptions(db, access.workspace, request.query);
     },
   );
 }

@@ -69,7 +69,7 @@ export function registerAnalyticsRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return service.listAnalyticsClusters(db, access.account.id, request.query);
+      return service.listAnalyticsClusters(db, access.workspace.id, request.query);
     },
   );
 
@@ -94,8 +94,8 @@ export function registerAnalyticsRoutes(app: App, deps: Deps): void {
         desired === 'stopped' || desired === 'paused'
           ? await stopCluster(deps, caller, target, { reason, pause: desired === 'paused' })
           : await resumeCluster(deps, caller, target);
-      const { account } = target.access;
-      const [summary] = await presentSummaries(db, [row], new Map([[account.id, account]]));
+      const { workspace } = target.access;
+      const [summary] = await presentSummaries(db, [row], new Map([[workspace.id, workspace]]));
       return summary!;
     },
   );

@@ -53,7 +53,7 @@ export async function recordClose(db: Db, clusterId: number, body: z.infer<typeo
 /** `analytics/{ws}/clusters/list`: the workspace's clusters with their scheduler ids, newest first. */
 export async function listAnalyticsClusters(
   db: Db,
-  accountId: number,
+  workspaceId: number,
   query: z.infer<typeof analyticsListQuery>,
 ) {
   const rows = await db
@@ -62,7 +62,7 @@ export async function listAnalyticsClusters(
     .leftJoin(users, eq(users.id, clusters.creatorId))
     .where(
       and(
-        eq(clusters.accountId, accountId),
+        eq(clusters.workspaceId, workspaceId),
         query.since !== undefined ? gte(clusters.created, new Date(query.since * 1000)) : undefined,
         query.user !== undefined ? eq(clusters.creatorId, query.user) : undefined,
       ),

@@ -8,7 +8,7 @@ import { minutes } from '../../lib/time.js';
 export const LOCKOUT_WINDOW = minutes(15);
 /** Failures allowed for one account before it is locked for the window. */
 export const ACCOUNT_FAILURE_LIMIT = 5;
-/** Failures allowed from one address (across accounts) before it is locked for the window. */
+/** Failures allowed from one address (across workspaces) before it is locked for the window. */
 export const ADDRESS_FAILURE_LIMIT = 20;
 
 export interface LoginSubjects {
@@ -41,7 +41,7 @@ export async function assertNotLocked(db: Db, subjects: LoginSubjects): Promise<
       429,
       {
         detail:
-          'Account locked: too many failed login attempts. Try again later or contact support to unlock it.',
+          'Workspace locked: too many failed login attempts. Try again later or contact support to unlock it.',
         code: 'LOGIN_LOCKED',
       },
       { 'retry-after': String(LOCKOUT_WINDOW / 1000) },

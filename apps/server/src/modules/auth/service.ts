@@ -128,7 +128,7 @@ export async function verifyEmail(db: Db, key: string): Promise<string> {
   return MESSAGES.verified;
 }
 
-/** Always the same answer, so the form does not reveal which addresses have accounts. */
+/** Always the same answer, so the form does not reveal which addresses have workspaces. */
 export async function resendConfirmation(deps: Deps, email: string): Promise<void> {
   const user = await findUserBy(deps.db, 'email', email.toLowerCase());
   if (!user || user.emailVerifiedAt || !user.isActive) return;

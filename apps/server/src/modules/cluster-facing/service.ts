@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, clusterProcesses, clusters, instanceLogs, instances } from '../../db/schema/index.js';
+import { clusterProcesses, clusters, instanceLogs, instances, workspaces } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
@@ -29,17 +29,17 @@ const DASK_PRELOADS = {
 /** What an instance runs: `GET cluster_facing/bootstrap`. */
 export async function bootstrap(deps: Deps, clusterId: number, backendId: string) {
   const { instance, process, cluster } = await callingInstance(deps.db, clusterId, backendId);
-  const [account] = await deps.db
-    .select({ slug: accounts.slug })
-    .from(accounts)
-    .where(eq(accounts.id, cluster.accountId));
+  const [workspace] = await deps.db
+    .select({ slug: workspaces.slug })
+    .from(workspaces)
+    .where(eq(workspaces.id, cluster.workspaceId));
   await touch(deps.db, instance.id);
   const scheduler = process.role === 'worker' ? await runningSchedulerAddress(deps.db, clusterId) : null;
   const port = Number(cluster.schedulerOptions.port ?? 0);
   return {
     cluster_id: cluster.id,
     cluster_name: cluster.name,
-    workspace: account?.slug ?? '',
+    workspace: workspace?.slug ?? '',
     instance_id: instance.id,
     instance_name: instance.name,
     backend_id: instance.backendId,

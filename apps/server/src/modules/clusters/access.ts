@@ -26,7 +26,7 @@ export async function clusterAccess(
   const [cluster] = await db
     .select()
     .from(clusters)
-    .where(and(eq(clusters.id, clusterId), eq(clusters.accountId, access.account.id)))
+    .where(and(eq(clusters.id, clusterId), eq(clusters.workspaceId, access.workspace.id)))
     .limit(1);
   if (!cluster) throw clusterNotFound();
   return { access, cluster };
@@ -37,7 +37,7 @@ export async function clusterAccessById(db: Db, user: User, clusterId: number): 
   const [cluster] = await db.select().from(clusters).where(eq(clusters.id, clusterId)).limit(1);
   if (!cluster) throw clusterNotFound();
   try {
-    return { access: await workspaceAccessBy(db, user, { id: cluster.accountId }), cluster };
+    return { access: await workspaceAccessBy(db, user, { id: cluster.workspaceId }), cluster };
   } catch (err) {
     if (err instanceof ApiError && err.statusCode === 404) throw clusterNotFound();
     throw err;
@@ -47,7 +47,7 @@ export async function clusterAccessById(db: Db, user: User, clusterId: number): 
 export function assertMayCreate(access: WorkspaceAccess): void {
   if (!access.membership && !access.isOrganizationAdmin)
     throw permissionDenied(
-      `You are not a member of ${access.account.name}, so you cannot create clusters in it.`,
+      `You are not a member of ${access.workspace.name}, so you cannot create clusters in it.`,
     );
 }
 
@@ -56,6 +56,6 @@ export function assertMayManage(user: User, { access, cluster }: ClusterAccess):
   if (cluster.creatorId === user.id && (access.membership || access.isOrganizationAdmin)) return;
   if (access.isAdmin) return;
   throw permissionDenied(
-    `Only the creator of ${cluster.name} and admins of ${access.account.name} can stop or scale it.`,
+    `Only the creator of ${cluster.name} and admins of ${access.workspace.name} can stop or scale it.`,
   );
 }

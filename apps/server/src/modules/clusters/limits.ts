@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accountMemberships, clusters } from '../../db/schema/index.js';
+import { clusters, workspaceMemberships } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../workspaces/access.js';
 
@@ -26,9 +26,11 @@ export async function assertWithinCoreLimit(
   excludeClusterId?: number,
 ): Promise<void> {
   const [membership] = await tx
-    .select({ coreLimit: accountMemberships.coreLimit })
-    .from(accountMemberships)
-    .where(and(eq(accountMemberships.accountId, access.account.id), eq(accountMemberships.userId, userId)))
+    .select({ coreLimit: workspaceMemberships.coreLimit })
+    .from(workspaceMemberships)
+    .where(
+      and(eq(workspaceMemberships.workspaceId, access.workspace.id), eq(workspaceMemberships.userId, userId)),
+    )
     .for('update');
   if (!membership) return;
   const [used] = await tx
@@ -38,7 +40,7 @@ export async function assertWithinCoreLimit(
     .from(clusters)
     .where(
       and(
-        eq(clusters.accountId, access.account.id),
+        eq(clusters.workspaceId, access.workspace.id),
         eq(clusters.creatorId, userId),
         eq(clusters.desiredState, 'ready'),
         sql`${clusters.state} not in ('stopped', 'error', 'paused')`,
@@ -47,5 +49,5 @@ export async function assertWithinCoreLimit(
     );
   const inUse = used?.cores ?? 0;
   if (inUse + extraCores > membership.coreLimit)
-    throw coreLimitExceeded(membership.coreLimit, inUse, extraCores, access.account.name);
+    throw coreLimitExceeded(membership.coreLimit, inUse, extraCores, access.workspace.name);
 }

@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  type Account,
   type Cluster,
   type ClusterProcess,
   clusterProcesses,
@@ -9,6 +8,7 @@ import {
   type Instance,
   instances,
   users,
+  type Workspace,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -55,7 +55,7 @@ export function presentProcess(
 export async function presentSummaries(
   db: Db,
   rows: Cluster[],
-  accountsById: Map<number, Pick<Account, 'id' | 'slug' | 'name'>>,
+  workspacesById: Map<number, Pick<Workspace, 'id' | 'slug' | 'name'>>,
 ): Promise<Summary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((c) => c.id);
@@ -81,12 +81,12 @@ export async function presentSummaries(
   ]);
   const readyBy = new Map(ready.map((r) => [r.clusterId, r.n]));
   const creatorBy = new Map(creators.map((u) => [u.id, u]));
-  return rows.map((c) => summary(c, accountsById.get(c.accountId)!, readyBy.get(c.id) ?? 0, creatorBy));
+  return rows.map((c) => summary(c, workspacesById.get(c.workspaceId)!, readyBy.get(c.id) ?? 0, creatorBy));
 }
 
 function summary(
   c: Cluster,
-  account: Pick<Account, 'id' | 'slug' | 'name'>,
+  workspace: Pick<Workspace, 'id' | 'slug' | 'name'>,
   readyWorkers: number,
   creators: Map<number, { id: number; username: string }>,
 ): Summary {
@@ -99,7 +99,7 @@ function summary(
     desired_workers: c.desiredWorkers,
     ready_workers: readyWorkers,
     creator: (c.creatorId && creators.get(c.creatorId)) || null,
-    account: { id: account.id, slug: account.slug, name: account.name },
+    account: { id: workspace.id, slug: workspace.slug, name: workspace.name },
     tags: c.tags,
     backend_type: c.backendType,
     scheduler_address: c.schedulerAddress,
@@ -111,7 +111,7 @@ export async function presentDetails(
   db: Db,
   secrets: SecretBox,
   cluster: Cluster,
-  account: Pick<Account, 'id' | 'slug' | 'name'>,
+  workspace: Pick<Workspace, 'id' | 'slug' | 'name'>,
 ): Promise<Details> {
   const [processes, machines] = await Promise.all([
     db
@@ -124,7 +124,7 @@ export async function presentDetails(
   const instanceOf = new Map(machines.map((i) => [i.processId, i]));
   const scheduler = processes.filter((p) => p.role === 'scheduler').at(-1);
   const workers = processes.filter((p) => p.role === 'worker');
-  const [base] = await presentSummaries(db, [cluster], new Map([[account.id, account]]));
+  const [base] = await presentSummaries(db, [cluster], new Map([[workspace.id, workspace]]));
   const end = ['stopped', 'error', 'paused'].includes(cluster.state) ? cluster.stateUpdated : new Date();
   return {
     ...base!,

@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accounts,
   type Cluster,
   clusterProcesses,
   clusters,
   STATEFUL_OBJECT_TYPES,
   stateHistory,
   type User,
+  workspaces,
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
@@ -30,7 +30,7 @@ export async function listClusters(
     .from(clusters)
     .where(
       and(
-        eq(clusters.accountId, access.account.id),
+        eq(clusters.workspaceId, access.workspace.id),
         query.just_mine ? eq(clusters.creatorId, user.id) : undefined,
         query.name !== undefined ? eq(clusters.name, query.name) : undefined,
       ),
@@ -38,7 +38,7 @@ export async function listClusters(
     .orderBy(desc(clusters.created), desc(clusters.id))
     .limit(query.limit)
     .offset(query.offset);
-  return presentSummaries(db, rows, new Map([[access.account.id, access.account]]));
+  return presentSummaries(db, rows, new Map([[access.workspace.id, access.workspace]]));
 }
 
 const ORDER_COLUMNS = {
@@ -76,7 +76,7 @@ export async function paginateClusters(
   const scope = await resolveScope(db, user, query);
   const where: Array<SQL | undefined> = [
     options.notebooks ? isNotebook : undefined,
-    scope.accountIds === null ? undefined : inArray(clusters.accountId, scope.accountIds),
+    scope.workspaceIds === null ? undefined : inArray(clusters.workspaceId, scope.workspaceIds),
     scope.userId === null ? undefined : eq(clusters.creatorId, scope.userId),
     query.just_mine ? eq(clusters.creatorId, user.id) : undefined,
     query.name ? ilike(clusters.name, `%${escapeLike(query.name)}%`) : undefined,
@@ -88,7 +88,7 @@ export async function paginateClusters(
         : sql`${clusters.tags} @> ${JSON.stringify({ [key]: value })}::jsonb`,
     ),
   ];
-  if (scope.accountIds?.length === 0) return { items: [], count: 0 };
+  if (scope.workspaceIds?.length === 0) return { items: [], count: 0 };
   const filter = and(...where);
   const column = ORDER_COLUMNS[query.order_by];
   const direction = query.order_by_direction === 'asc' ? asc : desc;
@@ -102,14 +102,14 @@ export async function paginateClusters(
       .offset(query.offset),
     query.total ? db.select({ n: count() }).from(clusters).where(filter) : Promise.resolve(null),
   ]);
-  const accountIds = [...new Set(rows.map((r) => r.accountId))];
+  const workspaceIds = [...new Set(rows.map((r) => r.workspaceId))];
   const accountRows =
-    accountIds.length === 0
+    workspaceIds.length === 0
       ? []
       : await db
-          .select({ id: accounts.id, slug: accounts.slug, name: accounts.name })
-          .from(accounts)
-          .where(inArray(accounts.id, accountIds));
+          .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
+          .from(workspaces)
+          .where(inArray(workspaces.id, workspaceIds));
   const items = await presentSummaries(db, rows, new Map(accountRows.map((a) => [a.id, a])));
   return { items, count: total?.[0]?.n ?? -1 };
 }

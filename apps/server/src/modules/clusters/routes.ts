@@ -44,8 +44,8 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
   const clusterOf = (
     request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
   ) => clusterAccess(db, currentUser(request), request.params.account, request.params.pk);
-  const one = (accountId: number, slug: string, name: string) =>
-    new Map([[accountId, { id: accountId, slug, name }]]);
+  const one = (workspaceId: number, slug: string, name: string) =>
+    new Map([[workspaceId, { id: workspaceId, slug, name }]]);
 
   app.post(
     `${base}/`,
@@ -92,7 +92,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
         request.params.account,
         request.params.pk,
       );
-      return presentDetails(db, deps.secrets, cluster, access.account);
+      return presentDetails(db, deps.secrets, cluster, access.workspace);
     },
   );
 
@@ -138,14 +138,14 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
       const cluster = await service.findByName(
         db,
-        access.account.id,
+        access.workspace.id,
         request.params.name,
         request.query.include_paused ?? false,
       );
       const [summary] = await presentSummaries(
         db,
         [cluster],
-        one(access.account.id, access.account.slug, access.account.name),
+        one(access.workspace.id, access.workspace.slug, access.workspace.name),
       );
       return summary!;
     },
@@ -273,7 +273,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       const [summary] = await presentSummaries(
         db,
         [cluster],
-        one(access.account.id, access.account.slug, access.account.name),
+        one(access.workspace.id, access.workspace.slug, access.workspace.name),
       );
       return summary!;
     },

@@ -64,7 +64,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .from(clusters)
       .where(
         and(
-          eq(clusters.accountId, access.account.id),
+          eq(clusters.workspaceId, access.workspace.id),
           eq(clusters.name, body.name),
           sql`((${LIVE}) or (${clusters.desiredState} = 'paused' and ${clusters.state} = 'paused'))`,
         ),
@@ -86,7 +86,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
     const [row] = await tx
       .insert(clusters)
       .values({
-        accountId: access.account.id,
+        workspaceId: access.workspace.id,
         creatorId: user.id,
         name,
         backendType: deps.backend.type,
@@ -199,13 +199,13 @@ export async function requestStop(db: Db, clusterId: number, desired: 'stopped' 
 }
 
 /** `GET clusters/account/{ws}/name/{name}`: the live (or, if asked, paused) cluster of that name. */
-export async function findByName(db: Db, accountId: number, name: string, includePaused: boolean) {
+export async function findByName(db: Db, workspaceId: number, name: string, includePaused: boolean) {
   const [row] = await db
     .select()
     .from(clusters)
     .where(
       and(
-        eq(clusters.accountId, accountId),
+        eq(clusters.workspaceId, workspaceId),
         eq(clusters.name, name),
         includePaused ? sql`((${LIVE}) or ${clusters.state} in ('paused', 'pausing'))` : LIVE,
       ),

@@ -23,14 +23,14 @@ interface Answer {
 }
 
 /** Why `sub` is taken for this workspace, or null: another workspace holds it, or a running cluster uses it. */
-async function takenBecause(db: Db, accountId: number, sub: string): Promise<string | null> {
+async function takenBecause(db: Db, workspaceId: number, sub: string): Promise<string | null> {
   const [held] = await db
     .select({ id: httpsCertificates.id })
     .from(httpsCertificates)
-    .where(and(eq(httpsCertificates.subdomain, sub), ne(httpsCertificates.accountId, accountId)));
+    .where(and(eq(httpsCertificates.subdomain, sub), ne(httpsCertificates.workspaceId, workspaceId)));
   if (held) return `The subdomain "${sub}" belongs to another workspace.`;
   const [user] = await db
-    .select({ name: clusters.name, accountId: clusters.accountId })
+    .select({ name: clusters.name, workspaceId: clusters.workspaceId })
     .from(clusters)
     .where(
       and(
@@ -41,7 +41,7 @@ async function takenBecause(db: Db, accountId: number, sub: string): Promise<str
     )
     .limit(1);
   if (!user) return null;
-  return user.accountId === accountId
+  return user.workspaceId === workspaceId
     ? `The subdomain "${sub}" is in use by the running cluster ${user.name}.`
     : `The subdomain "${sub}" is in use by a running cluster of another workspace.`;
 }
@@ -53,13 +53,13 @@ export async function requestCertificate(
   access: WorkspaceAccess,
   sub: string,
 ): Promise<Answer> {
-  const taken = await takenBecause(db, access.account.id, sub);
+  const taken = await takenBecause(db, access.workspace.id, sub);
   if (taken) return { subdomain: sub, status: 'in use', message: taken };
   const answer = { status: 'error' as const, message: noIssuer(sub) };
   await db
     .insert(httpsCertificates)
     .values({
-      accountId: access.account.id,
+      workspaceId: access.workspace.id,
       subdomain: sub,
       requestedById: user.id,
       status: answer.status,
@@ -69,19 +69,19 @@ export async function requestCertificate(
       target: httpsCertificates.subdomain,
       set: { status: answer.status, message: answer.message, requestedById: user.id, updated: new Date() },
       // Only the workspace holding the name renews it; a race with another workspace leaves it theirs.
-      setWhere: eq(httpsCertificates.accountId, access.account.id),
+      setWhere: eq(httpsCertificates.workspaceId, access.workspace.id),
     });
   return certificateStatus(db, access, sub);
 }
 
 /** `GET clusters/account/{ws}/https-certificate/{subdomain}`: the status of this workspace's request. */
 export async function certificateStatus(db: Db, access: WorkspaceAccess, sub: string): Promise<Answer> {
-  const taken = await takenBecause(db, access.account.id, sub);
+  const taken = await takenBecause(db, access.workspace.id, sub);
   if (taken) return { subdomain: sub, status: 'in use', message: taken };
   const [row] = await db
     .select()
     .from(httpsCertificates)
-    .where(and(eq(httpsCertificates.subdomain, sub), eq(httpsCertificates.accountId, access.account.id)));
-  if (!row) throw notFound(`No certificate was requested for "${sub}" in ${access.account.name}.`);
+    .where(and(eq(httpsCertificates.subdomain, sub), eq(httpsCertificates.workspaceId, access.workspace.id)));
+  if (!row) throw notFound(`No certificate was requested for "${sub}" in ${access.workspace.name}.`);
   return { subdomain: sub, status: row.status as CertificateStatus, message: row.message };
 }

@@ -26,7 +26,7 @@ export function registerInstanceSpecRoutes(app: App, { db }: Deps): void {
     },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return listInstanceSpecs(db, access.account.id, request.query);
+      return listInstanceSpecs(db, access.workspace.id, request.query);
     },
   );
 
@@ -35,7 +35,7 @@ export function registerInstanceSpecRoutes(app: App, { db }: Deps): void {
     { config: user, schema: { tags, params: specParams, response: { 200: instanceSpecSchema } } },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return findInstanceSpec(db, access.account.id, request.params.pk);
+      return findInstanceSpec(db, access.workspace.id, request.params.pk);
     },
   );
 }

@@ -35,8 +35,8 @@ const rows = (db: Db) =>
     .innerJoin(clusters, eq(clusters.id, instanceSpecs.clusterId));
 
 /** `GET instance_specs/account/{ws}/`: the specs of the workspace's clusters, newest first. */
-export async function listInstanceSpecs(db: Db, accountId: number, page: OffsetQuery) {
-  const where = eq(clusters.accountId, accountId);
+export async function listInstanceSpecs(db: Db, workspaceId: number, page: OffsetQuery) {
+  const where = eq(clusters.workspaceId, workspaceId);
   const [items, [total]] = await Promise.all([
     rows(db).where(where).orderBy(desc(instanceSpecs.id)).limit(page.limit).offset(page.offset),
     db
@@ -48,8 +48,10 @@ export async function listInstanceSpecs(db: Db, accountId: number, page: OffsetQ
   return { items: items.map((r) => present(r.spec, r.clusterName)), count: total?.n ?? 0 };
 }
 
-export async function findInstanceSpec(db: Db, accountId: number, specId: number) {
-  const [row] = await rows(db).where(and(eq(clusters.accountId, accountId), eq(instanceSpecs.id, specId)));
+export async function findInstanceSpec(db: Db, workspaceId: number, specId: number) {
+  const [row] = await rows(db).where(
+    and(eq(clusters.workspaceId, workspaceId), eq(instanceSpecs.id, specId)),
+  );
   if (!row) throw notFound('Instance spec not found.');
   return present(row.spec, row.clusterName);
 }

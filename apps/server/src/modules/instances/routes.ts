@@ -16,8 +16,8 @@ const base = '/api/v2/instances/:account';
 const accountParams = z.object({ account: text(64) });
 
 export function registerInstanceRoutes(app: App, { db }: Deps): void {
-  const account = async (request: Parameters<typeof currentUser>[0], slug: string) =>
-    (await workspaceAccess(db, currentUser(request), slug)).account;
+  const workspaceOf = async (request: Parameters<typeof currentUser>[0], slug: string) =>
+    (await workspaceAccess(db, currentUser(request), slug)).workspace;
 
   app.get(
     `${base}/`,
@@ -30,7 +30,8 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(instanceSchema) },
       },
     },
-    async (request) => listInstances(db, (await account(request, request.params.account)).id, request.query),
+    async (request) =>
+      listInstances(db, (await workspaceOf(request, request.params.account)).id, request.query),
   );
 
   app.get(
@@ -41,7 +42,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
     },
     async (request) =>
       presentInstance(
-        await findInstance(db, (await account(request, request.params.account)).id, {
+        await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
           id: request.params.pk,
         }),
       ),
@@ -59,7 +60,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const found = await findInstance(db, (await account(request, request.params.account)).id, {
+      const found = await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
         id: request.params.instance_id,
       });
       return instanceLogLines(db, found.id, request.query);
@@ -78,7 +79,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const found = await findInstance(db, (await account(request, request.params.account)).id, {
+      const found = await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
         name: request.params.instance_name,
       });
       return instanceLogLines(db, found.id, request.query);

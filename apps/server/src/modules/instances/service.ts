@@ -6,8 +6,8 @@ import type { OffsetQuery } from '../../http/pagination.js';
 import { presentInstance } from '../clusters/present.js';
 
 /** A workspace's instances, newest first, `{items, count}`. */
-export async function listInstances(db: Db, accountId: number, page: OffsetQuery) {
-  const where = eq(clusters.accountId, accountId);
+export async function listInstances(db: Db, workspaceId: number, page: OffsetQuery) {
+  const where = eq(clusters.workspaceId, workspaceId);
   const [rows, [total]] = await Promise.all([
     db
       .select({ instance: instances })
@@ -27,14 +27,14 @@ export async function listInstances(db: Db, accountId: number, page: OffsetQuery
 }
 
 /** One instance of the workspace, by id or by name (names repeat across clusters: the newest wins). */
-export async function findInstance(db: Db, accountId: number, key: { id: number } | { name: string }) {
+export async function findInstance(db: Db, workspaceId: number, key: { id: number } | { name: string }) {
   const [row] = await db
     .select({ instance: instances })
     .from(instances)
     .innerJoin(clusters, eq(clusters.id, instances.clusterId))
     .where(
       and(
-        eq(clusters.accountId, accountId),
+        eq(clusters.workspaceId, workspaceId),
         'id' in key ? eq(instances.id, key.id) : eq(instances.name, key.name),
       ),
     )

@@ -1,11 +1,11 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
   organizationInvites,
   organizationMemberships,
   type User,
   workspaceInvites,
+  workspaceMemberships,
 } from '../../db/schema/index.js';
 
 /**
@@ -34,10 +34,10 @@ export async function acceptInvites(tx: Db, user: User): Promise<number> {
       .where(eq(workspaceInvites.organizationInviteId, invite.id));
     if (rows.length > 0) {
       await tx
-        .insert(accountMemberships)
+        .insert(workspaceMemberships)
         .values(
           rows.map((r) => ({
-            accountId: r.accountId,
+            workspaceId: r.workspaceId,
             userId: user.id,
             isAdmin: r.isAdmin,
             coreLimit: r.coreLimit,

@@ -1,12 +1,12 @@
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accounts,
   type Organization,
   type OrganizationInvite,
   organizationInvites,
   type User,
   workspaceInvites,
+  workspaces,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound, permissionDenied } from '../../http/errors.js';
@@ -58,14 +58,14 @@ async function presentInvites(db: Db, invites: OrganizationInvite[]): Promise<In
   const rows = await db
     .select({ row: workspaceInvites })
     .from(workspaceInvites)
-    .innerJoin(accounts, eq(accounts.id, workspaceInvites.accountId))
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvites.workspaceId))
     .where(
       inArray(
         workspaceInvites.organizationInviteId,
         invites.map((i) => i.id),
       ),
     )
-    .orderBy(asc(accounts.name));
+    .orderBy(asc(workspaces.name));
   return invites.map((invite) => ({
     id: invite.id,
     expiration: isoTime(invite.expiration),
@@ -85,7 +85,7 @@ const presentWorkspaceInvite = (
   invite: OrganizationInvite,
 ): z.infer<typeof workspaceInviteSchema> => ({
   id: row.id,
-  workspace_id: row.accountId,
+  workspace_id: row.workspaceId,
   core_limit: row.coreLimit,
   credit_limit: row.creditLimit,
   is_admin: row.isAdmin,
@@ -96,7 +96,7 @@ const presentWorkspaceInvite = (
 const inviteRows = (inviteId: number, rows: WorkspaceRowInput[]) =>
   rows.map((w) => ({
     organizationInviteId: inviteId,
-    accountId: w.workspace_id,
+    workspaceId: w.workspace_id,
     isAdmin: w.is_admin,
     coreLimit: w.core_limit,
     creditLimit: w.credit_limit,
@@ -141,12 +141,12 @@ async function mailInvite(
   organization: Organization,
   by: User,
 ) {
-  const workspaces = await tx
-    .select({ name: accounts.name })
+  const invited = await tx
+    .select({ name: workspaces.name })
     .from(workspaceInvites)
-    .innerJoin(accounts, eq(accounts.id, workspaceInvites.accountId))
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvites.workspaceId))
     .where(eq(workspaceInvites.organizationInviteId, invite.id))
-    .orderBy(asc(accounts.name));
+    .orderBy(asc(workspaces.name));
   const base = deps.config.publicUrl;
   const email = encodeURIComponent(invite.email);
   await enqueueEmail(
@@ -154,7 +154,7 @@ async function mailInvite(
     inviteEmail(invite.email, {
       inviter: by.fullName || by.username,
       organization: organization.name,
-      workspaces: workspaces.map((w) => w.name),
+      workspaces: invited.map((w) => w.name),
       signupLink: `${base}/signup?invite=${invite.id}&email=${email}`,
       loginLink: `${base}/login?open=true&email=${email}`,
       expiration: invite.expiration,
@@ -176,13 +176,13 @@ async function currentRows(db: Db, inviteId: number) {
 function assertMayRemove(
   access: OrganizationAccess,
   invite: OrganizationInvite,
-  rows: Array<{ accountId: number }>,
+  rows: Array<{ workspaceId: number }>,
 ) {
   if (
     !mayRemoveFromOrganization(
       access,
       invite.role,
-      rows.map((r) => r.accountId),
+      rows.map((r) => r.workspaceId),
     )
   )
     throw permissionDenied(MESSAGES.organizationAdmin);
@@ -219,7 +219,7 @@ export async function listWorkspaceInvites(
   page: OffsetQuery,
 ): Promise<{ items: z.infer<typeof workspaceInviteListItem>[]; count: number }> {
   await workspaceAccessBy(db, user, { id: workspaceId });
-  const where = eq(workspaceInvites.accountId, workspaceId);
+  const where = eq(workspaceInvites.workspaceId, workspaceId);
   const [total] = await db.select({ n: count() }).from(workspaceInvites).where(where);
   const rows = await db
     .select({ row: workspaceInvites, invite: organizationInvites })
@@ -293,7 +293,7 @@ async function workspaceInviteAccess(db: Db, user: User, workspaceInviteId: numb
     .innerJoin(organizationInvites, eq(organizationInvites.id, workspaceInvites.organizationInviteId))
     .where(eq(workspaceInvites.id, workspaceInviteId));
   if (!row) throw notFound();
-  await workspaceAccessBy(db, user, { id: row.row.accountId }, 'admin');
+  await workspaceAccessBy(db, user, { id: row.row.workspaceId }, 'admin');
   return row;
 }
 

@@ -118,7 +118,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         request.params.account,
         request.params.pk,
       );
-      const url = signedMetricsUrl(signer, deps.config.publicUrl, access.account.slug, c);
+      const url = signedMetricsUrl(signer, deps.config.publicUrl, access.workspace.slug, c);
       return summaryMetrics(db, c, url);
     },
   );
@@ -137,7 +137,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return adhocMetric(db, access.account.id, request.query);
+      return adhocMetric(db, access.workspace.id, request.query);
     },
   );
 }

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accounts,
   type Cluster,
   clusterEvents,
   clusterProcesses,
@@ -9,6 +8,7 @@ import {
   instanceLogs,
   instances,
   stateHistory,
+  workspaces,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
@@ -24,8 +24,8 @@ export async function clusterBySlug(db: Db, slug: string, clusterId: number): Pr
   const [row] = await db
     .select({ cluster: clusters })
     .from(clusters)
-    .innerJoin(accounts, eq(accounts.id, clusters.accountId))
-    .where(and(eq(accounts.slug, slug), eq(clusters.id, clusterId)));
+    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
+    .where(and(eq(workspaces.slug, slug), eq(clusters.id, clusterId)));
   if (!row) throw clusterNotFound();
   return row.cluster;
 }
@@ -75,13 +75,13 @@ export async function metricValue(db: Db, cluster: Cluster, query: z.infer<typeo
 }
 
 /** `GET metrics/account/{ws}/adhoc`: one value per cluster of the workspace (those named, else the newest). */
-export async function adhocMetric(db: Db, accountId: number, query: z.infer<typeof adhocQuery>) {
+export async function adhocMetric(db: Db, workspaceId: number, query: z.infer<typeof adhocQuery>) {
   const rows = await db
     .select()
     .from(clusters)
     .where(
       and(
-        eq(clusters.accountId, accountId),
+        eq(clusters.workspaceId, workspaceId),
         query.clusters ? inArray(clusters.id, query.clusters) : undefined,
       ),
     )

@@ -1,14 +1,14 @@
 import { and, asc, count, eq, ilike, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
-  accounts,
   type Organization,
   organizationInvites,
   organizationMemberships,
   organizations,
   type User,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict, fieldError, notFound, permissionDenied } from '../../http/errors.js';
@@ -47,19 +47,19 @@ async function membershipRow(db: Db, membershipId: number) {
 const workspaceRowsOf = (db: Db, organizationId: number, userId: number) =>
   db
     .select({
-      id: accountMemberships.id,
-      accountId: accountMemberships.accountId,
-      isAdmin: accountMemberships.isAdmin,
-      coreLimit: accountMemberships.coreLimit,
-      creditLimit: accountMemberships.creditLimit,
+      id: workspaceMemberships.id,
+      workspaceId: workspaceMemberships.workspaceId,
+      isAdmin: workspaceMemberships.isAdmin,
+      coreLimit: workspaceMemberships.coreLimit,
+      creditLimit: workspaceMemberships.creditLimit,
     })
-    .from(accountMemberships)
-    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-    .where(and(eq(accountMemberships.userId, userId), eq(accounts.organizationId, organizationId)));
+    .from(workspaceMemberships)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+    .where(and(eq(workspaceMemberships.userId, userId), eq(workspaces.organizationId, organizationId)));
 
 const accountRows = (userId: number, rows: WorkspaceRowInput[]) =>
   rows.map((w) => ({
-    accountId: w.workspace_id,
+    workspaceId: w.workspace_id,
     userId,
     isAdmin: w.is_admin,
     coreLimit: w.core_limit,
@@ -180,7 +180,10 @@ export async function addMembership(deps: Deps, user: User, input: z.infer<typeo
         .values({ organizationId: access.organization.id, userId: person.id, role: input.role })
         .returning();
       if (plan.insert.length > 0)
-        await tx.insert(accountMemberships).values(accountRows(person.id, plan.insert)).onConflictDoNothing();
+        await tx
+          .insert(workspaceMemberships)
+          .values(accountRows(person.id, plan.insert))
+          .onConflictDoNothing();
       const [presented] = await presentMemberships(tx, [
         { membership: membership!, organization: access.organization },
       ]);
@@ -233,8 +236,8 @@ export async function updateMembership(
         .update(organizationMemberships)
         .set({ role: roleChange })
         .where(eq(organizationMemberships.id, membershipId));
-    await applyRowPlan(tx, accountMemberships, plan, (rows) =>
-      tx.insert(accountMemberships).values(accountRows(membership.userId, rows)),
+    await applyRowPlan(tx, workspaceMemberships, plan, (rows) =>
+      tx.insert(workspaceMemberships).values(accountRows(membership.userId, rows)),
     );
     if (plan.remove.length > 0) await repairDefaults(tx, [membership.userId]);
   });
@@ -250,7 +253,7 @@ export async function removeMembership(db: Db, user: User, membershipId: number)
     !mayRemoveFromOrganization(
       access,
       membership.role,
-      current.map((r) => r.accountId),
+      current.map((r) => r.workspaceId),
     )
   )
     throw permissionDenied(MESSAGES.organizationAdmin);
@@ -258,9 +261,9 @@ export async function removeMembership(db: Db, user: User, membershipId: number)
     throw lastAdmin();
   await db.transaction(async (tx) => {
     if (current.length > 0)
-      await tx.delete(accountMemberships).where(
+      await tx.delete(workspaceMemberships).where(
         inArray(
-          accountMemberships.id,
+          workspaceMemberships.id,
           current.map((r) => r.id),
         ),
       );

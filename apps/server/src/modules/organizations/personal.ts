@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
-  accounts,
   organizationMemberships,
   organizations,
   type User,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 
 /**
@@ -16,22 +16,22 @@ import {
 export async function createPersonalWorkspace(
   tx: Db,
   user: User,
-): Promise<{ organizationId: number; accountId: number }> {
+): Promise<{ organizationId: number; workspaceId: number }> {
   const [organization] = await tx
     .insert(organizations)
     .values({ name: user.username, isPersonal: true })
     .returning({ id: organizations.id });
   const organizationId = organization!.id;
   await tx.insert(organizationMemberships).values({ organizationId, userId: user.id, role: 'admin' });
-  const [account] = await tx
-    .insert(accounts)
+  const [workspace] = await tx
+    .insert(workspaces)
     .values({ slug: user.username, name: user.username, organizationId })
-    .returning({ id: accounts.id });
-  const accountId = account!.id;
-  await tx.insert(accountMemberships).values({ accountId, userId: user.id, isAdmin: true });
+    .returning({ id: workspaces.id });
+  const workspaceId = workspace!.id;
+  await tx.insert(workspaceMemberships).values({ workspaceId, userId: user.id, isAdmin: true });
   await tx
     .update(users)
-    .set({ defaultAccountId: accountId, defaultOrganizationId: organizationId })
+    .set({ defaultWorkspaceId: workspaceId, defaultOrganizationId: organizationId })
     .where(eq(users.id, user.id));
-  return { organizationId, accountId };
+  return { organizationId, workspaceId };
 }

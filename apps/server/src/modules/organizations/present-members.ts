@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
-  accounts,
   type Organization,
   type OrganizationMembership,
   type User,
   userProfiles,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { presentOrganizationBrief } from './present.js';
@@ -48,11 +48,11 @@ export async function presentMemberships(
   const [people, workspaceRows] = await Promise.all([
     memberUsers(db, userIds),
     db
-      .select({ membership: accountMemberships, organizationId: accounts.organizationId })
-      .from(accountMemberships)
-      .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-      .where(and(inArray(accountMemberships.userId, userIds), inArray(accounts.organizationId, orgIds)))
-      .orderBy(asc(accounts.name)),
+      .select({ membership: workspaceMemberships, organizationId: workspaces.organizationId })
+      .from(workspaceMemberships)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+      .where(and(inArray(workspaceMemberships.userId, userIds), inArray(workspaces.organizationId, orgIds)))
+      .orderBy(asc(workspaces.name)),
   ]);
   return rows.map(({ membership, organization }) => ({
     id: membership.id,
@@ -64,7 +64,7 @@ export async function presentMemberships(
       .filter((w) => w.organizationId === organization.id && w.membership.userId === membership.userId)
       .map((w) => ({
         id: w.membership.id,
-        workspace_id: w.membership.accountId,
+        workspace_id: w.membership.workspaceId,
         is_admin: w.membership.isAdmin,
         credit_limit: w.membership.creditLimit,
         core_limit: w.membership.coreLimit,

@@ -1,4 +1,4 @@
-import type { Account, Organization } from '../../db/schema/index.js';
+import type { Organization, Workspace } from '../../db/schema/index.js';
 import { z } from '../../http/zod.js';
 
 export const organizationBrief = z.object({
@@ -7,7 +7,7 @@ export const organizationBrief = z.object({
   is_personal: z.boolean(),
 });
 
-export const accountBrief = z.object({
+export const workspaceBrief = z.object({
   id: z.number().int(),
   slug: z.string(),
   name: z.string(),
@@ -23,7 +23,7 @@ export const presentOrganizationBrief = (o: Organization): z.infer<typeof organi
   is_personal: o.isPersonal,
 });
 
-export const presentAccountBrief = (a: Account, o: Organization): z.infer<typeof accountBrief> => ({
+export const presentWorkspaceBrief = (a: Workspace, o: Organization): z.infer<typeof workspaceBrief> => ({
   id: a.id,
   slug: a.slug,
   name: a.name,

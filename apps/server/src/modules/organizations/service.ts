@@ -1,8 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
-  accounts,
   customGroups,
   type Organization,
   organizationCustomGroups,
@@ -11,6 +9,8 @@ import {
   type User,
   userProfiles,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { OffsetQuery } from '../../http/pagination.js';
@@ -38,15 +38,15 @@ const planOf = (o: Organization) => ({
 
 /** Members, pending invites and workspaces: what the plan limits count. */
 export async function organizationCounts(db: Db, organizationId: number) {
-  const [[members], [workspaces], pending] = await Promise.all([
+  const [[members], [workspaceCount], pending] = await Promise.all([
     db
       .select({ n: count() })
       .from(organizationMemberships)
       .where(eq(organizationMemberships.organizationId, organizationId)),
-    db.select({ n: count() }).from(accounts).where(eq(accounts.organizationId, organizationId)),
+    db.select({ n: count() }).from(workspaces).where(eq(workspaces.organizationId, organizationId)),
     pendingInviteCount(db, organizationId),
   ]);
-  return { members: members?.n ?? 0, workspaces: workspaces?.n ?? 0, pendingInvites: pending };
+  return { members: members?.n ?? 0, workspaces: workspaceCount?.n ?? 0, pendingInvites: pending };
 }
 
 async function presentOrganization(
@@ -115,10 +115,10 @@ export async function listOrganizations(
   query: OffsetQuery & { search?: string | undefined },
 ): Promise<{ items: Summary[]; count: number }> {
   const viaWorkspaces = db
-    .select({ id: accounts.organizationId })
-    .from(accountMemberships)
-    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-    .where(eq(accountMemberships.userId, user.id));
+    .select({ id: workspaces.organizationId })
+    .from(workspaceMemberships)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+    .where(eq(workspaceMemberships.userId, user.id));
   const direct = db
     .select({ id: organizationMemberships.organizationId })
     .from(organizationMemberships)
@@ -202,10 +202,10 @@ export async function deleteOrganization(db: Db, user: User, organizationId: num
         .from(organizationMemberships)
         .where(eq(organizationMemberships.organizationId, organizationId)),
       tx
-        .select({ userId: accountMemberships.userId })
-        .from(accountMemberships)
-        .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-        .where(eq(accounts.organizationId, organizationId)),
+        .select({ userId: workspaceMemberships.userId })
+        .from(workspaceMemberships)
+        .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+        .where(eq(workspaces.organizationId, organizationId)),
     ]);
     await tx.delete(organizations).where(eq(organizations.id, organizationId));
     await repairDefaults(

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type accountMemberships, accounts, type workspaceInvites } from '../../db/schema/index.js';
+import { type workspaceInvites, type workspaceMemberships, workspaces } from '../../db/schema/index.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
 import { MESSAGES, type OrganizationAccess } from '../workspaces/access.js';
 import type { WorkspaceRowInput } from './schemas.js';
@@ -8,7 +8,7 @@ import type { WorkspaceRowInput } from './schemas.js';
 /** A member's (or an invite's) row in one workspace. */
 export interface CurrentRow {
   id: number;
-  accountId: number;
+  workspaceId: number;
   isAdmin: boolean;
   coreLimit: number;
   creditLimit: number;
@@ -39,22 +39,24 @@ export async function planWorkspaceRows(
   const inOrganization = new Map(
     (
       await db
-        .select({ id: accounts.id, name: accounts.name })
-        .from(accounts)
-        .where(eq(accounts.organizationId, access.organization.id))
+        .select({ id: workspaces.id, name: workspaces.name })
+        .from(workspaces)
+        .where(eq(workspaces.organizationId, access.organization.id))
     ).map((a) => [a.id, a.name]),
   );
   for (const id of ids) {
     if (!inOrganization.has(id))
       throw fieldError('workspaces', `Workspace ${id} is not part of this organization.`);
   }
-  const mayChange = (accountId: number) => {
-    if (!access.adminsWorkspace(accountId))
-      throw permissionDenied(MESSAGES.notWorkspaceAdmin(inOrganization.get(accountId) ?? String(accountId)));
+  const mayChange = (workspaceId: number) => {
+    if (!access.adminsWorkspace(workspaceId))
+      throw permissionDenied(
+        MESSAGES.notWorkspaceAdmin(inOrganization.get(workspaceId) ?? String(workspaceId)),
+      );
   };
 
   for (const row of wanted) {
-    const existing = current.find((c) => c.accountId === row.workspace_id);
+    const existing = current.find((c) => c.workspaceId === row.workspace_id);
     if (!existing) {
       mayChange(row.workspace_id);
       plan.insert.push(row);
@@ -68,7 +70,7 @@ export async function planWorkspaceRows(
     }
   }
   for (const existing of current) {
-    if (!ids.includes(existing.accountId) && access.adminsWorkspace(existing.accountId))
+    if (!ids.includes(existing.workspaceId) && access.adminsWorkspace(existing.workspaceId))
       plan.remove.push(existing.id);
   }
   return plan;
@@ -80,7 +82,7 @@ export const isEmptyPlan = (plan: RowPlan) =>
 /** Members' rows and invites' rows have the same columns; one writer serves both. */
 export async function applyRowPlan(
   tx: Db,
-  table: typeof accountMemberships | typeof workspaceInvites,
+  table: typeof workspaceMemberships | typeof workspaceInvites,
   plan: RowPlan,
   insert: (rows: WorkspaceRowInput[]) => Promise<unknown>,
 ): Promise<void> {

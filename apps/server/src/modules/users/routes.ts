@@ -75,7 +75,7 @@ export function registerUserRoutes(app: App, { db, secrets }: Deps): void {
         has_quota: true,
         credit_limit: access.membership?.creditLimit ?? 0,
         credits_used: 0,
-        workspace_credit_limit: access.account.creditLimit,
+        workspace_credit_limit: access.workspace.creditLimit,
         workspace_credits_used: 0,
       };
     },

@@ -1,6 +1,6 @@
 import { id, text, z } from '../../http/zod.js';
 import { FULL_NAME_MAX, isEmail, PREFERRED_NAME_MAX } from '../auth/rules.js';
-import { accountBrief, organizationBrief } from '../organizations/present.js';
+import { organizationBrief, workspaceBrief } from '../organizations/present.js';
 
 export { organizationMembershipSchema } from '../organizations/schemas.js';
 
@@ -25,7 +25,7 @@ export const currentUserSchema = z.object({
   has_usable_password: z.boolean(),
   should_see_notebook_page: z.boolean(),
   email_verified: z.boolean(),
-  default_account: accountBrief.nullable(),
+  default_account: workspaceBrief.nullable(),
   default_organization: organizationBrief.nullable(),
   profile: profileSchema,
   cumulus_hosted_monthly_limit: z.number().nullable(),
@@ -35,7 +35,7 @@ export const currentUserSchema = z.object({
 
 export const membershipSchema = z.object({
   id: z.number().int(),
-  account: accountBrief,
+  account: workspaceBrief,
   is_admin: z.boolean(),
   is_default_account: z.boolean(),
   credit_limit: z.number().int(),

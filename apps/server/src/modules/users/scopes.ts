@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, customGroups, organizationCustomGroups, type User } from '../../db/schema/index.js';
+import { customGroups, organizationCustomGroups, type User, workspaces } from '../../db/schema/index.js';
 import { notFound, permissionDenied } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { organizationAccess, readableWorkspaceIds, workspaceAccess } from '../workspaces/access.js';
@@ -70,11 +70,11 @@ export async function validScopes(db: Db, user: User): Promise<Scope[]> {
 
 async function staffScopes(db: Db): Promise<Scope[]> {
   const groups = await db
-    .select({ id: customGroups.id, name: customGroups.name, workspace: accounts.name })
+    .select({ id: customGroups.id, name: customGroups.name, workspace: workspaces.name })
     .from(customGroups)
     .leftJoin(organizationCustomGroups, eq(organizationCustomGroups.groupId, customGroups.id))
-    .leftJoin(accounts, eq(accounts.organizationId, organizationCustomGroups.organizationId))
-    .orderBy(asc(customGroups.name), asc(accounts.name));
+    .leftJoin(workspaces, eq(workspaces.organizationId, organizationCustomGroups.organizationId))
+    .orderBy(asc(customGroups.name), asc(workspaces.name));
   const byGroup = new Map<number, Scope>();
   for (const row of groups) {
     let scope = byGroup.get(row.id);
@@ -115,7 +115,7 @@ export interface ScopeFilters {
 }
 
 /**
- * The workspaces (and creator) a list filtered by scope may show: `accountIds` null means every
+ * The workspaces (and creator) a list filtered by scope may show: `workspaceIds` null means every
  * workspace (staff's `all`); `userId` narrows to what that user created. The first filter given
  * wins, in the order of ScopeFilters; none means every workspace the user reads.
  */
@@ -123,46 +123,46 @@ export async function resolveScope(
   db: Db,
   user: User,
   filters: ScopeFilters,
-): Promise<{ accountIds: number[] | null; userId: number | null }> {
+): Promise<{ workspaceIds: number[] | null; userId: number | null }> {
   if (filters.account !== undefined) {
-    const { account } = await workspaceAccess(db, user, filters.account);
-    return { accountIds: [account.id], userId: null };
+    const { workspace } = await workspaceAccess(db, user, filters.account);
+    return { workspaceIds: [workspace.id], userId: null };
   }
   if (filters.organization !== undefined) {
     const access = await organizationAccess(db, user, filters.organization);
     if (access.isAdmin || user.isStaff) {
       const rows = await db
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.organizationId, filters.organization));
-      return { accountIds: rows.map((r) => r.id), userId: null };
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(eq(workspaces.organizationId, filters.organization));
+      return { workspaceIds: rows.map((r) => r.id), userId: null };
     }
-    return { accountIds: access.workspaceMemberships.map((m) => m.accountId), userId: null };
+    return { workspaceIds: access.workspaceMemberships.map((m) => m.workspaceId), userId: null };
   }
   if (filters.user !== undefined) {
     if (filters.user === user.id)
-      return { accountIds: await readableWorkspaceIds(db, user), userId: user.id };
+      return { workspaceIds: await readableWorkspaceIds(db, user), userId: user.id };
     if (!user.isStaff) throw notFound();
-    return { accountIds: null, userId: filters.user };
+    return { workspaceIds: null, userId: filters.user };
   }
   if (filters.custom_staff_scope !== undefined) {
     if (!user.isStaff) throw permissionDenied();
-    if (filters.custom_staff_scope === ALL_WORKSPACES) return { accountIds: null, userId: null };
+    if (filters.custom_staff_scope === ALL_WORKSPACES) return { workspaceIds: null, userId: null };
     const groupId = /^group-(\d{1,10})$/.exec(filters.custom_staff_scope)?.[1];
     if (!groupId) throw notFound();
     const rows = await db
-      .select({ id: accounts.id })
-      .from(accounts)
+      .select({ id: workspaces.id })
+      .from(workspaces)
       .where(
         inArray(
-          accounts.organizationId,
+          workspaces.organizationId,
           db
             .select({ id: organizationCustomGroups.organizationId })
             .from(organizationCustomGroups)
             .where(eq(organizationCustomGroups.groupId, Number(groupId))),
         ),
       );
-    return { accountIds: rows.map((r) => r.id), userId: null };
+    return { workspaceIds: rows.map((r) => r.id), userId: null };
   }
-  return { accountIds: await readableWorkspaceIds(db, user), userId: null };
+  return { workspaceIds: await readableWorkspaceIds(db, user), userId: null };
 }

@@ -2,14 +2,14 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
-  accountMemberships,
-  accounts,
   organizations,
   organizationMemberships as orgMemberships,
   type User,
   type UserProfile,
   userProfiles,
   users,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import { conflict, fieldError, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
@@ -17,7 +17,7 @@ import type { SecretBox } from '../../lib/crypto.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { isSlug, SLUG_MESSAGE } from '../auth/rules.js';
-import { presentAccountBrief, presentOrganizationBrief } from '../organizations/present.js';
+import { presentOrganizationBrief, presentWorkspaceBrief } from '../organizations/present.js';
 import { presentMemberships } from '../organizations/present-members.js';
 import type {
   currentUserSchema,
@@ -46,20 +46,20 @@ const presentProfile = (p: UserProfile): z.infer<typeof profileSchema> => ({
 });
 
 const defaultOrganization = alias(organizations, 'default_organization');
-const defaultAccountOrganization = alias(organizations, 'default_account_organization');
+const defaultWorkspaceOrganization = alias(organizations, 'default_account_organization');
 
 const prepareCurrentUser = (db: Db) =>
   db
     .select({
       profile: userProfiles,
-      account: accounts,
-      accountOrganization: defaultAccountOrganization,
+      workspace: workspaces,
+      workspaceOrganization: defaultWorkspaceOrganization,
       organization: defaultOrganization,
     })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .leftJoin(accounts, eq(accounts.id, users.defaultAccountId))
-    .leftJoin(defaultAccountOrganization, eq(defaultAccountOrganization.id, accounts.organizationId))
+    .leftJoin(workspaces, eq(workspaces.id, users.defaultWorkspaceId))
+    .leftJoin(defaultWorkspaceOrganization, eq(defaultWorkspaceOrganization.id, workspaces.organizationId))
     .leftJoin(defaultOrganization, eq(defaultOrganization.id, users.defaultOrganizationId))
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('current_user');
@@ -85,8 +85,8 @@ export async function currentUser(db: Db, user: User): Promise<z.infer<typeof cu
     should_see_notebook_page: user.shouldSeeNotebookPage,
     email_verified: user.emailVerifiedAt !== null,
     default_account:
-      row?.account && row.accountOrganization
-        ? presentAccountBrief(row.account, row.accountOrganization)
+      row?.workspace && row.workspaceOrganization
+        ? presentWorkspaceBrief(row.workspace, row.workspaceOrganization)
         : null,
     default_organization: row?.organization ? presentOrganizationBrief(row.organization) : null,
     profile: presentProfile(profile),
@@ -99,18 +99,18 @@ export async function currentUser(db: Db, user: User): Promise<z.infer<typeof cu
 /** The workspaces the user is a member of, their default first, then by name. */
 export async function memberships(db: Db, user: User): Promise<z.infer<typeof membershipSchema>[]> {
   const rows = await db
-    .select({ membership: accountMemberships, account: accounts, organization: organizations })
-    .from(accountMemberships)
-    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-    .innerJoin(organizations, eq(organizations.id, accounts.organizationId))
-    .where(eq(accountMemberships.userId, user.id))
-    .orderBy(asc(accounts.name));
+    .select({ membership: workspaceMemberships, workspace: workspaces, organization: organizations })
+    .from(workspaceMemberships)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
+    .where(eq(workspaceMemberships.userId, user.id))
+    .orderBy(asc(workspaces.name));
   return rows
     .map((r) => ({
       id: r.membership.id,
-      account: presentAccountBrief(r.account, r.organization),
+      account: presentWorkspaceBrief(r.workspace, r.organization),
       is_admin: r.membership.isAdmin,
-      is_default_account: r.account.id === user.defaultAccountId,
+      is_default_account: r.workspace.id === user.defaultWorkspaceId,
       credit_limit: r.membership.creditLimit,
       core_limit: r.membership.coreLimit,
     }))
@@ -138,15 +138,15 @@ export async function changeDefaultOrganization(db: Db, user: User, organization
     .where(and(eq(orgMemberships.userId, user.id), eq(orgMemberships.organizationId, organizationId)));
   if (!membership) throw notFound();
   const [workspace] = await db
-    .select({ id: accounts.id })
-    .from(accountMemberships)
-    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-    .where(and(eq(accountMemberships.userId, user.id), eq(accounts.organizationId, organizationId)))
-    .orderBy(sql`${accounts.id} = ${user.defaultAccountId ?? 0} desc`, asc(accounts.name))
+    .select({ id: workspaces.id })
+    .from(workspaceMemberships)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+    .where(and(eq(workspaceMemberships.userId, user.id), eq(workspaces.organizationId, organizationId)))
+    .orderBy(sql`${workspaces.id} = ${user.defaultWorkspaceId ?? 0} desc`, asc(workspaces.name))
     .limit(1);
   const [updated] = await db
     .update(users)
-    .set({ defaultOrganizationId: organizationId, ...(workspace && { defaultAccountId: workspace.id }) })
+    .set({ defaultOrganizationId: organizationId, ...(workspace && { defaultWorkspaceId: workspace.id }) })
     .where(eq(users.id, user.id))
     .returning();
   return updated!;
@@ -164,15 +164,18 @@ export async function updateMe(
   }
   if (input.default_account !== undefined) {
     const [membership] = await db
-      .select({ accountId: accountMemberships.accountId, organizationId: accounts.organizationId })
-      .from(accountMemberships)
-      .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
+      .select({ workspaceId: workspaceMemberships.workspaceId, organizationId: workspaces.organizationId })
+      .from(workspaceMemberships)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
       .where(
-        and(eq(accountMemberships.userId, user.id), eq(accountMemberships.accountId, input.default_account)),
+        and(
+          eq(workspaceMemberships.userId, user.id),
+          eq(workspaceMemberships.workspaceId, input.default_account),
+        ),
       )
       .limit(1);
     if (!membership) throw fieldError('default_account', 'User is not a member of this workspace.');
-    changes.defaultAccountId = membership.accountId;
+    changes.defaultWorkspaceId = membership.workspaceId;
     changes.defaultOrganizationId = membership.organizationId;
   }
   if (Object.keys(changes).length === 0) return user;

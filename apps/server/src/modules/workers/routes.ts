@@ -88,7 +88,7 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
     { config: user, schema: { tags, params: workerParams, response: { 200: workerSchema } } },
     async (request) => {
       const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return service.getWorker(db, access.account.id, request.params.pk);
+      return service.getWorker(db, access.workspace.id, request.params.pk);
     },
   );
 }

@@ -53,7 +53,7 @@ export async function listWorkers(db: Db, clusterId: number, query: z.infer<type
   return withInstances(db, rows);
 }
 
-export async function getWorker(db: Db, accountId: number, workerId: number) {
+export async function getWorker(db: Db, workspaceId: number, workerId: number) {
   const [row] = await db
     .select({ process: clusterProcesses })
     .from(clusterProcesses)
@@ -61,7 +61,7 @@ export async function getWorker(db: Db, accountId: number, workerId: number) {
     .where(
       and(
         eq(clusterProcesses.id, workerId),
-        eq(clusters.accountId, accountId),
+        eq(clusters.workspaceId, workspaceId),
         eq(clusterProcesses.role, 'worker'),
       ),
     )

@@ -1,15 +1,15 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  type Account,
-  type AccountMembership,
-  accountMemberships,
-  accounts,
   type Organization,
   type OrganizationMembership,
   organizationMemberships,
   organizations,
   type User,
+  type Workspace,
+  type WorkspaceMembership,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import { ApiError, notFound, permissionDenied } from '../../http/errors.js';
 
@@ -31,9 +31,9 @@ export const MESSAGES = {
 } as const;
 
 export interface WorkspaceAccess {
-  account: Account;
+  workspace: Workspace;
   organization: Organization;
-  membership: AccountMembership | null;
+  membership: WorkspaceMembership | null;
   isOrganizationAdmin: boolean;
   /** Workspace admin or organization admin. */
   isAdmin: boolean;
@@ -42,7 +42,7 @@ export interface WorkspaceAccess {
 export type WorkspaceKey = { slug: string } | { id: number } | { name: string };
 
 export const workspaceNotFound = (name: string | number) =>
-  new ApiError(404, { detail: `Account named ${name} not found`, code: 'NOT_FOUND' });
+  new ApiError(404, { detail: `Workspace named ${name} not found`, code: 'NOT_FOUND' });
 
 /**
  * The caller's standing in a workspace named by slug. Members, admins of its organization and
@@ -66,27 +66,27 @@ export async function workspaceAccessBy(
 ): Promise<WorkspaceAccess> {
   const [where, shown]: [SQL, string | number] =
     'slug' in key
-      ? [eq(accounts.slug, key.slug), key.slug]
+      ? [eq(workspaces.slug, key.slug), key.slug]
       : 'id' in key
-        ? [eq(accounts.id, key.id), key.id]
-        : [sql`lower(${accounts.name}) = ${key.name.toLowerCase()}`, key.name];
+        ? [eq(workspaces.id, key.id), key.id]
+        : [sql`lower(${workspaces.name}) = ${key.name.toLowerCase()}`, key.name];
   const [row] = await db
     .select({
-      account: accounts,
+      workspace: workspaces,
       organization: organizations,
-      membership: accountMemberships,
+      membership: workspaceMemberships,
       orgRole: organizationMemberships.role,
     })
-    .from(accounts)
-    .innerJoin(organizations, eq(organizations.id, accounts.organizationId))
+    .from(workspaces)
+    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
     .leftJoin(
-      accountMemberships,
-      and(eq(accountMemberships.accountId, accounts.id), eq(accountMemberships.userId, user.id)),
+      workspaceMemberships,
+      and(eq(workspaceMemberships.workspaceId, workspaces.id), eq(workspaceMemberships.userId, user.id)),
     )
     .leftJoin(
       organizationMemberships,
       and(
-        eq(organizationMemberships.organizationId, accounts.organizationId),
+        eq(organizationMemberships.organizationId, workspaces.organizationId),
         eq(organizationMemberships.userId, user.id),
       ),
     )
@@ -96,14 +96,14 @@ export async function workspaceAccessBy(
   const isOrganizationAdmin = row.orgRole === 'admin';
   if (!row.membership && !isOrganizationAdmin && !user.isStaff) throw workspaceNotFound(shown);
   const access: WorkspaceAccess = {
-    account: row.account,
+    workspace: row.workspace,
     organization: row.organization,
     membership: row.membership,
     isOrganizationAdmin,
     isAdmin: isOrganizationAdmin || row.membership?.isAdmin === true,
   };
   if (need === 'admin' && !access.isAdmin)
-    throw permissionDenied(MESSAGES.notWorkspaceAdmin(row.account.name));
+    throw permissionDenied(MESSAGES.notWorkspaceAdmin(row.workspace.name));
   return access;
 }
 
@@ -113,9 +113,9 @@ export interface OrganizationAccess {
   /** Organization admin. */
   isAdmin: boolean;
   /** Memberships of the caller in this organization's workspaces. */
-  workspaceMemberships: AccountMembership[];
+  workspaceMemberships: WorkspaceMembership[];
   /** Whether the caller may manage members of this workspace (one of this organization's). */
-  adminsWorkspace(accountId: number): boolean;
+  adminsWorkspace(workspaceId: number): boolean;
   /** Organization admin, or admin of at least one of its workspaces. */
   canManageMembers: boolean;
 }
@@ -148,21 +148,21 @@ export async function organizationAccess(
     .where(eq(organizations.id, organizationId))
     .limit(1);
   if (!row) throw notFound();
-  const workspaceRows = await db
-    .select({ membership: accountMemberships })
-    .from(accountMemberships)
-    .innerJoin(accounts, eq(accounts.id, accountMemberships.accountId))
-    .where(and(eq(accountMemberships.userId, user.id), eq(accounts.organizationId, organizationId)));
-  const workspaceMemberships = workspaceRows.map((r) => r.membership);
-  if (!row.membership && workspaceMemberships.length === 0 && !user.isStaff) throw notFound();
+  const membershipRows = await db
+    .select({ membership: workspaceMemberships })
+    .from(workspaceMemberships)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+    .where(and(eq(workspaceMemberships.userId, user.id), eq(workspaces.organizationId, organizationId)));
+  const ownMemberships = membershipRows.map((r) => r.membership);
+  if (!row.membership && ownMemberships.length === 0 && !user.isStaff) throw notFound();
   const isAdmin = row.membership?.role === 'admin';
-  const adminOf = new Set(workspaceMemberships.filter((m) => m.isAdmin).map((m) => m.accountId));
+  const adminOf = new Set(ownMemberships.filter((m) => m.isAdmin).map((m) => m.workspaceId));
   const access: OrganizationAccess = {
     organization: row.organization,
     membership: row.membership,
     isAdmin,
-    workspaceMemberships,
-    adminsWorkspace: (accountId) => isAdmin || adminOf.has(accountId),
+    workspaceMemberships: ownMemberships,
+    adminsWorkspace: (workspaceId) => isAdmin || adminOf.has(workspaceId),
     canManageMembers: isAdmin || adminOf.size > 0,
   };
   if (need === 'admin' && !isAdmin) throw permissionDenied(adminMessage);
@@ -174,13 +174,16 @@ export async function organizationAccess(
 export async function readableWorkspaceIds(db: Db, user: User): Promise<number[]> {
   const [own, administered] = await Promise.all([
     db
-      .select({ id: accountMemberships.accountId })
-      .from(accountMemberships)
-      .where(eq(accountMemberships.userId, user.id)),
+      .select({ id: workspaceMemberships.workspaceId })
+      .from(workspaceMemberships)
+      .where(eq(workspaceMemberships.userId, user.id)),
     db
-      .select({ id: accounts.id })
-      .from(accounts)
-      .innerJoin(organizationMemberships, eq(organizationMemberships.organizationId, accounts.organizationId))
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .innerJoin(
+        organizationMemberships,
+        eq(organizationMemberships.organizationId, workspaces.organizationId),
+      )
       .where(and(eq(organizationMemberships.userId, user.id), eq(organizationMemberships.role, 'admin'))),
   ]);
   return [...new Set([...own, ...administered].map((r) => r.id))];
@@ -194,8 +197,8 @@ export async function readableWorkspaceIds(db: Db, user: User): Promise<number[]
 export function mayRemoveFromOrganization(
   access: OrganizationAccess,
   role: 'admin' | 'member',
-  accountIds: number[],
+  workspaceIds: number[],
 ): boolean {
   if (access.isAdmin) return true;
-  return role === 'member' && access.canManageMembers && accountIds.every((a) => access.adminsWorkspace(a));
+  return role === 'member' && access.canManageMembers && workspaceIds.every((a) => access.adminsWorkspace(a));
 }

@@ -1,6 +1,6 @@
 import { inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts } from '../../db/schema/index.js';
+import { workspaces } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 
 /**
@@ -10,9 +10,9 @@ import { ApiError } from '../../http/errors.js';
 export async function isWorkspaceNameFree(db: Db, ...candidates: string[]): Promise<boolean> {
   const lowered = [...new Set(candidates.map((c) => c.toLowerCase()))];
   const [taken] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(or(inArray(accounts.slug, lowered), inArray(sql`lower(${accounts.name})`, lowered)))
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(or(inArray(workspaces.slug, lowered), inArray(sql`lower(${workspaces.name})`, lowered)))
     .limit(1);
   return !taken;
 }

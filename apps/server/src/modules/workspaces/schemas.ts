@@ -1,6 +1,6 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
-import { accountBrief } from '../organizations/present.js';
+import { workspaceBrief } from '../organizations/present.js';
 import { coreLimitField, creditLimitField, memberUser, nameField } from '../organizations/schemas.js';
 
 export const workspaceMemberSchema = z.object({
@@ -12,7 +12,7 @@ export const workspaceMemberSchema = z.object({
   credit_limit: z.number().int(),
 });
 
-export const workspaceSchema = accountBrief.extend({
+export const workspaceSchema = workspaceBrief.extend({
   /** Workspace-wide monthly credit limit; null: none. */
   credit_limit: z.number().int().nullable(),
   created: z.string(),

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  type Account,
-  accountMemberships,
-  accounts,
   type Organization,
   organizations,
   type User,
   users,
+  type Workspace,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import { badRequest, fieldError, nonFieldError, notFound } from '../../http/errors.js';
 import type { OffsetQuery } from '../../http/pagination.js';
@@ -15,7 +15,7 @@ import type { z } from '../../http/zod.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { isoTime } from '../../lib/time.js';
 import { repairDefaults } from '../organizations/defaults.js';
-import { presentAccountBrief } from '../organizations/present.js';
+import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
 import { containing } from '../organizations/service.js';
 import {
@@ -34,14 +34,14 @@ import type {
   workspaceSchema,
 } from './schemas.js';
 
-type Workspace = z.infer<typeof workspaceSchema>;
+type WorkspaceAnswer = z.infer<typeof workspaceSchema>;
 type WorkspaceMember = z.infer<typeof workspaceMemberSchema>;
-type AccountMembershipRow = typeof accountMemberships.$inferSelect;
+type WorkspaceMembershipRow = typeof workspaceMemberships.$inferSelect;
 
 export const WORKSPACE_LIMIT_MESSAGE =
   "Your organization has reached your plan's workspace limit. See plans to enable adding more workspaces.";
 
-async function presentMembers(db: Db, rows: AccountMembershipRow[]): Promise<WorkspaceMember[]> {
+async function presentMembers(db: Db, rows: WorkspaceMembershipRow[]): Promise<WorkspaceMember[]> {
   const people = await memberUsers(
     db,
     rows.map((r) => r.userId),
@@ -49,7 +49,7 @@ async function presentMembers(db: Db, rows: AccountMembershipRow[]): Promise<Wor
   return rows.map((r) => ({
     id: r.id,
     user: people.get(r.userId)!,
-    workspace_id: r.accountId,
+    workspace_id: r.workspaceId,
     is_admin: r.isAdmin,
     core_limit: r.coreLimit,
     credit_limit: r.creditLimit,
@@ -59,17 +59,17 @@ async function presentMembers(db: Db, rows: AccountMembershipRow[]): Promise<Wor
 /** Workspaces with their members, in two queries whatever their number. */
 async function presentWorkspaces(
   db: Db,
-  rows: Array<{ account: Account; organization: Organization }>,
-): Promise<Workspace[]> {
+  rows: Array<{ workspace: Workspace; organization: Organization }>,
+): Promise<WorkspaceAnswer[]> {
   if (rows.length === 0) return [];
   const memberships = await db
-    .select({ membership: accountMemberships })
-    .from(accountMemberships)
-    .innerJoin(users, eq(users.id, accountMemberships.userId))
+    .select({ membership: workspaceMemberships })
+    .from(workspaceMemberships)
+    .innerJoin(users, eq(users.id, workspaceMemberships.userId))
     .where(
       inArray(
-        accountMemberships.accountId,
-        rows.map((r) => r.account.id),
+        workspaceMemberships.workspaceId,
+        rows.map((r) => r.workspace.id),
       ),
     )
     .orderBy(asc(users.username));
@@ -77,23 +77,23 @@ async function presentWorkspaces(
     db,
     memberships.map((m) => m.membership),
   );
-  return rows.map(({ account, organization }) => ({
-    ...presentAccountBrief(account, organization),
-    credit_limit: account.creditLimit,
-    created: isoTime(account.created),
-    membership_set: members.filter((m) => m.workspace_id === account.id),
+  return rows.map(({ workspace, organization }) => ({
+    ...presentWorkspaceBrief(workspace, organization),
+    credit_limit: workspace.creditLimit,
+    created: isoTime(workspace.created),
+    membership_set: members.filter((m) => m.workspace_id === workspace.id),
   }));
 }
 
-const presentWorkspace = async (db: Db, account: Account, organization: Organization) =>
-  (await presentWorkspaces(db, [{ account, organization }]))[0]!;
+const presentWorkspace = async (db: Db, workspace: Workspace, organization: Organization) =>
+  (await presentWorkspaces(db, [{ workspace, organization }]))[0]!;
 
 /** A workspace in an organization, administered by its creator (an organization admin). */
 export async function createWorkspace(
   db: Db,
   user: User,
   input: z.infer<typeof createWorkspaceBody>,
-): Promise<Workspace> {
+): Promise<WorkspaceAnswer> {
   const { organization } = await organizationAccess(
     db,
     user,
@@ -104,7 +104,7 @@ export async function createWorkspace(
   const slug = slugify(input.name);
   if (!slug) throw fieldError('name', 'Use at least one letter or number.');
   try {
-    const account = await db.transaction(async (tx) => {
+    const workspace = await db.transaction(async (tx) => {
       // One creation at a time per organization, so the workspace limit holds.
       await tx
         .select({ id: organizations.id })
@@ -114,8 +114,8 @@ export async function createWorkspace(
       if (organization.workspaceLimit !== null) {
         const [existing] = await tx
           .select({ n: count() })
-          .from(accounts)
-          .where(eq(accounts.organizationId, organization.id));
+          .from(workspaces)
+          .where(eq(workspaces.organizationId, organization.id));
         if ((existing?.n ?? 0) >= organization.workspaceLimit)
           throw badRequest(WORKSPACE_LIMIT_MESSAGE, 'WORKSPACE_LIMIT_REACHED', {
             workspace_limit: organization.workspaceLimit,
@@ -123,13 +123,15 @@ export async function createWorkspace(
       }
       if (!(await isWorkspaceNameFree(tx, input.name, slug))) throw nameTaken();
       const [created] = await tx
-        .insert(accounts)
+        .insert(workspaces)
         .values({ slug, name: input.name, organizationId: organization.id })
         .returning();
-      await tx.insert(accountMemberships).values({ accountId: created!.id, userId: user.id, isAdmin: true });
+      await tx
+        .insert(workspaceMemberships)
+        .values({ workspaceId: created!.id, userId: user.id, isAdmin: true });
       return created!;
     });
-    return presentWorkspace(db, account, organization);
+    return presentWorkspace(db, workspace, organization);
   } catch (err) {
     if (uniqueViolation(err)?.startsWith('accounts_')) throw nameTaken();
     throw err;
@@ -144,31 +146,31 @@ export async function listWorkspaces(
   db: Db,
   user: User,
   query: OffsetQuery & { organization_id?: number | undefined; search?: string | undefined },
-): Promise<{ items: Workspace[]; count: number }> {
+): Promise<{ items: WorkspaceAnswer[]; count: number }> {
   let visible: SQL | undefined;
   if (query.organization_id !== undefined) {
     const access = await organizationAccess(db, user, query.organization_id, 'read');
     visible =
       access.isAdmin || user.isStaff
-        ? eq(accounts.organizationId, query.organization_id)
+        ? eq(workspaces.organizationId, query.organization_id)
         : and(
-            eq(accounts.organizationId, query.organization_id),
+            eq(workspaces.organizationId, query.organization_id),
             inArray(
-              accounts.id,
-              access.workspaceMemberships.map((m) => m.accountId),
+              workspaces.id,
+              access.workspaceMemberships.map((m) => m.workspaceId),
             ),
           );
   } else {
-    visible = inArray(accounts.id, await readableWorkspaceIds(db, user));
+    visible = inArray(workspaces.id, await readableWorkspaceIds(db, user));
   }
-  const where = and(visible, query.search ? ilike(accounts.name, containing(query.search)) : undefined);
-  const [total] = await db.select({ n: count() }).from(accounts).where(where);
+  const where = and(visible, query.search ? ilike(workspaces.name, containing(query.search)) : undefined);
+  const [total] = await db.select({ n: count() }).from(workspaces).where(where);
   const rows = await db
-    .select({ account: accounts, organization: organizations })
-    .from(accounts)
-    .innerJoin(organizations, eq(organizations.id, accounts.organizationId))
+    .select({ workspace: workspaces, organization: organizations })
+    .from(workspaces)
+    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
     .where(where)
-    .orderBy(asc(accounts.name))
+    .orderBy(asc(workspaces.name))
     .limit(query.limit)
     .offset(query.offset);
   return { items: await presentWorkspaces(db, rows), count: total?.n ?? 0 };
@@ -178,7 +180,7 @@ export async function workspaceDetails(
   db: Db,
   user: User,
   query: z.infer<typeof workspaceLookupQuery>,
-): Promise<Workspace> {
+): Promise<WorkspaceAnswer> {
   const key =
     query.workspace_slug !== undefined
       ? { slug: query.workspace_slug }
@@ -188,8 +190,8 @@ export async function workspaceDetails(
           ? { name: query.workspace_name }
           : null;
   if (!key) throw nonFieldError('One of workspace_slug, workspace_id or workspace_name is required.');
-  const { account, organization } = await workspaceAccessBy(db, user, key);
-  return presentWorkspace(db, account, organization);
+  const { workspace, organization } = await workspaceAccessBy(db, user, key);
+  return presentWorkspace(db, workspace, organization);
 }
 
 /** The workspace-wide credit limit, set by its admins or the organization's. */
@@ -198,23 +200,23 @@ export async function updateWorkspace(
   user: User,
   workspaceId: number,
   creditLimit: number,
-): Promise<Workspace> {
+): Promise<WorkspaceAnswer> {
   const { organization } = await workspaceAccessBy(db, user, { id: workspaceId }, 'admin');
-  const [account] = await db
-    .update(accounts)
+  const [updated] = await db
+    .update(workspaces)
     .set({ creditLimit })
-    .where(eq(accounts.id, workspaceId))
+    .where(eq(workspaces.id, workspaceId))
     .returning();
-  return presentWorkspace(db, account!, organization);
+  return presentWorkspace(db, updated!, organization);
 }
 
 async function membershipAccess(db: Db, user: User, membershipId: number) {
   const [membership] = await db
     .select()
-    .from(accountMemberships)
-    .where(eq(accountMemberships.id, membershipId));
+    .from(workspaceMemberships)
+    .where(eq(workspaceMemberships.id, membershipId));
   if (!membership) throw notFound();
-  await workspaceAccessBy(db, user, { id: membership.accountId }, 'admin');
+  await workspaceAccessBy(db, user, { id: membership.workspaceId }, 'admin');
   return membership;
 }
 
@@ -234,9 +236,9 @@ export async function updateWorkspaceMembership(
     Object.keys(changes).length === 0
       ? [membership]
       : await db
-          .update(accountMemberships)
+          .update(workspaceMemberships)
           .set(changes)
-          .where(eq(accountMemberships.id, membershipId))
+          .where(eq(workspaceMemberships.id, membershipId))
           .returning();
   return (await presentMembers(db, [updated!]))[0]!;
 }
@@ -245,7 +247,7 @@ export async function updateWorkspaceMembership(
 export async function deleteWorkspaceMembership(db: Db, user: User, membershipId: number): Promise<void> {
   const membership = await membershipAccess(db, user, membershipId);
   await db.transaction(async (tx) => {
-    await tx.delete(accountMemberships).where(eq(accountMemberships.id, membershipId));
+    await tx.delete(workspaceMemberships).where(eq(workspaceMemberships.id, membershipId));
     await repairDefaults(tx, [membership.userId]);
   });
 }
@@ -256,13 +258,13 @@ export async function workspaceMembers(
   slug: string,
   page: OffsetQuery,
 ): Promise<{ items: WorkspaceMember[]; count: number }> {
-  const { account } = await workspaceAccess(db, user, slug);
-  const where = eq(accountMemberships.accountId, account.id);
-  const [total] = await db.select({ n: count() }).from(accountMemberships).where(where);
+  const { workspace } = await workspaceAccess(db, user, slug);
+  const where = eq(workspaceMemberships.workspaceId, workspace.id);
+  const [total] = await db.select({ n: count() }).from(workspaceMemberships).where(where);
   const rows = await db
-    .select({ membership: accountMemberships })
-    .from(accountMemberships)
-    .innerJoin(users, eq(users.id, accountMemberships.userId))
+    .select({ membership: workspaceMemberships })
+    .from(workspaceMemberships)
+    .innerJoin(users, eq(users.id, workspaceMemberships.userId))
     .where(where)
     .orderBy(asc(users.username))
     .limit(page.limit)
