@@ -5,7 +5,8 @@ import { type Cast, createCast, ROLES, type Role, seedWorld, type World } from '
 
 /**
  * Walks every route of openapi.json as each caller of helpers/world.ts and checks each answer
- * against the route's rule in authorization-rules.ts.
+ * against the route's rule in authorization-rules.ts. The rules under test are decided in
+ * src/modules/access/ (clusters add theirs in src/modules/clusters/access.ts).
  */
 
 let ts: TestServer;

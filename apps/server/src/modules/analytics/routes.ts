@@ -2,12 +2,12 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { z } from '../../http/zod.js';
+import { workspaceAccess } from '../access/workspace.js';
 import { callingCluster } from '../cluster-facing/token.js';
 import { clusterAccess } from '../clusters/access.js';
 import { presentSummaries } from '../clusters/present.js';
 import { clusterSummarySchema, workspaceParams } from '../clusters/schemas.js';
 import { resumeCluster, stopCluster } from '../clusters/service.js';
-import { workspaceAccess } from '../workspaces/access.js';
 import { registerReadRoutes } from './read-routes.js';
 import { registerReportRoutes } from './report-routes.js';
 import {

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clusters, workspaceMemberships } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
-import type { WorkspaceAccess } from '../workspaces/access.js';
+import type { WorkspaceAccess } from '../access/workspace.js';
 
 /** Cores a cluster counts for: one for the scheduler, `workerCores` per worker. */
 export const clusterCores = (workers: number, workerCores: number) => 1 + workers * workerCores;

@@ -13,8 +13,8 @@ import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { escapeLike } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
-import { resolveScope } from '../users/scopes.js';
-import type { WorkspaceAccess } from '../workspaces/access.js';
+import { resolveScope } from '../access/scopes.js';
+import type { WorkspaceAccess } from '../access/workspace.js';
 import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { currentUser } from '../../http/auth.js';
 import { itemsOf } from '../../http/pagination.js';
 import { text, z } from '../../http/zod.js';
 import { isoTime } from '../../lib/time.js';
-import { workspaceAccess } from '../workspaces/access.js';
+import { workspaceAccess } from '../access/workspace.js';
 import { clusterAccess, clusterAccessById } from './access.js';
 import { presentDetails, presentSummaries } from './present.js';
 import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';

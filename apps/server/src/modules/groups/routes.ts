@@ -7,7 +7,7 @@ import * as groups from './service.js';
 const tags = ['groups'];
 const staff = { auth: 'staff' } as const;
 
-/** Staff labels for organizations; each group is a custom staff scope (see users/scopes.ts). */
+/** Staff labels for organizations; each group is a custom staff scope (see access/scopes.ts). */
 export function registerGroupRoutes(app: App, { db }: Deps): void {
   app.get(
     '/api/v2/users/group/list',

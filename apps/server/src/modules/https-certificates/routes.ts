@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
+import { workspaceAccess } from '../access/workspace.js';
 import { assertMayCreate } from '../clusters/access.js';
-import { workspaceAccess } from '../workspaces/access.js';
 import { certificateParams, certificateRequest, certificateSchema, workspaceParams } from './schemas.js';
 import { certificateStatus, requestCertificate } from './service.js';
 

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clusters, httpsCertificates, type User } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
-import type { WorkspaceAccess } from '../workspaces/access.js';
+import type { WorkspaceAccess } from '../access/workspace.js';
 import type { CertificateStatus } from './schemas.js';
 
 /**

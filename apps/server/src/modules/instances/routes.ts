@@ -3,11 +3,11 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
+import { workspaceAccess } from '../access/workspace.js';
 import { presentInstance } from '../clusters/present.js';
 import { instanceSchema } from '../clusters/schemas.js';
 import { instanceLogsQuery, logRowSchema } from '../logs/schemas.js';
 import { instanceLogLines } from '../logs/service.js';
-import { workspaceAccess } from '../workspaces/access.js';
 import { findInstance, listInstances } from './service.js';
 
 const tags = ['instances'];

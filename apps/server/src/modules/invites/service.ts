@@ -15,15 +15,15 @@ import type { z } from '../../http/zod.js';
 import { days, isoTime } from '../../lib/time.js';
 import { enqueueEmail } from '../../mail/outbox.js';
 import { inviteEmail } from '../../mail/templates.js';
-import type { WorkspaceRowInput } from '../organizations/schemas.js';
-import { applyRowPlan, isEmptyPlan, planWorkspaceRows } from '../organizations/workspace-rows.js';
+import { MESSAGES } from '../access/messages.js';
 import {
-  MESSAGES,
   mayRemoveFromOrganization,
   type OrganizationAccess,
   organizationAccess,
-  workspaceAccessBy,
-} from '../workspaces/access.js';
+} from '../access/organization.js';
+import { workspaceAccessBy } from '../access/workspace.js';
+import type { WorkspaceRowInput } from '../organizations/schemas.js';
+import { applyRowPlan, isEmptyPlan, planWorkspaceRows } from '../organizations/workspace-rows.js';
 import type {
   inviteSchema,
   updateInviteBody,

@@ -2,8 +2,8 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { Signer } from '../../lib/crypto.js';
+import { workspaceAccess } from '../access/workspace.js';
 import { clusterAccess } from '../clusters/access.js';
-import { workspaceAccess } from '../workspaces/access.js';
 import {
   adhocAnswer,
   adhocQuery,

@@ -14,10 +14,11 @@ import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict, fieldError, notFound, permissionDenied } from '../../http/errors.js';
 import type { OffsetQuery } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
+import { MESSAGES } from '../access/messages.js';
+import { mayRemoveFromOrganization, organizationAccess } from '../access/organization.js';
 import { isEmail } from '../auth/rules.js';
 import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
-import { MESSAGES, mayRemoveFromOrganization, organizationAccess } from '../workspaces/access.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
 import type {

@@ -2,7 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type workspaceInvites, type workspaceMemberships, workspaces } from '../../db/schema/index.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
-import { MESSAGES, type OrganizationAccess } from '../workspaces/access.js';
+import { MESSAGES } from '../access/messages.js';
+import type { OrganizationAccess } from '../access/organization.js';
 import type { WorkspaceRowInput } from './schemas.js';
 
 /** A member's (or an invite's) row in one workspace. */

@@ -3,7 +3,7 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
-import { workspaceAccess } from '../workspaces/access.js';
+import { workspaceAccess } from '../access/workspace.js';
 import {
   accessTokenBody,
   accessTokenResponse,

@@ -42,7 +42,7 @@ export const membershipSchema = z.object({
   core_limit: z.number().int(),
 });
 
-/** An entry of the scope pickers; `id` is what list filters take (see users/scopes.ts). */
+/** An entry of the scope pickers; `id` is what list filters take (see access/scopes.ts). */
 export const scopeSchema = z.object({
   type: z.enum(['compound', 'organization', 'account', 'user', 'custom_staff']),
   id: z.union([z.number().int(), z.string()]).nullable(),

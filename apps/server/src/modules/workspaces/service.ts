@@ -14,17 +14,13 @@ import type { OffsetQuery } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { isoTime } from '../../lib/time.js';
+import { MESSAGES } from '../access/messages.js';
+import { organizationAccess } from '../access/organization.js';
+import { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from '../access/workspace.js';
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
 import { containing } from '../organizations/service.js';
-import {
-  MESSAGES,
-  organizationAccess,
-  readableWorkspaceIds,
-  workspaceAccess,
-  workspaceAccessBy,
-} from './access.js';
 import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
 import type {
   createWorkspaceBody,

@@ -1,6 +1,6 @@
 import type { Invite, Member, Organization, TeamWorkspace } from '@/features/team/api';
 
-// The console mirrors the server's rules (console.md section 6; apps/server's workspaces/access.ts)
+// The console mirrors the server's rules (console.md section 6; apps/server's modules/access/)
 // to show or hide controls; the server decides.
 export const TOOLTIPS = {
   addTeammates: 'You must be an organization or workspace admin to add team mates.',
