@@ -10,10 +10,11 @@ import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
 import { readSidebarCookie, SidebarInset, SidebarProvider } from '@/components/ui/sidebar';
 import { Toaster } from '@/components/ui/sonner';
+import { useInteractionTypesQuery } from '@/data/interactions/interaction-types-query';
+import { useInteractionsQuery } from '@/data/interactions/interactions-query';
 import { useCurrentUserQuery } from '@/data/user/current-user-query';
 import { useOrganizationMembershipsQuery } from '@/data/user/organization-memberships-query';
 import { useWorkspaceMembershipsQuery } from '@/data/user/workspace-memberships-query';
-import { useInteractions, useInteractionTypes } from '@/features/interactions/api';
 import { errorMessage } from '@/lib/api/errors';
 import { PageMetaProvider } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
@@ -41,8 +42,8 @@ export function AppShell() {
   const workspaceMemberships = useWorkspaceMembershipsQuery();
   const organizationMemberships = useOrganizationMembershipsQuery();
   // Interactions may fail (then every notice counts as seen), but the shell waits for them.
-  const interactionTypes = useInteractionTypes();
-  const interactions = useInteractions();
+  const interactionTypes = useInteractionTypesQuery();
+  const interactions = useInteractionsQuery();
   useBillingFlag();
 
   const required = [user, workspaceMemberships, organizationMemberships];

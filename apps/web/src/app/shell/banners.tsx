@@ -3,8 +3,10 @@ import { Link } from 'react-router';
 
 import { Banner, type BannerTone } from '@/components/banner';
 import { Button } from '@/components/ui/button';
+import { useBannersQuery } from '@/data/interactions/banners-query';
+import { useInteractionRecordMutation } from '@/data/interactions/interaction-record-mutation';
+import { useNoticeSeen } from '@/data/interactions/notice-seen';
 import type { OrganizationMembership } from '@/data/user/organization-memberships-query';
-import { useBanners, useNoticeSeen, useRecordInteraction } from '@/features/interactions/api';
 import { paths } from '@/lib/paths';
 import { useSignedIn } from '@/lib/signed-in';
 
@@ -28,7 +30,7 @@ export function trialDaysLeft(expiration: Date, now = new Date()): number {
 
 function ApiTokenBanner() {
   const seen = useNoticeSeen('api-token-message');
-  const record = useRecordInteraction();
+  const record = useInteractionRecordMutation();
   if (seen || record.isSuccess) return null;
   return (
     <Banner
@@ -68,7 +70,7 @@ function TrialBanner() {
 const LEVEL_TONES: Record<string, BannerTone> = { warning: 'warning', error: 'error', critical: 'error' };
 
 function Announcements() {
-  const banners = useBanners();
+  const banners = useBannersQuery();
   const now = Date.now();
   const active = (banners.data ?? []).filter(
     (banner) =>

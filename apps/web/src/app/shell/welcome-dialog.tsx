@@ -12,7 +12,9 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useFlags, useRecordClientInteraction, useSetFlag } from '@/features/interactions/api';
+import { useClientInteractionMutation } from '@/data/interactions/client-interaction-mutation';
+import { useFlagSetMutation } from '@/data/interactions/flag-set-mutation';
+import { useFlagsQuery } from '@/data/interactions/flags-query';
 
 const SEEN_FLAG = 'user-source-dialog' as const;
 const SOURCE_MAX = 500;
@@ -22,9 +24,9 @@ const SOURCE_MAX = 500;
  * whether it is for academic use. Skip and Submit both mark it seen.
  */
 export function WelcomeDialog() {
-  const flags = useFlags();
-  const setFlag = useSetFlag();
-  const record = useRecordClientInteraction();
+  const flags = useFlagsQuery();
+  const setFlag = useFlagSetMutation();
+  const record = useClientInteractionMutation();
   const [source, setSource] = React.useState('');
   const [academic, setAcademic] = React.useState(false);
   const [closed, setClosed] = React.useState(false);

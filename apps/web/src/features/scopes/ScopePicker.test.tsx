@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { Scope } from '@/features/scopes/api';
+import type { Scope } from '@/data/scopes/valid-scopes-query';
 import { pickScope, useScope } from '@/features/scopes/current-scope';
 import { SCOPE_SEARCH_DEBOUNCE_MS, ScopePicker } from '@/features/scopes/ScopePicker';
 import { scopeKey } from '@/features/scopes/scope';

@@ -2,7 +2,8 @@ import { Building2Icon, FolderIcon, LayersIcon, ShieldIcon, UserIcon } from 'luc
 import * as React from 'react';
 
 import { type PickerGroup, SearchPicker } from '@/components/search-picker';
-import { type Scope, useStaffOrganizationSearch } from '@/features/scopes/api';
+import { useStaffOrganizationSearchQuery } from '@/data/scopes/staff-organization-search-query';
+import type { Scope } from '@/data/scopes/valid-scopes-query';
 import { useScope } from '@/features/scopes/current-scope';
 import { organizationScope, scopeKey } from '@/features/scopes/scope';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -73,7 +74,7 @@ export function ScopePicker({ value, onChange, className }: ScopePickerProps) {
   const select = onChange ?? current.setScope;
   const [search, setSearch] = React.useState('');
   const text = useDebouncedValue(search.trim().toLowerCase(), SCOPE_SEARCH_DEBOUNCE_MS);
-  const staffSearch = useStaffOrganizationSearch(text, user.isStaff);
+  const staffSearch = useStaffOrganizationSearchQuery({ startsWith: text }, { enabled: user.isStaff });
 
   const { groups, byKey } = React.useMemo(() => {
     const organizations = new Map(

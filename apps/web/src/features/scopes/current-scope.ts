@@ -1,6 +1,6 @@
 import * as React from 'react';
 
-import { type Scope, useValidScopes } from '@/features/scopes/api';
+import { type Scope, useValidScopesQuery } from '@/data/scopes/valid-scopes-query';
 import { effectiveScope } from '@/features/scopes/scope';
 import { useSignedIn } from '@/lib/signed-in';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
@@ -45,7 +45,7 @@ const getPicked = () => picked;
 export function useScope() {
   const { user } = useSignedIn();
   const { workspace } = useWorkspace();
-  const valid = useValidScopes();
+  const valid = useValidScopesQuery();
   const current = React.useSyncExternalStore(subscribe, getPicked, getPicked);
   const scope = effectiveScope(current, valid.data, { isStaff: user.isStaff, workspaceId: workspace?.id });
   return {

@@ -10,7 +10,7 @@
  * `pickScope(organizationScope(org))` sets the scope from anywhere (the Team page does, after
  * creating an organization). `organizationIdOf(scope)` gives the organization a scope is in.
  */
-export { type Scope, scopeKeys, useValidScopes } from '@/features/scopes/api';
+export type { Scope } from '@/data/scopes/valid-scopes-query';
 export { pickScope, useScope } from '@/features/scopes/current-scope';
 export { SCOPE_SEARCH_DEBOUNCE_MS, ScopeIcon, ScopePicker } from '@/features/scopes/ScopePicker';
 export {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Scope } from '@/features/scopes/api';
+import type { Scope } from '@/data/scopes/valid-scopes-query';
 import { effectiveScope, organizationIdOf, organizationScope, scopeQuery } from '@/features/scopes/scope';
 
 const scope = (type: Scope['type'], id: Scope['id'], extra: Partial<Scope> = {}): Scope => ({

@@ -1,6 +1,6 @@
 import type { paths } from '@cumulus/api';
 
-import type { Scope } from '@/features/scopes/api';
+import type { Scope } from '@/data/scopes/valid-scopes-query';
 
 /** The scope filters list endpoints take (clusters/paginate, software-environment/alias, tags/values...). */
 export type ScopeQuery = Pick<

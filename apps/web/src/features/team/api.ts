@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { scopeKeys } from '@/data/scopes/keys';
 import { userKeys } from '@/data/user/keys';
-import { scopeKeys } from '@/features/scopes/api';
 import { toWire } from '@/lib/api/camelize';
 import { type ApiBody, type ApiData, api, call } from '@/lib/api/client';
 

@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { interactionKeys } from '@/data/interactions/keys';
+import { type ApiData, api, call } from '@/lib/api/client';
+import type { QueryOptions } from '@/lib/api/hooks';
+import { allPages } from '@/lib/api/pages';
+
+export type Interaction = ApiData<'/api/v1/interactions/', 'get'>['results'][number];
+
+/** The notices the user has seen. */
+export const getInteractions = (signal?: AbortSignal) =>
+  allPages((page) => call(api.GET('/api/v1/interactions/', { params: { query: { page } }, signal })));
+
+export function useInteractionsQuery<TData = Interaction[]>(
+  options: QueryOptions<Interaction[], TData> = {},
+) {
+  return useQuery({
+    queryKey: interactionKeys.list(),
+    queryFn: ({ signal }) => getInteractions(signal),
+    ...options,
+  });
+}

@@ -1,0 +1,7 @@
+export const interactionKeys = {
+  all: ['interactions'] as const,
+  types: () => [...interactionKeys.all, 'types'] as const,
+  list: () => [...interactionKeys.all, 'list'] as const,
+  flags: () => [...interactionKeys.all, 'flags'] as const,
+  banners: () => [...interactionKeys.all, 'banners'] as const,
+};
