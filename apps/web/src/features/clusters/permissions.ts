@@ -1,4 +1,4 @@
-import type { ClusterSummary } from '@/features/clusters/api';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import { isStoppable } from '@/features/clusters/states';
 import type { SignedIn } from '@/lib/signed-in';
 

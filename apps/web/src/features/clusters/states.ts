@@ -1,4 +1,4 @@
-import type { ClusterSummary } from '@/features/clusters/api';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 
 // The cluster states of client-contract.md 2.8, and what the console does in each.
 

@@ -8,11 +8,13 @@ import { Page } from '@/components/page';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { type ClusterDetails, useClusterDetails, useClusterFrontend } from '@/features/clusters/api';
+import { type ClusterDetails, useClusterDetailsQuery } from '@/data/clusters/cluster-details-query';
+import { useClusterFrontendQuery } from '@/data/clusters/cluster-frontend-query';
 import type { ClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';
 import { CLUSTER_TABS, clusterLink } from '@/features/clusters/links';
+import { clusterPollMs } from '@/features/clusters/states';
 import { isApiError } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
@@ -121,12 +123,16 @@ export function ClusterDetailsPage() {
   const valid = /^\d+$/.test(params.clusterId ?? '') && Number.isSafeInteger(id) && id > 0;
   const { pathname } = useLocation();
   const tab = currentTab(pathname);
-  const frontend = useClusterFrontend(id);
+  const frontend = useClusterFrontendQuery({ id });
   const clusterRef = React.useMemo(
     () => (frontend.data ? { account: frontend.data.account.slug, id } : null),
     [frontend.data, id],
   );
-  const details = useClusterDetails(clusterRef);
+  // Polled while the cluster is alive.
+  const details = useClusterDetailsQuery(
+    { ref: clusterRef },
+    { refetchInterval: (query) => clusterPollMs(query.state.data?.currentState.state) },
+  );
   const cluster = details.data;
   const name = cluster?.name ?? frontend.data?.name;
 

@@ -1,7 +1,7 @@
 import { CircleXIcon, InfoIcon, TriangleAlertIcon } from 'lucide-react';
 
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import type { ClusterAlert } from '@/features/clusters/api';
+import type { ClusterAlert } from '@/data/clusters/cluster-alerts-query';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 

@@ -1,6 +1,7 @@
 import { useOutletContext } from 'react-router';
 
-import type { ClusterDetails, ClusterRef } from '@/features/clusters/api';
+import type { ClusterDetails } from '@/data/clusters/cluster-details-query';
+import type { ClusterRef } from '@/data/clusters/keys';
 
 /** What the cluster page hands its tabs: the cluster (polled by the page) and how to address it. */
 export type ClusterContext = { cluster: ClusterDetails; clusterRef: ClusterRef };

@@ -5,9 +5,14 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { StateChip } from '@/components/state-chip';
 import { TableCell, TableRow } from '@/components/ui/table';
-import { type ClusterStates, type StateRecord, useClusterStates } from '@/features/clusters/api';
+import {
+  type ClusterStates,
+  type StateRecord,
+  useClusterStatesQuery,
+} from '@/data/clusters/cluster-states-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { PlainTable } from '@/features/clusters/components/plain-table';
+import { clusterPollMs } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
 import { useFormatDateTime } from '@/lib/preferences';
 
@@ -33,7 +38,10 @@ export function clusterEvents(states: ClusterStates): ClusterEvent[] {
 /** Events: the state history of the cluster, its infrastructure, processes and instances. */
 export function ClusterEventsTab() {
   const { cluster, clusterRef } = useClusterContext();
-  const states = useClusterStates(clusterRef, cluster.currentState.state);
+  const states = useClusterStatesQuery(
+    { ref: clusterRef },
+    { refetchInterval: clusterPollMs(cluster.currentState.state) },
+  );
   const formatDateTime = useFormatDateTime();
 
   if (states.isError)

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/empty-state';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
-import type { ClusterDetails, ClusterProcess } from '@/features/clusters/api';
+import type { ClusterDetails, ClusterProcess } from '@/data/clusters/cluster-details-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { logsSearch } from '@/features/clusters/cluster/logs-search-params';
 import { PlainTable } from '@/features/clusters/components/plain-table';

@@ -3,7 +3,7 @@ import * as React from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { LogLine } from '@/features/clusters/api';
+import type { LogLine } from '@/data/clusters/cluster-logs-query';
 import { cn } from '@/lib/utils';
 
 /** Says so when there is nothing to show (the console's log grids, section 2). */

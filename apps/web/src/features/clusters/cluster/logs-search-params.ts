@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import type { BetterLogsQuery } from '@/features/clusters/api';
+import type { BetterLogsQuery } from '@/data/clusters/cluster-logs-query';
 
 // The Logs tab's URL state: `q` (a filter pattern), `instance` (one instance's id), and `dask=0`
 // / `system=0` to hide either source. Defaults stay out of the URL.

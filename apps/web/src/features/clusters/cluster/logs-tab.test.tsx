@@ -4,7 +4,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { TooltipProvider } from '@/components/ui/tooltip';
-import type { ClusterDetails } from '@/features/clusters/api';
+import type { ClusterDetails } from '@/data/clusters/cluster-details-query';
 import type { ClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { ClusterLogsTab } from '@/features/clusters/cluster/logs-tab';
 

@@ -7,15 +7,17 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
+import { useClusterLogsQuery } from '@/data/clusters/cluster-logs-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { instanceRows } from '@/features/clusters/cluster/instances-tab';
 import { LogView } from '@/features/clusters/cluster/log-view';
 import { logsQuery, useLogsSearch } from '@/features/clusters/cluster/logs-search-params';
-import { useClusterLogs } from '@/features/clusters/cluster/use-cluster-logs';
 import { hasEnded } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
 import { useFormatDateTime } from '@/lib/preferences';
 
+/** New lines are asked for every 3 s (the console's log polling timer, section 9). */
+const LOG_POLL_MS = 3_000;
 /** Lines still arrive for a while after a cluster stops (its instances' last words). */
 const TRAILING_MS = 60_000;
 /** Typing in the filter asks the server once the typing pauses. */
@@ -52,7 +54,10 @@ export function ClusterLogsTab() {
   const state = cluster.currentState;
   const live = !hasEnded(state.state) || Date.now() - new Date(state.updated).getTime() < TRAILING_MS;
   const query = logsQuery(search);
-  const logs = useClusterLogs(clusterRef, query, live);
+  const logs = useClusterLogsQuery(
+    { ref: clusterRef, query },
+    { refetchInterval: live ? LOG_POLL_MS : false },
+  );
   const instances = instanceRows(cluster).flatMap(({ role, process }) =>
     process.instance ? [{ id: process.instance.id, name: process.instance.name, role }] : [],
   );

@@ -7,13 +7,14 @@ import { ErrorState } from '@/components/error-state';
 import { StateChip, stateTone } from '@/components/state-chip';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { type StateRecord, useClusterAlerts, useClusterStates } from '@/features/clusters/api';
+import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
+import { type StateRecord, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
 import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
 import { durationInWords } from '@/features/clusters/format';
 import { connectSnippet } from '@/features/clusters/snippets';
-import { hasEnded } from '@/features/clusters/states';
+import { clusterPollMs, hasEnded } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
@@ -76,8 +77,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** Overview: how to connect, where the scheduler is, and how the cluster got here. */
 export function ClusterOverviewTab() {
   const { cluster, clusterRef } = useClusterContext();
-  const states = useClusterStates(clusterRef, cluster.currentState.state);
-  const alerts = useClusterAlerts(clusterRef, cluster.currentState.state);
+  const polling = { refetchInterval: clusterPollMs(cluster.currentState.state) };
+  const states = useClusterStatesQuery({ ref: clusterRef }, polling);
+  const alerts = useClusterAlertsQuery({ ref: clusterRef }, polling);
   const address = cluster.schedulerAddress ?? cluster.scheduler?.address ?? null;
   const dashboard = cluster.scheduler?.dashboardAddress ?? null;
   const tags = Object.entries(cluster.tags);

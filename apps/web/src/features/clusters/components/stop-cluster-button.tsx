@@ -14,7 +14,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
-import { type ClusterSummary, stopReason, useStopCluster } from '@/features/clusters/api';
+import { stopReason, useClusterStopMutation } from '@/data/clusters/cluster-stop-mutation';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import { stopCheck } from '@/features/clusters/permissions';
 import { serverMessage } from '@/lib/api/errors';
 import { useSignedIn } from '@/lib/signed-in';
@@ -31,7 +32,7 @@ type StopClusterButtonProps = {
  */
 export function StopClusterButton({ cluster, variant = 'button' }: StopClusterButtonProps) {
   const signedIn = useSignedIn();
-  const stop = useStopCluster();
+  const stop = useClusterStopMutation();
   const [open, setOpen] = React.useState(false);
   const check = stopCheck(cluster, signedIn);
   const disabled = !check.allowed || stop.isPending;

@@ -6,12 +6,13 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
 import { Button } from '@/components/ui/button';
-import { useClustersPage } from '@/features/clusters/api';
+import { useClustersPaginateQuery } from '@/data/clusters/clusters-paginate-query';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersEmpty } from '@/features/clusters/dashboard/clusters-empty';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
 import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
 import { paginateQuery, useDashboardSearch } from '@/features/clusters/dashboard/search-params';
+import { dashboardPollMs } from '@/features/clusters/states';
 import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
@@ -34,7 +35,11 @@ export function ClustersPage() {
   const { scope, error: scopeError } = useScope();
   const { search, setPage, setPageSize, setFilters, setOrder } = useDashboardSearch();
   const [creating, setCreating] = React.useState(false);
-  const clusters = useClustersPage(scope ? paginateQuery(search, scopeQuery(scope)) : null);
+  // Refreshed every few seconds while a cluster on the page is changing.
+  const clusters = useClustersPaginateQuery(
+    { query: scope ? paginateQuery(search, scopeQuery(scope)) : null },
+    { refetchInterval: (query) => dashboardPollMs(query.state.data?.items ?? []) },
+  );
   const failure = clusters.error ?? (scope ? null : scopeError);
 
   const filtered = search.filters.length > 0;

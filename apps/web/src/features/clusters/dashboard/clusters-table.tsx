@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
-import type { ClusterSummary } from '@/features/clusters/api';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import type { Direction, OrderField } from '@/features/clusters/dashboard/search-params';
 import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';

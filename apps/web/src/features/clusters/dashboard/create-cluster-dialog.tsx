@@ -2,6 +2,7 @@ import { PlusIcon, XIcon } from 'lucide-react';
 import { Controller, useFieldArray } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+
 import { FormAlert } from '@/components/form-alert';
 import { FieldError, FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
@@ -17,7 +18,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { useCreateCluster } from '@/features/clusters/api';
+import { useClusterCreateMutation } from '@/data/clusters/cluster-create-mutation';
 import {
   createClusterBody,
   createClusterSchema,
@@ -38,7 +39,7 @@ type CreateClusterDialogProps = {
 /** Name, workers, idle timeout and tags; creates the cluster in the current workspace and opens it. */
 export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClusterDialogProps) {
   const navigate = useNavigate();
-  const create = useCreateCluster();
+  const create = useClusterCreateMutation();
   const form = useZodForm(createClusterSchema, { defaultValues: defaultValues(workspace.slug) });
   const tags = useFieldArray({ control: form.control, name: 'tags' });
   const { errors } = form.formState;

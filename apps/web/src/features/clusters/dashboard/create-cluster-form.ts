@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { CreateClusterBody } from '@/features/clusters/api';
+import type { CreateClusterBody } from '@/data/clusters/cluster-create-mutation';
 
 // The Create cluster dialog's rules: the server's own bounds (apps/server clusters/schemas.ts),
 // with messages for people.

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import type { ClusterSummary } from '@/features/clusters/api';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
 import { useDashboardSearch } from '@/features/clusters/dashboard/search-params';

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import type { PaginateQuery } from '@/features/clusters/api';
+import type { PaginateQuery } from '@/data/clusters/clusters-paginate-query';
 import { CLUSTER_STATES, isClusterState } from '@/features/clusters/states';
 import type { ScopeQuery } from '@/features/scopes';
 import { readPagination } from '@/hooks/use-pagination-params';
