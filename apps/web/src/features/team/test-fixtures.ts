@@ -161,3 +161,9 @@ export function teamRoutes({
     'GET /api/v2/users/organizations/': items([summary(org)]),
   };
 }
+
+/** Two workspaces: the user administers analytics, not research. */
+export const twoWorkspaces = [
+  workspace(11, 'analytics', [[ME, 'ada', true]]),
+  workspace(12, 'research', [[ME, 'ada', false]]),
+];

@@ -7,6 +7,9 @@ import {
 import { teamPermissions } from '@/features/team/permissions';
 import { useSignedIn } from '@/lib/signed-in';
 
+/** What the Team screens show of an organization once everything has loaded. */
+export type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;
+
 /** Everything the Team screens show of one organization, and what the user may do in it. */
 export function useTeam(organizationId: number | null) {
   const { user } = useSignedIn();

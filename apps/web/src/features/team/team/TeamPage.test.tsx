@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { pickScope, type Scope } from '@/features/scopes';
-import { TeamPage } from '@/features/team/TeamPage';
+import { TeamPage } from '@/features/team/team/TeamPage';
 import {
   invite,
   ME,

@@ -15,12 +15,12 @@ import {
   useResendInvite,
 } from '@/features/team/api';
 import { WorkspaceAvatarGroup } from '@/features/team/avatars';
-import { serverMessage } from '@/features/team/credit-limit-form';
-import { displayName } from '@/features/team/format';
 import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/features/team/permissions';
-import { PersonCell } from '@/features/team/person-cell';
-import { RemoveDialog } from '@/features/team/remove-dialog';
-import { INVITE_PENDING } from '@/features/team/workspaces-tab';
+import { serverMessage } from '@/features/team/team/credit-limit-form';
+import { displayName } from '@/features/team/team/format';
+import { PersonCell } from '@/features/team/team/person-cell';
+import { RemoveDialog } from '@/features/team/team/remove-dialog';
+import { INVITE_PENDING } from '@/features/team/team/workspaces-tab';
 import { PERMISSIONS_GUIDE_URL } from '@/lib/links';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';

@@ -1,40 +1,20 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { pickScope, useScope } from '@/features/scopes';
-import { AddMemberPage, EditInvitePage, EditMemberPage } from '@/features/team/MemberFormPages';
-import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
+import { pickScope } from '@/features/scopes';
+import { TEAM_MESSAGES } from '@/features/team/messages';
 import {
   invite,
-  ME,
   member,
   ORG_ID,
   organization,
   teamRoutes,
-  workspace,
+  twoWorkspaces as two,
 } from '@/features/team/test-fixtures';
-import { paths } from '@/lib/paths';
+import { openTeamPage as open } from '@/features/team/test-pages';
 import { reply, stubApi } from '@/test/api-stub';
-import { renderSignedIn } from '@/test/signed-in';
 
-function TeamStandIn() {
-  const { scope } = useScope();
-  return <h1>Team page, scope {scope ? `${scope.type}:${scope.id}` : 'none'}</h1>;
-}
-
-const routes = [
-  { path: paths.team, element: <TeamStandIn /> },
-  { path: paths.teamAddMember, element: <AddMemberPage /> },
-  { path: paths.teamEditMember, element: <EditMemberPage /> },
-  { path: paths.teamEditInvite, element: <EditInvitePage /> },
-];
-
-const open = (url: string) => renderSignedIn(null, { url, routes });
 const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
-const two = [
-  workspace(11, 'analytics', [[ME, 'ada', true]]),
-  workspace(12, 'research', [[ME, 'ada', false]]),
-];
 
 describe('Add member', () => {
   beforeEach(() => pickScope(null));
@@ -137,74 +117,5 @@ describe('Add member', () => {
       'href',
       `/billing?account=${ORG_ID}`,
     );
-  });
-});
-
-describe('Edit member and invite', () => {
-  beforeEach(() => pickScope(null));
-  afterEach(() => vi.restoreAllMocks());
-
-  it('edits a member: username fixed, rows the user does not administer read-only', async () => {
-    const workspaceAdmin = organization({
-      member_set: [
-        {
-          id: 100,
-          user: { id: ME, username: 'ada', full_name: '', preferred_name: '', profile: { avatar_url: null } },
-          role: 'member',
-        },
-      ],
-    });
-    const api = stubApi({
-      ...teamRoutes({ org: workspaceAdmin, workspaces: two }),
-      'GET /api/v2/users/organizations/membership/101': member(101, 2, 'bob', 'member', [11, 12]),
-      'PATCH /api/v2/users/organizations/update-membership/101': member(101, 2, 'bob', 'member', [11, 12]),
-    });
-    open(`/team/${ORG_ID}/edit-member/101`);
-    await waitFor(() => expect(field('Username or Email').value).toBe('bob'));
-    expect(field('Username or Email')).toBeDisabled();
-    expect(screen.getByRole('checkbox', { name: 'Organization Admin' })).toBeDisabled();
-    expect(field('Core Limit for analytics')).toBeEnabled();
-    expect(field('Core Limit for research')).toBeDisabled();
-    expect(
-      screen.getByRole('checkbox', { name: 'Access to research' }).closest('[data-disabled-reason]'),
-    ).toHaveAttribute('data-disabled-reason', 'You are not an admin of research');
-
-    fireEvent.change(field('Credit Limit for analytics'), { target: { value: '5000' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await screen.findByRole('heading', { name: /Team page/ });
-    expect(api.callsTo('PATCH', '/api/v2/users/organizations/update-membership/101')[0]?.body).toEqual({
-      role: 'member',
-      workspaces: [
-        { id: 1010, workspace_id: 11, is_admin: false, core_limit: 1000, credit_limit: 5000 },
-        { id: 1011, workspace_id: 12, is_admin: false, core_limit: 1000, credit_limit: 100000 },
-      ],
-    });
-  });
-
-  it('edits an invite and shows a failure as Error: {message}', async () => {
-    stubApi({
-      ...teamRoutes({ workspaces: two }),
-      'GET /api/v2/users/invites/organization-invite/300': invite(300, 'newcomer@example.com', [11]),
-      'PATCH /api/v2/users/invites/organization-invite/300': reply(400, {
-        workspaces: ['Workspace 99 is not part of this organization.'],
-      }),
-    });
-    open(`/team/${ORG_ID}/edit-invite/300`);
-    await waitFor(() => expect(field('Username or Email').value).toBe('newcomer@example.com'));
-    expect(screen.getByRole('checkbox', { name: 'Access to analytics' })).toBeChecked();
-    expect(screen.getByRole('checkbox', { name: 'Access to research' })).not.toBeChecked();
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(
-      await screen.findByText('Error: Workspace 99 is not part of this organization.'),
-    ).toBeInTheDocument();
-  });
-
-  it('refuses to work without its route parameters', () => {
-    expect(() => requireParam(undefined, TEAM_MESSAGES.organizationIdRequired)).toThrow(
-      'Organization ID is required',
-    );
-    expect(() => requireParam('', TEAM_MESSAGES.memberIdRequired)).toThrow('Member ID is required');
-    expect(() => requireParam('x', TEAM_MESSAGES.inviteIdRequired)).toThrow('Invite ID is required');
-    expect(requireParam('12', TEAM_MESSAGES.inviteIdRequired)).toBe(12);
   });
 });

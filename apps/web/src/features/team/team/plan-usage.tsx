@@ -1,5 +1,5 @@
 import type { Organization } from '@/features/team/api';
-import { formatNumber } from '@/features/team/format';
+import { formatNumber } from '@/features/team/team/format';
 import { cn } from '@/lib/utils';
 
 function Usage({ label, used, limit }: { label: string; used: number; limit: number | null }) {

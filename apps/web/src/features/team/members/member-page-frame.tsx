@@ -6,11 +6,9 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
 import { membersCrumb, teamCrumbs } from '@/features/team/team-crumbs';
-import type { useTeam } from '@/features/team/use-team';
+import type { TeamData, useTeam } from '@/features/team/use-team';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
-
-type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;
 
 /** What a page hands the next one: the 409 redirect's explanation. */
 export type NoticeState = { notice?: string } | null;

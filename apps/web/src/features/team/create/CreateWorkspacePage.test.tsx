@@ -1,25 +1,12 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { pickScope, useScope } from '@/features/scopes';
-import { CreateOrganizationPage, CreateWorkspacePage } from '@/features/team/CreatePages';
+import { pickScope } from '@/features/scopes';
 import { TEAM_MESSAGES } from '@/features/team/messages';
-import { ORG_ID, organization, orgScope, teamRoutes, workspace } from '@/features/team/test-fixtures';
-import { paths } from '@/lib/paths';
+import { ORG_ID, organization, teamRoutes, workspace } from '@/features/team/test-fixtures';
+import { openTeamPage as open } from '@/features/team/test-pages';
 import { reply, stubApi } from '@/test/api-stub';
-import { renderSignedIn } from '@/test/signed-in';
 
-function TeamStandIn() {
-  const { scope } = useScope();
-  return <h1>Team page, scope {scope ? `${scope.type}:${scope.id}` : 'none'}</h1>;
-}
-
-const routes = [
-  { path: paths.team, element: <TeamStandIn /> },
-  { path: paths.teamCreateWorkspace, element: <CreateWorkspacePage /> },
-  { path: paths.teamCreateOrganization, element: <CreateOrganizationPage /> },
-];
-const open = (url: string) => renderSignedIn(null, { url, routes });
 const nameField = (label: string) => screen.findByLabelText(label) as Promise<HTMLInputElement>;
 
 describe('Create Workspace', () => {
@@ -92,28 +79,5 @@ describe('Create Workspace', () => {
     expect(
       await screen.findByText('Error: You must be an organization admin to add workspaces.'),
     ).toBeInTheDocument();
-  });
-});
-
-describe('Create Organization', () => {
-  beforeEach(() => pickScope(null));
-  afterEach(() => vi.restoreAllMocks());
-
-  it('creates it, makes it the scope and returns to the Team page', async () => {
-    const created = organization({ id: 40, name: 'Globex' });
-    stubApi({
-      ...teamRoutes(),
-      'GET /api/v2/users/user/valid-scopes': [{ ...orgScope, id: 40, name: 'Globex', organization_id: 40 }],
-      'POST /api/v2/users/organizations/create': reply(201, created),
-    });
-    const { router } = open(paths.teamCreateOrganization);
-    const name = await nameField('Organization name');
-    fireEvent.click(screen.getByRole('button', { name: 'Create Organization' }));
-    expect(await screen.findByText('Organization name is required')).toBeInTheDocument();
-    fireEvent.change(name, { target: { value: 'Globex' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Organization' }));
-    await screen.findByRole('heading', { name: 'Team page, scope organization:40' });
-    expect(router.state.location.pathname).toBe('/team');
-    expect(await screen.findByText('Organization created')).toBeInTheDocument();
   });
 });

@@ -8,13 +8,13 @@ import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { organizationIdOf, useScope } from '@/features/scopes';
-import { AddMenu } from '@/features/team/add-menu';
 import { DefaultWorkspaceBanner } from '@/features/team/default-workspace-banner';
-import { OrganizationPicker } from '@/features/team/organization-picker';
-import { PlanUsage } from '@/features/team/plan-usage';
-import { TeamTab } from '@/features/team/team-tab';
+import { AddMenu } from '@/features/team/team/add-menu';
+import { OrganizationPicker } from '@/features/team/team/organization-picker';
+import { PlanUsage } from '@/features/team/team/plan-usage';
+import { TeamTab } from '@/features/team/team/team-tab';
+import { WorkspacesTab } from '@/features/team/team/workspaces-tab';
 import { useTeam } from '@/features/team/use-team';
-import { WorkspacesTab } from '@/features/team/workspaces-tab';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 

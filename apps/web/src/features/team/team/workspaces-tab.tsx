@@ -9,10 +9,10 @@ import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/component
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { Invite, Member, TeamWorkspace } from '@/features/team/api';
 import { WorkspaceAvatar } from '@/features/team/avatars';
-import { CreditLimitForm } from '@/features/team/credit-limit-form';
-import { displayName, formatNumber, plural } from '@/features/team/format';
 import type { TeamPermissions } from '@/features/team/permissions';
-import { PersonCell } from '@/features/team/person-cell';
+import { CreditLimitForm } from '@/features/team/team/credit-limit-form';
+import { displayName, formatNumber, plural } from '@/features/team/team/format';
+import { PersonCell } from '@/features/team/team/person-cell';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 

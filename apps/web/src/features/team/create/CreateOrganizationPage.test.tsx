@@ -1,0 +1,33 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { pickScope } from '@/features/scopes';
+import { organization, orgScope, teamRoutes } from '@/features/team/test-fixtures';
+import { openTeamPage as open } from '@/features/team/test-pages';
+import { paths } from '@/lib/paths';
+import { reply, stubApi } from '@/test/api-stub';
+
+const nameField = (label: string) => screen.findByLabelText(label) as Promise<HTMLInputElement>;
+
+describe('Create Organization', () => {
+  beforeEach(() => pickScope(null));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('creates it, makes it the scope and returns to the Team page', async () => {
+    const created = organization({ id: 40, name: 'Globex' });
+    stubApi({
+      ...teamRoutes(),
+      'GET /api/v2/users/user/valid-scopes': [{ ...orgScope, id: 40, name: 'Globex', organization_id: 40 }],
+      'POST /api/v2/users/organizations/create': reply(201, created),
+    });
+    const { router } = open(paths.teamCreateOrganization);
+    const name = await nameField('Organization name');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Organization' }));
+    expect(await screen.findByText('Organization name is required')).toBeInTheDocument();
+    fireEvent.change(name, { target: { value: 'Globex' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Organization' }));
+    await screen.findByRole('heading', { name: 'Team page, scope organization:40' });
+    expect(router.state.location.pathname).toBe('/team');
+    expect(await screen.findByText('Organization created')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,104 @@
+import * as React from 'react';
+import { generatePath, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+
+import { FormAlert } from '@/components/form-alert';
+import { useAddMember } from '@/features/team/api';
+import { MemberLimitDialog } from '@/features/team/limit-dialogs';
+import { MemberFormFields } from '@/features/team/members/member-form';
+import { useBackToTeam, useOrganizationIdParam } from '@/features/team/members/member-navigation';
+import { MemberPageFrame, type NoticeState } from '@/features/team/members/member-page-frame';
+import { addMemberBody, initialMemberValues } from '@/features/team/members/member-values';
+import { errorText, TEAM_MESSAGES } from '@/features/team/messages';
+import { memberLimitReached } from '@/features/team/permissions';
+import { memberSchema } from '@/features/team/schemas';
+import { type TeamData, useTeam } from '@/features/team/use-team';
+import { isApiError } from '@/lib/api/errors';
+import { useZodForm } from '@/lib/forms';
+import { paths } from '@/lib/paths';
+
+function AddMemberForm({ data }: { data: TeamData }) {
+  const { organization, workspaces, permissions } = data;
+  const navigate = useNavigate();
+  const backToTeam = useBackToTeam();
+  const add = useAddMember();
+  const form = useZodForm(memberSchema, { defaultValues: initialMemberValues(workspaces) });
+  const [formError, setFormError] = React.useState<string | null>(null);
+  // Limit dialogs open by themselves when the limit is already reached (section 4).
+  const [limitOpen, setLimitOpen] = React.useState(() => memberLimitReached(organization));
+
+  const onSubmit = form.handleSubmit((values) => {
+    setFormError(null);
+    add.mutate(addMemberBody(values, organization.id), {
+      onSuccess: (answer) => {
+        toast.success(answer.invite ? `Invitation sent to ${answer.invite.invite.email}` : 'Member added');
+        backToTeam(organization);
+      },
+      onError: (error) => {
+        if (!isApiError(error)) return setFormError(errorText(error));
+        const membershipId = error.body?.membership_id;
+        const inviteId = error.body?.invite_id;
+        if (error.status === 409 && typeof membershipId === 'number') {
+          const to = generatePath(paths.teamEditMember, {
+            organizationId: String(organization.id),
+            memberId: String(membershipId),
+          });
+          return navigate(to, { state: { notice: TEAM_MESSAGES.alreadyMember } satisfies NoticeState });
+        }
+        if (error.status === 409 && typeof inviteId === 'number') {
+          const to = generatePath(paths.teamEditInvite, {
+            organizationId: String(organization.id),
+            inviteId: String(inviteId),
+          });
+          return navigate(to, { state: { notice: TEAM_MESSAGES.alreadyInvited } satisfies NoticeState });
+        }
+        if (error.code === 'MEMBER_LIMIT_REACHED') return setLimitOpen(true);
+        const onField = error.fieldErrors('email_or_username')[0];
+        if (error.code === 'COULD_NOT_FIND_USER' || onField) {
+          return form.setError(
+            'emailOrUsername',
+            { type: 'server', message: onField ?? error.detail },
+            { shouldFocus: true },
+          );
+        }
+        setFormError(errorText(error));
+      },
+    });
+  });
+
+  return (
+    <>
+      <FormAlert className="mb-6">{formError}</FormAlert>
+      <MemberFormFields
+        form={form}
+        mode="add"
+        workspaces={workspaces}
+        permissions={permissions}
+        pending={add.isPending}
+        onSubmit={onSubmit}
+      />
+      <MemberLimitDialog
+        open={limitOpen}
+        onOpenChange={setLimitOpen}
+        organization={organization}
+        isOrganizationAdmin={permissions.isOrganizationAdmin}
+      />
+    </>
+  );
+}
+
+/** /team/{organizationId}/add-member */
+export function AddMemberPage() {
+  const organizationId = useOrganizationIdParam();
+  const team = useTeam(organizationId);
+  return (
+    <MemberPageFrame
+      title="Add Member"
+      crumb="Add"
+      description="Give someone access to the organization's workspaces, with their limits."
+      team={team}
+    >
+      {(data) => <AddMemberForm data={data} />}
+    </MemberPageFrame>
+  );
+}
