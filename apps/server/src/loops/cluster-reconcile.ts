@@ -9,8 +9,8 @@ import {
   instances,
 } from '../db/schema/index.js';
 import { addProcess, retireProcess } from '../modules/clusters/processes.js';
+import { instanceShouldRun, isActiveProcess, isAtRest, isEnded } from '../modules/clusters/states.js';
 import {
-  isTerminal,
   setClusterState,
   setInfraState,
   setInstanceState,
@@ -27,7 +27,7 @@ export async function reconcileCluster(deps: ClusterLoopDeps, clusterId: number)
   const [cluster] = await db.select().from(clusters).where(eq(clusters.id, clusterId));
   if (!cluster) return null;
   const again = new Date(Date.now() + deps.timings.reconcileIntervalMs);
-  if (cluster.desiredState === 'ready' && !['error', 'stopped', 'paused'].includes(cluster.state)) {
+  if (cluster.desiredState === 'ready' && !isAtRest(cluster.state)) {
     const failed = await ensureRunning(deps, cluster);
     if (!failed) return again;
   }
@@ -53,7 +53,7 @@ async function load(db: Db, clusterId: number): Promise<Machine[]> {
   return processes.map((process) => ({ process, instance: byProcess.get(process.id) }));
 }
 
-const active = (m: Machine) => m.process.desiredState === 'started' && !isTerminal(m.process.state);
+const active = (m: Machine) => isActiveProcess(m.process);
 
 /** Returns true when the cluster failed (its scheduler is gone) and must be stopped instead. */
 async function ensureRunning(deps: ClusterLoopDeps, cluster: Cluster): Promise<boolean> {
@@ -113,7 +113,7 @@ async function checkHeartbeats(deps: ClusterLoopDeps, cluster: Cluster) {
     );
   const timeout = deps.timings.heartbeatTimeoutMs;
   for (const instance of rows) {
-    if (isTerminal(instance.state)) continue;
+    if (isEnded(instance.state)) continue;
     const seen = (instance.lastHeartbeat ?? instance.launchedAt)!.getTime();
     if (Date.now() - seen <= timeout) continue;
     const reason = `No heartbeat from instance ${instance.name} for ${Math.round(timeout / 1000)} seconds`;
@@ -131,8 +131,7 @@ async function launchOrRelease(deps: ClusterLoopDeps, cluster: Cluster, m: Machi
   const { db, backend } = deps;
   const instance = m.instance;
   if (!instance) return;
-  const shouldRun =
-    instance.desiredState === 'ready' && m.process.desiredState === 'started' && !isTerminal(instance.state);
+  const shouldRun = instanceShouldRun(instance, m.process);
   if (shouldRun && instance.state === 'queued' && !instance.launchedAt) {
     const backendData = await backend.launch({
       instanceId: instance.id,
@@ -168,7 +167,7 @@ async function release(deps: ClusterLoopDeps, m: Machine, reason = '') {
 /** `ready` when the scheduler and the desired workers have started; `scaling` when a ready cluster is short. */
 async function deriveClusterState(db: Db, clusterId: number) {
   const [cluster] = await db.select().from(clusters).where(eq(clusters.id, clusterId));
-  if (cluster?.desiredState !== 'ready' || isTerminal(cluster.state)) return;
+  if (cluster?.desiredState !== 'ready' || isEnded(cluster.state)) return;
   const machines = await load(db, clusterId);
   const schedulerUp = machines.some((m) => m.process.role === 'scheduler' && m.process.state === 'started');
   const started = machines.filter(

@@ -4,7 +4,7 @@ import { clusterFiles, clusterProcesses, clusters, instances } from '../../db/sc
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { sha256 } from '../../lib/crypto.js';
-import { isTerminal } from '../clusters/transitions.js';
+import { isEnded } from '../clusters/states.js';
 
 /** `GET cluster_facing/worker-ips`: where the cluster's live workers are (for firewalls, spark, ...). */
 export async function workerIps(db: Db, clusterId: number) {
@@ -21,7 +21,7 @@ export async function workerIps(db: Db, clusterId: number) {
       ),
     )
     .orderBy(asc(clusterProcesses.id));
-  const live = rows.filter((r) => !isTerminal(r.process.state) && !isTerminal(r.instance.state));
+  const live = rows.filter((r) => !isEnded(r.process.state) && !isEnded(r.instance.state));
   const workers = live.map(({ process, instance }) => ({
     name: process.name,
     backend_id: instance.backendId,

@@ -4,7 +4,7 @@ import { type Instance, instances, type RunTask, runTasks } from '../../db/schem
 import { conflict, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { isoTimeOrNull } from '../../lib/time.js';
-import { isTerminal } from '../clusters/transitions.js';
+import { instanceShouldRun } from '../clusters/states.js';
 import type { runTaskSchema, runTaskUpdate } from './schemas.js';
 import { callingInstance } from './service.js';
 
@@ -43,7 +43,7 @@ function present(task: RunTask, instance: Instance | null): z.infer<typeof runTa
 /** `GET cluster_facing/pending-run-task/{backend_id}`: the task this instance should run next, or null. */
 export async function claimRunTask(db: Db, clusterId: number, backendId: string) {
   const { instance, process } = await callingInstance(db, clusterId, backendId);
-  if (instance.desiredState !== 'ready' || isTerminal(instance.state)) return { task: null };
+  if (!instanceShouldRun(instance, process)) return { task: null };
   const task = await db.transaction(async (tx) => {
     const [held] = await tx
       .select()

@@ -5,7 +5,8 @@ import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { requestStop } from '../clusters/service.js';
-import { isTerminal, requestReconcile, setInstanceState, setProcessState } from '../clusters/transitions.js';
+import { instanceShouldRun } from '../clusters/states.js';
+import { requestReconcile, setInstanceState, setProcessState } from '../clusters/transitions.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
@@ -85,8 +86,7 @@ export async function heartbeat(db: Db, clusterId: number, backendId: string) {
     backend_id: instance.backendId,
     state: instance.state,
     desired_state: instance.desiredState,
-    stop:
-      instance.desiredState !== 'ready' || process.desiredState !== 'started' || isTerminal(instance.state),
+    stop: !instanceShouldRun(instance, process),
   };
 }
 

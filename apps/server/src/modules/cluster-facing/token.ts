@@ -1,10 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, not } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { clusters } from '../../db/schema/index.js';
 import type { ClusterTokenResolver, Principal } from '../../http/auth.js';
 import { invalidToken } from '../../http/errors.js';
 import { sha256 } from '../../lib/crypto.js';
+import { sqlSettledCluster } from '../clusters/states.js';
 
 /** Cluster bearer tokens: random, stored as SHA-256; a stopped cluster's token no longer works. */
 export const resolveClusterToken: ClusterTokenResolver = async (
@@ -14,9 +15,7 @@ export const resolveClusterToken: ClusterTokenResolver = async (
   const [row] = await db
     .select({ id: clusters.id })
     .from(clusters)
-    .where(
-      sql`${eq(clusters.tokenHash, sha256(token))} and not (${clusters.desiredState} <> 'ready' and ${clusters.state} in ('stopped', 'paused', 'error'))`,
-    )
+    .where(and(eq(clusters.tokenHash, sha256(token)), not(sqlSettledCluster)))
     .limit(1);
   return row ? { kind: 'cluster', clusterId: row.id, instanceId: null } : null;
 };

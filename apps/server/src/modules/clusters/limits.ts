@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { clusters, workspaceMemberships } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
+import { sqlLiveCluster } from './states.js';
 
 /** Cores a cluster counts for: one for the scheduler, `workerCores` per worker. */
 export const clusterCores = (workers: number, workerCores: number) => 1 + workers * workerCores;
@@ -42,8 +43,7 @@ export async function assertWithinCoreLimit(
       and(
         eq(clusters.workspaceId, access.workspace.id),
         eq(clusters.creatorId, userId),
-        eq(clusters.desiredState, 'ready'),
-        sql`${clusters.state} not in ('stopped', 'error', 'paused')`,
+        sqlLiveCluster,
         excludeClusterId === undefined ? undefined : ne(clusters.id, excludeClusterId),
       ),
     );

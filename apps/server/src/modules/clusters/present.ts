@@ -14,6 +14,7 @@ import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import type { clusterDetailsSchema, clusterSummarySchema, instanceSchema, processSchema } from './schemas.js';
+import { isAtRest } from './states.js';
 
 type Summary = z.infer<typeof clusterSummarySchema>;
 type Details = z.infer<typeof clusterDetailsSchema>;
@@ -125,7 +126,7 @@ export async function presentDetails(
   const scheduler = processes.filter((p) => p.role === 'scheduler').at(-1);
   const workers = processes.filter((p) => p.role === 'worker');
   const [base] = await presentSummaries(db, [cluster], new Map([[workspace.id, workspace]]));
-  const end = ['stopped', 'error', 'paused'].includes(cluster.state) ? cluster.stateUpdated : new Date();
+  const end = isAtRest(cluster.state) ? cluster.stateUpdated : new Date();
   return {
     ...base!,
     coiled_hosted: false,

@@ -17,6 +17,7 @@ import { resolveScope } from '../access/scopes.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
 import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
+import { PROCESS_UP } from './states.js';
 
 /** `GET clusters/account/{ws}/`: a bare array, newest first (client-contract.md section 2.5). */
 export async function listClusters(
@@ -148,7 +149,7 @@ export async function clusterSize(db: Db, cluster: Cluster) {
     .where(and(eq(clusterProcesses.clusterId, cluster.id), eq(clusterProcesses.role, 'worker')))
     .groupBy(clusterProcesses.state);
   const by = new Map(rows.map((r) => [r.state, r.n]));
-  const active = ['pending', 'starting', 'started'].reduce((n, s) => n + (by.get(s as never) ?? 0), 0);
+  const active = PROCESS_UP.reduce((n, s) => n + (by.get(s) ?? 0), 0);
   return {
     desired_workers: cluster.desiredWorkers,
     workers: active,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusterEvents, clusters, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
@@ -14,12 +14,11 @@ import { parseDurationSeconds } from './durations.js';
 import { assertWithinCoreLimit, clusterCores } from './limits.js';
 import { recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
+import { isAtRest, isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
 import { recordState, setClusterState, setInfraState } from './transitions.js';
 
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 20 * 60;
 export const DEFAULT_WORKERS = 4;
-/** Clusters that still run (or are on their way): a name among them is reused, not duplicated. */
-const LIVE = sql`${clusters.desiredState} = 'ready' and ${clusters.state} not in ('stopped', 'error')`;
 
 // Sections of a client's dask config that are its own (they hold its API token) or name paths
 // and addresses of the client's machine.
@@ -66,7 +65,8 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         and(
           eq(clusters.workspaceId, access.workspace.id),
           eq(clusters.name, body.name),
-          sql`((${LIVE}) or (${clusters.desiredState} = 'paused' and ${clusters.state} = 'paused'))`,
+          // A live cluster's name is reused, not duplicated; a paused one is resumed.
+          or(sqlLiveCluster, sqlResumableCluster),
         ),
       )
       .orderBy(desc(clusters.id))
@@ -148,7 +148,7 @@ export async function resumeCluster(deps: Deps, user: User, target: ClusterAcces
       .from(clusters)
       .where(eq(clusters.id, target.cluster.id))
       .for('update');
-    if (cluster!.desiredState === 'ready' && !['stopped', 'error'].includes(cluster!.state)) return;
+    if (isLive(cluster!)) return;
     if (cluster!.state !== 'paused')
       throw badRequest(
         `Cluster ${cluster!.name} is ${cluster!.state}; create a new cluster instead.`,
@@ -193,7 +193,7 @@ export async function requestStop(db: Db, clusterId: number, desired: 'stopped' 
       .update(clusters)
       .set({ desiredState: desired, reconcileAt: new Date() })
       .where(eq(clusters.id, clusterId));
-    if (['stopped', 'error', 'paused'].includes(cluster.state)) return;
+    if (isAtRest(cluster.state)) return;
     await setClusterState(tx, clusterId, desired === 'paused' ? 'pausing' : 'stopping', reason);
   });
 }
@@ -207,7 +207,7 @@ export async function findByName(db: Db, workspaceId: number, name: string, incl
       and(
         eq(clusters.workspaceId, workspaceId),
         eq(clusters.name, name),
-        includePaused ? sql`((${LIVE}) or ${clusters.state} in ('paused', 'pausing'))` : LIVE,
+        includePaused ? or(sqlLiveCluster, inArray(clusters.state, ['paused', 'pausing'])) : sqlLiveCluster,
       ),
     )
     .orderBy(desc(clusters.id))

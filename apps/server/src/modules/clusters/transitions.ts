@@ -13,15 +13,13 @@ import {
   type ProcessState,
   stateHistory,
 } from '../../db/schema/index.js';
+import { sqlNotEnded } from './states.js';
 
 /**
  * Every state change goes through here: the row's current state and the history the `states`
  * call reads change together, and only when the state really changes (the conditional update
  * makes concurrent writers record a transition once).
  */
-
-const TERMINAL = ['stopped', 'error'] as const;
-export const isTerminal = (state: string) => (TERMINAL as readonly string[]).includes(state);
 
 export async function setClusterState(
   db: Db,
@@ -72,7 +70,7 @@ export async function setProcessState(
       and(
         eq(clusterProcesses.id, process.id),
         ne(clusterProcesses.state, state),
-        sql`${clusterProcesses.state} not in ('stopped', 'error')`,
+        sqlNotEnded(clusterProcesses.state),
       ),
     )
     .returning({ id: clusterProcesses.id, reason: clusterProcesses.stateReason });
@@ -97,13 +95,7 @@ export async function setInstanceState(
     .update(instances)
     // A stop without a reason keeps the reason it was asked to stop for.
     .set({ state, stateReason: reason || keepReason(instances.stateReason, state), stateUpdated: now })
-    .where(
-      and(
-        eq(instances.id, instance.id),
-        ne(instances.state, state),
-        sql`${instances.state} not in ('stopped', 'error')`,
-      ),
-    )
+    .where(and(eq(instances.id, instance.id), ne(instances.state, state), sqlNotEnded(instances.state)))
     .returning({ id: instances.id, reason: instances.stateReason });
   if (!row) return false;
   const type = instance.role === 'scheduler' ? 'scheduler_instance' : 'worker_instance';

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { clusters, httpsCertificates, type User } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
+import { sqlLiveCluster } from '../clusters/states.js';
 import type { CertificateStatus } from './schemas.js';
 
 /**
@@ -32,13 +33,7 @@ async function takenBecause(db: Db, workspaceId: number, sub: string): Promise<s
   const [user] = await db
     .select({ name: clusters.name, workspaceId: clusters.workspaceId })
     .from(clusters)
-    .where(
-      and(
-        sql`lower(${clusters.options}->>'custom_subdomain') = ${sub}`,
-        eq(clusters.desiredState, 'ready'),
-        sql`${clusters.state} not in ('stopped', 'error')`,
-      ),
-    )
+    .where(and(sql`lower(${clusters.options}->>'custom_subdomain') = ${sub}`, sqlLiveCluster))
     .limit(1);
   if (!user) return null;
   return user.workspaceId === workspaceId

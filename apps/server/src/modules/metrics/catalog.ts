@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Cluster, type Instance, instanceLogs, instances, stateHistory } from '../../db/schema/index.js';
-import { isTerminal } from '../clusters/transitions.js';
+import { isEnded, isWantedInstance } from '../clusters/states.js';
 
 /**
  * The metrics Cumulus answers, computed from what the control plane records (there is no
@@ -49,9 +49,7 @@ const MAX_POINTS = 500;
 /** The window asked for, within the cluster's life, in steps of at least 15 s and at most 500 points. */
 export function windowFor(cluster: Cluster, start?: number, end?: number): Window {
   const born = Math.floor(cluster.created.getTime() / 1000);
-  const last = isTerminal(cluster.state)
-    ? Math.ceil(cluster.stateUpdated.getTime() / 1000)
-    : Date.now() / 1000;
+  const last = isEnded(cluster.state) ? Math.ceil(cluster.stateUpdated.getTime() / 1000) : Date.now() / 1000;
   const to = Math.floor(Math.min(end ?? last, Date.now() / 1000));
   const from = Math.floor(Math.max(start ?? born, to - 90 * 86_400));
   const span = Math.max(0, to - from);
@@ -108,7 +106,7 @@ export async function computeSeries(
     case 'heartbeat_age': {
       const now = Date.now();
       return machines
-        .filter((i) => i.launchedAt && !isTerminal(i.state) && i.desiredState === 'ready')
+        .filter((i) => i.launchedAt && isWantedInstance(i))
         .map((i) => ({
           metric: { name, instance: i.name, instance_id: String(i.id), role: i.role },
           values: [

@@ -13,7 +13,7 @@ import {
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { clusterNotFound } from '../clusters/access.js';
-import { isTerminal } from '../clusters/transitions.js';
+import { isAtRest, isEnded } from '../clusters/states.js';
 import { computeSeries, METRICS, type MetricName, reduce, windowFor } from './catalog.js';
 import type { adhocQuery, seriesQuery, valueQuery } from './schemas.js';
 
@@ -179,7 +179,7 @@ export async function summaryMetrics(db: Db, cluster: Cluster, metricsUrl: strin
     valueOver(db, cluster, 'workers', 'max'),
   ]);
   const now = Date.now();
-  const end = isTerminal(cluster.state) || cluster.state === 'paused' ? cluster.stateUpdated.getTime() : now;
+  const end = isAtRest(cluster.state) ? cluster.stateUpdated.getTime() : now;
   const heartbeats = machines.flatMap((i) => (i.lastHeartbeat ? [i.lastHeartbeat.getTime()] : []));
   return {
     cluster_id: cluster.id,
@@ -188,7 +188,7 @@ export async function summaryMetrics(db: Db, cluster: Cluster, metricsUrl: strin
     desired_workers: cluster.desiredWorkers,
     started_workers: processes.filter((p) => p.role === 'worker' && p.state === 'started').length,
     peak_workers: peak.value ?? 0,
-    running_instances: machines.filter((i) => i.launchedAt && !i.releasedAt && !isTerminal(i.state)).length,
+    running_instances: machines.filter((i) => i.launchedAt && !i.releasedAt && !isEnded(i.state)).length,
     total_instances: machines.length,
     instance_seconds: Math.round(
       machines.reduce(

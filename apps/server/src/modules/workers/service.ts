@@ -15,7 +15,8 @@ import { assertMayManage, type ClusterAccess } from '../clusters/access.js';
 import { assertWithinCoreLimit } from '../clusters/limits.js';
 import { presentProcess } from '../clusters/present.js';
 import { addProcess, retireProcess } from '../clusters/processes.js';
-import { isTerminal, requestReconcile } from '../clusters/transitions.js';
+import { isActiveProcess, isLive } from '../clusters/states.js';
+import { requestReconcile } from '../clusters/transitions.js';
 import type { addWorkersBody, listWorkersQuery, removeWorkersQuery, workerSchema } from './schemas.js';
 
 type Worker = z.infer<typeof workerSchema>;
@@ -73,7 +74,7 @@ export async function getWorker(db: Db, workspaceId: number, workerId: number) {
 
 const assertRunning = (target: ClusterAccess) => {
   const c = target.cluster;
-  if (c.desiredState !== 'ready' || ['stopped', 'error', 'paused', 'stopping', 'pausing'].includes(c.state))
+  if (!isLive(c))
     throw badRequest(
       `Cluster ${c.name} is ${c.state}; only a running cluster can be scaled.`,
       'CLUSTER_NOT_RUNNING',
@@ -130,7 +131,7 @@ export async function removeWorkers(
       .from(clusterProcesses)
       .leftJoin(instances, eq(instances.processId, clusterProcesses.id))
       .where(and(eq(clusterProcesses.clusterId, cluster.id), eq(clusterProcesses.role, 'worker')));
-    const active = rows.filter((r) => r.process.desiredState === 'started' && !isTerminal(r.process.state));
+    const active = rows.filter((r) => isActiveProcess(r.process));
     const chosen = active.filter((r) => wanted.has(r.process.name));
     for (const r of chosen) await retireProcess(tx, r.process, r.instance ?? undefined, reason);
     let desired = Math.max(0, row!.desiredWorkers - chosen.length);
