@@ -11,7 +11,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import type { Organization } from '@/features/team/api';
+import type { Organization } from '@/data/organizations/organization-query';
 import { TEAM_MESSAGES } from '@/features/team/messages';
 import { paths } from '@/lib/paths';
 

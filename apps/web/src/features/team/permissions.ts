@@ -1,4 +1,7 @@
-import type { Invite, Member, Organization, TeamWorkspace } from '@/features/team/api';
+import type { OrganizationInvite } from '@/data/organizations/organization-invites-query';
+import type { OrganizationMember } from '@/data/organizations/organization-members-query';
+import type { Organization } from '@/data/organizations/organization-query';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 
 // The console mirrors the server's rules (console.md section 6; apps/server's modules/access/)
 // to show or hide controls; the server decides.
@@ -22,7 +25,7 @@ export type TeamPermissions = {
 export function teamPermissions(
   userId: number,
   organization: Pick<Organization, 'memberSet'>,
-  workspaces: readonly Pick<TeamWorkspace, 'id' | 'membershipSet'>[],
+  workspaces: readonly Pick<OrganizationWorkspace, 'id' | 'membershipSet'>[],
 ): TeamPermissions {
   const isOrganizationAdmin = organization.memberSet.some(
     (member) => member.user.id === userId && member.role === 'admin',
@@ -43,9 +46,10 @@ export function teamPermissions(
   };
 }
 
-export const memberWorkspaceIds = (member: Member) =>
+export const memberWorkspaceIds = (member: OrganizationMember) =>
   member.workspaceMemberships.map((row) => row.workspaceId);
-export const inviteWorkspaceIds = (invite: Invite) => invite.workspaceInvites.map((row) => row.workspaceId);
+export const inviteWorkspaceIds = (invite: OrganizationInvite) =>
+  invite.workspaceInvites.map((row) => row.workspaceId);
 
 /** Members plus pending invites plus the one being added may not exceed the member limit (section 5). */
 export function memberLimitReached(

@@ -1,9 +1,7 @@
-import {
-  useOrganization,
-  useOrganizationInvites,
-  useOrganizationMembers,
-  useOrganizationWorkspaces,
-} from '@/features/team/api';
+import { useOrganizationInvitesQuery } from '@/data/organizations/organization-invites-query';
+import { useOrganizationMembersQuery } from '@/data/organizations/organization-members-query';
+import { useOrganizationQuery } from '@/data/organizations/organization-query';
+import { useOrganizationWorkspacesQuery } from '@/data/organizations/organization-workspaces-query';
 import { teamPermissions } from '@/features/team/permissions';
 import { useSignedIn } from '@/lib/signed-in';
 
@@ -13,10 +11,10 @@ export type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;
 /** Everything the Team screens show of one organization, and what the user may do in it. */
 export function useTeam(organizationId: number | null) {
   const { user } = useSignedIn();
-  const organization = useOrganization(organizationId);
-  const workspaces = useOrganizationWorkspaces(organizationId);
-  const members = useOrganizationMembers(organizationId);
-  const invites = useOrganizationInvites(organizationId);
+  const organization = useOrganizationQuery({ organizationId });
+  const workspaces = useOrganizationWorkspacesQuery({ organizationId });
+  const members = useOrganizationMembersQuery({ organizationId });
+  const invites = useOrganizationInvitesQuery({ organizationId });
   const queries = [organization, workspaces, members, invites];
   const failed = queries.find((query) => query.isError);
   const data =

@@ -3,8 +3,8 @@ import * as React from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
+import { useOrganizationCreateMutation } from '@/data/organizations/organization-create-mutation';
 import { organizationScope, pickScope } from '@/features/scopes';
-import { useCreateOrganization } from '@/features/team/api';
 import { CreateFrame, showCreateFailure } from '@/features/team/create/create-frame';
 import { NameForm } from '@/features/team/create/name-form';
 import { TEAM_MESSAGES } from '@/features/team/messages';
@@ -21,20 +21,23 @@ export function CreateOrganizationPage() {
     breadcrumbs: teamCrumbs(null, { label: 'Create Organization' }),
   });
   const navigate = useNavigate();
-  const create = useCreateOrganization();
+  const create = useOrganizationCreateMutation();
   const form = useZodForm(organizationNameSchema, { defaultValues: { name: '' } });
   const [formError, setFormError] = React.useState<string | null>(null);
 
   const onSubmit = ({ name }: { name: string }) => {
     setFormError(null);
-    create.mutate(name, {
-      onSuccess: (organization) => {
-        toast.success(TEAM_MESSAGES.organizationCreated);
-        pickScope(organizationScope(organization));
-        navigate(paths.team);
+    create.mutate(
+      { name },
+      {
+        onSuccess: (organization) => {
+          toast.success(TEAM_MESSAGES.organizationCreated);
+          pickScope(organizationScope(organization));
+          navigate(paths.team);
+        },
+        onError: (error) => showCreateFailure(form, setFormError, error),
       },
-      onError: (error) => showCreateFailure(form, setFormError, error),
-    });
+    );
   };
 
   return (

@@ -5,8 +5,8 @@ import { toast } from 'sonner';
 
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { useWorkspaceCreateMutation } from '@/data/organizations/workspace-create-mutation';
 import { organizationScope, pickScope } from '@/features/scopes';
-import { useCreateWorkspace } from '@/features/team/api';
 import { CreateFrame, showCreateFailure } from '@/features/team/create/create-frame';
 import { NameForm } from '@/features/team/create/name-form';
 import { SHOW_DEFAULT_WORKSPACE_BANNER } from '@/features/team/default-workspace-banner';
@@ -26,7 +26,7 @@ export function CreateWorkspacePage() {
   const organizationId = requireParam(useParams().organizationId, TEAM_MESSAGES.organizationIdRequired);
   const team = useTeam(organizationId);
   const navigate = useNavigate();
-  const create = useCreateWorkspace(organizationId);
+  const create = useWorkspaceCreateMutation();
   const form = useZodForm(workspaceNameSchema, { defaultValues: { name: '' } });
   const [formError, setFormError] = React.useState<string | null>(null);
   const [limitOpen, setLimitOpen] = React.useState(false);
@@ -44,18 +44,26 @@ export function CreateWorkspacePage() {
 
   const onSubmit = ({ name }: { name: string }) => {
     setFormError(null);
-    create.mutate(name, {
-      onSuccess: () => {
-        toast.success(TEAM_MESSAGES.workspaceCreated);
-        if (organization) pickScope(organizationScope(organization));
-        navigate(`${paths.team}?${SHOW_DEFAULT_WORKSPACE_BANNER}=true`);
+    create.mutate(
+      { organizationId, name },
+      {
+        onSuccess: () => {
+          toast.success(TEAM_MESSAGES.workspaceCreated);
+          if (organization) pickScope(organizationScope(organization));
+          navigate(`${paths.team}?${SHOW_DEFAULT_WORKSPACE_BANNER}=true`);
+        },
+        onError: (error) => {
+          if (isApiError(error) && error.code === 'WORKSPACE_LIMIT_REACHED') return setLimitOpen(true);
+          const unique = isApiError(error) && error.code === 'REQUIRE_UNIQUE_ACCOUNT_NAMES';
+          showCreateFailure(
+            form,
+            setFormError,
+            error,
+            unique ? TEAM_MESSAGES.uniqueWorkspaceName : undefined,
+          );
+        },
       },
-      onError: (error) => {
-        if (isApiError(error) && error.code === 'WORKSPACE_LIMIT_REACHED') return setLimitOpen(true);
-        const unique = isApiError(error) && error.code === 'REQUIRE_UNIQUE_ACCOUNT_NAMES';
-        showCreateFailure(form, setFormError, error, unique ? TEAM_MESSAGES.uniqueWorkspaceName : undefined);
-      },
-    });
+    );
   };
 
   return (

@@ -3,7 +3,7 @@ import { generatePath, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
 import { FormAlert } from '@/components/form-alert';
-import { useAddMember } from '@/features/team/api';
+import { useMemberAddMutation } from '@/data/organizations/member-add-mutation';
 import { MemberLimitDialog } from '@/features/team/limit-dialogs';
 import { MemberFormFields } from '@/features/team/members/member-form';
 import { useBackToTeam, useOrganizationIdParam } from '@/features/team/members/member-navigation';
@@ -21,7 +21,7 @@ function AddMemberForm({ data }: { data: TeamData }) {
   const { organization, workspaces, permissions } = data;
   const navigate = useNavigate();
   const backToTeam = useBackToTeam();
-  const add = useAddMember();
+  const add = useMemberAddMutation();
   const form = useZodForm(memberSchema, { defaultValues: initialMemberValues(workspaces) });
   const [formError, setFormError] = React.useState<string | null>(null);
   // Limit dialogs open by themselves when the limit is already reached (section 4).

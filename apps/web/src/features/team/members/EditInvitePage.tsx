@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 
-import { useInvite, useUpdateInvite } from '@/features/team/api';
+import { useInviteQuery } from '@/data/organizations/invite-query';
+import { useInviteUpdateMutation } from '@/data/organizations/invite-update-mutation';
 import { EditMemberScreen } from '@/features/team/members/edit-member-screen';
 import { useOrganizationIdParam } from '@/features/team/members/member-navigation';
 import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
@@ -12,8 +13,8 @@ import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
 export function EditInvitePage() {
   const organizationId = useOrganizationIdParam();
   const inviteId = requireParam(useParams().inviteId, TEAM_MESSAGES.inviteIdRequired);
-  const invite = useInvite(inviteId);
-  const update = useUpdateInvite(organizationId, inviteId);
+  const invite = useInviteQuery({ inviteId });
+  const update = useInviteUpdateMutation();
   const { data } = invite;
   return (
     <EditMemberScreen
@@ -26,7 +27,7 @@ export function EditInvitePage() {
       existing={
         data ? { emailOrUsername: data.invite.email, role: data.role, rows: data.workspaceInvites } : null
       }
-      save={(body, callbacks) => update.mutate(body, callbacks)}
+      save={(body, callbacks) => update.mutate({ organizationId, inviteId, body }, callbacks)}
       pending={update.isPending}
     />
   );

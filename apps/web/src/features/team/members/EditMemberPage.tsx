@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 
-import { useMembership, useUpdateMember } from '@/features/team/api';
+import { useMemberUpdateMutation } from '@/data/organizations/member-update-mutation';
+import { useMembershipQuery } from '@/data/organizations/membership-query';
 import { EditMemberScreen } from '@/features/team/members/edit-member-screen';
 import { useOrganizationIdParam } from '@/features/team/members/member-navigation';
 import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
@@ -9,8 +10,8 @@ import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
 export function EditMemberPage() {
   const organizationId = useOrganizationIdParam();
   const memberId = requireParam(useParams().memberId, TEAM_MESSAGES.memberIdRequired);
-  const membership = useMembership(memberId);
-  const update = useUpdateMember(organizationId, memberId);
+  const membership = useMembershipQuery({ membershipId: memberId });
+  const update = useMemberUpdateMutation();
   const { data } = membership;
   return (
     <EditMemberScreen
@@ -25,7 +26,7 @@ export function EditMemberPage() {
           ? { emailOrUsername: data.user.username, role: data.role, rows: data.workspaceMemberships }
           : null
       }
-      save={(body, callbacks) => update.mutate(body, callbacks)}
+      save={(body, callbacks) => update.mutate({ organizationId, membershipId: memberId, body }, callbacks)}
       pending={update.isPending}
     />
   );

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { toast } from 'sonner';
 
 import { FormAlert } from '@/components/form-alert';
-import type { UpdateMemberBody } from '@/features/team/api';
+import type { UpdateMemberBody } from '@/data/organizations/member-update-mutation';
 import { MemberFormFields } from '@/features/team/members/member-form';
 import { useBackToTeam } from '@/features/team/members/member-navigation';
 import { MemberPageFrame } from '@/features/team/members/member-page-frame';

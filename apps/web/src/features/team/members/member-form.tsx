@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import type { TeamWorkspace } from '@/features/team/api';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatar } from '@/features/team/avatars';
 import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
 import type { MemberValues, memberSchema } from '@/features/team/schemas';
@@ -22,7 +22,7 @@ export const ORGANIZATION_ADMIN_REASON = 'Only organization admins can change th
 type MemberFormProps = {
   form: MemberForm;
   mode: 'add' | 'edit-member' | 'edit-invite';
-  workspaces: readonly TeamWorkspace[];
+  workspaces: readonly OrganizationWorkspace[];
   permissions: TeamPermissions;
   pending: boolean;
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;

@@ -1,4 +1,8 @@
-import type { AddMemberBody, TeamWorkspace, UpdateMemberBody } from '@/features/team/api';
+import type { InviteDetails } from '@/data/organizations/invite-query';
+import type { AddMemberBody } from '@/data/organizations/member-add-mutation';
+import type { UpdateMemberBody } from '@/data/organizations/member-update-mutation';
+import type { Membership } from '@/data/organizations/membership-query';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import {
   DEFAULT_CORE_LIMIT,
   DEFAULT_CREDIT_LIMIT,
@@ -7,13 +11,7 @@ import {
 } from '@/features/team/schemas';
 
 /** A member's or an invite's existing row in one workspace. */
-type ExistingRow = {
-  id: number;
-  workspaceId: number;
-  isAdmin: boolean;
-  coreLimit: number;
-  creditLimit: number;
-};
+type ExistingRow = Membership['workspaceMemberships'][number] | InviteDetails['workspaceInvites'][number];
 
 /**
  * The form's starting values: one row per workspace the user sees. A new member gets the default
@@ -21,8 +19,8 @@ type ExistingRow = {
  * invite starts from their rows.
  */
 export function initialMemberValues(
-  workspaces: readonly Pick<TeamWorkspace, 'id'>[],
-  existing?: { emailOrUsername: string; role: 'admin' | 'member'; rows: readonly ExistingRow[] },
+  workspaces: readonly Pick<OrganizationWorkspace, 'id'>[],
+  existing?: { emailOrUsername: string; role: Membership['role']; rows: readonly ExistingRow[] },
 ): MemberValues {
   const rows: WorkspaceAccessValues[] = workspaces.map((workspace) => {
     const row = existing?.rows.find((candidate) => candidate.workspaceId === workspace.id);
@@ -51,7 +49,7 @@ export function initialMemberValues(
 }
 
 /** The rows given access, as the calls take them (limits as numbers; the schema checked them). */
-function accessRows(values: MemberValues): UpdateMemberBody['workspaces'] {
+function accessRows(values: MemberValues): NonNullable<UpdateMemberBody['workspaces']> {
   return values.workspaces
     .filter((row) => row.access)
     .map((row) => ({

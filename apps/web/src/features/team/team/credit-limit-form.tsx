@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { FieldError } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { type TeamWorkspace, useUpdateWorkspaceCreditLimit } from '@/features/team/api';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
+import { useWorkspaceCreditLimitMutation } from '@/data/organizations/workspace-credit-limit-mutation';
 import { TOOLTIPS } from '@/features/team/permissions';
 import { creditLimitSchema } from '@/features/team/schemas';
 import { WhyDisabled } from '@/features/team/why-disabled';
@@ -26,11 +27,11 @@ export function CreditLimitForm({
   organizationId,
   canEdit,
 }: {
-  workspace: TeamWorkspace;
+  workspace: OrganizationWorkspace;
   organizationId: number;
   canEdit: boolean;
 }) {
-  const save = useUpdateWorkspaceCreditLimit(organizationId);
+  const save = useWorkspaceCreditLimitMutation();
   const saved = workspace.creditLimit === null ? '' : String(workspace.creditLimit);
   const form = useZodForm(creditLimitSchema, { mode: 'onChange', defaultValues: { creditLimit: saved } });
   const { reset } = form;
@@ -41,7 +42,7 @@ export function CreditLimitForm({
 
   const onSubmit = form.handleSubmit(({ creditLimit }) =>
     save.mutate(
-      { workspaceId: workspace.id, creditLimit },
+      { organizationId, workspaceId: workspace.id, creditLimit },
       {
         onSuccess: () => toast.success(`Credit limit of ${workspace.name} saved`),
         onError: (failure) =>

@@ -2,8 +2,8 @@ import { Building2Icon } from 'lucide-react';
 import * as React from 'react';
 
 import { SearchPicker } from '@/components/search-picker';
+import { useOrganizationSearchQuery } from '@/data/organizations/organization-search-query';
 import { organizationScope, pickScope, SCOPE_SEARCH_DEBOUNCE_MS } from '@/features/scopes';
-import { useOrganizationSearch } from '@/features/team/api';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useSignedIn } from '@/lib/signed-in';
 
@@ -17,7 +17,7 @@ export function OrganizationPicker({ selected }: { selected: { id: number; name:
   const { user } = useSignedIn();
   const [search, setSearch] = React.useState('');
   const text = useDebouncedValue(search.trim(), SCOPE_SEARCH_DEBOUNCE_MS);
-  const found = useOrganizationSearch(text, user.isStaff);
+  const found = useOrganizationSearchQuery({ search: text, staff: user.isStaff });
   const items = found.data?.items ?? [];
 
   return (

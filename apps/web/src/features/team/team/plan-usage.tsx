@@ -1,4 +1,4 @@
-import type { Organization } from '@/features/team/api';
+import type { Organization } from '@/data/organizations/organization-query';
 import { formatNumber } from '@/features/team/team/format';
 import { cn } from '@/lib/utils';
 

@@ -6,14 +6,12 @@ import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import {
-  type Invite,
-  type Member,
-  type TeamWorkspace,
-  useDeleteInvite,
-  useRemoveMember,
-  useResendInvite,
-} from '@/features/team/api';
+import { useInviteDeleteMutation } from '@/data/organizations/invite-delete-mutation';
+import { useInviteResendMutation } from '@/data/organizations/invite-resend-mutation';
+import { useMemberRemoveMutation } from '@/data/organizations/member-remove-mutation';
+import type { OrganizationInvite } from '@/data/organizations/organization-invites-query';
+import type { OrganizationMember } from '@/data/organizations/organization-members-query';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatarGroup } from '@/features/team/avatars';
 import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/features/team/permissions';
 import { serverMessage } from '@/features/team/team/credit-limit-form';
@@ -28,9 +26,9 @@ import { cn } from '@/lib/utils';
 type TeamTabProps = {
   organizationId: number;
   organizationName: string;
-  members: readonly Member[];
-  invites: readonly Invite[];
-  workspaces: readonly TeamWorkspace[];
+  members: readonly OrganizationMember[];
+  invites: readonly OrganizationInvite[];
+  workspaces: readonly OrganizationWorkspace[];
   permissions: TeamPermissions;
 };
 
@@ -48,7 +46,7 @@ type Row = {
 
 type Removal = { kind: 'member' | 'invite'; id: number; name: string };
 
-function memberRow(member: Member): Row {
+function memberRow(member: OrganizationMember): Row {
   const name = displayName(member.user);
   return {
     kind: 'member',
@@ -62,7 +60,7 @@ function memberRow(member: Member): Row {
   };
 }
 
-function inviteRow(invite: Invite): Row {
+function inviteRow(invite: OrganizationInvite): Row {
   return {
     kind: 'invite',
     id: invite.id,
@@ -103,9 +101,9 @@ export function TeamTab({
   permissions,
 }: TeamTabProps) {
   const [removal, setRemoval] = React.useState<Removal | null>(null);
-  const removeMember = useRemoveMember(organizationId);
-  const deleteInvite = useDeleteInvite(organizationId);
-  const resend = useResendInvite(organizationId);
+  const removeMember = useMemberRemoveMutation();
+  const deleteInvite = useInviteDeleteMutation();
+  const resend = useInviteResendMutation();
   const workspaceById = React.useMemo(() => new Map(workspaces.map((w) => [w.id, w])), [workspaces]);
   const rows = [...members.map(memberRow), ...invites.map(inviteRow)];
 
@@ -122,26 +120,31 @@ export function TeamTab({
 
   const confirmRemoval = () => {
     if (!removal) return;
-    const mutation = removal.kind === 'member' ? removeMember : deleteInvite;
-    mutation.mutate(removal.id, {
+    const callbacks = {
       onSuccess: () => {
         toast.success(
           removal.kind === 'member' ? `${removal.name} removed` : `Invite to ${removal.name} deleted`,
         );
         setRemoval(null);
       },
-      onError: (error) => {
+      onError: (error: Error) => {
         toast.error(serverMessage(error));
         setRemoval(null);
       },
-    });
+    };
+    if (removal.kind === 'member')
+      removeMember.mutate({ organizationId, membershipId: removal.id }, callbacks);
+    else deleteInvite.mutate({ organizationId, inviteId: removal.id }, callbacks);
   };
 
   const resendInvite = (row: Row) =>
-    resend.mutate(row.id, {
-      onSuccess: () => toast.success('Invite email resent'),
-      onError: (error) => toast.error(serverMessage(error)),
-    });
+    resend.mutate(
+      { organizationId, inviteId: row.id },
+      {
+        onSuccess: () => toast.success('Invite email resent'),
+        onError: (error) => toast.error(serverMessage(error)),
+      },
+    );
 
   return (
     <div className="flex flex-col gap-3">
@@ -183,7 +186,7 @@ export function TeamTab({
                         variant="ghost"
                         size="sm"
                         aria-label={`Resend invite to ${row.name}`}
-                        disabled={resend.isPending && resend.variables === row.id}
+                        disabled={resend.isPending && resend.variables?.inviteId === row.id}
                         onClick={() => resendInvite(row)}
                       >
                         <SendIcon aria-hidden="true" />

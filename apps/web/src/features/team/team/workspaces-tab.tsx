@@ -7,7 +7,9 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { Invite, Member, TeamWorkspace } from '@/features/team/api';
+import type { OrganizationInvite } from '@/data/organizations/organization-invites-query';
+import type { OrganizationMember } from '@/data/organizations/organization-members-query';
+import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatar } from '@/features/team/avatars';
 import type { TeamPermissions } from '@/features/team/permissions';
 import { CreditLimitForm } from '@/features/team/team/credit-limit-form';
@@ -32,10 +34,10 @@ type Row = {
 };
 
 function workspaceRows(
-  workspace: TeamWorkspace,
+  workspace: OrganizationWorkspace,
   organizationId: number,
   membershipIdOfUser: Map<number, number>,
-  invites: readonly Invite[],
+  invites: readonly OrganizationInvite[],
 ): Row[] {
   const members: Row[] = workspace.membershipSet.map((member) => {
     const membershipId = membershipIdOfUser.get(member.user.id);
@@ -86,7 +88,7 @@ function WorkspaceCard({
   permissions,
   defaultOpen,
 }: {
-  workspace: TeamWorkspace;
+  workspace: OrganizationWorkspace;
   organizationId: number;
   rows: Row[];
   permissions: TeamPermissions;
@@ -197,9 +199,9 @@ function WorkspaceCard({
 
 type WorkspacesTabProps = {
   organizationId: number;
-  workspaces: readonly TeamWorkspace[];
-  members: readonly Member[];
-  invites: readonly Invite[];
+  workspaces: readonly OrganizationWorkspace[];
+  members: readonly OrganizationMember[];
+  invites: readonly OrganizationInvite[];
   permissions: TeamPermissions;
 };
 
