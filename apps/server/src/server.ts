@@ -10,9 +10,10 @@ import type { App } from './http/app-types.js';
 import { pruneCredentials } from './http/auth.js';
 import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
-import { createClusterLoop } from './loops/clusters.js';
+import { clusterDomain } from './loops/clusters.js';
 import { createMailDelivery } from './loops/mail-outbox.js';
-import { Loop } from './loops/runner.js';
+import { Periodic } from './loops/periodic.js';
+import { Runner } from './loops/runner.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
 
@@ -43,8 +44,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await database.migrate();
   await seedInteractionTypes(database.db);
 
-  let mailLoop: Loop | undefined;
-  let clusterLoop: Loop | undefined;
+  let mailLoop: Periodic | undefined;
+  let clusterLoop: Runner | undefined;
   const backend =
     options.backend ??
     createLocalBackend({
@@ -67,8 +68,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
   const log: FastifyBaseLogger = app.log;
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
-  mailLoop = new Loop('mail-outbox', 5_000, () => mail.deliverDue(), log);
-  const housekeeping = new Loop(
+  mailLoop = new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log);
+  const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),
     async () => {
@@ -77,15 +78,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     log,
   );
-  const reconciler = createClusterLoop({
-    db: database.db,
-    backend,
-    secrets: deps.secrets,
-    timings: config.clusters,
-    serverUrl: config.publicUrl,
+  clusterLoop = new Runner(
+    database.db,
+    clusterDomain({
+      db: database.db,
+      backend,
+      secrets: deps.secrets,
+      timings: config.clusters,
+      serverUrl: config.publicUrl,
+      log,
+    }),
     log,
-  });
-  clusterLoop = new Loop('clusters', config.clusters.reconcileIntervalMs, () => reconciler.tick(), log);
+  );
   const loops = [mailLoop, housekeeping, clusterLoop];
 
   return {

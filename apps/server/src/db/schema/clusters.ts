@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, tstz } from './columns.js';
+import { createdAt, loopColumns, tstz } from './columns.js';
 import { workspaces } from './organizations.js';
 import { users } from './users.js';
 
@@ -92,6 +92,8 @@ export const clusters = pgTable(
     name: varchar('name', { length: 128 }).notNull(),
     backendType: varchar('backend_type', { length: 32 }).notNull(),
     desiredState: clusterState('desired_state').notNull().default('ready'),
+    /** Why the desired state is what it is (who asked, idle timeout...): the reason of the transitions towards it. */
+    desiredReason: text('desired_reason').notNull().default(''),
     state: clusterState('state').notNull().default('pending'),
     stateReason: text('state_reason').notNull().default(''),
     stateUpdated: tstz('state_updated').notNull().defaultNow(),
@@ -123,11 +125,8 @@ export const clusters = pgTable(
     schedulerAddress: text('scheduler_address'),
     schedulerPort: integer('scheduler_port'),
     dashboardAddress: text('dashboard_address'),
-    /** Lease of the control loop replica working on this cluster (see loops/clusters.ts). */
-    leaseOwner: varchar('lease_owner', { length: 64 }),
-    leaseUntil: tstz('lease_until'),
-    /** When the control loop should look at the cluster next; null means settled. */
-    reconcileAt: tstz('reconcile_at').defaultNow(),
+    /** The control loop's bookkeeping (loops/runner.ts): due time, lease, failures in a row. */
+    ...loopColumns(),
     created: createdAt(),
     updated: tstz('updated').notNull().defaultNow(),
   },

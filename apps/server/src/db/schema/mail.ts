@@ -14,8 +14,12 @@ export const emailOutbox = pgTable(
     html: text('html'),
     status: emailStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+    /** When the outbox loop tries it (next); null once sent, kept or given up. */
+    nextAttemptAt: tstz('next_attempt_at').defaultNow(),
     lastError: text('last_error'),
+    /** The outbox loop runner holding the mail while it sends it (loops/runner.ts). */
+    leaseOwner: varchar('lease_owner', { length: 64 }),
+    leaseUntil: tstz('lease_until'),
     sentAt: tstz('sent_at'),
     created: createdAt(),
   },
