@@ -13,20 +13,18 @@ import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
 import { paths } from '@/lib/paths';
 import { takeReturnTo } from '@/lib/return-to';
 
-/** A code exchange: its variables are the code (SSO) or the provider and the code (OAuth). */
-type TokenExchange<V> = UseMutationResult<{ key: string; existing: boolean }, Error, V>;
-
 /**
  * A provider sent the browser back with ?code=...: exchange it for a session, then go to the
  * stored return-to, else the return-to parameter, else root.
  */
-function CallbackScreen<V>({
+function CallbackScreen<Answer, V>({
   name,
   exchange,
   variables,
 }: {
   name: string;
-  exchange: TokenExchange<V>;
+  /** The code exchange (its mutation starts the session); `variables` are what it takes for the code. */
+  exchange: UseMutationResult<Answer, Error, V>;
   variables: (code: string) => V;
 }) {
   const [params] = useSearchParams();

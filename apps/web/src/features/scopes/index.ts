@@ -3,7 +3,7 @@
  *
  *   const { scope } = useScope();                 // the console's current scope (shared, stored)
  *   <ScopePicker />                               // picks it; or <ScopePicker value onChange />
- *   api.GET('/api/v2/clusters/paginate', { params: { query: { ...scopeQuery(scope), limit } } })
+ *   getClustersPage({ ...scopeQuery(scope), limit }) // a list call takes the scope's filters
  *
  * Put `scopeKey(scope)` in the list's query key. `useScope()` applies the fallback rule: a
  * non-staff user whose scope is no longer available sees the first compound scope (Everything).
