@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -17,6 +17,7 @@ import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
+import { RequestLog } from './http/request-log.js';
 import { z } from './http/zod.js';
 import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
@@ -41,7 +42,8 @@ import { registerWorkspaceRoutes } from './modules/workspaces/routes.js';
 import { VERSION } from './version.js';
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** Where the server logs (lib/log.ts); none by default, as in tests. */
+  logger?: FastifyBaseLogger;
   resolveClusterToken?: ClusterTokenResolver;
 }
 
@@ -71,7 +73,8 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    loggerInstance: options.logger,
+    logController: new RequestLog(deps.config.logFormat),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();

@@ -22,6 +22,7 @@ const envSchema = z.object({
   CUMULUS_PYTHON: z.string().min(1).default('/usr/bin/python3'),
   CUMULUS_STAFF_EMAILS: z.string().default(''),
   CUMULUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CUMULUS_LOG_FORMAT: z.enum(['text', 'json']).default('text'),
   CUMULUS_WEB_DIST: z.string().optional(),
   CUMULUS_RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   CUMULUS_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(600).default(5),
@@ -42,6 +43,8 @@ export interface Config {
   python: string;
   staffEmails: ReadonlySet<string>;
   logLevel: string;
+  /** Readable lines, or one JSON object a line. */
+  logFormat: 'text' | 'json';
   /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
   webDist: string;
   clusters: ClusterTimings;
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     ),
     logLevel: e.CUMULUS_LOG_LEVEL,
+    logFormat: e.CUMULUS_LOG_FORMAT,
     webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     clusters: {
       reconcileIntervalMs: e.CUMULUS_RECONCILE_INTERVAL_SECONDS * 1000,

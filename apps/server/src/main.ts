@@ -1,12 +1,10 @@
 import { loadConfig } from './config.js';
+import { createLogger } from './lib/log.js';
 import { createServer } from './server.js';
 
 const config = loadConfig();
 const server = await createServer(config, {
-  logger: {
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-  },
+  logger: createLogger({ level: config.logLevel, format: config.logFormat }),
 });
 const { app } = server;
 
@@ -30,7 +28,6 @@ await app.listen({ port: config.port, host: config.host });
 server.startLoops();
 app.log.info(
   {
-    url: config.publicUrl,
     database: server.database.kind,
     smtp: config.smtpUrl ? 'configured' : 'none (mail kept in log)',
   },

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { randomHex, safeEqual } from '../lib/crypto.js';
+import { safeEqual } from '../lib/crypto.js';
 import { ApiError } from './errors.js';
 
 export const CSRF_COOKIE = 'csrftoken';
@@ -16,7 +17,8 @@ export function installCsrf(app: FastifyInstance, options: { secure: boolean }):
   app.addHook('onRequest', async (request, reply) => {
     const cookie = request.cookies[CSRF_COOKIE];
     if (!cookie) {
-      reply.setCookie(CSRF_COOKIE, randomHex(16), {
+      // 122 random bits from Node's batched UUID entropy: no system call per response.
+      reply.setCookie(CSRF_COOKIE, randomUUID().replaceAll('-', ''), {
         path: '/',
         sameSite: 'lax',
         secure: options.secure,

@@ -52,10 +52,10 @@ export function createMailDelivery(
 
   async function deliver(mail: OutboxEmail): Promise<void> {
     if (!transport) {
-      // No SMTP server configured: keep the mail and show it where a developer looks.
+      // No SMTP server configured: keep the mail and show it, links and all, where a developer looks.
       log.info(
         { mailId: mail.id, to: mail.to, subject: mail.subject },
-        `email kept (no SMTP configured):\n${mail.text}`,
+        `email kept (no SMTP configured)\n${mail.text}`,
       );
       await db.update(emailOutbox).set({ status: 'kept' }).where(eq(emailOutbox.id, mail.id));
       return;

@@ -1,4 +1,4 @@
-import { pingDatabase } from '../../db/client.js';
+import { type Db, pingDatabase } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
@@ -13,16 +13,38 @@ const healthSchema = z.object({
   version: z.string(),
 });
 
+/** How old a database ping health may answer with; load balancers poll often, the database need not. */
+const PING_MAX_AGE_MS = 1000;
+
+/** The last ping if it started at most PING_MAX_AGE_MS ago, else a new one; callers meanwhile share it. */
+function recentPing(db: Db): () => Promise<boolean> {
+  let last: { ok: boolean; at: number } | undefined;
+  let pending: Promise<boolean> | undefined;
+  return () => {
+    if (last && performance.now() - last.at <= PING_MAX_AGE_MS) return Promise.resolve(last.ok);
+    if (!pending) {
+      const at = performance.now();
+      pending = pingDatabase(db).then((ok) => {
+        last = { ok, at };
+        pending = undefined;
+        return ok;
+      });
+    }
+    return pending;
+  };
+}
+
 export function registerHealthRoutes(app: App, { db }: Deps): void {
+  const ping = recentPing(db);
   for (const url of ['/api/health', '/api/v1/health']) {
     app.get(
       url,
       {
-        config: { auth: 'none' },
+        config: { auth: 'none', quietLog: true },
         schema: { tags: ['health'], response: { 200: healthSchema, 503: healthSchema } },
       },
       async (_request, reply) => {
-        const ok = await pingDatabase(db);
+        const ok = await ping();
         return reply
           .code(ok ? 200 : 503)
           .send({ status: ok ? 'ok' : 'degraded', db: ok ? 'ok' : 'unavailable', version: VERSION });

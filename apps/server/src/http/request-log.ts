@@ -1,0 +1,58 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { LogFormat } from '../lib/log.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answers below warn are not logged: health checks (static files are quiet anyway). */
+    quietLog?: boolean;
+  }
+}
+
+/** Path parameters that carry credentials; such paths are logged as their route pattern. */
+const SECRET_PARAM = /:\w*(session|token|key|secret|sig|code|uid)/i;
+
+/**
+ * One line per answered request instead of Fastify's two: info (error for 5xx or a broken
+ * response), with the method, the path without its query string (which may carry signatures),
+ * the status and the time. Health checks and the console's files only show from warn up.
+ */
+export class RequestLog extends LogController {
+  constructor(private readonly format: LogFormat) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const status = reply.statusCode;
+    const level = error || status >= 500 ? 'error' : 'info';
+    if (level === 'info' && isQuiet(request)) return;
+    const { method } = request;
+    const path = loggedPath(request);
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const fields = this.format === 'json' ? { method, path, status, ms } : { ms };
+    request.log[level](
+      error ? { ...fields, err: error } : fields,
+      this.format === 'json' ? 'request' : `${method} ${path} ${status}`,
+    );
+  }
+}
+
+function isQuiet(request: FastifyRequest): boolean {
+  const route = request.routeOptions;
+  if (route.config?.quietLog) return true;
+  // Not an API route: the console's files and its single-page fallback.
+  const url = route.url ?? request.url;
+  return !(url.startsWith('/api') || url.startsWith('/users/'));
+}
+
+function loggedPath(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern && SECRET_PARAM.test(pattern)) return pattern;
+  const q = request.url.indexOf('?');
+  return q < 0 ? request.url : request.url.slice(0, q);
+}

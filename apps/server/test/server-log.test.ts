@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, type LogFormat } from '../src/lib/log.js';
+import { createUser } from './helpers/factories.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** A logger whose lines land in `lines` (after the event-loop turn that wrote them). */
+function capture(format: LogFormat, level = 'info') {
+  const lines: string[] = [];
+  // A chunk holds whole records; each starts with its time (text) or a brace (json).
+  const write = (chunk: string) => lines.push(...chunk.split(/(?<=\n)(?=\d{4}-\d\d-\d\dT|\{)/));
+  const logger = createLogger({ level, format, write });
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+  return { logger, lines, settled };
+}
+
+describe('the log line format', () => {
+  it('writes readable text: time, level, message, fields, then further lines indented', async () => {
+    const { logger, lines, settled } = capture('text');
+    logger.info({ database: 'pglite', smtp: 'none (mail kept in log)' }, 'Cumulus is running');
+    logger.child({ reqId: 'r-1' }).warn({ attempts: 3 }, 'first line\nsecond line');
+    logger.debug('below the level');
+    await settled();
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO {2}Cumulus is running database=pglite smtp="none \(mail kept in log\)"\n$/,
+    );
+    expect(lines[1]).toMatch(/ WARN {2}first line attempts=3 reqId=r-1\n {4}second line\n$/);
+    expect(lines).toHaveLength(2);
+  });
+
+  it('writes one JSON object a line with the json format', async () => {
+    const { logger, lines, settled } = capture('json');
+    logger.child({ reqId: 'r-2' }).error(new Error('it broke'), 'loop tick failed');
+    await settled();
+    expect(lines).toHaveLength(1);
+    const record = JSON.parse(lines[0]!);
+    expect(record).toMatchObject({ level: 'error', reqId: 'r-2', msg: 'loop tick failed' });
+    expect(record.err).toMatchObject({ type: 'Error', message: 'it broke' });
+    expect(record.err.stack).toContain('server-log.test.ts');
+    expect(new Date(record.time).getTime()).toBeGreaterThan(0);
+  });
+
+  it('never writes a field that holds a credential', async () => {
+    for (const format of ['text', 'json'] as const) {
+      const { logger, lines, settled } = capture(format);
+      logger.info({ authorization: 'ApiToken abc-SECRET1', password: 'SECRET2', apiKey: 'SECRET3' }, 'hello');
+      await settled();
+      expect(lines.join('')).not.toMatch(/SECRET/);
+      expect(lines.join('')).toContain('[hidden]');
+    }
+  });
+});
+
+describe('request logs', () => {
+  const text = capture('text');
+  const json = capture('json');
+  let ts: TestServer;
+  let jsonServer: TestServer;
+
+  beforeAll(async () => {
+    ts = await startTestServer({ CUMULUS_SMTP_URL: '' }, { logger: text.logger });
+    jsonServer = await startTestServer({ CUMULUS_LOG_FORMAT: 'json' }, { logger: json.logger });
+  });
+  afterAll(async () => {
+    await ts?.close();
+    await jsonServer?.close();
+  });
+
+  it('are one line per API request, without the query string or credentials; health stays quiet', async () => {
+    const user = await createUser(ts);
+    text.lines.length = 0;
+    await ts.api.get('/api/health');
+    await ts.api.get('/api/v1/health');
+    await ts.api.as(user.key).get('/api/v2/user/me', { query: { signature: 'SECRET-IN-QUERY' } });
+    await ts.api.get('/api/v2/logs/cluster/1/page/SECRET-IN-PATH');
+    await ts.api.get('/api/v2/test/raise-exception/');
+    await text.settled();
+    const requests = text.lines.filter((l) => / (GET|POST) \//.test(l));
+    expect(requests).toHaveLength(3);
+    expect(requests[0]).toMatch(/ INFO {2}GET \/api\/v2\/user\/me 200 ms=[\d.]+ reqId=[\w-]+\n$/);
+    expect(requests[1]).toMatch(/ INFO {2}GET \/api\/v2\/logs\/cluster\/:pk\/page\/:encoded_session 401 /);
+    expect(requests[2]).toMatch(/ ERROR GET \/api\/v2\/test\/raise-exception\/ 500 /);
+    const all = text.lines.join('');
+    expect(all).not.toMatch(/SECRET|GET \/api\/(v1\/)?health/);
+    expect(all).not.toContain(user.key);
+  });
+
+  it('are structured with CUMULUS_LOG_FORMAT=json', async () => {
+    json.lines.length = 0;
+    await jsonServer.api.get('/api/v2/user/me', { headers: { authorization: 'Token not-a-key' } });
+    await json.settled();
+    const records = json.lines.map((l) => JSON.parse(l));
+    expect(records).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        method: 'GET',
+        path: '/api/v2/user/me',
+        status: 401,
+        reqId: expect.any(String),
+        ms: expect.any(Number),
+      }),
+    ]);
+    expect(json.lines.join('')).not.toContain('not-a-key');
+  });
+
+  it('print a mail kept without SMTP as one readable block with its links', async () => {
+    const user = await createUser(ts);
+    text.lines.length = 0;
+    await ts.api.post('/api/v1/auth/password/reset/', { email: user.email });
+    ts.server.deps.wakeMail();
+    await expect
+      .poll(() => text.lines.find((l) => l.includes('email kept')), { timeout: 30_000, interval: 50 })
+      .toBeTruthy();
+    const block = text.lines.find((l) => l.includes('email kept'))!;
+    expect(block).toMatch(
+      new RegExp(
+        `^\\S+ INFO {2}email kept \\(no SMTP configured\\) mailId=\\d+ to=${user.email} subject="Reset your Cumulus password"\\n`,
+      ),
+    );
+    expect(block).toMatch(/\n {4}http:\/\/cumulus\.test\/\S*reset-password\/key\/\S+\n/);
+    expect(block).not.toMatch(/\\n|^\{/);
+  });
+});
