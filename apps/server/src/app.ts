@@ -124,7 +124,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
 
   installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
-  installAuth(app, { db: deps.db, resolveClusterToken: options.resolveClusterToken });
+  installAuth(app, { db: deps.db, changes: deps.changes, resolveClusterToken: options.resolveClusterToken });
   addDefaultErrorResponses(app);
 
   for (const register of MODULES) register(app, deps);

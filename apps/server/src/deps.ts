@@ -1,5 +1,6 @@
 import type { Backend } from './compute/backend.js';
 import type { Config } from './config.js';
+import type { ChangeFeed } from './db/changes.js';
 import type { Db } from './db/client.js';
 import type { SecretBox } from './lib/crypto.js';
 
@@ -7,6 +8,8 @@ import type { SecretBox } from './lib/crypto.js';
 export interface Deps {
   config: Config;
   db: Db;
+  /** Committed changes to cached rows (credentials, users), from every server on the database. */
+  changes: ChangeFeed;
   secrets: SecretBox;
   /** Nudges the mail loop; call after the transaction that queued mail has committed. */
   wakeMail(): void;

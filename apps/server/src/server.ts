@@ -57,6 +57,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const deps: Deps = {
     config,
     db: database.db,
+    changes: database.changes,
     secrets: new SecretBox(config.secret),
     wakeMail: () => mailLoop?.wake(),
     backend,

@@ -148,7 +148,7 @@ describe('the contract', () => {
 
   it('refuses to start with a route that declares no auth mode', async () => {
     const app = Fastify();
-    installAuth(app, { db: ts.server.deps.db });
+    installAuth(app, { db: ts.server.deps.db, changes: ts.server.deps.changes });
     expect(() => app.get('/api/v2/forgot-auth', async () => ({}))).toThrow(/declares no auth mode/);
     await app.close();
   });

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { CHANGES_CHANNEL, ChangeFeed, postgresChangeFeed } from './changes.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -19,6 +20,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Committed changes to cached rows, from every server sharing the database. */
+  changes: ChangeFeed;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,13 +45,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const changes = postgresChangeFeed(url);
+  const pool = new pg.Pool({ connectionString: url, max, onConnect: changes.onConnect });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
+    changes: changes.feed,
     async migrate() {
       const client = await pool.connect();
       try {
@@ -59,7 +64,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await changes.close();
+      await pool.end();
+    },
   };
 }
 
@@ -68,9 +76,13 @@ async function openPglite(dir: string): Promise<Database> {
   // The extensions migrations create (PostgreSQL ships them in contrib).
   const client = await PGlite.create(dir, { extensions: { pg_trgm } });
   const pgliteDb = drizzlePglite(client, { schema });
+  // One process, one connection: notifications are delivered within the query that caused them.
+  const changes = new ChangeFeed(true);
+  await client.listen(CHANGES_CHANNEL, (payload) => changes.receive(payload));
   return {
     db: pgliteDb as unknown as Db,
     kind: 'pglite',
+    changes,
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
     close: () => client.close(),
   };

@@ -1,5 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ChangeCache, type Tag } from '../db/cache.js';
+import type { ChangeFeed } from '../db/changes.js';
 import type { Db } from '../db/client.js';
 import { apiTokens, authSessions, type User, users } from '../db/schema/index.js';
 import { safeEqual, sha256 } from '../lib/crypto.js';
@@ -42,10 +44,12 @@ export type ClusterTokenResolver = (db: Db, token: string) => Promise<Principal 
 
 interface AuthOptions {
   db: Db;
+  changes: ChangeFeed;
   resolveClusterToken?: ClusterTokenResolver;
 }
 
 export function installAuth(app: FastifyInstance, options: AuthOptions): void {
+  const authenticator = new Authenticator(options.db, options.changes);
   app.decorateRequest('user', null);
   app.decorateRequest('principal', null);
 
@@ -73,7 +77,7 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
       if (mode === 'optional') return;
       throw notAuthenticated();
     }
-    const found = await authenticateUser(options.db, credentials);
+    const found = await authenticator.authenticate(credentials);
     if (!found) throw invalidToken();
     request.user = found.user;
     request.principal = found.principal;
@@ -90,7 +94,7 @@ function parseAuthorization(request: FastifyRequest): string | null {
   return match[1];
 }
 
-/** Every request runs these, so they are prepared once per database (drizzle builds no SQL per call). */
+/** Every request that misses the cache runs one of these; prepared once per database. */
 function prepareLookups(db: Db) {
   return {
     apiToken: db
@@ -109,45 +113,110 @@ function prepareLookups(db: Db) {
       .prepare('auth_session'),
   };
 }
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 
-export async function authenticateUser(
-  db: Db,
-  credentials: string,
-): Promise<{ user: User; principal: Principal } | null> {
-  let prepared = lookups.get(db);
-  if (!prepared) {
-    prepared = prepareLookups(db);
-    lookups.set(db, prepared);
+/** A valid credential as read from the database; what may change by itself is checked at each use. */
+interface Credential {
+  user: User;
+  principal: Principal;
+  /** API tokens: SHA-256 of the secret part (the cache key is the public identifier). */
+  secretHash: string | null;
+  expiresAt: number | null;
+  /** When last_used_at was last written (sessions: or created); sessions end this long idle. */
+  lastUsedAt: number;
+}
+
+/** How long a credential is answered from memory at most; revocations reach every server at once anyway. */
+const CREDENTIAL_TTL = 10_000;
+
+/**
+ * Resolves `Authorization` credentials to a user. Credentials are kept in memory briefly, keyed by
+ * token identifier or session key hash, and dropped the moment their token, session or user row
+ * changes on any server (see ChangeCache), so a revoked token, a logged-out session or a
+ * deactivated user stops working everywhere at once. last_used_at is written at most once a
+ * minute per credential, after the answer, never awaited.
+ */
+export class Authenticator {
+  private readonly lookups: ReturnType<typeof prepareLookups>;
+  private readonly cache: ChangeCache<Credential>;
+
+  constructor(
+    private readonly db: Db,
+    changes: ChangeFeed,
+  ) {
+    this.lookups = prepareLookups(db);
+    this.cache = new ChangeCache(changes, { ttlMs: CREDENTIAL_TTL, maxEntries: 10_000 });
   }
-  const now = Date.now();
-  const dash = credentials.indexOf('-');
-  if (dash > 0) {
-    // An API token: `<identifier>-<secret>`.
-    const [row] = await prepared.apiToken.execute({ identifier: credentials.slice(0, dash) });
-    if (!row || !safeEqual(row.token.secretHash, sha256(credentials.slice(dash + 1)))) return null;
-    const { token, user } = row;
-    if (token.revokedAt || (token.expiry && token.expiry.getTime() <= now) || !user.isActive) return null;
-    if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > TOUCH_INTERVAL) {
-      await db
-        .update(apiTokens)
-        .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiTokens.id, token.id));
+
+  async authenticate(credentials: string): Promise<{ user: User; principal: Principal } | null> {
+    const dash = credentials.indexOf('-');
+    // An API token is `<identifier>-<secret>`; anything else is a session key from login.
+    const key = dash > 0 ? `t:${credentials.slice(0, dash)}` : `s:${sha256(credentials)}`;
+    let found = this.cache.get(key);
+    if (!found) {
+      const mark = this.cache.mark();
+      const loaded =
+        dash > 0 ? await this.loadToken(credentials.slice(0, dash)) : await this.loadSession(key.slice(2));
+      if (!loaded) return null;
+      found = loaded.credential;
+      this.cache.set(key, found, loaded.tags, mark);
     }
-    return { user, principal: { kind: 'apiToken', tokenId: token.id } };
+    if (found.secretHash !== null && !safeEqual(found.secretHash, sha256(credentials.slice(dash + 1))))
+      return null;
+    const now = Date.now();
+    if (found.expiresAt !== null && found.expiresAt <= now) return null;
+    if (found.principal.kind === 'session' && now - found.lastUsedAt > SESSION_IDLE_LIMIT) return null;
+    if (now - found.lastUsedAt > TOUCH_INTERVAL) {
+      found.lastUsedAt = now;
+      this.touch(found.principal, new Date(now));
+    }
+    return { user: found.user, principal: found.principal };
   }
-  // A session key from login.
-  const [row] = await prepared.session.execute({ keyHash: sha256(credentials) });
-  if (!row?.user.isActive) return null;
-  const lastUsed = (row.session.lastUsedAt ?? row.session.created).getTime();
-  if (now - lastUsed > SESSION_IDLE_LIMIT) return null;
-  if (now - lastUsed > TOUCH_INTERVAL) {
-    await db
-      .update(authSessions)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(authSessions.id, row.session.id));
+
+  private async loadToken(identifier: string): Promise<{ credential: Credential; tags: Tag[] } | null> {
+    const [row] = await this.lookups.apiToken.execute({ identifier });
+    if (!row || row.token.revokedAt || !row.user.isActive) return null;
+    const { token, user } = row;
+    return {
+      credential: {
+        user: Object.freeze(user),
+        principal: { kind: 'apiToken', tokenId: token.id },
+        secretHash: token.secretHash,
+        expiresAt: token.expiry?.getTime() ?? null,
+        lastUsedAt: token.lastUsedAt?.getTime() ?? 0,
+      },
+      tags: [`api_tokens:${token.id}`, `users:${user.id}`],
+    };
   }
-  return { user: row.user, principal: { kind: 'session', sessionId: row.session.id } };
+
+  private async loadSession(keyHash: string): Promise<{ credential: Credential; tags: Tag[] } | null> {
+    const [row] = await this.lookups.session.execute({ keyHash });
+    if (!row?.user.isActive) return null;
+    const { session, user } = row;
+    return {
+      credential: {
+        user: Object.freeze(user),
+        principal: { kind: 'session', sessionId: session.id },
+        secretHash: null,
+        expiresAt: null,
+        lastUsedAt: (session.lastUsedAt ?? session.created).getTime(),
+      },
+      tags: [`auth_sessions:${session.id}`, `users:${user.id}`],
+    };
+  }
+
+  /** Not awaited: the answer does not wait for it, and a lost write only makes last_used older. */
+  private touch(principal: Principal, at: Date): void {
+    const write =
+      principal.kind === 'apiToken'
+        ? this.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, principal.tokenId))
+        : principal.kind === 'session'
+          ? this.db
+              .update(authSessions)
+              .set({ lastUsedAt: at })
+              .where(eq(authSessions.id, principal.sessionId))
+          : undefined;
+    write?.catch(() => {});
+  }
 }
 
 /** The signed-in user of a route whose auth mode guarantees one. */

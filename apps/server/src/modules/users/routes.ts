@@ -4,6 +4,7 @@ import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
 import { workspaceAccess } from '../access/workspace.js';
+import { cachedCurrentUser } from './me-cache.js';
 import {
   accessTokenBody,
   accessTokenResponse,
@@ -25,10 +26,11 @@ import * as users from './service.js';
 const tags = ['users'];
 const user = { auth: 'user' } as const;
 
-export function registerUserRoutes(app: App, { db, secrets }: Deps): void {
+export function registerUserRoutes(app: App, { db, secrets, changes }: Deps): void {
+  const me = cachedCurrentUser(db, changes);
   for (const url of ['/api/v2/user/me', '/api/v1/users/me/']) {
     app.get(url, { config: user, schema: { tags, response: { 200: currentUserSchema } } }, async (request) =>
-      users.currentUser(db, currentUser(request)),
+      me(currentUser(request)),
     );
   }
 

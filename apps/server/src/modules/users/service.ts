@@ -51,6 +51,7 @@ const defaultWorkspaceOrganization = alias(organizations, 'default_account_organ
 const prepareCurrentUser = (db: Db) =>
   db
     .select({
+      user: users,
       profile: userProfiles,
       workspace: workspaces,
       workspaceOrganization: defaultWorkspaceOrganization,
@@ -65,14 +66,18 @@ const prepareCurrentUser = (db: Db) =>
     .prepare('current_user');
 const currentUserQueries = new WeakMap<Db, ReturnType<typeof prepareCurrentUser>>();
 
-/** One prepared query: user/me is read on every page load and by every client start. */
-export async function currentUser(db: Db, user: User): Promise<z.infer<typeof currentUserSchema>> {
+/**
+ * One prepared query: user/me is read on every page load and by every client start. The user's
+ * row is read again with the rest, so the answer is of one moment (routes cache it).
+ */
+export async function currentUser(db: Db, signedIn: User): Promise<z.infer<typeof currentUserSchema>> {
   let query = currentUserQueries.get(db);
   if (!query) {
     query = prepareCurrentUser(db);
     currentUserQueries.set(db, query);
   }
-  const [row] = await query.execute({ userId: user.id });
+  const [row] = await query.execute({ userId: signedIn.id });
+  const user = row?.user ?? signedIn;
   const profile = row?.profile ?? (await profileOf(db, user.id));
   return {
     id: user.id,
