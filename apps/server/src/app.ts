@@ -22,6 +22,7 @@ import { z } from './http/zod.js';
 import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
+import { registerBackendOptionRoutes } from './modules/backend-options/routes.js';
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
@@ -60,6 +61,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerInviteRoutes,
   registerGroupRoutes,
   registerClusterRoutes,
+  registerBackendOptionRoutes,
   registerHttpsCertificateRoutes,
   registerClusterFacingRoutes,
   registerWorkerRoutes,

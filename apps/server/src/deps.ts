@@ -1,8 +1,19 @@
-import type { Backend } from './compute/backend.js';
+import type { Backends } from './compute/backend.js';
 import type { Config } from './config.js';
 import type { ChangeFeed } from './db/changes.js';
 import type { Db } from './db/client.js';
 import type { SecretBox } from './lib/crypto.js';
+
+/** The control loops a service can wake (each domain with a loop adds its name). */
+export type LoopName = 'clusters' | 'mail-outbox';
+
+export interface Loops {
+  /**
+   * Asks a loop to look for due work now, in this process (other replicas find it at their next
+   * interval). Call after the transaction that made the work due has committed.
+   */
+  wake(name: LoopName): void;
+}
 
 /** What modules receive when they register their routes. */
 export interface Deps {
@@ -11,10 +22,7 @@ export interface Deps {
   /** Committed changes to cached rows (credentials, users), from every server on the database. */
   changes: ChangeFeed;
   secrets: SecretBox;
-  /** Nudges the mail loop; call after the transaction that queued mail has committed. */
-  wakeMail(): void;
-  /** Where instances run (the local backend by default). */
-  backend: Backend;
-  /** Nudges the cluster control loop; call after the transaction that changed a cluster. */
-  wakeClusters(): void;
+  loops: Loops;
+  /** Where instances run: the backend of each workspace and cluster. */
+  backends: Backends;
 }

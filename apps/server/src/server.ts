@@ -1,20 +1,20 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
-import type { Backend } from './compute/backend.js';
+import { type Backends, singleBackend } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
-import type { Deps } from './deps.js';
+import type { Deps, LoopName } from './deps.js';
 import type { App } from './http/app-types.js';
 import { pruneCredentials } from './http/auth.js';
 import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
-import { clusterDomain } from './loops/clusters.js';
-import { createMailDelivery } from './loops/mail-outbox.js';
 import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
+import { createMailDelivery } from './mail/delivery.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
+import { clusterDomain } from './modules/clusters/reconcile/index.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
 
 export interface Server {
@@ -31,8 +31,8 @@ export interface Server {
 export interface ServerOptions extends AppOptions {
   /** An already open database (tests share one); otherwise opened from the config. */
   database?: Database;
-  /** Where instances run; the local backend by default. */
-  backend?: Backend;
+  /** Where instances run; the local backend for every workspace by default. */
+  backends?: Backends;
 }
 
 /** Opens and migrates the database and assembles the app and its loops; does not listen. */
@@ -44,24 +44,24 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await database.migrate();
   await seedInteractionTypes(database.db);
 
-  let mailLoop: Periodic | undefined;
-  let clusterLoop: Runner | undefined;
-  const backend =
-    options.backend ??
-    createLocalBackend({
-      python: config.python,
-      dataDir: config.dataDir,
-      baseEnv: config.instanceEnv,
-      stopGraceMs: config.clusters.stopGraceMs,
-    });
+  const loops = new Map<LoopName, Periodic | Runner>();
+  const backends =
+    options.backends ??
+    singleBackend(
+      createLocalBackend({
+        python: config.python,
+        dataDir: config.dataDir,
+        baseEnv: config.instanceEnv,
+        stopGraceMs: config.clusters.stopGraceMs,
+      }),
+    );
   const deps: Deps = {
     config,
     db: database.db,
     changes: database.changes,
     secrets: new SecretBox(config.secret),
-    wakeMail: () => mailLoop?.wake(),
-    backend,
-    wakeClusters: () => clusterLoop?.wake(),
+    loops: { wake: (name) => loops.get(name)?.wake() },
+    backends,
   };
   const app = await buildApp(deps, {
     ...options,
@@ -69,7 +69,22 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
   const log: FastifyBaseLogger = app.log;
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
-  mailLoop = new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log);
+  loops.set('mail-outbox', new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log));
+  loops.set(
+    'clusters',
+    new Runner(
+      database.db,
+      clusterDomain({
+        db: database.db,
+        backends,
+        secrets: deps.secrets,
+        timings: config.clusters,
+        serverUrl: config.publicUrl,
+        log,
+      }),
+      log,
+    ),
+  );
   const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),
@@ -79,32 +94,20 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     log,
   );
-  clusterLoop = new Runner(
-    database.db,
-    clusterDomain({
-      db: database.db,
-      backend,
-      secrets: deps.secrets,
-      timings: config.clusters,
-      serverUrl: config.publicUrl,
-      log,
-    }),
-    log,
-  );
-  const loops = [mailLoop, housekeeping, clusterLoop];
+  const all = [...loops.values(), housekeeping];
 
   return {
     app,
     database,
     deps,
     startLoops: () => {
-      for (const loop of loops) loop.start();
+      for (const loop of all) loop.start();
     },
     stopLoops: async () => {
-      await Promise.all(loops.map((loop) => loop.stop()));
+      await Promise.all(all.map((loop) => loop.stop()));
     },
     async close() {
-      await Promise.all(loops.map((loop) => loop.stop()));
+      await Promise.all(all.map((loop) => loop.stop()));
       mail.close();
       await app.close();
       if (ownsDatabase) await database.close();

@@ -491,6 +491,7 @@ export const RULES: Record<string, RouteRule> = {
       return { pk: C(c).id, encoded_session: started.body.next };
     },
   },
+  'GET /api/v1/{account}/backend_options/': { expect: readers(200) },
   'GET /api/v2/instance_specs/account/{account}/': { expect: readers(200) },
   'GET /api/v2/instance_specs/account/{account}/id/{pk}': {
     expect: readers(200),

@@ -5,6 +5,7 @@ import {
   createReadyCluster,
   daskPid,
   instanceProcesses,
+  instanceRunning,
   useClusterServer,
   waitFor,
   waitForClusterState,
@@ -42,10 +43,7 @@ describe('failures', () => {
     expect(ready.workers).toHaveLength(2);
     const alerts = await api.get(`/api/v2/clusters/account/${c.slug}/id/${details.id}/alerts`);
     expect(alerts.body[0]).toMatchObject({ level: 40, message: 'dask-worker was killed by signal 9' });
-    await waitFor(
-      'the failed instance gone',
-      async () => !(await c.ts.server.deps.backend.isRunning(victim!)),
-    );
+    await waitFor('the failed instance gone', async () => !(await instanceRunning(c.ts, victim!)));
 
     await api.delete(`/api/v2/clusters/account/${c.slug}/id/${details.id}`);
     await waitForClusterState(api, c.slug, details.id, 'stopped');
@@ -66,11 +64,7 @@ describe('failures', () => {
     expect(silent.current_state.reason).toBe(`No heartbeat from instance ${victim!.name} for 6 seconds`);
     await waitForClusterState(api, c.slug, details.id, 'ready');
     // Stopping a frozen instance takes KILL after the grace period.
-    await waitFor(
-      'the frozen instance gone',
-      async () => !(await c.ts.server.deps.backend.isRunning(victim!)),
-      60_000,
-    );
+    await waitFor('the frozen instance gone', async () => !(await instanceRunning(c.ts, victim!)), 60_000);
     const states = await api.get(`/api/v2/clusters/account/${c.slug}/id/${details.id}/states`);
     expect(states.body.worker_instance.map((r: any) => r.state)).toContain('error');
 

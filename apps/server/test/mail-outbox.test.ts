@@ -25,7 +25,7 @@ describe('the mail outbox', { timeout: 180_000 }, () => {
     servers.push(ts);
     const to = `${uniq()}@example.com`;
     await enqueueEmail(ts.server.deps.db, { to, subject: 'Hello', text: 'Body' });
-    ts.server.deps.wakeMail();
+    ts.server.deps.loops.wake('mail-outbox');
 
     const row = async () =>
       (await ts.server.deps.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)))[0]!;
@@ -41,7 +41,7 @@ describe('the mail outbox', { timeout: 180_000 }, () => {
       .update(emailOutbox)
       .set({ nextAttemptAt: new Date() })
       .where(eq(emailOutbox.to, to));
-    ts.server.deps.wakeMail();
+    ts.server.deps.loops.wake('mail-outbox');
     const mail = await sink.waitFor(to, () => true, WAIT.timeout);
     expect(mail.subject).toBe('Hello');
     await expect.poll(async () => (await row()).status, WAIT).toBe('sent');

@@ -107,7 +107,7 @@ describe('request logs', () => {
     const user = await createUser(ts);
     text.lines.length = 0;
     await ts.api.post('/api/v1/auth/password/reset/', { email: user.email });
-    ts.server.deps.wakeMail();
+    ts.server.deps.loops.wake('mail-outbox');
     await expect
       .poll(() => text.lines.find((l) => l.includes('email kept')), { timeout: 30_000, interval: 50 })
       .toBeTruthy();

@@ -6561,6 +6561,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{account}/backend_options/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The backend the workspace's new clusters run on, as clients choose defaults by it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The backend type (`in_process`, `vm_aws`, `vm_gcp`, `vm_azure`...). */
+                            backend: string;
+                            /** @description What clients need to know of the backend (region, provider). */
+                            options: {
+                                /** @description `local`, `aws`, `gcp` or `azure`. */
+                                provider_name: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description What the workspace's clusters can do on this backend. */
+                            capabilities: {
+                                ssh: boolean;
+                                dashboards: boolean;
+                                gpus: boolean;
+                                spot: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/clusters/account/{account}/https-certificate": {
         parameters: {
             query?: never;

@@ -1,13 +1,30 @@
 /**
- * Where instances run. The control loop asks a backend to launch and stop instances and nothing
- * else touches processes or clouds. Every method is idempotent: launching an instance that is
- * already running adopts it, stopping one that is gone succeeds, so a loop that crashed halfway
- * (or a second replica) can simply do it again.
+ * Where instances run. The cluster reconciler (modules/clusters/reconcile/) asks a backend to
+ * launch, describe and stop instances; nothing else touches processes or clouds.
+ *
+ * The contract every backend keeps:
+ * - Every call is idempotent. The backend id of an instance is chosen before `launch` (and stored
+ *   first), so launching an instance that already runs adopts it, and a control plane that crashed
+ *   halfway — or a second replica — can simply call again.
+ * - `describe` answers many instances in one call (one /proc scan, one DescribeInstances), keyed
+ *   by backend id; an instance the backend does not know is `gone`.
+ * - `stop` asks an instance to go away; it may return before it has (describe confirms `gone`).
+ * - Failures are `BackendError`s: `retryable` (capacity, throttling, a cloud hiccup: the
+ *   reconciler backs off and tries again) or final (permission, bad configuration: the instance
+ *   fails with the reason). `reason` is written for the user who reads it on the cluster page.
+ * - What a backend can do is declared in `capabilities`, never inferred from its type.
  */
 export interface LaunchSpec {
   instanceId: number;
   /** Chosen before launch and unique across installations; the backend finds the instance by it. */
   backendId: string;
+  role: 'scheduler' | 'worker';
+  /** Names the instance for people (`<cluster>-scheduler`, `<cluster>-worker-<id>`). */
+  name: string;
+  clusterId: number;
+  workspaceId: number;
+  /** The instance types asked for, in order of preference (empty: the backend's default). */
+  instanceTypes: readonly string[];
   clusterToken: string;
   /** The control plane's address as instances reach it. */
   serverUrl: string;
@@ -23,6 +40,25 @@ export interface InstanceRef {
   backendData: BackendData | null;
 }
 
+/** Where an instance stands as the backend sees it. */
+export type ObservedState =
+  /** Asked for, not running yet (a VM booting). */
+  | 'pending'
+  | 'running'
+  /** Going away. */
+  | 'stopping'
+  /** Nothing of it runs any more (or the backend never had it). */
+  | 'gone';
+
+export interface Observation {
+  state: ObservedState;
+  /** Why, when the backend knows (a spot reclaim, a process that exited). */
+  reason?: string;
+  /** Addresses the backend knows (a cloud VM's; local instances report their own). */
+  privateIp?: string | null;
+  publicIp?: string | null;
+}
+
 /** The machine an instance gets, as the backend knows it (`instance_specs` calls). */
 export interface MachineShape {
   instanceType: string;
@@ -32,15 +68,74 @@ export interface MachineShape {
   arch: 'x86_64' | 'aarch64' | string;
 }
 
+export interface BackendCapabilities {
+  /** Instances run an SSH server the cluster's key opens. */
+  ssh: boolean;
+  /** The scheduler can serve the Dask dashboard. */
+  dashboards: boolean;
+  gpus: boolean;
+  spot: boolean;
+}
+
+/** How the backend introduces itself to clients (`GET /api/v1/{ws}/backend_options/`). */
+export interface BackendDescription {
+  /** One of the backend types of spec/console.md section 3 (`in_process`, `vm_aws`...). */
+  backend: string;
+  options: { provider_name: string } & Record<string, unknown>;
+}
+
 export interface Backend {
   /** The backend type clients see (`in_process` for the local backend). */
   readonly type: string;
-  /** Whether its instances run an SSH server the cluster's key opens (local processes do not). */
-  readonly offersSsh: boolean;
+  readonly capabilities: BackendCapabilities;
+  describeSelf(): BackendDescription;
   /** The machine an instance would run on, for the instance types asked (first that fits). */
   machineFor(instanceTypes: readonly string[]): MachineShape;
   launch(spec: LaunchSpec): Promise<BackendData>;
+  describe(instances: readonly InstanceRef[]): Promise<Map<string, Observation>>;
   stop(instance: InstanceRef): Promise<void>;
-  /** Whether anything of the instance is still running. */
-  isRunning(instance: InstanceRef): Promise<boolean>;
+}
+
+/** A backend failure with the words a user reads and whether trying again can help. */
+export class BackendError extends Error {
+  constructor(
+    /** What the user reads on the cluster or instance. */
+    readonly reason: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'BackendError';
+  }
+}
+
+/** Capacity, throttling, a passing fault: the same call may work later. */
+export const retryable = (reason: string, cause?: unknown) => new BackendError(reason, true, { cause });
+/** Permission, bad configuration: the same call will fail again until a person changes something. */
+export const final = (reason: string, cause?: unknown) => new BackendError(reason, false, { cause });
+
+/** The user-readable reason of any failure the reconciler meets. */
+export function describeFailure(err: unknown): string {
+  if (err instanceof BackendError) return err.reason;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Finds the backend of a cluster and of a workspace's new clusters. */
+export interface Backends {
+  /** The backend new clusters of this workspace run on. */
+  forWorkspace(workspaceId: number): Promise<Backend>;
+  /** The backend a cluster runs on (by the type it was created with). */
+  forCluster(cluster: { backendType: string; workspaceId: number }): Promise<Backend>;
+}
+
+/** Every cluster on one backend (the local one, or a test's). */
+export function singleBackend(backend: Backend): Backends {
+  return {
+    forWorkspace: async () => backend,
+    async forCluster(cluster) {
+      if (cluster.backendType !== backend.type)
+        throw final(`This server has no ${cluster.backendType} backend; the cluster cannot be managed here.`);
+      return backend;
+    },
+  };
 }

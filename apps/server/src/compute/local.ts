@@ -3,7 +3,15 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { arch, availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { PYTHON_DIR } from '../lib/python-dir.js';
-import type { Backend, BackendData, InstanceRef, LaunchSpec, MachineShape } from './backend.js';
+import {
+  type Backend,
+  type BackendData,
+  final,
+  type InstanceRef,
+  type LaunchSpec,
+  type MachineShape,
+  type Observation,
+} from './backend.js';
 import { BACKEND_ID_VAR, findInstanceProcesses, signalGroups } from './local-processes.js';
 
 export interface LocalBackendOptions {
@@ -28,7 +36,12 @@ const ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64' };
 export function createLocalBackend(options: LocalBackendOptions): Backend {
   return {
     type: 'in_process',
-    offersSsh: false,
+    // Local processes run no SSH server and, without bokeh, no dashboard.
+    capabilities: { ssh: false, dashboards: false, gpus: false, spot: false },
+
+    describeSelf() {
+      return { backend: 'in_process', options: { provider_name: 'local', region_name: 'local' } };
+    },
 
     // Every local instance shares this machine, whatever type was asked for.
     machineFor(): MachineShape {
@@ -66,7 +79,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
           },
         });
         const pid = await new Promise<number>((resolve, reject) => {
-          child.once('error', reject);
+          child.once('error', (err) => reject(final(`Cannot start ${options.python}: ${err.message}`, err)));
           child.once('spawn', () => resolve(child.pid!));
         });
         child.unref();
@@ -94,8 +107,17 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       throw new Error(`instance ${instance.backendId} survived SIGKILL`);
     },
 
-    async isRunning(instance: InstanceRef): Promise<boolean> {
-      return (await findInstanceProcesses(instance.backendId)).length > 0;
+    // One scan of /proc answers every instance asked about.
+    async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
+      const running = new Set((await findInstanceProcesses()).map((p) => p.backendId));
+      return new Map(
+        refs.map((r) => [
+          r.backendId,
+          running.has(r.backendId)
+            ? { state: 'running' }
+            : { state: 'gone', reason: 'Its processes are no longer running on this machine' },
+        ]),
+      );
     },
   };
 }

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
-import { isNotNull } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
-import { instances } from '../../src/db/schema/index.js';
+import { clusters, instances } from '../../src/db/schema/index.js';
 import type { ServerOptions } from '../../src/server.js';
 import type { Api } from './api.js';
 import { createUser, type TestUser } from './factories.js';
@@ -56,11 +56,30 @@ export async function startClusterServer(
   };
 }
 
-/** Stops, through the backend, every instance this server's database knows. */
+/** Stops, through its backend, every instance this server's database knows. */
 export async function stopAllInstances(ts: TestServer): Promise<void> {
-  const { db, backend } = ts.server.deps;
-  const rows = await db.select().from(instances).where(isNotNull(instances.launchedAt));
-  await Promise.all(rows.map((i) => backend.stop({ backendId: i.backendId, backendData: i.backendData })));
+  const { db, backends } = ts.server.deps;
+  const rows = await db
+    .select({ instance: instances, cluster: clusters })
+    .from(instances)
+    .innerJoin(clusters, eq(clusters.id, instances.clusterId))
+    .where(isNotNull(instances.launchedAt));
+  await Promise.all(
+    rows.map(async ({ instance, cluster }) => (await backends.forCluster(cluster)).stop(instance)),
+  );
+}
+
+/** Whether the backend still runs anything of the instance. */
+export async function instanceRunning(
+  ts: TestServer,
+  instance: { backendId: string; backendData: Record<string, unknown> | null; clusterId: number },
+): Promise<boolean> {
+  const [cluster] = await ts.server.deps.db
+    .select()
+    .from(clusters)
+    .where(eq(clusters.id, instance.clusterId));
+  const backend = await ts.server.deps.backends.forCluster(cluster!);
+  return (await backend.describe([instance])).get(instance.backendId)?.state !== 'gone';
 }
 
 /** Live processes (agents and Dask) of this server's instances. */

@@ -152,6 +152,8 @@ export const clusterProcesses = pgTable(
     role: processRole('role').notNull(),
     name: varchar('name', { length: 200 }).notNull(),
     desiredState: processState('desired_state').notNull().default('started'),
+    /** Why it should stop, once it should (scaled down by whom, the cluster stopping...). */
+    desiredReason: text('desired_reason').notNull().default(''),
     state: processState('state').notNull().default('pending'),
     stateReason: text('state_reason').notNull().default(''),
     stateUpdated: tstz('state_updated').notNull().defaultNow(),

@@ -95,7 +95,7 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
     if (constraint) throw fieldError('username', MESSAGES.duplicateUsername);
     throw err;
   }
-  deps.wakeMail();
+  deps.loops.wake('mail-outbox');
 }
 
 async function sendVerification(tx: Db, deps: Deps, user: User): Promise<void> {
@@ -133,14 +133,14 @@ export async function resendConfirmation(deps: Deps, email: string): Promise<voi
   const user = await findUserBy(deps.db, 'email', email.toLowerCase());
   if (!user || user.emailVerifiedAt || !user.isActive) return;
   await deps.db.transaction((tx) => sendVerification(tx, deps, user));
-  deps.wakeMail();
+  deps.loops.wake('mail-outbox');
 }
 
 export async function retrieveUsername(deps: Deps, email: string): Promise<void> {
   const user = await findUserBy(deps.db, 'email', email.toLowerCase());
   if (!user?.isActive) return;
   await enqueueEmail(deps.db, usernameEmail(user.email, user.username, `${deps.config.publicUrl}/login`));
-  deps.wakeMail();
+  deps.loops.wake('mail-outbox');
 }
 
 export interface LoginInput {
@@ -198,7 +198,7 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
     const link = `${deps.config.publicUrl}/reset-password/key/${encodeUid(user.id)}/${token}`;
     await enqueueEmail(tx, passwordResetEmail(user.email, user.username, link));
   });
-  deps.wakeMail();
+  deps.loops.wake('mail-outbox');
 }
 
 export interface ResetConfirm {

@@ -4,9 +4,8 @@ import { clusterProcesses, clusters, instanceLogs, instances, workspaces } from 
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
-import { requestStop } from '../clusters/service.js';
+import { reportInstance, reportProcess } from '../clusters/observe.js';
 import { instanceShouldRun } from '../clusters/states.js';
-import { requestReconcile, setInstanceState, setProcessState } from '../clusters/transitions.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
@@ -95,17 +94,13 @@ export async function instancePhoneHomeUpdate(
   clusterId: number,
   body: z.infer<typeof instancePhoneHome>,
 ) {
-  const { db } = deps;
-  const { instance } = await callingInstance(db, clusterId, body.backend_id);
-  await db
-    .update(instances)
-    .set({
-      lastHeartbeat: new Date(),
-      ...(body.private_ip_address !== undefined && { privateIpAddress: body.private_ip_address }),
-      ...(body.public_ip_address !== undefined && { publicIpAddress: body.public_ip_address }),
-    })
-    .where(eq(instances.id, instance.id));
-  if (await setInstanceState(db, instance, body.state, body.reason ?? '')) await nudge(deps, clusterId);
+  const { instance } = await callingInstance(deps.db, clusterId, body.backend_id);
+  await reportInstance(deps, instance, {
+    state: body.state,
+    reason: body.reason,
+    privateIp: body.private_ip_address,
+    publicIp: body.public_ip_address,
+  });
   return { ok: true };
 }
 
@@ -115,37 +110,17 @@ export async function processPhoneHomeUpdate(
   role: 'scheduler' | 'worker',
   body: z.infer<typeof processPhoneHome>,
 ) {
-  const { db } = deps;
-  const { instance, process } = await callingInstance(db, clusterId, body.backend_id);
+  const { instance, process } = await callingInstance(deps.db, clusterId, body.backend_id);
   if (process.role !== role) throw notFound('Instance not found.');
-  await touch(db, instance.id);
-  const address = body.address ?? undefined;
-  if (role === 'scheduler' && address && body.state === 'started') {
-    const port = Number(/:(\d+)$/.exec(address)?.[1] ?? 0);
-    await db
-      .update(clusters)
-      .set({
-        schedulerAddress: address,
-        schedulerPort: port,
-        dashboardAddress: body.dashboard_address ?? null,
-      })
-      .where(eq(clusters.id, clusterId));
-  }
-  const changed = body.state
-    ? await setProcessState(db, process, body.state, body.reason ?? '', address ? { address } : {})
-    : false;
-  if (body.stop_cluster_reason && role === 'scheduler') {
-    await requestStop(db, clusterId, 'stopped', body.stop_cluster_reason);
-    await nudge(deps, clusterId);
-  } else if (changed) {
-    await nudge(deps, clusterId);
-  }
+  await touch(deps.db, instance.id);
+  await reportProcess(deps, process, {
+    state: body.state ?? undefined,
+    reason: body.reason ?? undefined,
+    address: body.address ?? undefined,
+    dashboardAddress: body.dashboard_address,
+    stopClusterReason: body.stop_cluster_reason ?? undefined,
+  });
   return { ok: true };
-}
-
-async function nudge(deps: Deps, clusterId: number) {
-  await requestReconcile(deps.db, clusterId);
-  deps.wakeClusters();
 }
 
 /** Output lines an agent ships: `POST cluster_facing/logs`. */

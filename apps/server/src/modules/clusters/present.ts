@@ -13,14 +13,29 @@ import {
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import type { clusterDetailsSchema, clusterSummarySchema, instanceSchema, processSchema } from './schemas.js';
-import { isAtRest } from './states.js';
+import type {
+  clusterDetailsSchema,
+  clusterStateSchema,
+  clusterSummarySchema,
+  instanceSchema,
+  processSchema,
+} from './schemas.js';
+import { isAtRest, shownState } from './states.js';
 
 type Summary = z.infer<typeof clusterSummarySchema>;
 type Details = z.infer<typeof clusterDetailsSchema>;
 
-const current = (state: string, reason: string, updated: Date) =>
-  ({ state, reason, updated: isoTime(updated) }) as never;
+const current = <S extends string>(state: S, reason: string, updated: Date) => ({
+  state,
+  reason,
+  updated: isoTime(updated),
+});
+
+/** A cluster's `current_state` as users see it (a request shows at once: states.ts shownState). */
+export function presentClusterState(c: Cluster): z.infer<typeof clusterStateSchema> {
+  const shown = shownState(c);
+  return current(shown.state, shown.reason, shown.updated);
+}
 
 export function presentInstance(instance: Instance): z.infer<typeof instanceSchema> {
   return {
@@ -96,7 +111,7 @@ function summary(
     name: c.name,
     created: isoTime(c.created),
     updated: isoTime(c.updated),
-    current_state: current(c.state, c.stateReason, c.stateUpdated),
+    current_state: presentClusterState(c),
     desired_workers: c.desiredWorkers,
     ready_workers: readyWorkers,
     creator: (c.creatorId && creators.get(c.creatorId)) || null,

@@ -3,10 +3,9 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf } from '../../http/pagination.js';
 import { text, z } from '../../http/zod.js';
-import { isoTime } from '../../lib/time.js';
 import { workspaceAccess } from '../access/workspace.js';
 import { clusterAccess, clusterAccessById } from './access.js';
-import { presentDetails, presentSummaries } from './present.js';
+import { presentClusterState, presentDetails, presentSummaries } from './present.js';
 import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';
 import {
   clientEventBody,
@@ -112,14 +111,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
       const caller = currentUser(request);
       const target = await clusterAccess(db, caller, request.params.account, request.params.pk);
       const cluster = await service.stopCluster(deps, caller, target, request.query);
-      return {
-        id: cluster.id,
-        current_state: {
-          state: cluster.state,
-          reason: cluster.stateReason,
-          updated: isoTime(cluster.stateUpdated),
-        },
-      };
+      return { id: cluster.id, current_state: presentClusterState(cluster) };
     },
   );
 
@@ -163,12 +155,7 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { cluster } = await clusterOf(request);
-      return {
-        id: cluster.id,
-        state: cluster.state,
-        reason: cluster.stateReason,
-        updated: isoTime(cluster.stateUpdated),
-      } as never;
+      return { id: cluster.id, ...presentClusterState(cluster) };
     },
   );
 

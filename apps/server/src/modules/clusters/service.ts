@@ -10,12 +10,13 @@ import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
 import { setFlag } from '../interactions/service.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
+import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
 import { assertWithinCoreLimit, clusterCores } from './limits.js';
 import { recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
-import { isAtRest, isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
-import { recordState, setClusterState, setInfraState } from './transitions.js';
+import { isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
+import { recordState } from './transitions.js';
 
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 20 * 60;
 export const DEFAULT_WORKERS = 4;
@@ -57,7 +58,8 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
   const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
   const cores = workerCores(workerOptions);
 
-  const result = await db.transaction(async (tx) => {
+  const backend = await deps.backends.forWorkspace(access.workspace.id);
+  const result = await desire(deps, async (tx, want) => {
     const [live] = await tx
       .select()
       .from(clusters)
@@ -74,7 +76,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .for('update');
     if (live && live.desiredState !== 'paused') return { id: live.id, existing: true };
     if (live) {
-      await resume(tx, access, live, user);
+      await resume(tx, want, access, live, user);
       return { id: live.id, existing: true };
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
@@ -89,7 +91,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         workspaceId: access.workspace.id,
         creatorId: user.id,
         name,
-        backendType: deps.backend.type,
+        backendType: backend.type,
         desiredWorkers,
         workerCores: cores,
         idleTimeoutSeconds: Math.round(idleTimeoutSeconds),
@@ -112,18 +114,17 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         updated: now,
       })
       .returning();
-    await recordClusterResources(tx, deps.backend, row!, body);
+    await recordClusterResources(tx, backend, row!, body);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
     return { id: row!.id, existing: false };
   });
   if (!result.existing) await recordMilestones(db, user);
-  deps.wakeClusters();
   return result;
 }
 
 /** Brings a paused cluster back (its creator's core limit permitting). */
-async function resume(tx: Db, access: WorkspaceAccess, cluster: Cluster, user: User) {
+async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Cluster, user: User) {
   if (cluster.creatorId !== null)
     await assertWithinCoreLimit(
       tx,
@@ -131,18 +132,13 @@ async function resume(tx: Db, access: WorkspaceAccess, cluster: Cluster, user: U
       cluster.creatorId,
       clusterCores(cluster.desiredWorkers, cluster.workerCores),
     );
-  await tx
-    .update(clusters)
-    .set({ desiredState: 'ready', reconcileAt: new Date() })
-    .where(eq(clusters.id, cluster.id));
-  await setClusterState(tx, cluster.id, 'pending', `Resumed by ${user.username}`);
-  await setInfraState(tx, cluster.id, 'queued');
+  await want.run(cluster.id, `Resumed by ${user.username}`);
 }
 
 /** `desired-state` running: resumes a paused cluster; a running one stays as it is. */
 export async function resumeCluster(deps: Deps, user: User, target: ClusterAccess): Promise<Cluster> {
   assertMayManage(user, target);
-  await deps.db.transaction(async (tx) => {
+  await desire(deps, async (tx, want) => {
     const [cluster] = await tx
       .select()
       .from(clusters)
@@ -154,9 +150,8 @@ export async function resumeCluster(deps: Deps, user: User, target: ClusterAcces
         `Cluster ${cluster!.name} is ${cluster!.state}; create a new cluster instead.`,
         'CLUSTER_NOT_PAUSED',
       );
-    await resume(tx, target.access, cluster!, user);
+    await resume(tx, want, target.access, cluster!, user);
   });
-  deps.wakeClusters();
   const [row] = await deps.db.select().from(clusters).where(eq(clusters.id, target.cluster.id));
   return row!;
 }
@@ -178,24 +173,22 @@ export async function stopCluster(
 ): Promise<Cluster> {
   assertMayManage(user, target);
   const reason = options.reason?.trim() || `Stopped by ${user.username}`;
-  await requestStop(deps.db, target.cluster.id, options.pause ? 'paused' : 'stopped', reason);
-  deps.wakeClusters();
+  await requestStop(deps, target.cluster.id, options.pause ? 'paused' : 'stopped', reason);
   const [row] = await deps.db.select().from(clusters).where(eq(clusters.id, target.cluster.id));
   return row!;
 }
 
-/** Sets the cluster's desired state to stopped (or paused) and shows it stopping at once. */
-export async function requestStop(db: Db, clusterId: number, desired: 'stopped' | 'paused', reason: string) {
-  await db.transaction(async (tx) => {
-    const [cluster] = await tx.select().from(clusters).where(eq(clusters.id, clusterId)).for('update');
-    if (cluster?.desiredState !== 'ready') return;
-    await tx
-      .update(clusters)
-      .set({ desiredState: desired, reconcileAt: new Date() })
-      .where(eq(clusters.id, clusterId));
-    if (isAtRest(cluster.state)) return;
-    await setClusterState(tx, clusterId, desired === 'paused' ? 'pausing' : 'stopping', reason);
-  });
+/**
+ * Asks for the cluster to stop (or pause) with the reason users will read; the first request
+ * wins. For every part of the server that stops clusters (users, limits, jobs).
+ */
+export async function requestStop(
+  deps: Pick<Deps, 'db' | 'loops'>,
+  clusterId: number,
+  desired: 'stopped' | 'paused',
+  reason: string,
+): Promise<boolean> {
+  return desire(deps, (_tx, want) => want.stop(clusterId, desired, reason));
 }
 
 /** `GET clusters/account/{ws}/name/{name}`: the live (or, if asked, paused) cluster of that name. */

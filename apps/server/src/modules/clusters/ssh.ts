@@ -15,6 +15,7 @@ const NO_SSH =
  */
 export async function sshAccess(deps: Deps, cluster: Cluster, worker: string | undefined) {
   const keys = await sshKeys(deps, cluster);
+  const { ssh } = (await deps.backends.forCluster(cluster)).capabilities;
   const machines = await deps.db
     .select({ process: clusterProcesses, instance: instances })
     .from(clusterProcesses)
@@ -48,8 +49,8 @@ export async function sshAccess(deps: Deps, cluster: Cluster, worker: string | u
     scheduler_state: schedulerInstance?.state ?? null,
     worker_address: workerAddress,
     scheduler_address_to_use: addressOf(schedulerInstance),
-    ssh_available: deps.backend.offersSsh,
-    detail: deps.backend.offersSsh ? '' : NO_SSH,
+    ssh_available: ssh,
+    detail: ssh ? '' : NO_SSH,
   };
 }
 

@@ -50,6 +50,25 @@ export const isSettled = (c: ClusterStand) => c.desiredState !== 'ready' && isAt
 /** A paused cluster that waits to be resumed (a create of its name resumes it). */
 export const isResumable = (c: ClusterStand) => c.desiredState === 'paused' && c.state === 'paused';
 
+/**
+ * The state users see. A request (stop, pause, resume) shows at once, as the state the
+ * reconciler moves to next and with the request's reason, though only the reconciler writes the
+ * state and its history.
+ */
+export function shownState(
+  c: Pick<Cluster, 'desiredState' | 'desiredReason' | 'state' | 'stateReason' | 'stateUpdated' | 'updated'>,
+): { state: ClusterState; reason: string; updated: Date } {
+  if (c.desiredState !== 'ready' && includes(CLUSTER_UP, c.state))
+    return {
+      state: c.desiredState === 'paused' ? 'pausing' : 'stopping',
+      reason: c.desiredReason,
+      updated: c.updated,
+    };
+  if (c.desiredState === 'ready' && c.state === 'paused')
+    return { state: 'pending', reason: c.desiredReason, updated: c.updated };
+  return { state: c.state, reason: c.stateReason, updated: c.stateUpdated };
+}
+
 /** A process that is wanted and has not ended: it counts as one of the cluster's workers. */
 export const isActiveProcess = (p: Pick<ClusterProcess, 'desiredState' | 'state'>) =>
   p.desiredState === 'started' && !isEnded(p.state);

@@ -16,9 +16,11 @@ import {
 import { sqlNotEnded } from './states.js';
 
 /**
- * Every state change goes through here: the row's current state and the history the `states`
- * call reads change together, and only when the state really changes (the conditional update
- * makes concurrent writers record a transition once).
+ * Every change of what a cluster, process or instance *is* goes through here: the row's state and
+ * the history the `states` call reads change together, and only when the state really changes
+ * (the conditional update makes concurrent writers record a transition once). Two callers: the
+ * reconciler (reconcile/), which alone moves clusters, and what instances report of themselves
+ * (observe.ts). Requests change desires instead (desired.ts).
  */
 
 export async function setClusterState(
@@ -120,9 +122,4 @@ export function recordState(
   return db
     .insert(stateHistory)
     .values({ clusterId, objectType, objectId, objectName, state, reason, created });
-}
-
-/** Asks the control loop to look at a cluster now. */
-export async function requestReconcile(db: Db, clusterId: number): Promise<void> {
-  await db.update(clusters).set({ reconcileAt: new Date() }).where(eq(clusters.id, clusterId));
 }

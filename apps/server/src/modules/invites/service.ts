@@ -282,7 +282,7 @@ export async function resendInvite(deps: Deps, user: User, inviteId: number): Pr
       .returning();
     await mailInvite(tx, deps, renewed!, access.organization, user);
   });
-  deps.wakeMail();
+  deps.loops.wake('mail-outbox');
   return getInvite(db, user, inviteId);
 }
 

@@ -124,6 +124,16 @@ export async function clusterAlerts(db: Db, cluster: Cluster) {
     message: p.stateReason || 'No reason was reported.',
     first_occurred: isoTime(p.stateUpdated),
   }));
+  // The control loop backs off a cluster it cannot act on; users see why while it retries.
+  if (cluster.reconcileError && cluster.reconcileFailingSince)
+    alerts.unshift({
+      level: 30,
+      title: `Cumulus is retrying (attempt ${cluster.reconcileAttempts + 1})`,
+      message: cluster.reconcileAt
+        ? `${cluster.reconcileError} (next attempt at ${isoTime(cluster.reconcileAt)})`
+        : cluster.reconcileError,
+      first_occurred: isoTime(cluster.reconcileFailingSince),
+    });
   if (cluster.state === 'error')
     alerts.unshift({
       level: 40,

@@ -213,7 +213,7 @@ export async function addMembership(deps: Deps, user: User, input: z.infer<typeo
     });
     return { membership: null, invite };
   });
-  if (result.invite) deps.wakeMail();
+  if (result.invite) deps.loops.wake('mail-outbox');
   return result;
 }
 

@@ -12,11 +12,10 @@ import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { assertMayManage, type ClusterAccess } from '../clusters/access.js';
+import { desire } from '../clusters/desired.js';
 import { assertWithinCoreLimit } from '../clusters/limits.js';
 import { presentProcess } from '../clusters/present.js';
-import { addProcess, retireProcess } from '../clusters/processes.js';
 import { isActiveProcess, isLive } from '../clusters/states.js';
-import { requestReconcile } from '../clusters/transitions.js';
 import type { addWorkersBody, listWorkersQuery, removeWorkersQuery, workerSchema } from './schemas.js';
 
 type Worker = z.infer<typeof workerSchema>;
@@ -92,20 +91,15 @@ export async function addWorkers(
   assertRunning(target);
   const { cluster } = target;
   if (body.n_workers === 0) return [];
-  const created = await deps.db.transaction(async (tx) => {
+  const created = await desire(deps, async (tx, want) => {
     const [row] = await tx.select().from(clusters).where(eq(clusters.id, cluster.id)).for('update');
     if (cluster.creatorId !== null)
       await assertWithinCoreLimit(tx, target.access, cluster.creatorId, body.n_workers * row!.workerCores);
-    await tx
-      .update(clusters)
-      .set({ desiredWorkers: row!.desiredWorkers + body.n_workers, reconcileAt: new Date() })
-      .where(eq(clusters.id, cluster.id));
+    await want.workers(cluster.id, row!.desiredWorkers + body.n_workers);
     const added: ClusterProcess[] = [];
-    for (let i = 0; i < body.n_workers; i++)
-      added.push(await addProcess(tx, cluster, cluster.backendType, 'worker'));
+    for (let i = 0; i < body.n_workers; i++) added.push(await want.addProcess(cluster, 'worker'));
     return added;
   });
-  deps.wakeClusters();
   return withInstances(deps.db, created);
 }
 
@@ -124,7 +118,7 @@ export async function removeWorkers(
   const prefix = `${cluster.name}-worker`;
   const wanted = new Set(query.name.map((n) => (n.startsWith(prefix) ? n : `${prefix}${n}`)));
   const reason = query.reason || `Scaled down by ${user.username}`;
-  const result = await deps.db.transaction(async (tx) => {
+  return desire(deps, async (tx, want) => {
     const [row] = await tx.select().from(clusters).where(eq(clusters.id, cluster.id)).for('update');
     const rows = await tx
       .select({ process: clusterProcesses, instance: instances })
@@ -133,15 +127,10 @@ export async function removeWorkers(
       .where(and(eq(clusterProcesses.clusterId, cluster.id), eq(clusterProcesses.role, 'worker')));
     const active = rows.filter((r) => isActiveProcess(r.process));
     const chosen = active.filter((r) => wanted.has(r.process.name));
-    for (const r of chosen) await retireProcess(tx, r.process, r.instance ?? undefined, reason);
+    for (const r of chosen) await want.retire(r.process, r.instance ?? undefined, reason);
     let desired = Math.max(0, row!.desiredWorkers - chosen.length);
     if (query.target !== undefined && wanted.size === 0) desired = query.target;
-    if (chosen.length > 0 || desired !== row!.desiredWorkers) {
-      await tx.update(clusters).set({ desiredWorkers: desired }).where(eq(clusters.id, cluster.id));
-      await requestReconcile(tx, cluster.id);
-    }
+    if (chosen.length > 0 || desired !== row!.desiredWorkers) await want.workers(cluster.id, desired);
     return { removed: chosen.map((r) => r.process.name), desired_workers: desired };
   });
-  deps.wakeClusters();
-  return result;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "cluster_processes" ADD COLUMN "desired_reason" text DEFAULT '' NOT NULL;

@@ -1,0 +1,73 @@
+import { eq } from 'drizzle-orm';
+import {
+  type ClusterProcess,
+  clusters,
+  type Instance,
+  type InstanceState,
+  instances,
+  type ProcessState,
+} from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { desire, lookAt } from './desired.js';
+import { setInstanceState, setProcessState } from './transitions.js';
+
+/**
+ * What instances report of themselves (the agent's phone-home calls): an instance's and a
+ * process's own state, the scheduler's address — observations the reconciler acts on at once, so
+ * every change wakes it. A scheduler that asks for its cluster to stop (idle timeout, no client)
+ * changes the cluster's desire, like any other request.
+ */
+
+export async function reportInstance(
+  deps: Pick<Deps, 'db' | 'loops'>,
+  instance: Instance,
+  report: {
+    state: InstanceState;
+    reason?: string | undefined;
+    privateIp?: string | null | undefined;
+    publicIp?: string | null | undefined;
+  },
+) {
+  await deps.db
+    .update(instances)
+    .set({
+      lastHeartbeat: new Date(),
+      ...(report.privateIp !== undefined && { privateIpAddress: report.privateIp }),
+      ...(report.publicIp !== undefined && { publicIpAddress: report.publicIp }),
+    })
+    .where(eq(instances.id, instance.id));
+  if (await setInstanceState(deps.db, instance, report.state, report.reason ?? ''))
+    await lookAt(deps, instance.clusterId);
+}
+
+export async function reportProcess(
+  deps: Pick<Deps, 'db' | 'loops'>,
+  process: ClusterProcess,
+  report: {
+    state?: ProcessState | undefined;
+    reason?: string | undefined;
+    address?: string | undefined;
+    dashboardAddress?: string | null | undefined;
+    stopClusterReason?: string | undefined;
+  },
+) {
+  const { db } = deps;
+  const { address } = report;
+  if (process.role === 'scheduler' && address && report.state === 'started') {
+    const port = Number(/:(\d+)$/.exec(address)?.[1] ?? 0);
+    await db
+      .update(clusters)
+      .set({
+        schedulerAddress: address,
+        schedulerPort: port,
+        dashboardAddress: report.dashboardAddress ?? null,
+      })
+      .where(eq(clusters.id, process.clusterId));
+  }
+  const changed = report.state
+    ? await setProcessState(db, process, report.state, report.reason ?? '', address ? { address } : {})
+    : false;
+  const stopReason = process.role === 'scheduler' ? report.stopClusterReason : undefined;
+  if (stopReason) await desire(deps, (_tx, want) => want.stop(process.clusterId, 'stopped', stopReason));
+  else if (changed) await lookAt(deps, process.clusterId);
+}

@@ -1,0 +1,100 @@
+import type { Cluster } from '../../../db/schema/index.js';
+import { wants } from '../desired.js';
+import { setClusterState } from '../transitions.js';
+import { after, type ClusterLoopContext, SOON_MS } from './context.js';
+import {
+  isActive,
+  launchQueued,
+  loadMachines,
+  type Machine,
+  observeMachines,
+  releaseUnwanted,
+} from './machines.js';
+
+/** Workers that fail to launch this many times in a row fail the cluster instead of being replaced again. */
+const LAUNCH_FAILURES_TO_GIVE_UP = 3;
+
+/**
+ * A cluster that should run and does (or is on its way): notice failed machines, keep one
+ * scheduler and the desired workers, launch what is queued, stop what is no longer wanted, and
+ * say whether the cluster is ready.
+ */
+export async function converge(ctx: ClusterLoopContext, cluster: Cluster): Promise<Date | null> {
+  const { db } = ctx;
+  const backend = await ctx.backends.forCluster(cluster);
+  let machines = await loadMachines(db, cluster.id);
+  if (await observeMachines(ctx, backend, machines)) machines = await loadMachines(db, cluster.id);
+
+  const failure = clusterFailure(machines);
+  if (failure) {
+    await setClusterState(db, cluster.id, 'error', failure);
+    await wants(db).stop(cluster.id, 'stopped', failure);
+    return after(0);
+  }
+
+  if (await planMachines(ctx, cluster, machines)) machines = await loadMachines(db, cluster.id);
+  await launchQueued(ctx, backend, cluster, machines);
+  await releaseUnwanted(ctx, backend, cluster.id, machines, (m) => m.process.desiredReason || 'Scaled down');
+  const ready = await deriveState(ctx, cluster, await loadMachines(db, cluster.id));
+  return after(
+    ready ? ctx.timings.reconcileIntervalMs : Math.min(SOON_MS * 2, ctx.timings.reconcileIntervalMs),
+  );
+}
+
+/** Why the cluster cannot go on: its scheduler ended, or workers keep failing to launch. */
+function clusterFailure(machines: Machine[]): string | null {
+  const schedulers = machines.filter((m) => m.process.role === 'scheduler');
+  if (schedulers.length > 0 && !schedulers.some(isActive)) {
+    const last = schedulers.at(-1)!.process;
+    const how = last.state === 'error' ? 'failed' : 'stopped';
+    return `Scheduler ${last.name} ${how}${last.stateReason ? `: ${last.stateReason}` : ''}`;
+  }
+  const recent = machines.filter((m) => m.process.role === 'worker').slice(-LAUNCH_FAILURES_TO_GIVE_UP);
+  const neverLaunched = (m: Machine) => m.process.state === 'error' && !m.instance?.launchedAt;
+  if (recent.length === LAUNCH_FAILURES_TO_GIVE_UP && recent.every(neverLaunched))
+    return `Workers cannot be launched: ${recent.at(-1)!.process.stateReason}`;
+  return null;
+}
+
+/** Adds the scheduler and workers the cluster lacks and retires the extra ones; answers whether it changed any. */
+async function planMachines(
+  ctx: ClusterLoopContext,
+  cluster: Cluster,
+  machines: Machine[],
+): Promise<boolean> {
+  const want = wants(ctx.db);
+  let changed = false;
+  if (!machines.some((m) => m.process.role === 'scheduler')) {
+    await want.addProcess(cluster, 'scheduler');
+    changed = true;
+  }
+  const workers = machines.filter((m) => m.process.role === 'worker' && isActive(m));
+  for (let n = workers.length; n < cluster.desiredWorkers; n++) {
+    await want.addProcess(cluster, 'worker');
+    changed = true;
+  }
+  if (workers.length > cluster.desiredWorkers) {
+    // Retire the least useful first: not yet started, then the newest.
+    const rank = (m: Machine) => (m.process.state === 'started' ? 1 : 0);
+    const extra = [...workers]
+      .sort((a, b) => rank(a) - rank(b) || b.process.id - a.process.id)
+      .slice(0, workers.length - cluster.desiredWorkers);
+    for (const m of extra) await want.retire(m.process, m.instance, 'Scaled down');
+    changed = true;
+  }
+  return changed;
+}
+
+/** `ready` when the scheduler and the desired workers have started; `scaling` when a ready cluster is short. */
+async function deriveState(ctx: ClusterLoopContext, cluster: Cluster, machines: Machine[]): Promise<boolean> {
+  const schedulerUp = machines.some((m) => m.process.role === 'scheduler' && m.process.state === 'started');
+  const active = machines.filter((m) => m.process.role === 'worker' && isActive(m));
+  const started = active.filter((m) => m.process.state === 'started');
+  if (schedulerUp && started.length >= cluster.desiredWorkers && active.length === cluster.desiredWorkers) {
+    await setClusterState(ctx.db, cluster.id, 'ready');
+    return true;
+  }
+  const short = cluster.state === 'ready' || cluster.state === 'scaling';
+  await setClusterState(ctx.db, cluster.id, short ? 'scaling' : 'starting');
+  return false;
+}

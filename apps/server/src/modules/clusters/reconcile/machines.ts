@@ -1,0 +1,173 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { type Backend, BackendError } from '../../../compute/backend.js';
+import type { Db } from '../../../db/client.js';
+import {
+  type Cluster,
+  type ClusterProcess,
+  clusterProcesses,
+  type Instance,
+  instances,
+} from '../../../db/schema/index.js';
+import { instanceShouldRun, isActiveProcess, isEnded } from '../states.js';
+import { setInstanceState, setProcessState } from '../transitions.js';
+import type { ClusterLoopContext } from './context.js';
+
+/** A scheduler or worker with the instance it runs on. */
+export interface Machine {
+  process: ClusterProcess;
+  instance: Instance | undefined;
+}
+
+export async function loadMachines(db: Db, clusterId: number): Promise<Machine[]> {
+  const [processes, rows] = await Promise.all([
+    db
+      .select()
+      .from(clusterProcesses)
+      .where(eq(clusterProcesses.clusterId, clusterId))
+      .orderBy(clusterProcesses.id),
+    db.select().from(instances).where(eq(instances.clusterId, clusterId)),
+  ]);
+  const byProcess = new Map(rows.map((i) => [i.processId, i]));
+  return processes.map((process) => ({ process, instance: byProcess.get(process.id) }));
+}
+
+export const isActive = (m: Machine) => isActiveProcess(m.process);
+const wanted = (m: Machine): m is Machine & { instance: Instance } =>
+  !!m.instance && instanceShouldRun(m.instance, m.process);
+const launched = (m: Machine): m is Machine & { instance: Instance } =>
+  !!m.instance?.launchedAt && !m.instance.releasedAt;
+
+/** Fails a machine: its instance and process end in `error` with the reason. */
+async function failMachine(db: Db, m: Machine, reason: string) {
+  if (m.instance) await setInstanceState(db, m.instance, 'error', reason);
+  await setProcessState(db, m.process, 'error', reason);
+}
+
+/**
+ * What the backend and the heartbeats say of the running machines: an instance the backend no
+ * longer has, or that has been silent past the heartbeat timeout, fails with the reason.
+ * One describe call for all of them. Answers whether anything failed.
+ */
+export async function observeMachines(
+  ctx: ClusterLoopContext,
+  backend: Backend,
+  machines: Machine[],
+): Promise<boolean> {
+  const running = machines.filter((m) => wanted(m) && launched(m) && !isEnded(m.instance.state));
+  if (running.length === 0) return false;
+  const seen = await backend.describe(running.map((m) => m.instance!));
+  let failed = false;
+  for (const m of running) {
+    const instance = m.instance!;
+    const observed = seen.get(instance.backendId);
+    const silentFor = Date.now() - (instance.lastHeartbeat ?? instance.launchedAt!).getTime();
+    let reason: string | undefined;
+    if (observed?.state === 'gone')
+      reason = `Instance ${instance.name} is gone${observed.reason ? `: ${observed.reason}` : ''}`;
+    else if (silentFor > ctx.timings.heartbeatTimeoutMs)
+      reason = `No heartbeat from instance ${instance.name} for ${Math.round(ctx.timings.heartbeatTimeoutMs / 1000)} seconds`;
+    if (!reason) continue;
+    await failMachine(ctx.db, m, reason);
+    failed = true;
+  }
+  return failed;
+}
+
+/**
+ * Launches every machine that should run and has not been launched. A final backend error fails
+ * the machine with its reason; a retryable one leaves it queued and is thrown once the others have
+ * been launched, so the runner backs the cluster off and shows why.
+ */
+export async function launchQueued(
+  ctx: ClusterLoopContext,
+  backend: Backend,
+  cluster: Cluster,
+  machines: Machine[],
+) {
+  const queued = machines.filter((m) => wanted(m) && m.instance.state === 'queued' && !m.instance.launchedAt);
+  if (queued.length === 0) return;
+  const token = ctx.secrets.decrypt(cluster.tokenBox);
+  const types = (role: string) =>
+    ((role === 'scheduler'
+      ? cluster.options.scheduler_instance_types
+      : cluster.options.worker_instance_types) ?? []) as string[];
+  const results = await Promise.allSettled(
+    queued.map(async (m) => {
+      const instance = m.instance!;
+      const backendData = await backend.launch({
+        instanceId: instance.id,
+        backendId: instance.backendId,
+        role: instance.role,
+        name: instance.name,
+        clusterId: cluster.id,
+        workspaceId: cluster.workspaceId,
+        instanceTypes: types(instance.role),
+        clusterToken: token,
+        serverUrl: ctx.serverUrl,
+        unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
+      });
+      await ctx.db
+        .update(instances)
+        .set({ backendData, launchedAt: new Date() })
+        .where(eq(instances.id, instance.id));
+      await setInstanceState(ctx.db, instance, 'starting');
+      await setProcessState(ctx.db, m.process, 'starting');
+    }),
+  );
+  let retry: unknown;
+  for (const [i, result] of results.entries()) {
+    if (result.status === 'fulfilled') continue;
+    const err = result.reason;
+    if (err instanceof BackendError && !err.retryable)
+      await failMachine(ctx.db, queued[i]!, `Could not launch: ${err.reason}`);
+    else retry ??= err;
+  }
+  if (retry !== undefined) throw retry;
+}
+
+/**
+ * Stops every launched machine that should not run, and marks released those the backend
+ * confirms gone (and those never launched). Answers whether every instance of the cluster is released.
+ */
+export async function releaseUnwanted(
+  ctx: ClusterLoopContext,
+  backend: Backend,
+  clusterId: number,
+  machines: Machine[],
+  reasonFor: (m: Machine) => string,
+): Promise<boolean> {
+  const unwanted = machines.filter((m) => m.instance && !wanted(m) && !m.instance.releasedAt);
+  const never = unwanted.filter((m) => !m.instance!.launchedAt);
+  const running = unwanted.filter(launched);
+  await Promise.all(never.map((m) => released(ctx.db, m, reasonFor(m))));
+  if (running.length > 0) {
+    await Promise.all(
+      running.map(async (m) => {
+        if (!isEnded(m.instance.state)) await setInstanceState(ctx.db, m.instance, 'stopping', reasonFor(m));
+        if (!isEnded(m.process.state)) await setProcessState(ctx.db, m.process, 'stopping', reasonFor(m));
+        await backend.stop(m.instance);
+      }),
+    );
+    const seen = await backend.describe(running.map((m) => m.instance));
+    await Promise.all(
+      running
+        .filter((m) => seen.get(m.instance.backendId)?.state === 'gone')
+        .map((m) => released(ctx.db, m, reasonFor(m))),
+    );
+  }
+  const left = await ctx.db
+    .select({ id: instances.id })
+    .from(instances)
+    .where(and(eq(instances.clusterId, clusterId), isNull(instances.releasedAt)));
+  return left.length === 0;
+}
+
+/** The backend confirmed the machine gone: it ends (an errored one stays `error`). */
+async function released(db: Db, m: Machine, reason: string) {
+  await db
+    .update(instances)
+    .set({ desiredState: 'stopped', releasedAt: new Date() })
+    .where(and(eq(instances.id, m.instance!.id), isNull(instances.releasedAt)));
+  await setInstanceState(db, m.instance!, 'stopped', reason);
+  await setProcessState(db, m.process, 'stopped', reason);
+}
