@@ -75,13 +75,16 @@ export async function benchClusterStart(): Promise<void> {
   const slug = (await call('GET', '/api/v2/user/me')).default_account.slug;
   const api: number[] = [];
   const local: number[] = [];
+  const timelines: string[][] = [];
   try {
     for (let run = 0; run < RUNS; run++) {
       const started = performance.now();
+      const t0 = Date.now();
       const { id } = await call('POST', `/api/v2/clusters/account/${slug}/`, {
         name: `bench-${run}`,
         workers: 2,
       });
+      const answered = Date.now() - t0;
       for (;;) {
         const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
         if (details.current_state.state === 'ready') break;
@@ -89,6 +92,7 @@ export async function benchClusterStart(): Promise<void> {
         await new Promise((r) => setTimeout(r, 50));
       }
       api.push((performance.now() - started) / 1000);
+      timelines.push(await timeline(bench.base, headers, slug, id, t0, answered));
       await call('DELETE', `/api/v2/clusters/account/${slug}/id/${id}`);
       for (;;) {
         const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
@@ -110,4 +114,42 @@ export async function benchClusterStart(): Promise<void> {
     `  distributed.LocalCluster(n_workers=2)    ${l.toFixed(2)} s   runs: ${local.map((x) => x.toFixed(2)).join(', ')}`,
   );
   console.log(`  ratio API / LocalCluster                 ${(a / l).toFixed(2)}`);
+  const at = api.indexOf(a);
+  console.log(`\n  Where the seconds go (run ${at + 1}, ms after the create request was sent):`);
+  for (const line of timelines[at] ?? []) console.log(`    ${line}`);
+}
+
+interface StateRecord {
+  updated: string;
+  state: string;
+  stateful_object: { name: string | null };
+}
+
+/** The start as the server recorded it: every transition of the cluster, its instances and processes. */
+async function timeline(
+  base: string,
+  headers: Record<string, string>,
+  slug: string,
+  id: number,
+  t0: number,
+  answered: number,
+): Promise<string[]> {
+  const res = await fetch(`${base}/api/v2/clusters/account/${slug}/id/${id}/states`, { headers });
+  const states = (await res.json()) as Record<string, StateRecord[]>;
+  const what: Record<string, Record<string, string>> = {
+    cluster: { starting: 'loop picked the cluster up', ready: 'cluster ready' },
+    scheduler_instance: { starting: 'launched (agent spawned)', started: 'agent bootstrapped' },
+    worker_instance: { starting: 'launched (agent spawned)', started: 'agent bootstrapped' },
+    scheduler: { starting: 'Dask process spawned', started: 'Dask listening, reported' },
+    worker: { starting: 'Dask process spawned', started: 'registered with the scheduler, reported' },
+  };
+  const rows: [number, string][] = [[answered, 'API answered the create request']];
+  for (const [type, records] of Object.entries(states))
+    for (const r of records) {
+      const label = what[type]?.[r.state];
+      if (!label) continue;
+      const who = type === 'cluster' ? '' : `${(r.stateful_object.name ?? '').replace(/^bench-\d+-/, '')}: `;
+      rows.push([new Date(r.updated).getTime() - t0, `${who}${label}`]);
+    }
+  return rows.sort((a, b) => a[0] - b[0]).map(([ms, label]) => `${String(ms).padStart(6)}  ${label}`);
 }

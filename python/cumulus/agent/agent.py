@@ -9,10 +9,14 @@ import time
 import urllib.parse
 
 from .control import ControlPlane, Refused
-from .dask_process import DaskProcess, command, dask_config, environment, exit_reason, has_dashboard
+from .dask_process import (
+    DaskProcess, command, dask_config, environment, exit_reason, has_dashboard, write_scheduler_file,
+)
 from .logs import LogShipper
 
 STOP_GRACE_SECONDS = 10
+# While a worker waits for its scheduler's address, and while Dask starts: how often to look.
+WAIT_POLL_SECONDS = 0.05
 # Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control plane.
 INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 180)
 
@@ -81,15 +85,6 @@ class Agent:
         self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
         self.call(self.control.instance_state, "started", private_ip_address=host, public_ip_address=host)
 
-        scheduler_address = None
-        while self.role == "worker" and not scheduler_address:
-            scheduler_address = boot.get("scheduler_address")
-            if not scheduler_address:
-                self.heartbeat()
-                if self.terminate.wait(1.0):
-                    raise Stop("terminated")
-                boot = self.call(self.control.bootstrap)
-
         preloads = []
         for name in boot.get("preloads", []):
             path = os.path.join(self.workdir, f"preload_{name.replace('-', '_')}.py")
@@ -97,15 +92,40 @@ class Agent:
                 f.write(self.call(self.control.preload, name))
             preloads.append(path)
         config = dask_config(boot, self.workdir)
-        args = command(boot, host, preloads, self.workdir, scheduler_address)
+        # A worker starts Dask at once: it imports while the scheduler starts, then waits for the
+        # address in its scheduler file, which this agent writes as soon as the control plane knows it.
+        scheduler_file = os.path.join(self.workdir, "scheduler.json")
+        if self.role == "worker" and os.path.exists(scheduler_file):
+            os.remove(scheduler_file)
+        args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.call(self.control.process_state, self.role, "starting")
         self.dask = DaskProcess(self.role, args, environment(boot, config), self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
-        self.watch(host)
+        if self.role == "worker":
+            address = self.scheduler_address(boot)
+            if address:
+                write_scheduler_file(scheduler_file, address)
+        return self.watch(host)
+
+    def scheduler_address(self, boot):
+        """The scheduler's address, asked for until the control plane has it (heartbeating meanwhile);
+        None when Dask exited meanwhile (watch() reports why)."""
+        last_heartbeat = time.monotonic()
+        while not boot.get("scheduler_address"):
+            if self.dask.poll() is not None:
+                return None
+            if time.monotonic() - last_heartbeat >= self.heartbeat_interval:
+                self.heartbeat()
+                last_heartbeat = time.monotonic()
+            if self.terminate.wait(WAIT_POLL_SECONDS):
+                raise Stop("terminated")
+            boot = self.call(self.control.bootstrap)
+        return boot["scheduler_address"]
 
     def watch(self, host):
         """Heartbeats until told to stop; reports the Dask address once seen and a crash if any."""
         reported = False
+        last_heartbeat = time.monotonic()
         name = "dask-scheduler" if self.role == "scheduler" else "dask-worker"
         while True:
             code = self.dask.poll()
@@ -124,8 +144,11 @@ class Agent:
                 self.call(self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
                 reported = True
-            self.heartbeat()
-            if self.terminate.wait(1.0 if not reported else self.heartbeat_interval):
+            if time.monotonic() - last_heartbeat >= self.heartbeat_interval:
+                self.heartbeat()
+                last_heartbeat = time.monotonic()
+            # Until Dask is up, look often: the cluster is ready only once it is reported.
+            if self.terminate.wait(WAIT_POLL_SECONDS if not reported else self.heartbeat_interval):
                 raise Stop("terminated")
 
     def dashboard_url(self, host):

@@ -1,5 +1,6 @@
 """The Dask process an instance runs: its command line, environment and output."""
 
+import base64
 import importlib.util
 import json
 import os
@@ -46,11 +47,10 @@ def dask_config(boot, workdir):
 
 
 def environment(boot, config):
-    import dask.config
-
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in (boot.get("environ") or {}).items()})
-    env["DASK_INTERNAL_INHERIT_CONFIG"] = dask.config.serialize(config)
+    # What dask.config.serialize writes, without importing Dask into the agent.
+    env["DASK_INTERNAL_INHERIT_CONFIG"] = base64.urlsafe_b64encode(json.dumps(config).encode()).decode()
     env["CUMULUS_CLUSTER_NAME"] = boot["cluster_name"]
     env["CUMULUS_WORKSPACE_SLUG"] = boot["workspace"]
     env["CUMULUS_IDLE_TIMEOUT_SECONDS"] = str(boot["idle_timeout_seconds"])
@@ -59,7 +59,15 @@ def environment(boot, config):
     return env
 
 
-def command(boot, host, preload_paths, workdir, scheduler_address=None):
+def write_scheduler_file(path, address):
+    """Where a waiting dask-worker reads its scheduler's address (written whole, then renamed)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump({"address": address}, f)
+    os.replace(tmp, path)
+
+
+def command(boot, host, preload_paths, workdir, scheduler_file=None):
     dashboard = ["--dashboard-address", f"{host}:0"] if has_dashboard() else ["--no-dashboard"]
     preloads = [arg for path in preload_paths for arg in ("--preload", path)]
     if boot["role"] == "scheduler":
@@ -70,7 +78,7 @@ def command(boot, host, preload_paths, workdir, scheduler_address=None):
         ]
     options = boot.get("worker_options") or {}
     args = [
-        sys.executable, "-m", "distributed.cli.dask_worker", scheduler_address,
+        sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", scheduler_file,
         "--name", boot["instance_name"], "--no-nanny", "--protocol", "tls", "--host", host,
         "--local-directory", os.path.join(workdir, "dask-worker-space"),
         "--nthreads", str(int(options.get("nthreads") or 1)),
