@@ -6,18 +6,14 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
 import { RequestLog } from './http/request-log.js';
+import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
 import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
@@ -88,7 +84,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(cachingSerializerCompiler);
   installErrorHandlers(app);
 
   // The API speaks JSON (and forms, for the terminal sign-in); other bodies are 415s.
@@ -103,8 +99,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie);
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   await app.register(swagger, {

@@ -126,6 +126,14 @@ describe('CSRF', () => {
     const user = await createUser(ts);
     const res = await ts.api.as(user.key).post('/api/v1/api-tokens/', {});
     expect(res.status).toBe(201);
+    // A program with an API token never echoes a CSRF cookie: none is planted for it.
+    const me = await ts.api.get('/api/v2/user/me', {
+      headers: { authorization: `ApiToken ${res.body.token}` },
+    });
+    expect(me.status).toBe(200);
+    expect(csrfCookie(me)).toBeUndefined();
+    // The console's session key still gets one.
+    expect(csrfCookie(await ts.api.as(user.key).get('/api/v2/user/me'))).toMatch(/^[0-9a-f]{32}$/);
   });
 });
 

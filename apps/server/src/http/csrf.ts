@@ -8,15 +8,16 @@ export const CSRF_HEADER = 'x-csrftoken';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Double-submit CSRF protection. Every response plants a readable `csrftoken` cookie; an unsafe
- * request that comes from a browser must echo it in the `X-CSRFToken` header. Browsers always
+ * Double-submit CSRF protection. Every response (but those to API and cluster tokens) plants a
+ * readable `csrftoken` cookie; an unsafe request that comes from a browser must echo it in the
+ * `X-CSRFToken` header. Browsers always
  * mark their requests (Origin on unsafe methods, Sec-Fetch-* on all), scripts and the Python
  * client do not, so token-carrying API clients keep working without a cookie dance.
  */
 export function installCsrf(app: FastifyInstance, options: { secure: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     const cookie = request.cookies[CSRF_COOKIE];
-    if (!cookie) {
+    if (!cookie && !carriesClientToken(request)) {
       // 122 random bits from Node's batched UUID entropy: no system call per response.
       reply.setCookie(CSRF_COOKIE, randomUUID().replaceAll('-', ''), {
         path: '/',
@@ -36,6 +37,12 @@ export function installCsrf(app: FastifyInstance, options: { secure: boolean }):
       });
     }
   });
+}
+
+/** API tokens and cluster tokens are for programs, which never echo a CSRF cookie: plant none for them. */
+function carriesClientToken(request: FastifyRequest): boolean {
+  const auth = request.headers.authorization;
+  return auth !== undefined && /^(ApiToken|Bearer) /i.test(auth);
 }
 
 function isFromBrowser(request: FastifyRequest): boolean {
