@@ -140,7 +140,9 @@ export async function benchClusterData(seconds: number): Promise<void> {
   } finally {
     await client.end().catch(() => {});
     await bench.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
+    // CUMULUS_BENCH_KEEP_DB=1 keeps the seeded database to look at its plans (psql, EXPLAIN).
+    if (process.env.CUMULUS_BENCH_KEEP_DB) console.log(`  kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }

@@ -68,8 +68,16 @@ export const computations = pgTable(
   },
   (t) => [
     uniqueIndex('analytics_computations_cluster_identifier_key').on(t.clusterId, t.identifier),
-    index('analytics_computations_cluster_start_idx').on(t.clusterId, t.start.desc(), t.id.desc()),
-    index('analytics_computations_scheduler_start_idx').on(t.schedulerRef, t.start.desc(), t.id.desc()),
+    index('analytics_computations_cluster_start_idx').on(
+      t.clusterId,
+      t.start.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('analytics_computations_scheduler_start_idx').on(
+      t.schedulerRef,
+      t.start.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 
@@ -118,8 +126,8 @@ export const analyticsExceptions = pgTable(
     time: tstz('time').notNull(),
   },
   (t) => [
-    index('analytics_exceptions_cluster_time_idx').on(t.clusterId, t.time.desc()),
-    index('analytics_exceptions_scheduler_time_idx').on(t.schedulerRef, t.time.desc()),
+    index('analytics_exceptions_cluster_time_idx').on(t.clusterId, t.time.desc().nullsFirst()),
+    index('analytics_exceptions_scheduler_time_idx').on(t.schedulerRef, t.time.desc().nullsFirst()),
   ],
 );
 
@@ -195,7 +203,7 @@ export const analyticsProfiles = pgTable(
     profile: jsonb('profile').$type<Record<string, unknown>>().notNull(),
     created: createdAt(),
   },
-  (t) => [index('analytics_profiles_cluster_created_idx').on(t.clusterId, t.created.desc())],
+  (t) => [index('analytics_profiles_cluster_created_idx').on(t.clusterId, t.created.desc().nullsFirst())],
 );
 
 export type DaskScheduler = typeof daskSchedulers.$inferSelect;

@@ -132,7 +132,12 @@ export const clusters = pgTable(
   },
   (t) => [
     uniqueIndex('clusters_token_hash_key').on(t.tokenHash),
-    index('clusters_account_created_idx').on(t.workspaceId, t.created.desc(), t.id.desc()),
+    // DESC NULLS FIRST is what `order by ... desc` means: only an index in that order serves it.
+    index('clusters_account_created_idx').on(
+      t.workspaceId,
+      t.created.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('clusters_account_name_idx').on(t.workspaceId, t.name),
     // paginate's name filter is a substring match.
     index('clusters_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),

@@ -93,14 +93,19 @@ export async function paginateClusters(
   const filter = and(...where);
   const column = ORDER_COLUMNS[query.order_by];
   const direction = query.order_by_direction === 'asc' ? asc : desc;
+  const order = [direction(column), direction(clusters.id)];
+  // The page's ids first (an index-only walk past the offset), then only those rows.
+  const page = db
+    .select({ id: clusters.id })
+    .from(clusters)
+    .where(filter)
+    .orderBy(...order);
   const [rows, total] = await Promise.all([
     db
       .select()
       .from(clusters)
-      .where(filter)
-      .orderBy(direction(column), direction(clusters.id))
-      .limit(query.limit)
-      .offset(query.offset),
+      .where(inArray(clusters.id, page.limit(query.limit).offset(query.offset)))
+      .orderBy(...order),
     query.total ? db.select({ n: count() }).from(clusters).where(filter) : Promise.resolve(null),
   ]);
   const workspaceIds = [...new Set(rows.map((r) => r.workspaceId))];
