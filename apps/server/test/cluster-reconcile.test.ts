@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Backend, final, retryable, singleBackend } from '../src/compute/backend.js';
 import { createLocalBackend } from '../src/compute/local.js';
 import { CLUSTER_STATES } from '../src/db/schema/index.js';
@@ -76,6 +76,11 @@ describe('the cluster reconciler with a backend that fails', () => {
     await (await server).close();
     faulty.cleanup();
   });
+  // A failed test must not leave its faults to the next.
+  afterEach(() => {
+    faulty.faults.launch = undefined;
+    faulty.faults.slowStop = false;
+  });
   const asNewUser = async () => {
     const ts = await server;
     const user = await createUser(ts);
@@ -101,7 +106,6 @@ describe('the cluster reconciler with a backend that fails', () => {
     await waitForClusterState(api, slug, id, 'ready');
     const alerts = await api.get(`/api/v2/clusters/account/${slug}/id/${id}/alerts`);
     expect(alerts.body).toEqual([]);
-    faulty.faults.launch = undefined;
     await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`);
     await waitForClusterState(api, slug, id, 'stopped');
   }, 120_000);
@@ -115,7 +119,6 @@ describe('the cluster reconciler with a backend that fails', () => {
     expect(failed.current_state.reason).toBe(
       'Workers cannot be launched: Could not launch: Not authorized to run instances in this account.',
     );
-    faulty.faults.launch = undefined;
     // The scheduler it had started is stopped too.
     await waitFor('no process left', async () => (await instanceProcesses(ts)).length === 0, 60_000);
   }, 120_000);
@@ -124,23 +127,23 @@ describe('the cluster reconciler with a backend that fails', () => {
     const { ts, api, slug } = await asNewUser();
     const details = await createReadyCluster(api, slug, { name: 'slow-stop', workers: 1 });
     faulty.faults.slowStop = true;
-    try {
-      await api.delete(`/api/v2/clusters/account/${slug}/id/${details.id}`);
-      let runningWhenStopped: number | undefined;
-      await waitFor('the cluster stopped', async () => {
-        const res = await api.get(`/api/v2/clusters/account/${slug}/id/${details.id}`);
-        if (res.body.current_state.state !== 'stopped') return false;
-        runningWhenStopped = (await instanceProcesses(ts)).length;
-        return true;
-      });
-      expect(runningWhenStopped).toBe(0);
-      const states = await api.get(`/api/v2/clusters/account/${slug}/id/${details.id}/states`);
-      expect(states.body.cluster.map((r: { state: string }) => r.state).slice(-2)).toEqual([
-        'stopping',
-        'stopped',
-      ]);
-    } finally {
-      faulty.faults.slowStop = false;
-    }
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${details.id}`);
+    let runningWhenStopped: number | undefined;
+    await waitFor('the cluster stopped', async () => {
+      const res = await api.get(`/api/v2/clusters/account/${slug}/id/${details.id}`);
+      if (res.body.current_state.state !== 'stopped') return false;
+      runningWhenStopped = (await instanceProcesses(ts)).length;
+      return true;
+    });
+    expect(runningWhenStopped).toBe(0);
+    // Each transition once, in order.
+    const states = await api.get(`/api/v2/clusters/account/${slug}/id/${details.id}/states`);
+    expect(states.body.cluster.map((r: { state: string }) => r.state)).toEqual([
+      'pending',
+      'starting',
+      'ready',
+      'stopping',
+      'stopped',
+    ]);
   }, 120_000);
 });

@@ -94,7 +94,8 @@ export function wants(tx: Db) {
     /**
      * A new scheduler or worker that should run, with the instance it will run on (queued; the
      * reconciler launches it). The backend id is chosen here, before any launch, so launching can
-     * be retried and adopted.
+     * be retried and adopted. It makes the cluster due no sooner: the reconciler adds processes
+     * itself (a wake from its own writes would defeat its backoff); requests change `workers`.
      */
     async addProcess(
       cluster: { id: number; name: string; backendType: string },
@@ -114,7 +115,6 @@ export function wants(tx: Db) {
         backendType: cluster.backendType,
         backendId: `${prefix}-${randomHex(8)}`,
       });
-      await look(cluster.id);
       return process!;
     },
 
