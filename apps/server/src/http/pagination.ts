@@ -42,3 +42,26 @@ export type OffsetQuery = z.infer<typeof offsetQuery>;
 
 export const itemsOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), count: z.number().int() });
+
+/** The rows of one page: offset/limit of a v2 list, or the page of a v1 one. */
+export type Window = { limit: number; offset: number };
+export const windowOf = (page: OffsetQuery | PageQuery): Window =>
+  'page_size' in page ? { limit: page.page_size, offset: pageOffset(page) } : page;
+
+/**
+ * One page of a list and the list's total, read at once: `rows` is the filtered, ordered select
+ * (limit and offset are added here), `total` counts the same filter (`db.$count(table, where)`).
+ */
+export async function paginate<Row>(
+  page: OffsetQuery | PageQuery,
+  rows: { limit(n: number): { offset(n: number): PromiseLike<Row[]> } },
+  total: PromiseLike<number>,
+): Promise<{ rows: Row[]; count: number }> {
+  const { limit, offset } = windowOf(page);
+  const [found, count] = await Promise.all([rows.limit(limit).offset(offset), total]);
+  return { rows: found, count };
+}
+
+/** A total that needs a join: the `select({ n: count() })` of the same filter, as `paginate` takes it. */
+export const countRows = async (select: PromiseLike<{ n: number }[]>): Promise<number> =>
+  (await select)[0]?.n ?? 0;

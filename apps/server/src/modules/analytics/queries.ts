@@ -187,6 +187,19 @@ export const MAX_POINTS = 2000;
 export const MAX_SERIES = 50;
 
 /** `.../timeseries`: seconds of work per interval, by task prefix or action, and the gauges. */
+/** A cluster's summary with the Dask schedulers it had, oldest first. */
+export async function clusterSummary(db: Db, clusterId: number, query: z.infer<typeof summaryQuery>) {
+  const [totals, schedulers] = await Promise.all([
+    summary(db, { kind: 'cluster', id: clusterId }, query),
+    db
+      .select({ id: daskSchedulers.schedulerId })
+      .from(daskSchedulers)
+      .where(eq(daskSchedulers.clusterId, clusterId))
+      .orderBy(daskSchedulers.created, daskSchedulers.id),
+  ]);
+  return { cluster_id: clusterId, scheduler_ids: schedulers.map((r) => r.id), ...totals };
+}
+
 export async function timeseries(db: Db, scope: Scope, query: z.infer<typeof timeseriesQuery>) {
   const action =
     query.duration_type === 'all' ? undefined : eq(analyticsDurations.action, query.duration_type);

@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { daskSchedulers } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
@@ -35,15 +32,6 @@ import {
 
 const tags = ['analytics'];
 const user = { auth: 'user' } as const;
-
-async function schedulerIdsOf(db: Db, clusterId: number) {
-  const rows = await db
-    .select({ id: daskSchedulers.schedulerId })
-    .from(daskSchedulers)
-    .where(eq(daskSchedulers.clusterId, clusterId))
-    .orderBy(daskSchedulers.created, daskSchedulers.id);
-  return rows.map((r) => r.id);
-}
 
 /**
  * What users read of the analytics their clusters' schedulers reported. Readers of the workspace
@@ -117,8 +105,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const target = await cluster(request, request.params.account, request.params.cluster_id);
-      const totals = await queries.summary(db, { kind: 'cluster', id: target.id }, request.query);
-      return { cluster_id: target.id, scheduler_ids: await schedulerIdsOf(db, target.id), ...totals };
+      return queries.clusterSummary(db, target.id, request.query);
     },
   );
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type Cluster, clusters, type User } from '../../db/schema/index.js';
+import { type Cluster, clusters, instances, type User } from '../../db/schema/index.js';
 import { ApiError, notFound, permissionDenied } from '../../http/errors.js';
 import { type WorkspaceAccess, workspaceAccess, workspaceAccessBy } from '../access/workspace.js';
 
@@ -40,6 +40,23 @@ export async function clusterAccessById(db: Db, user: User, clusterId: number): 
     return { access: await workspaceAccessBy(db, user, { id: cluster.workspaceId }), cluster };
   } catch (err) {
     if (err instanceof ApiError && err.statusCode === 404) throw clusterNotFound();
+    throw err;
+  }
+}
+
+/** The cluster of an instance the caller may read (calls that name only the instance). */
+export async function instanceAccessById(db: Db, user: User, instanceId: number): Promise<ClusterAccess> {
+  const [row] = await db
+    .select({ clusterId: instances.clusterId })
+    .from(instances)
+    .where(eq(instances.id, instanceId))
+    .limit(1);
+  const notThere = () => notFound('Instance not found.');
+  if (!row) throw notThere();
+  try {
+    return await clusterAccessById(db, user, row.clusterId);
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) throw notThere();
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type Cluster,
@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
-import { escapeLike } from '../../lib/sql.js';
+import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { resolveScope } from '../access/scopes.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
@@ -80,7 +80,7 @@ export async function paginateClusters(
     scope.workspaceIds === null ? undefined : inArray(clusters.workspaceId, scope.workspaceIds),
     scope.userId === null ? undefined : eq(clusters.creatorId, scope.userId),
     query.just_mine ? eq(clusters.creatorId, user.id) : undefined,
-    query.name ? ilike(clusters.name, `%${escapeLike(query.name)}%`) : undefined,
+    query.name ? contains(clusters.name, query.name) : undefined,
     query.state.length > 0 ? inArray(clusters.state, query.state) : undefined,
     query.pause_on_exit === undefined ? undefined : eq(clusters.pauseOnExit, query.pause_on_exit),
     ...query.tags.map(([key, value]) =>

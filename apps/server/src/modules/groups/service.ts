@@ -1,20 +1,18 @@
-import { and, asc, count, eq, inArray, notExists, notInArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, notExists, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { customGroups, organizationCustomGroups, organizations } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { type OffsetQuery, paginate } from '../../http/pagination.js';
 import { presentOrganizationBrief } from '../organizations/present.js';
 import { organizationGroups } from '../organizations/service.js';
 
 /** Custom groups with their organizations (staff). */
 export async function listGroups(db: Db, page: OffsetQuery) {
-  const [total] = await db.select({ n: count() }).from(customGroups);
-  const groups = await db
-    .select()
-    .from(customGroups)
-    .orderBy(asc(customGroups.name))
-    .limit(page.limit)
-    .offset(page.offset);
+  const { rows: groups, count } = await paginate(
+    page,
+    db.select().from(customGroups).orderBy(asc(customGroups.name)),
+    db.$count(customGroups),
+  );
   const members =
     groups.length === 0
       ? []
@@ -30,7 +28,7 @@ export async function listGroups(db: Db, page: OffsetQuery) {
           )
           .orderBy(asc(organizations.name));
   return {
-    count: total?.n ?? 0,
+    count,
     items: groups.map((g) => ({
       id: g.id,
       name: g.name,

@@ -1,8 +1,8 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count as countAll, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clusters, type InstanceSpec, instanceSpecs } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { isoTime } from '../../lib/time.js';
 import type { instanceSpecSchema } from './schemas.js';
@@ -37,15 +37,18 @@ const rows = (db: Db) =>
 /** `GET instance_specs/account/{ws}/`: the specs of the workspace's clusters, newest first. */
 export async function listInstanceSpecs(db: Db, workspaceId: number, page: OffsetQuery) {
   const where = eq(clusters.workspaceId, workspaceId);
-  const [items, [total]] = await Promise.all([
-    rows(db).where(where).orderBy(desc(instanceSpecs.id)).limit(page.limit).offset(page.offset),
-    db
-      .select({ n: count() })
-      .from(instanceSpecs)
-      .innerJoin(clusters, eq(clusters.id, instanceSpecs.clusterId))
-      .where(where),
-  ]);
-  return { items: items.map((r) => present(r.spec, r.clusterName)), count: total?.n ?? 0 };
+  const { rows: items, count } = await paginate(
+    page,
+    rows(db).where(where).orderBy(desc(instanceSpecs.id)),
+    countRows(
+      db
+        .select({ n: countAll() })
+        .from(instanceSpecs)
+        .innerJoin(clusters, eq(clusters.id, instanceSpecs.clusterId))
+        .where(where),
+    ),
+  );
+  return { items: items.map((r) => present(r.spec, r.clusterName)), count };
 }
 
 export async function findInstanceSpec(db: Db, workspaceId: number, specId: number) {

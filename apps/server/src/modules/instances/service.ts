@@ -1,29 +1,30 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count as countAll, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clusters, instances } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import { presentInstance } from '../clusters/present.js';
 
 /** A workspace's instances, newest first, `{items, count}`. */
 export async function listInstances(db: Db, workspaceId: number, page: OffsetQuery) {
   const where = eq(clusters.workspaceId, workspaceId);
-  const [rows, [total]] = await Promise.all([
+  const { rows, count } = await paginate(
+    page,
     db
       .select({ instance: instances })
       .from(instances)
       .innerJoin(clusters, eq(clusters.id, instances.clusterId))
       .where(where)
-      .orderBy(desc(instances.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db
-      .select({ n: count() })
-      .from(instances)
-      .innerJoin(clusters, eq(clusters.id, instances.clusterId))
-      .where(where),
-  ]);
-  return { items: rows.map((r) => presentInstance(r.instance)), count: total?.n ?? 0 };
+      .orderBy(desc(instances.id)),
+    countRows(
+      db
+        .select({ n: countAll() })
+        .from(instances)
+        .innerJoin(clusters, eq(clusters.id, instances.clusterId))
+        .where(where),
+    ),
+  );
+  return { items: rows.map((r) => presentInstance(r.instance)), count };
 }
 
 /** One instance of the workspace, by id or by name (names repeat across clusters: the newest wins). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   banners,
@@ -9,7 +9,7 @@ import {
   userFlags,
 } from '../../db/schema/index.js';
 import { fieldError } from '../../http/errors.js';
-import { type PageQuery, pageOffset } from '../../http/pagination.js';
+import { type PageQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { type FlagName, INTERACTION_TYPES } from './catalog.js';
@@ -24,27 +24,22 @@ export async function seedInteractionTypes(db: Db): Promise<void> {
 }
 
 export async function listInteractionTypes(db: Db, page: PageQuery) {
-  const [total] = await db.select({ n: count() }).from(interactionTypes);
-  const rows = await db
-    .select()
-    .from(interactionTypes)
-    .orderBy(interactionTypes.name)
-    .limit(page.page_size)
-    .offset(pageOffset(page));
-  return { count: total?.n ?? 0, results: rows };
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(interactionTypes).orderBy(interactionTypes.name),
+    db.$count(interactionTypes),
+  );
+  return { count, results: rows };
 }
 
 export async function listInteractions(db: Db, user: User, page: PageQuery) {
   const where = eq(interactions.userId, user.id);
-  const [total] = await db.select({ n: count() }).from(interactions).where(where);
-  const rows = await db
-    .select()
-    .from(interactions)
-    .where(where)
-    .orderBy(desc(interactions.created), desc(interactions.id))
-    .limit(page.page_size)
-    .offset(pageOffset(page));
-  return { count: total?.n ?? 0, results: rows.map(presentInteraction) };
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(interactions).where(where).orderBy(desc(interactions.created), desc(interactions.id)),
+    db.$count(interactions, where),
+  );
+  return { count, results: rows.map(presentInteraction) };
 }
 
 const presentInteraction = (row: typeof interactions.$inferSelect) => ({
@@ -132,16 +127,13 @@ export async function recordClientInteraction(
 export async function activeBanners(db: Db, page: PageQuery) {
   const now = new Date();
   const where = and(lte(banners.start, now), or(isNull(banners.end), gt(banners.end, now)));
-  const [total] = await db.select({ n: count() }).from(banners).where(where);
-  const rows = await db
-    .select()
-    .from(banners)
-    .where(where)
-    .orderBy(desc(banners.start))
-    .limit(page.page_size)
-    .offset(pageOffset(page));
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(banners).where(where).orderBy(desc(banners.start)),
+    db.$count(banners, where),
+  );
   return {
-    count: total?.n ?? 0,
+    count,
     results: rows.map((b) => ({
       id: b.id,
       title: b.title,

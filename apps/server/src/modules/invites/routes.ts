@@ -3,7 +3,7 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../http/pagination.js';
 import { z } from '../../http/zod.js';
-import { organizationParams } from '../organizations/schemas.js';
+import { organizationParams } from '../memberships/schemas.js';
 import {
   inviteParams,
   inviteSchema,

@@ -1,5 +1,5 @@
 import { id, z } from '../../http/zod.js';
-import { coreLimitField, creditLimitField, roleSchema, workspaceRowInput } from '../organizations/schemas.js';
+import { coreLimitField, creditLimitField, roleSchema, workspaceRowInput } from '../memberships/schemas.js';
 
 export const workspaceInviteSchema = z.object({
   id: z.number().int(),

@@ -10,7 +10,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound, permissionDenied } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { days, isoTime } from '../../lib/time.js';
 import { enqueueEmail } from '../../mail/outbox.js';
@@ -22,8 +22,8 @@ import {
   organizationAccess,
 } from '../access/organization.js';
 import { workspaceAccessBy } from '../access/workspace.js';
-import type { WorkspaceRowInput } from '../organizations/schemas.js';
-import { applyRowPlan, isEmptyPlan, planWorkspaceRows } from '../organizations/workspace-rows.js';
+import type { WorkspaceRowInput } from '../memberships/schemas.js';
+import { applyRowPlan, isEmptyPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
 import type {
   inviteSchema,
   updateInviteBody,
@@ -201,15 +201,12 @@ export async function listOrganizationInvites(
 ): Promise<{ items: Invite[]; count: number }> {
   await organizationAccess(db, user, organizationId, 'read');
   const where = eq(organizationInvites.organizationId, organizationId);
-  const [total] = await db.select({ n: count() }).from(organizationInvites).where(where);
-  const invites = await db
-    .select()
-    .from(organizationInvites)
-    .where(where)
-    .orderBy(asc(organizationInvites.email))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { items: await presentInvites(db, invites), count: total?.n ?? 0 };
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(organizationInvites).where(where).orderBy(asc(organizationInvites.email)),
+    db.$count(organizationInvites, where),
+  );
+  return { items: await presentInvites(db, rows), count };
 }
 
 export async function listWorkspaceInvites(
@@ -220,17 +217,18 @@ export async function listWorkspaceInvites(
 ): Promise<{ items: z.infer<typeof workspaceInviteListItem>[]; count: number }> {
   await workspaceAccessBy(db, user, { id: workspaceId });
   const where = eq(workspaceInvites.workspaceId, workspaceId);
-  const [total] = await db.select({ n: count() }).from(workspaceInvites).where(where);
-  const rows = await db
-    .select({ row: workspaceInvites, invite: organizationInvites })
-    .from(workspaceInvites)
-    .innerJoin(organizationInvites, eq(organizationInvites.id, workspaceInvites.organizationInviteId))
-    .where(where)
-    .orderBy(asc(organizationInvites.email))
-    .limit(page.limit)
-    .offset(page.offset);
+  const { rows, count } = await paginate(
+    page,
+    db
+      .select({ row: workspaceInvites, invite: organizationInvites })
+      .from(workspaceInvites)
+      .innerJoin(organizationInvites, eq(organizationInvites.id, workspaceInvites.organizationInviteId))
+      .where(where)
+      .orderBy(asc(organizationInvites.email)),
+    db.$count(workspaceInvites, where),
+  );
   return {
-    count: total?.n ?? 0,
+    count,
     items: rows.map((r) => ({
       ...presentWorkspaceInvite(r.row, r.invite),
       expiration: isoTime(r.invite.expiration),

@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
-import { instances } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
-import { notFound } from '../../http/errors.js';
 import { id, z } from '../../http/zod.js';
 import { SecretBox } from '../../lib/crypto.js';
-import { clusterAccess, clusterAccessById } from '../clusters/access.js';
+import { clusterAccess, clusterAccessById, instanceAccessById } from '../clusters/access.js';
 import { clusterParams } from '../clusters/schemas.js';
 import { logPage, newSession, openSession } from './pages.js';
 import {
@@ -157,14 +154,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
       },
     },
     async (request) => {
-      const [row] = await db
-        .select({ clusterId: instances.clusterId })
-        .from(instances)
-        .where(eq(instances.id, request.params.pk));
-      if (!row) throw notFound('Instance not found.');
-      await clusterAccessById(db, currentUser(request), row.clusterId).catch(() => {
-        throw notFound('Instance not found.');
-      });
+      await instanceAccessById(db, currentUser(request), request.params.pk);
       return service.instanceLogLines(db, request.params.pk, request.query);
     },
   );

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, max, min, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, max, min, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type Cluster,
@@ -8,7 +8,7 @@ import {
   stateHistory,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
-import { escapeLike } from '../../lib/sql.js';
+import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import type { BetterLogsQuery, instanceLogsQuery } from './schemas.js';
 
@@ -43,7 +43,7 @@ export function logConditions(clusterId: number, query: LogFilters): SQL | null 
     wanted ? inArray(instanceLogs.source, wanted) : undefined,
     query.since_ms !== undefined ? gte(instanceLogs.timestampMs, query.since_ms) : undefined,
     query.until_ms !== undefined ? lte(instanceLogs.timestampMs, query.until_ms) : undefined,
-    query.filter_pattern ? ilike(instanceLogs.message, `%${escapeLike(query.filter_pattern)}%`) : undefined,
+    query.filter_pattern ? contains(instanceLogs.message, query.filter_pattern) : undefined,
   )!;
 }
 

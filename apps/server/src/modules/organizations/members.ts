@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, count as countAll, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type Organization,
@@ -12,23 +12,20 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict, fieldError, notFound, permissionDenied } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
+import { contains } from '../../lib/sql.js';
 import { MESSAGES } from '../access/messages.js';
 import { mayRemoveFromOrganization, organizationAccess } from '../access/organization.js';
 import { isEmail } from '../auth/rules.js';
 import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
+import type { WorkspaceRowInput } from '../memberships/schemas.js';
+import { applyRowPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
-import type {
-  addMembershipBody,
-  organizationMembershipSchema,
-  updateMembershipBody,
-  WorkspaceRowInput,
-} from './schemas.js';
-import { containing, organizationCounts } from './service.js';
-import { applyRowPlan, planWorkspaceRows } from './workspace-rows.js';
+import type { addMembershipBody, organizationMembershipSchema, updateMembershipBody } from './schemas.js';
+import { organizationCounts } from './service.js';
 
 type Membership = z.infer<typeof organizationMembershipSchema>;
 
@@ -90,27 +87,30 @@ export async function listMembers(
   const { organization } = await organizationAccess(db, user, organizationId, 'read');
   const where = and(
     eq(organizationMemberships.organizationId, organizationId),
-    query.search ? ilike(users.username, containing(query.search)) : undefined,
+    query.search ? contains(users.username, query.search) : undefined,
   );
-  const [total] = await db
-    .select({ n: count() })
-    .from(organizationMemberships)
-    .innerJoin(users, eq(users.id, organizationMemberships.userId))
-    .where(where);
-  const rows = await db
-    .select({ membership: organizationMemberships })
-    .from(organizationMemberships)
-    .innerJoin(users, eq(users.id, organizationMemberships.userId))
-    .where(where)
-    .orderBy(asc(users.username))
-    .limit(query.limit)
-    .offset(query.offset);
+  const { rows, count } = await paginate(
+    query,
+    db
+      .select({ membership: organizationMemberships })
+      .from(organizationMemberships)
+      .innerJoin(users, eq(users.id, organizationMemberships.userId))
+      .where(where)
+      .orderBy(asc(users.username)),
+    countRows(
+      db
+        .select({ n: countAll() })
+        .from(organizationMemberships)
+        .innerJoin(users, eq(users.id, organizationMemberships.userId))
+        .where(where),
+    ),
+  );
   return {
     items: await presentMemberships(
       db,
       rows.map((r) => ({ membership: r.membership, organization })),
     ),
-    count: total?.n ?? 0,
+    count,
   };
 }
 

@@ -4,6 +4,7 @@ import { currentUser } from '../../http/auth.js';
 import { itemsOf } from '../../http/pagination.js';
 import { z } from '../../http/zod.js';
 import { inviteSchema } from '../invites/schemas.js';
+import { organizationParams } from '../memberships/schemas.js';
 import * as members from './members.js';
 import {
   addMembershipBody,
@@ -12,7 +13,6 @@ import {
   membershipParams,
   organizationListQuery,
   organizationMembershipSchema,
-  organizationParams,
   organizationSchema,
   organizationSummarySchema,
   staffListQuery,

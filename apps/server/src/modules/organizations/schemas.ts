@@ -1,5 +1,6 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
+import { roleSchema, workspaceRowInput } from '../memberships/schemas.js';
 import { organizationBrief } from './present.js';
 
 /** Workspace and organization names (console.md section 5): 4 to 34 characters. */
@@ -13,34 +14,6 @@ export const nameField = (required: string) =>
     .min(NAME_MIN, { error: `Must be at least ${NAME_MIN} characters`, abort: true })
     .max(NAME_MAX, `Must be less than ${NAME_MAX} characters`);
 
-/** New members' limits in each workspace (console.md section 9). */
-export const DEFAULT_CORE_LIMIT = 1000;
-export const DEFAULT_CREDIT_LIMIT = 100000;
-const LIMIT_MAX = 2_147_483_647;
-
-export const creditLimitField = z
-  .number({ error: 'A credit limit is required' })
-  .int()
-  .min(0, 'Credit limit must be greater than or equal to 0')
-  .max(LIMIT_MAX);
-export const coreLimitField = z
-  .number()
-  .int()
-  .min(0, 'Core limit must be greater than or equal to 0')
-  .max(LIMIT_MAX);
-
-export const roleSchema = z.enum(['admin', 'member']);
-
-/** One workspace of a member or invite: access is given by listing it. */
-export const workspaceRowInput = z.object({
-  /** The existing row's id when editing; rows are matched by workspace_id. */
-  id: id.optional(),
-  workspace_id: id,
-  is_admin: z.boolean().default(false),
-  core_limit: coreLimitField.default(DEFAULT_CORE_LIMIT),
-  credit_limit: creditLimitField.default(DEFAULT_CREDIT_LIMIT),
-});
-export type WorkspaceRowInput = z.infer<typeof workspaceRowInput>;
 const workspaceRows = z.array(workspaceRowInput).max(500);
 
 export const addMembershipBody = z.object({
@@ -62,7 +35,6 @@ export const updateMembershipBody = z.object({
 
 export const createOrganizationBody = z.object({ name: nameField('Organization name is required') });
 
-export const organizationParams = z.object({ organization_id: id });
 export const membershipParams = z.object({ membership_id: id });
 
 export const organizationListQuery = offsetQuery.extend({

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   customGroups,
@@ -13,8 +13,9 @@ import {
   workspaces,
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
+import { contains, startsWith } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
@@ -27,7 +28,6 @@ type OrganizationOut = z.infer<typeof organizationSchema>;
 type Summary = z.infer<typeof organizationSummarySchema>;
 
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
-export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const planOf = (o: Organization) => ({
   feature_tier: o.featureTier,
@@ -125,7 +125,7 @@ export async function listOrganizations(
     .where(eq(organizationMemberships.userId, user.id));
   const where = and(
     or(inArray(organizations.id, direct), inArray(organizations.id, viaWorkspaces)),
-    query.search ? ilike(organizations.name, containing(query.search)) : undefined,
+    query.search ? contains(organizations.name, query.search) : undefined,
   );
   return pageOrganizations(db, user, where, query);
 }
@@ -146,28 +146,29 @@ export async function staffListOrganizations(
           .where(eq(customGroups.name, query.custom_group)),
       )
     : undefined;
-  const where = and(query.search ? ilike(organizations.name, containing(query.search)) : undefined, inGroup);
+  const where = and(query.search ? contains(organizations.name, query.search) : undefined, inGroup);
   return pageOrganizations(db, user, where, query);
 }
 
 async function pageOrganizations(db: Db, user: User, where: SQL | undefined, page: OffsetQuery) {
-  const [total] = await db.select({ n: count() }).from(organizations).where(where);
-  const rows = await db
-    .select({ organization: organizations, role: organizationMemberships.role })
-    .from(organizations)
-    .leftJoin(
-      organizationMemberships,
-      and(
-        eq(organizationMemberships.organizationId, organizations.id),
-        eq(organizationMemberships.userId, user.id),
-      ),
-    )
-    .where(where)
-    .orderBy(asc(organizations.name), asc(organizations.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const { rows, count } = await paginate(
+    page,
+    db
+      .select({ organization: organizations, role: organizationMemberships.role })
+      .from(organizations)
+      .leftJoin(
+        organizationMemberships,
+        and(
+          eq(organizationMemberships.organizationId, organizations.id),
+          eq(organizationMemberships.userId, user.id),
+        ),
+      )
+      .where(where)
+      .orderBy(asc(organizations.name), asc(organizations.id)),
+    db.$count(organizations, where),
+  );
   return {
-    count: total?.n ?? 0,
+    count,
     items: rows.map((r) => ({
       ...presentOrganizationBrief(r.organization),
       ...planOf(r.organization),
@@ -178,16 +179,18 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
 }
 
 /** Names for a staff search box: organizations whose name starts with the text. */
-export async function staffListValues(db: Db, startsWith: string, limit: number) {
-  const where = ilike(organizations.name, `${startsWith.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  const [total] = await db.select({ n: count() }).from(organizations).where(where);
-  const rows = await db
-    .select({ id: organizations.id, name: organizations.name })
-    .from(organizations)
-    .where(where)
-    .orderBy(asc(organizations.name), asc(organizations.id))
-    .limit(limit);
-  return { items: rows, count: total?.n ?? 0 };
+export async function staffListValues(db: Db, prefix: string, limit: number) {
+  const where = startsWith(organizations.name, prefix);
+  const { rows, count } = await paginate(
+    { limit, offset: 0 },
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(where)
+      .orderBy(asc(organizations.name), asc(organizations.id)),
+    db.$count(organizations, where),
+  );
+  return { items: rows, count };
 }
 
 /** Deletes a shared organization with its workspaces, memberships and invitations. */

@@ -1,10 +1,9 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apiTokens, type User, userFlags } from '../../db/schema/index.js';
 import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../../http/auth.js';
 import { fieldError, notFound } from '../../http/errors.js';
-import type { PageQuery } from '../../http/pagination.js';
-import { pageOffset } from '../../http/pagination.js';
+import { type PageQuery, paginate } from '../../http/pagination.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 
@@ -65,15 +64,13 @@ export async function createToken(
 }
 
 export async function listTokens(db: Db, user: User, page: PageQuery) {
-  const [total] = await db.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, user.id));
-  const rows = await db
-    .select()
-    .from(apiTokens)
-    .where(eq(apiTokens.userId, user.id))
-    .orderBy(desc(apiTokens.created), desc(apiTokens.id))
-    .limit(page.page_size)
-    .offset(pageOffset(page));
-  return { count: total?.n ?? 0, results: rows.map(present) };
+  const mine = eq(apiTokens.userId, user.id);
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(apiTokens).where(mine).orderBy(desc(apiTokens.created), desc(apiTokens.id)),
+    db.$count(apiTokens, mine),
+  );
+  return { count, results: rows.map(present) };
 }
 
 export async function revokeToken(db: Db, user: User, identifier: string) {

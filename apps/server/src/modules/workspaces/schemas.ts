@@ -1,7 +1,8 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
+import { coreLimitField, creditLimitField } from '../memberships/schemas.js';
 import { workspaceBrief } from '../organizations/present.js';
-import { coreLimitField, creditLimitField, memberUser, nameField } from '../organizations/schemas.js';
+import { memberUser, nameField } from '../organizations/schemas.js';
 
 export const workspaceMemberSchema = z.object({
   id: z.number().int(),

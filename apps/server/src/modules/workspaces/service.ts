@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type Organization,
@@ -10,9 +10,10 @@ import {
   workspaces,
 } from '../../db/schema/index.js';
 import { badRequest, fieldError, nonFieldError, notFound } from '../../http/errors.js';
-import type { OffsetQuery } from '../../http/pagination.js';
+import { type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
+import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { MESSAGES } from '../access/messages.js';
 import { organizationAccess } from '../access/organization.js';
@@ -20,7 +21,6 @@ import { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from '../acc
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
-import { containing } from '../organizations/service.js';
 import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
 import type {
   createWorkspaceBody,
@@ -159,17 +159,18 @@ export async function listWorkspaces(
   } else {
     visible = inArray(workspaces.id, await readableWorkspaceIds(db, user));
   }
-  const where = and(visible, query.search ? ilike(workspaces.name, containing(query.search)) : undefined);
-  const [total] = await db.select({ n: count() }).from(workspaces).where(where);
-  const rows = await db
-    .select({ workspace: workspaces, organization: organizations })
-    .from(workspaces)
-    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
-    .where(where)
-    .orderBy(asc(workspaces.name))
-    .limit(query.limit)
-    .offset(query.offset);
-  return { items: await presentWorkspaces(db, rows), count: total?.n ?? 0 };
+  const where = and(visible, query.search ? contains(workspaces.name, query.search) : undefined);
+  const { rows, count } = await paginate(
+    query,
+    db
+      .select({ workspace: workspaces, organization: organizations })
+      .from(workspaces)
+      .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
+      .where(where)
+      .orderBy(asc(workspaces.name)),
+    db.$count(workspaces, where),
+  );
+  return { items: await presentWorkspaces(db, rows), count };
 }
 
 export async function workspaceDetails(
@@ -256,20 +257,21 @@ export async function workspaceMembers(
 ): Promise<{ items: WorkspaceMember[]; count: number }> {
   const { workspace } = await workspaceAccess(db, user, slug);
   const where = eq(workspaceMemberships.workspaceId, workspace.id);
-  const [total] = await db.select({ n: count() }).from(workspaceMemberships).where(where);
-  const rows = await db
-    .select({ membership: workspaceMemberships })
-    .from(workspaceMemberships)
-    .innerJoin(users, eq(users.id, workspaceMemberships.userId))
-    .where(where)
-    .orderBy(asc(users.username))
-    .limit(page.limit)
-    .offset(page.offset);
+  const { rows, count } = await paginate(
+    page,
+    db
+      .select({ membership: workspaceMemberships })
+      .from(workspaceMemberships)
+      .innerJoin(users, eq(users.id, workspaceMemberships.userId))
+      .where(where)
+      .orderBy(asc(users.username)),
+    db.$count(workspaceMemberships, where),
+  );
   return {
     items: await presentMembers(
       db,
       rows.map((r) => r.membership),
     ),
-    count: total?.n ?? 0,
+    count,
   };
 }
