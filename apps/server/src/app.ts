@@ -31,6 +31,8 @@ import { registerInviteRoutes } from './modules/invites/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
+import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
+import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
@@ -66,6 +68,8 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerLogRoutes,
   registerMetricRoutes,
   registerAnalyticsRoutes,
+  registerSoftwareRoutes,
+  registerPackageIndexRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

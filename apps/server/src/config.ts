@@ -29,6 +29,9 @@ const envSchema = z.object({
   CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(180),
   CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  CUMULUS_PIP_INDEX_URL: z.url().optional(),
+  CUMULUS_PIP_EXTRA_INDEX_URL: z.string().max(4000).optional(),
+  CUMULUS_BUILD_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
 });
 
 export interface Config {
@@ -48,8 +51,18 @@ export interface Config {
   /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
   webDist: string;
   clusters: ClusterTimings;
+  software: SoftwareConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+}
+
+export interface SoftwareConfig {
+  pipIndexUrl: string | undefined;
+  pipExtraIndexUrl: string | undefined;
+  /** Builds no alias uses any more lose their files after this long (lockfile and logs stay). */
+  retentionMs: number;
+  /** What pip runs with: this server's environment minus its secrets (HOME, PATH, PIP_*, proxies). */
+  buildEnv: Record<string, string>;
 }
 
 /** Timings of the cluster control loop and of the instance agents, in milliseconds. */
@@ -66,6 +79,9 @@ export interface ClusterTimings {
 }
 
 const INSTANCE_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ'];
+/** Builds see what pip needs of the server's environment, and none of Cumulus' own settings. */
+const BUILD_ENV =
+  /^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TZ|XDG_[A-Z_]+|PIP_[A-Z_]+|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSL_CERT_(FILE|DIR)|REQUESTS_CA_BUNDLE)$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means unset, as in most shells' `VAR= cmd`.
@@ -102,6 +118,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatTimeoutMs: e.CUMULUS_HEARTBEAT_TIMEOUT_SECONDS * 1000,
       agentUnreachableMs: e.CUMULUS_AGENT_UNREACHABLE_SECONDS * 1000,
       stopGraceMs: e.CUMULUS_INSTANCE_STOP_GRACE_SECONDS * 1000,
+    },
+    software: {
+      pipIndexUrl: e.CUMULUS_PIP_INDEX_URL,
+      pipExtraIndexUrl: e.CUMULUS_PIP_EXTRA_INDEX_URL,
+      retentionMs: e.CUMULUS_BUILD_RETENTION_DAYS * 86_400_000,
+      buildEnv: Object.fromEntries(
+        Object.entries(given).filter((entry): entry is [string, string] => BUILD_ENV.test(entry[0])),
+      ),
     },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),

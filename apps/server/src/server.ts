@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
 import { type Backends, singleBackend } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
+import { createLocalBuilder } from './compute/local-builder.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { Deps, LoopName } from './deps.js';
@@ -16,6 +17,8 @@ import { createMailDelivery } from './mail/delivery.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { clusterDomain } from './modules/clusters/reconcile/index.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
+import { collectEnvironments } from './modules/software/gc.js';
+import { buildDomain } from './modules/software/reconcile.js';
 
 export interface Server {
   app: App;
@@ -53,6 +56,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         dataDir: config.dataDir,
         baseEnv: config.instanceEnv,
         stopGraceMs: config.clusters.stopGraceMs,
+        builder: createLocalBuilder({
+          python: config.python,
+          dataDir: config.dataDir,
+          env: config.software.buildEnv,
+          indexUrl: config.software.pipIndexUrl,
+          extraIndexUrl: config.software.pipExtraIndexUrl,
+        }),
       }),
     );
   const deps: Deps = {
@@ -85,11 +95,20 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       log,
     ),
   );
+  loops.set(
+    'software-builds',
+    new Runner(database.db, buildDomain({ db: database.db, backends, dataDir: config.dataDir, log }), log),
+  );
   const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),
     async () => {
       await pruneCredentials(database.db);
+      await collectEnvironments(database.db, backends, {
+        retentionMs: config.software.retentionMs,
+        dataDir: config.dataDir,
+        log,
+      });
       return false;
     },
     log,

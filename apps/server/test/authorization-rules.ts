@@ -8,10 +8,22 @@
  * names sets `fresh` (each caller gets a newly seeded world) or uses objects it creates itself.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { httpsCertificates, instanceSpecs, instances } from '../src/db/schema/index.js';
+import {
+  httpsCertificates,
+  instanceSpecs,
+  instances,
+  packageFiles,
+  softwareAliases,
+  softwareBuildLogs,
+  softwareBuilds,
+  softwareSpecs,
+} from '../src/db/schema/index.js';
 import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
+import { packageFilePath } from '../src/modules/software/files.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
 import type { TestUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
@@ -113,6 +125,49 @@ const worldSpec = async (c: CallContext) => {
     .from(instanceSpecs)
     .where(eq(instanceSpecs.clusterId, C(c).id));
   return row!;
+};
+/** A built software environment of the world's workspace, made by `target`, and an uploaded wheel. */
+const worldSoftware = async (c: CallContext) => {
+  const { db } = c.ts.server.deps;
+  const workspaceId = W(c).id;
+  const [alias] = await db
+    .insert(softwareAliases)
+    .values({ workspaceId, name: freshName(), creatorId: c.world.target.id })
+    .returning();
+  const [spec] = await db
+    .insert(softwareSpecs)
+    .values({ aliasId: alias!.id, workspaceId, md5: '0'.repeat(32), rawPip: ['six'] })
+    .returning();
+  const [build] = await db
+    .insert(softwareBuilds)
+    .values({
+      specId: spec!.id,
+      workspaceId,
+      backendType: 'in_process',
+      state: 'built',
+      lockfile: '# cumulus lockfile\nsix==1.16.0\n',
+      reconcileAt: null,
+    })
+    .returning();
+  await db
+    .insert(softwareBuildLogs)
+    .values({ buildId: build!.id, timestampMs: Date.now(), message: 'built' });
+  const [file] = await db
+    .insert(packageFiles)
+    .values({
+      workspaceId,
+      fileName: 'matrix-1.0-py3-none-any.whl',
+      project: 'matrix',
+      clientMd5: 'x',
+      md5: randomBytes(16).toString('hex'),
+      uploaded: true,
+      sizeBytes: 4,
+    })
+    .returning();
+  const where = packageFilePath(c.ts.dataDir, file!);
+  mkdirSync(path.dirname(where), { recursive: true });
+  writeFileSync(where, 'whl!');
+  return { alias: alias!, spec: spec!, build: build!, file: file! };
 };
 const unchangedRow = (c: CallContext) => ({
   workspace_id: W(c).id,
@@ -604,5 +659,93 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/metrics/account/{account}/adhoc': {
     expect: readers(200),
     query: () => ({ name: 'matrix', query: 'workers', over_time: 'max' }),
+  },
+
+  // Software environments: readers read, members (and organization admins) create; the creator
+  // and admins delete. Approximating a scan needs no credentials; uploads carry a signed link.
+  'POST /api/v2/software-environment/account/{account}': {
+    expect: { ...readers(201), staff: 403 },
+    body: () => ({ name: freshName(), container: 'matrix/image:1' }),
+  },
+  'POST /api/v2/software-environment/account/{account}/package-upload': {
+    expect: { ...readers(200), staff: 403 },
+    body: () => ({
+      name: 'matrix-2.0-py3-none-any.whl',
+      md5: 'x',
+      wheel_md5: randomBytes(16).toString('base64'),
+    }),
+  },
+  'GET /api/v2/software-environment/account/{account}/alias': { expect: readers(200) },
+  'GET /api/v2/software-environment/account/{account}/alias/name/{name}': {
+    expect: readers(200),
+    params: async (c) => ({ name: (await worldSoftware(c)).alias.name }),
+  },
+  'DELETE /api/v2/software-environment/account/{account}/alias/name/{name}': {
+    expect: clusterManagers(200),
+    params: async (c) => ({ name: (await worldSoftware(c)).alias.name }),
+  },
+  'GET /api/v2/software-environment/account/{account}/alias/id/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldSoftware(c)).alias.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/alias/id/{id}/builds': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).alias.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/alias/{pk}/specs': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldSoftware(c)).alias.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/spec/{pk}': {
+    expect: readers(200),
+    params: async (c) => ({ pk: (await worldSoftware(c)).spec.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/spec/{id}/builds': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).spec.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/spec-yaml/{id}': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).spec.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/build/{id}': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).build.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/build/logs/{id}': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).build.id }),
+  },
+  'GET /api/v2/software-environment/account/{account}/build/{id}/lockfile': {
+    expect: readers(200),
+    params: async (c) => ({ id: (await worldSoftware(c)).build.id }),
+  },
+  'GET /api/v2/software-environment/alias': { expect: signedIn(200) },
+  'GET /api/v2/software-environment/values': {
+    expect: signedIn(200),
+    query: () => ({ key: 'name', starts_with: 'a' }),
+  },
+  'POST /api/v2/software-environment/approximate-packages': {
+    expect: everyone(200),
+    body: () => ({ packages: [{ name: 'six', version: '1.16.0', source: 'pip' }] }),
+  },
+  'GET /api/v2/packages/': { expect: signedIn(200) },
+  'GET /api/v2/packages/index/{account}/simple/': { expect: readers(200) },
+  'GET /api/v2/packages/index/{account}/simple/{project}/': {
+    expect: readers(200),
+    params: async (c) => ({ project: (await worldSoftware(c)).file.project }),
+  },
+  'GET /api/v2/packages/index/{account}/files/{id}/{file_name}': {
+    expect: readers(200),
+    params: async (c) => {
+      const { file } = await worldSoftware(c);
+      return { id: file.id, file_name: file.fileName };
+    },
+  },
+  'PUT /api/v2/software-environment/upload/{id}': {
+    // Without a valid signature nobody stores anything, whoever they are.
+    expect: everyone(403),
+    params: async (c) => ({ id: (await worldSoftware(c)).file.id }),
+    query: () => ({ expires: 4_000_000_000, signature: 'forged' }),
   },
 };

@@ -6602,6 +6602,7 @@ export interface paths {
                                 dashboards: boolean;
                                 gpus: boolean;
                                 spot: boolean;
+                                builds: ("pip" | "conda" | "container")[];
                             };
                         };
                     };
@@ -11439,6 +11440,2163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/software-environment/account/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Creates (or finds) the spec of an environment and queues its build; the same content is built once unless `force_rebuild`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string | null;
+                        container?: string | null;
+                        /** @default false */
+                        force_rebuild?: boolean;
+                        md5?: string | null;
+                        use_entrypoint?: boolean | null;
+                        /** @default false */
+                        gpu_enabled?: boolean;
+                        /**
+                         * @default x86_64
+                         * @enum {string}
+                         */
+                        architecture?: "x86_64" | "aarch64";
+                        region_name?: string | null;
+                        /** @default false */
+                        enable_experimental_installer?: boolean;
+                        packages?: {
+                            name: string;
+                            /**
+                             * @default pip
+                             * @enum {string}
+                             */
+                            source?: "pip" | "conda";
+                            channel?: string | null;
+                            conda_name?: string | null;
+                            /** @default  */
+                            specifier?: string;
+                            /** @default true */
+                            include?: boolean;
+                            client_version?: string | null;
+                            file?: number | null;
+                        }[] | null;
+                        raw_pip?: string[] | null;
+                        raw_conda?: ({
+                            /** @default [] */
+                            channels?: string[];
+                            /** @default [] */
+                            dependencies?: (string | {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        lockfile_name?: string | null;
+                        lockfile_content?: string | null;
+                        scan?: {
+                            platform?: string | null;
+                            base_prefix?: string | null;
+                            prefix?: string | null;
+                            /** @default [] */
+                            index_urls?: string[];
+                            /** @default [] */
+                            packages?: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @default [] */
+                            errored_packages?: {
+                                [key: string]: unknown;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    index_urls: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/package-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        md5: string;
+                        wheel_md5: string;
+                        region_name?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            should_upload: boolean;
+                            upload_url: string | null;
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    include_package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                account_slug: string;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                };
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                package_sync: boolean;
+                                spec_count: number;
+                                /** @description The latest build's state (null: no build yet). */
+                                status: string | null;
+                                /** @description Disk its environments take on this server's backend. */
+                                disk_bytes: number;
+                                created: string;
+                                updated: string;
+                                latest_spec: {
+                                    id: number;
+                                    md5: string;
+                                    alias_id: number;
+                                    created: string;
+                                    creator_id: number | null;
+                                    gpu_enabled: boolean;
+                                    architecture: string;
+                                    packages: {
+                                        name: string;
+                                        specifier: string;
+                                        /** @enum {string} */
+                                        source: "pip" | "conda";
+                                        conda_name: string | null;
+                                        client_version: string | null;
+                                        include: boolean;
+                                        channel: string | null;
+                                        file: {
+                                            id: number;
+                                            file_name: string;
+                                        } | null;
+                                        requested: boolean;
+                                        error: string | null;
+                                    }[];
+                                    raw_pip: string[] | null;
+                                    raw_conda: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    has_raw_pip: boolean;
+                                    has_raw_conda: boolean;
+                                    container_uri: string | null;
+                                    use_entrypoint: boolean;
+                                    python_specifier: string | null;
+                                    lockfile_name: string | null;
+                                    scan_result: {
+                                        id: number;
+                                        platform: string | null;
+                                        base_prefix: string | null;
+                                        prefix: string | null;
+                                        index_urls: string[];
+                                        packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        errored_packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                    } | null;
+                                    latest_build_id: number | null;
+                                    latest_build: {
+                                        id: number;
+                                        spec_id: number;
+                                        alias_id: number;
+                                        alias_name: string;
+                                        /** @enum {string} */
+                                        state: "queued" | "building" | "built" | "error";
+                                        reason: string;
+                                        created: string;
+                                        started: string | null;
+                                        ended: string | null;
+                                        backend_type: string;
+                                        region_name: string | null;
+                                        size_bytes: number | null;
+                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                        archived: boolean;
+                                        lockfile_hash: string | null;
+                                        /** @description What the build installed (its lockfile), empty until built. */
+                                        packages: {
+                                            name: string;
+                                            version: string;
+                                            /** @enum {string} */
+                                            source: "index" | "file" | "system";
+                                            sha256: string | null;
+                                        }[];
+                                    } | null;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    index_urls: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/id/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    index_urls: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/id/{id}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/{pk}/specs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    index_urls: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            md5: string;
+                            alias_id: number;
+                            created: string;
+                            creator_id: number | null;
+                            gpu_enabled: boolean;
+                            architecture: string;
+                            packages: {
+                                name: string;
+                                specifier: string;
+                                /** @enum {string} */
+                                source: "pip" | "conda";
+                                conda_name: string | null;
+                                client_version: string | null;
+                                include: boolean;
+                                channel: string | null;
+                                file: {
+                                    id: number;
+                                    file_name: string;
+                                } | null;
+                                requested: boolean;
+                                error: string | null;
+                            }[];
+                            raw_pip: string[] | null;
+                            raw_conda: {
+                                [key: string]: unknown;
+                            } | null;
+                            has_raw_pip: boolean;
+                            has_raw_conda: boolean;
+                            container_uri: string | null;
+                            use_entrypoint: boolean;
+                            python_specifier: string | null;
+                            lockfile_name: string | null;
+                            scan_result: {
+                                id: number;
+                                platform: string | null;
+                                base_prefix: string | null;
+                                prefix: string | null;
+                                index_urls: string[];
+                                packages: {
+                                    [key: string]: unknown;
+                                }[];
+                                errored_packages: {
+                                    [key: string]: unknown;
+                                }[];
+                            } | null;
+                            latest_build_id: number | null;
+                            latest_build: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec/{id}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec-yaml/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The spec as a conda environment.yml. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            spec_id: number;
+                            alias_id: number;
+                            alias_name: string;
+                            /** @enum {string} */
+                            state: "queued" | "building" | "built" | "error";
+                            reason: string;
+                            created: string;
+                            started: string | null;
+                            ended: string | null;
+                            backend_type: string;
+                            region_name: string | null;
+                            size_bytes: number | null;
+                            /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                            archived: boolean;
+                            lockfile_hash: string | null;
+                            /** @description What the build installed (its lockfile), empty until built. */
+                            packages: {
+                                name: string;
+                                version: string;
+                                /** @enum {string} */
+                                source: "index" | "file" | "system";
+                                sha256: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    pageToken?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                eventId: string;
+                                timestamp: number;
+                                message: string;
+                            }[];
+                            nextToken: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/{id}/lockfile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the build installed, `name==version` a line: `pip install -r` recreates it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    name?: string;
+                    package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    account?: string;
+                    organization?: number;
+                    user?: string;
+                    compound_scope?: "everything" | "mine";
+                    custom_staff_scope?: string;
+                    status?: "queued" | "building" | "built" | "error";
+                    order_by?: "name" | "package_sync" | "status" | "updated" | "created";
+                    order_by_direction?: "asc" | "desc";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                account_slug: string;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                };
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                package_sync: boolean;
+                                spec_count: number;
+                                /** @description The latest build's state (null: no build yet). */
+                                status: string | null;
+                                /** @description Disk its environments take on this server's backend. */
+                                disk_bytes: number;
+                                created: string;
+                                updated: string;
+                                latest_spec: {
+                                    id: number;
+                                    md5: string;
+                                    alias_id: number;
+                                    created: string;
+                                    creator_id: number | null;
+                                    gpu_enabled: boolean;
+                                    architecture: string;
+                                    packages: {
+                                        name: string;
+                                        specifier: string;
+                                        /** @enum {string} */
+                                        source: "pip" | "conda";
+                                        conda_name: string | null;
+                                        client_version: string | null;
+                                        include: boolean;
+                                        channel: string | null;
+                                        file: {
+                                            id: number;
+                                            file_name: string;
+                                        } | null;
+                                        requested: boolean;
+                                        error: string | null;
+                                    }[];
+                                    raw_pip: string[] | null;
+                                    raw_conda: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    has_raw_pip: boolean;
+                                    has_raw_conda: boolean;
+                                    container_uri: string | null;
+                                    use_entrypoint: boolean;
+                                    python_specifier: string | null;
+                                    lockfile_name: string | null;
+                                    scan_result: {
+                                        id: number;
+                                        platform: string | null;
+                                        base_prefix: string | null;
+                                        prefix: string | null;
+                                        index_urls: string[];
+                                        packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        errored_packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                    } | null;
+                                    latest_build_id: number | null;
+                                    latest_build: {
+                                        id: number;
+                                        spec_id: number;
+                                        alias_id: number;
+                                        alias_name: string;
+                                        /** @enum {string} */
+                                        state: "queued" | "building" | "built" | "error";
+                                        reason: string;
+                                        created: string;
+                                        started: string | null;
+                                        ended: string | null;
+                                        backend_type: string;
+                                        region_name: string | null;
+                                        size_bytes: number | null;
+                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                        archived: boolean;
+                                        lockfile_hash: string | null;
+                                        /** @description What the build installed (its lockfile), empty until built. */
+                                        packages: {
+                                            name: string;
+                                            version: string;
+                                            /** @enum {string} */
+                                            source: "index" | "file" | "system";
+                                            sha256: string | null;
+                                        }[];
+                                    } | null;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    key: "name" | "account" | "user" | "status";
+                    starts_with: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/approximate-packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Turns a client's scan of its environment into requirements clusters here can install. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default x86_64
+                         * @enum {string}
+                         */
+                        architecture?: "x86_64" | "aarch64";
+                        packages: {
+                            name: string;
+                            priority_override?: number | null;
+                            python_major_version?: (string | number) | null;
+                            python_minor_version?: (string | number) | null;
+                            python_patch_version?: (string | number) | null;
+                            /**
+                             * @default pip
+                             * @enum {string}
+                             */
+                            source?: "pip" | "conda";
+                            channel_url?: string | null;
+                            channel?: string | null;
+                            subdir?: string | null;
+                            conda_name?: string | null;
+                            /** @default  */
+                            version?: string;
+                            wheel_target?: string | null;
+                            /** @default false */
+                            requested?: boolean;
+                        }[];
+                        metadata?: ({
+                            base_prefix?: string | null;
+                            platform?: string | null;
+                            prefix?: string | null;
+                            sys_path?: string[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        index_urls?: string[] | null;
+                        pip_check_errors?: {
+                            [key: string]: string[];
+                        } | null;
+                        /** @default false */
+                        gpu_enabled?: boolean;
+                        lockfile_name?: string | null;
+                        lockfile_content?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            conda_name: string | null;
+                            specifier: string;
+                            include: boolean;
+                            note: string | null;
+                            error: string | null;
+                            channel_url: string | null;
+                            client_version: string | null;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How closely each package must match between client and cluster (client-contract.md 4.1). */
+        get: {
+            parameters: {
+                query?: {
+                    account?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            level: number;
+                            /** @enum {string} */
+                            source: "pip" | "conda";
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/simple/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PEP 503: the projects of the workspace index. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/simple/{project}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PEP 503: a project's files, with their sha256. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    project: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/files/{id}/{file_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                    file_name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The wheel. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/analytics/metrics-compress": {
         parameters: {
             query?: never;
@@ -11498,6 +13656,71 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/upload/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Receives a wheel at the signed link `package-upload` answered (Content-MD5 checked). */
+        put: {
+            parameters: {
+                query: {
+                    expires: number;
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

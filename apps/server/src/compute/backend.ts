@@ -1,3 +1,5 @@
+import type { Builder } from './builder.js';
+
 /**
  * Where instances run. The cluster reconciler (modules/clusters/reconcile/) asks a backend to
  * launch, describe and stop instances; nothing else touches processes or clouds.
@@ -75,6 +77,8 @@ export interface BackendCapabilities {
   dashboards: boolean;
   gpus: boolean;
   spot: boolean;
+  /** The kinds of software environment it builds (`pip`, `conda`, `container`). */
+  builds: readonly ('pip' | 'conda' | 'container')[];
 }
 
 /** How the backend introduces itself to clients (`GET /api/v1/{ws}/backend_options/`). */
@@ -88,6 +92,8 @@ export interface Backend {
   /** The backend type clients see (`in_process` for the local backend). */
   readonly type: string;
   readonly capabilities: BackendCapabilities;
+  /** How it builds software environments, if it can (capabilities' `builds` lists the kinds). */
+  readonly builder?: Builder;
   describeSelf(): BackendDescription;
   /** The machine an instance would run on, for the instance types asked (first that fits). */
   machineFor(instanceTypes: readonly string[]): MachineShape;
@@ -122,6 +128,8 @@ export function describeFailure(err: unknown): string {
 
 /** Finds the backend of a cluster and of a workspace's new clusters. */
 export interface Backends {
+  /** The backend of workspaces that chose none (and of calls that name no workspace). */
+  standard(): Backend;
   /** The backend new clusters of this workspace run on. */
   forWorkspace(workspaceId: number): Promise<Backend>;
   /** The backend a cluster runs on (by the type it was created with). */
@@ -131,6 +139,7 @@ export interface Backends {
 /** Every cluster on one backend (the local one, or a test's). */
 export function singleBackend(backend: Backend): Backends {
   return {
+    standard: () => backend,
     forWorkspace: async () => backend,
     async forCluster(cluster) {
       if (cluster.backendType !== backend.type)

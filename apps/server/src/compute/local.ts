@@ -12,6 +12,7 @@ import {
   type MachineShape,
   type Observation,
 } from './backend.js';
+import type { Builder } from './builder.js';
 import { BACKEND_ID_VAR, findInstanceProcesses, signalGroups } from './local-processes.js';
 
 export interface LocalBackendOptions {
@@ -22,6 +23,8 @@ export interface LocalBackendOptions {
   /** The environment instances start from (nothing secret). */
   baseEnv: Record<string, string>;
   stopGraceMs: number;
+  /** Builds software environments on this machine (local-builder.ts). */
+  builder?: Builder;
 }
 
 const POLL_MS = 100;
@@ -37,7 +40,14 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   return {
     type: 'in_process',
     // Local processes run no SSH server and, without bokeh, no dashboard.
-    capabilities: { ssh: false, dashboards: false, gpus: false, spot: false },
+    capabilities: {
+      ssh: false,
+      dashboards: false,
+      gpus: false,
+      spot: false,
+      builds: options.builder ? options.builder.kinds : [],
+    },
+    ...(options.builder && { builder: options.builder }),
 
     describeSelf() {
       return { backend: 'in_process', options: { provider_name: 'local', region_name: 'local' } };

@@ -26,6 +26,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** False for calls that browsers never make and that carry their own credentials (webhooks). */
     csrf?: boolean;
+    /** Also takes HTTP Basic credentials, the password being an API token (what pip sends to an index). */
+    basicAuth?: boolean;
   }
   interface FastifyRequest {
     user: User | null;
@@ -89,6 +91,12 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
 function parseAuthorization(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
+  if (request.routeOptions.config?.basicAuth && /^Basic\s/i.test(header)) {
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const password = decoded.slice(decoded.indexOf(':') + 1);
+    if (!decoded.includes(':') || !password || password.length > 512) throw invalidToken();
+    return password;
+  }
   const match = /^(?:Token|ApiToken|Bearer)\s+(\S{1,512})\s*$/i.exec(header);
   if (!match?.[1]) throw invalidToken();
   return match[1];

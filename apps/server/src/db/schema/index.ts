@@ -7,4 +7,5 @@ export * from './interactions.js';
 export * from './invites.js';
 export * from './mail.js';
 export * from './organizations.js';
+export * from './software.js';
 export * from './users.js';

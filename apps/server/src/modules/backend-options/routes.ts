@@ -23,7 +23,11 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
     async (request) => {
       const access = await workspaceAccess(deps.db, currentUser(request), request.params.account);
       const backend = await deps.backends.forWorkspace(access.workspace.id);
-      return { ...backend.describeSelf(), capabilities: backend.capabilities };
+      const { capabilities } = backend;
+      return {
+        ...backend.describeSelf(),
+        capabilities: { ...capabilities, builds: [...capabilities.builds] },
+      };
     },
   );
 }

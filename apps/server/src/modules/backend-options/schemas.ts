@@ -9,6 +9,12 @@ export const backendOptionsSchema = z.object({
     .looseObject({ provider_name: z.string().describe('`local`, `aws`, `gcp` or `azure`.') })
     .describe('What clients need to know of the backend (region, provider).'),
   capabilities: z
-    .object({ ssh: z.boolean(), dashboards: z.boolean(), gpus: z.boolean(), spot: z.boolean() })
+    .object({
+      ssh: z.boolean(),
+      dashboards: z.boolean(),
+      gpus: z.boolean(),
+      spot: z.boolean(),
+      builds: z.array(z.enum(['pip', 'conda', 'container'])),
+    })
     .describe("What the workspace's clusters can do on this backend."),
 });

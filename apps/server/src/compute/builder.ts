@@ -1,0 +1,69 @@
+import type { LockedPackage } from '../db/schema/index.js';
+import { BackendError } from './backend.js';
+
+/**
+ * Turns a software spec into an environment clusters run with. A backend that can build declares
+ * a Builder (the local backend: a virtual environment and pip). The build loop
+ * (modules/software/reconcile.ts) calls it; nothing else builds.
+ *
+ * The contract:
+ * - `build` streams the installer's output line by line to `log` as it comes and stops (killing
+ *   what it runs) when `signal` aborts; it may be called again for the same build after a crash.
+ * - It answers the environment's exact contents (the lockfile) and where it is. Environments are
+ *   content-addressed: a build that resolves to packages an existing environment already has
+ *   answers that environment's location instead of keeping a second copy.
+ * - A failure is a BackendError whose reason names what failed (pip's own message).
+ */
+export interface BuildRequest {
+  buildId: number;
+  /** `pip` installs requirements into a virtual environment; conda and containers need other builders. */
+  kind: 'pip' | 'conda' | 'container';
+  /** Requirement lines as pip reads them (`name==1.0`, `--index-url ...`, `--extra-index-url ...`). */
+  requirements: string[];
+  /** Wheels of the workspace pip may install from (uploaded files), by path. */
+  findLinks: string[];
+  /** Install exactly these `name==version` lines, without resolving (a rebuild from a lockfile). */
+  lockfile?: string | undefined;
+}
+
+export interface BuildIO {
+  log(line: string): void;
+  signal: AbortSignal;
+}
+
+export interface BuildResult {
+  location: string;
+  /** `name==version` lines, sorted, under a header naming the interpreter: what was installed. */
+  lockfile: string;
+  packages: LockedPackage[];
+  /** SHA-256 of the lockfile: the environment's identity. */
+  lockfileHash: string;
+  sizeBytes: number;
+}
+
+export interface Builder {
+  readonly kinds: readonly BuildRequest['kind'][];
+  build(request: BuildRequest, io: BuildIO): Promise<BuildResult>;
+  /** The Python environments are made from (its version and machine). */
+  interpreter(): Promise<{ version: string; architecture: string }>;
+  /** The interpreter of a built environment (what Dask runs with). */
+  pythonOf(location: string): string;
+  /** Frees an environment's files (garbage collection); its lockfile stays in the database. */
+  remove(location: string): Promise<void>;
+  /** Bytes an environment takes. */
+  sizeOf(location: string): Promise<number>;
+}
+
+/** The builder's answer to a kind it cannot build. */
+export function cannotBuild(kind: BuildRequest['kind'], backend: string): BackendError {
+  const what =
+    kind === 'conda' ? 'Conda environments cannot be built here' : 'Container images cannot be run here';
+  return new BackendError(
+    `${what}: the ${backend} backend builds pip packages into a virtual environment. ` +
+      'Give the environment pip requirements (raw_pip) instead, or use a backend that builds it.',
+    false,
+  );
+}
+
+/** PEP 503 project names: runs of `-`, `_` and `.` are one `-`, lower case. */
+export const normaliseProject = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');

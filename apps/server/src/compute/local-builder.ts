@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { LockedPackage } from '../db/schema/index.js';
+import { final, retryable } from './backend.js';
+import type { Builder, BuildIO, BuildRequest, BuildResult } from './builder.js';
+import { cannotBuild, normaliseProject } from './builder.js';
+
+export interface LocalBuilderOptions {
+  /** The interpreter environments are made from (CUMULUS_PYTHON); they see its packages, Dask among them. */
+  python: string;
+  /** Environments live under `<dataDir>/environments/`. */
+  dataDir: string;
+  /** The environment pip runs in: the server's own (HOME, PIP_* and pip's configuration files). */
+  env: Record<string, string | undefined>;
+  /** CUMULUS_PIP_INDEX_URL / CUMULUS_PIP_EXTRA_INDEX_URL: where pip looks instead of its own configuration. */
+  indexUrl?: string | undefined;
+  extraIndexUrl?: string | undefined;
+}
+
+/** What every virtual environment brings along; not part of what a spec asked for. */
+const BOOTSTRAP = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
+
+/**
+ * Builds a spec into a virtual environment on this machine: `venv --system-site-packages` from
+ * the server's interpreter (so Dask comes with it), then pip. Environments are stored by the hash
+ * of their lockfile: a second build that resolves to the same packages reuses the first.
+ */
+export function createLocalBuilder(options: LocalBuilderOptions): Builder {
+  const root = path.join(options.dataDir, 'environments');
+  let about: Promise<{ version: string; architecture: string }> | undefined;
+  const interpreter = () =>
+    (about ??= capture(
+      [options.python, '-c', 'import platform; print(platform.python_version(), platform.machine())'],
+      pipEnv,
+    ).then((out) => {
+      const [version = '', architecture = ''] = out.trim().split(' ');
+      return { version, architecture };
+    }));
+  const pipEnv = {
+    ...options.env,
+    PIP_NO_INPUT: '1',
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    PYTHONUNBUFFERED: '1',
+    ...(options.indexUrl && { PIP_INDEX_URL: options.indexUrl }),
+    ...(options.extraIndexUrl && { PIP_EXTRA_INDEX_URL: options.extraIndexUrl }),
+  };
+
+  return {
+    kinds: ['pip'],
+    interpreter,
+    pythonOf: (location) => path.join(location, 'bin', 'python'),
+    remove: (location) => rm(location, { recursive: true, force: true }),
+    sizeOf: (location) => directorySize(location),
+
+    async build(request: BuildRequest, io: BuildIO): Promise<BuildResult> {
+      if (request.kind !== 'pip') throw cannotBuild(request.kind, 'local');
+      await mkdir(root, { recursive: true });
+      const work = path.join(root, `.build-${request.buildId}`);
+      await rm(work, { recursive: true, force: true });
+      io.log(`Creating a virtual environment from ${options.python} (its packages stay visible)`);
+      await run([options.python, '-m', 'venv', '--system-site-packages', work], pipEnv, io);
+      const python = path.join(work, 'bin', 'python');
+      const lines = request.lockfile
+        ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
+        : request.requirements;
+      const report = path.join(work, 'cumulus-install-report.json');
+      if (lines.length > 0) {
+        const requirements = path.join(work, 'cumulus-requirements.txt');
+        await writeFile(requirements, `${lines.join('\n')}\n`);
+        io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
+        const args = [python, '-m', 'pip', 'install', '--progress-bar', 'off', '-r', requirements];
+        for (const link of request.findLinks) args.push('--find-links', link);
+        if (request.lockfile) args.push('--no-deps');
+        args.push('--report', report);
+        await run(args, pipEnv, io);
+      } else {
+        io.log('Nothing to install beyond the interpreter and its packages');
+      }
+      const packages = await lockedPackages(python, pipEnv, report);
+      const { version, architecture } = await interpreter();
+      const header = `# cumulus lockfile: Python ${version} ${architecture} (${options.python}, its own packages visible)`;
+      const lockfile = `${header}\n${packages.map((p) => `${p.name}==${p.version}`).join('\n')}\n`;
+      const lockfileHash = createHash('sha256').update(lockfile).digest('hex');
+      const location = path.join(root, lockfileHash.slice(0, 32));
+      if (existsSync(location)) {
+        io.log('An environment with exactly these packages exists already: reusing it');
+        await rm(work, { recursive: true, force: true });
+      } else {
+        await rename(work, location).catch(async (err: NodeJS.ErrnoException) => {
+          // Another build finished the same environment first.
+          if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+          await rm(work, { recursive: true, force: true });
+        });
+      }
+      return { location, lockfile, packages, lockfileHash, sizeBytes: await directorySize(location) };
+    },
+  };
+}
+
+/** What pip installed into the environment itself (not the interpreter's packages), with hashes where pip reported them. */
+async function lockedPackages(
+  python: string,
+  env: Record<string, string | undefined>,
+  reportPath: string,
+): Promise<LockedPackage[]> {
+  const listed = JSON.parse(
+    await capture([python, '-m', 'pip', 'list', '--local', '--format=json'], env),
+  ) as Array<{ name: string; version: string }>;
+  const installed = new Map<string, { sha256: string | null; file: boolean }>();
+  const report = await readFile(reportPath, 'utf8').catch(() => '');
+  if (report) {
+    const parsed = JSON.parse(report) as {
+      install?: Array<{
+        metadata?: { name?: string };
+        download_info?: { url?: string; archive_info?: { hashes?: { sha256?: string }; hash?: string } };
+      }>;
+    };
+    for (const item of parsed.install ?? []) {
+      const name = item.metadata?.name;
+      if (!name) continue;
+      const info = item.download_info;
+      const hash = info?.archive_info?.hashes?.sha256 ?? info?.archive_info?.hash?.replace(/^sha256=/, '');
+      installed.set(normaliseProject(name), { sha256: hash ?? null, file: !!info?.url?.startsWith('file:') });
+    }
+  }
+  return listed
+    .filter((p) => !BOOTSTRAP.has(normaliseProject(p.name)))
+    .map((p) => {
+      const known = installed.get(normaliseProject(p.name));
+      return {
+        name: normaliseProject(p.name),
+        version: p.version,
+        source: known?.file ? ('file' as const) : ('index' as const),
+        sha256: known?.sha256 ?? null,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Runs a command in its own process group, each output line to the log; pip's error is the failure's reason. */
+function run(args: string[], env: Record<string, string | undefined>, io: BuildIO): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(args[0]!, args.slice(1), { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail: string[] = [];
+    const take = (line: string) => {
+      io.log(line);
+      tail.push(line);
+      if (tail.length > 60) tail.shift();
+    };
+    createInterface({ input: child.stdout! }).on('line', take);
+    createInterface({ input: child.stderr! }).on('line', take);
+    const abort = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    io.signal.addEventListener('abort', abort, { once: true });
+    child.once('error', (err) => reject(final(`Cannot run ${args[0]}: ${err.message}`, err)));
+    child.once('close', (code, signal) => {
+      io.signal.removeEventListener('abort', abort);
+      if (io.signal.aborted) return reject(retryable('The build was interrupted'));
+      if (code === 0) return resolve();
+      const errors = tail.filter((l) => /^ERROR:/.test(l)).map((l) => l.replace(/^ERROR:\s*/, ''));
+      const why = errors.length > 0 ? errors.join(' ') : (tail.filter((l) => l.trim()).at(-1) ?? '');
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const name = args[1] === '-m' ? args[2]! : path.basename(args[0]!);
+      reject(final(`${name} ${how}${why ? `: ${why}` : ''}`));
+    });
+  });
+}
+
+function capture(args: string[], env: Record<string, string | undefined>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(args[0]!, args.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve(out) : reject(final(`${args.join(' ')} failed: ${err.trim()}`)),
+    );
+  });
+}
+
+async function directorySize(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await directorySize(full);
+    else total += (await lstat(full).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
+}

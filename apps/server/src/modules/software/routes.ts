@@ -1,0 +1,262 @@
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
+import { offsetQuery } from '../../http/pagination.js';
+import { detailSchema, z } from '../../http/zod.js';
+import { approximateBody, approximatedSchema, approximatePackages, packageLevels } from './approximate.js';
+import { requestUpload } from './files.js';
+import * as queries from './queries.js';
+import {
+  aliasListQuery,
+  aliasPage,
+  aliasSchema,
+  buildLogsQuery,
+  buildLogsSchema,
+  buildPage,
+  buildSchema,
+  createSpecBody,
+  idParams,
+  nameParams,
+  packageUploadBody,
+  packageUploadSchema,
+  pkParams,
+  scopedAliasQuery,
+  specPage,
+  specSchema,
+  valuesQuery,
+  workspaceParams,
+} from './schemas.js';
+import { createSpec } from './specs.js';
+
+const tags = ['software'];
+const user = { auth: 'user' } as const;
+const base = '/api/v2/software-environment/account/:account';
+
+export function registerSoftwareRoutes(app: App, deps: Deps): void {
+  const { db } = deps;
+
+  app.post(
+    `${base}`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Creates (or finds) the spec of an environment and queues its build; the same content is built once unless `force_rebuild`.',
+        params: workspaceParams,
+        body: createSpecBody,
+        response: { 201: aliasSchema },
+      },
+    },
+    async (request, reply) => {
+      const caller = currentUser(request);
+      const { alias } = await createSpec(deps, caller, request.params.account, request.body);
+      return reply
+        .code(201)
+        .send(await queries.aliasDetails(db, caller, request.params.account, { id: alias.id }));
+    },
+  );
+
+  app.post(
+    `${base}/package-upload`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: workspaceParams,
+        body: packageUploadBody,
+        response: { 200: packageUploadSchema },
+      },
+    },
+    async (request) => requestUpload(deps, currentUser(request), request.params.account, request.body),
+  );
+
+  app.get(
+    `${base}/alias`,
+    {
+      config: user,
+      schema: { tags, params: workspaceParams, querystring: aliasListQuery, response: { 200: aliasPage } },
+    },
+    async (request) => queries.listAliases(db, currentUser(request), request.params.account, request.query),
+  );
+
+  app.get(
+    `${base}/alias/name/:name`,
+    { config: user, schema: { tags, params: nameParams, response: { 200: aliasSchema } } },
+    async (request) =>
+      queries.aliasDetails(db, currentUser(request), request.params.account, { name: request.params.name }),
+  );
+
+  app.delete(
+    `${base}/alias/name/:name`,
+    { config: user, schema: { tags, params: nameParams, response: { 200: detailSchema } } },
+    async (request) => {
+      await queries.deleteAlias(db, currentUser(request), request.params.account, request.params.name);
+      return { detail: `Deleted ${request.params.name}.` };
+    },
+  );
+
+  app.get(
+    `${base}/alias/id/:pk`,
+    { config: user, schema: { tags, params: pkParams, response: { 200: aliasSchema } } },
+    async (request) =>
+      queries.aliasDetails(db, currentUser(request), request.params.account, { id: request.params.pk }),
+  );
+
+  app.get(
+    `${base}/alias/id/:id/builds`,
+    {
+      config: user,
+      schema: { tags, params: idParams, querystring: offsetQuery, response: { 200: buildPage } },
+    },
+    async (request) =>
+      queries.listBuilds(
+        db,
+        currentUser(request),
+        request.params.account,
+        { aliasId: request.params.id },
+        request.query,
+      ),
+  );
+
+  app.get(
+    `${base}/alias/:pk/specs`,
+    {
+      config: user,
+      schema: { tags, params: pkParams, querystring: offsetQuery, response: { 200: specPage } },
+    },
+    async (request) =>
+      queries.aliasSpecs(db, currentUser(request), request.params.account, request.params.pk, request.query),
+  );
+
+  app.get(
+    `${base}/spec/:pk`,
+    { config: user, schema: { tags, params: pkParams, response: { 200: specSchema } } },
+    async (request) =>
+      queries.specDetails(db, currentUser(request), request.params.account, request.params.pk),
+  );
+
+  app.get(
+    `${base}/spec/:id/builds`,
+    {
+      config: user,
+      schema: { tags, params: idParams, querystring: offsetQuery, response: { 200: buildPage } },
+    },
+    async (request) =>
+      queries.listBuilds(
+        db,
+        currentUser(request),
+        request.params.account,
+        { specId: request.params.id },
+        request.query,
+      ),
+  );
+
+  app.get(
+    `${base}/spec-yaml/:id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'The spec as a conda environment.yml.',
+        params: idParams,
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/yaml; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="env.yaml"')
+        .send(await queries.specYaml(db, currentUser(request), request.params.account, request.params.id)),
+  );
+
+  app.get(
+    `${base}/build/:id`,
+    { config: user, schema: { tags, params: idParams, response: { 200: buildSchema } } },
+    async (request) =>
+      queries.buildDetails(db, currentUser(request), request.params.account, request.params.id),
+  );
+
+  app.get(
+    `${base}/build/logs/:id`,
+    {
+      config: user,
+      schema: { tags, params: idParams, querystring: buildLogsQuery, response: { 200: buildLogsSchema } },
+    },
+    async (request) =>
+      queries.buildLogs(db, currentUser(request), request.params.account, request.params.id, request.query),
+  );
+
+  app.get(
+    `${base}/build/:id/lockfile`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'What the build installed, `name==version` a line: `pip install -r` recreates it.',
+        params: idParams,
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="lockfile-${request.params.id}.txt"`)
+        .send(
+          await queries.buildLockfile(db, currentUser(request), request.params.account, request.params.id),
+        ),
+  );
+
+  app.get(
+    '/api/v2/software-environment/alias',
+    { config: user, schema: { tags, querystring: scopedAliasQuery, response: { 200: aliasPage } } },
+    async (request) => queries.scopedAliases(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    '/api/v2/software-environment/values',
+    { config: user, schema: { tags, querystring: valuesQuery, response: { 200: z.array(z.string()) } } },
+    async (request) => queries.filterValues(db, currentUser(request), request.query),
+  );
+
+  app.post(
+    '/api/v2/software-environment/approximate-packages',
+    {
+      config: { auth: 'none', csrf: false },
+      schema: {
+        tags,
+        description: "Turns a client's scan of its environment into requirements clusters here can install.",
+        body: approximateBody,
+        response: { 200: z.array(approximatedSchema) },
+      },
+    },
+    async (request) => {
+      const backend = deps.backends.standard();
+      const about = (await backend.builder?.interpreter()) ?? { version: '', architecture: '' };
+      return approximatePackages(request.body, {
+        python: about.version,
+        architecture: about.architecture,
+        pipOnly: !backend.capabilities.builds.includes('conda'),
+      });
+    },
+  );
+
+  app.get(
+    '/api/v2/packages/',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'How closely each package must match between client and cluster (client-contract.md 4.1).',
+        querystring: z.object({ account: z.string().max(64).optional() }),
+        response: {
+          200: z.array(
+            z.object({ name: z.string(), level: z.number().int(), source: z.enum(['pip', 'conda']) }),
+          ),
+        },
+      },
+    },
+    async () => packageLevels(),
+  );
+}
