@@ -97,7 +97,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   );
   loops.set(
     'software-builds',
-    new Runner(database.db, buildDomain({ db: database.db, backends, dataDir: config.dataDir, log }), log),
+    new Runner(
+      database.db,
+      buildDomain({ db: database.db, loops: deps.loops, backends, dataDir: config.dataDir, log }),
+      log,
+    ),
   );
   const housekeeping = new Periodic(
     'housekeeping',

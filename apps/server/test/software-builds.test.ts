@@ -8,12 +8,25 @@ import { softwareBuilds } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/modules/auth/service.js';
 import { collectEnvironments } from '../src/modules/software/gc.js';
 import { createToken } from '../src/modules/tokens/service.js';
-import { PYTHON, runPython, useClusterServer, waitFor } from './helpers/clusters.js';
+import { PYTHON, runPython, useClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
 import { makeWheel } from './helpers/wheels.js';
 
 const c = useClusterServer();
 const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-wheels-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Connects a distributed.Client over mutual TLS to the cluster whose details are argv[1]. */
+const CONNECT_PREAMBLE = `
+import sys, json, tempfile, os
+from distributed import Client
+from distributed.security import Security
+details = json.loads(sys.argv[1])
+d = tempfile.mkdtemp()
+cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+open(cert, "w").write(details["cluster_options"]["tls_cert"])
+open(key, "w").write(details["cluster_options"]["tls_key"])
+sec = Security(tls_ca_file=cert, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+address = f"tls://{details['scheduler']['instance']['private_ip_address']}:{details['scheduler_port']}"`;
 
 const base = () => `/api/v2/software-environment/account/${c.slug}`;
 
@@ -222,6 +235,61 @@ describe('builds', () => {
     });
     expect(restored.state).toBe('built');
     expect(restored.lockfile_hash).toBe(first.lockfile_hash);
+  }, 240_000);
+});
+
+describe('clusters on an environment', () => {
+  it('wait for its build, saying so, then run Dask with it: workers import the uploaded package', async () => {
+    const wheel = await makeWheel(scratch, 'cumulus-clusterpkg', '3.1.0', 'on-the-workers');
+    const file = await upload(wheel);
+    const created = await c.api.post(base(), {
+      name: 'for-clusters',
+      packages: [{ name: 'cumulus-clusterpkg', source: 'pip', specifier: '', include: true, file }],
+    });
+    const cluster = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, {
+      name: 'on-env',
+      workers: 1,
+      env_name: 'for-clusters',
+    });
+    expect(cluster.status).toBe(201);
+    const id = cluster.body.id;
+    const waiting = await waitFor('the cluster to say it waits', async () => {
+      const res = await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${id}`);
+      return res.body.current_state.reason.startsWith('Waiting for software environment') && res.body;
+    });
+    expect(waiting.current_state.state).toBe('pending');
+    const ready = await waitForClusterState(c.api, c.slug, id, 'ready', 180_000);
+    expect(ready.senv_alias).toEqual({ name: 'for-clusters' });
+    const build = await c.api.get(`${base()}/build/${created.body.latest_spec.latest_build.id}`);
+    expect(build.body.state).toBe('built');
+    const out = await runPython(
+      `${CONNECT_PREAMBLE}
+with Client(address, security=sec, timeout=60) as client:
+    values = client.run(lambda: __import__("cumulus_clusterpkg").VALUE)
+    print(json.dumps(sorted(set(values.values()))))`,
+      [JSON.stringify(ready)],
+    );
+    expect(JSON.parse(out)).toEqual(['on-the-workers']);
+    await c.api.delete(`/api/v2/clusters/account/${c.slug}/id/${id}`);
+    await waitForClusterState(c.api, c.slug, id, 'stopped');
+  }, 300_000);
+
+  it('fail with the reason of a build that failed, and refuse an environment the workspace does not have', async () => {
+    await buildOf({ name: 'broken-env', raw_pip: ['cumulus-no-such-package-anywhere==1.0'] });
+    const cluster = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, {
+      name: 'on-broken',
+      env_name: 'broken-env',
+    });
+    const failed = await waitForClusterState(c.api, c.slug, cluster.body.id, 'error');
+    expect(failed.current_state.reason).toMatch(
+      /^Software environment broken-env failed to build: pip exited with code 1/,
+    );
+    const unknown = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, {
+      name: 'on-nothing',
+      env_name: 'nope',
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ env_name: ['No software environment nope in this workspace.'] });
   }, 240_000);
 });
 

@@ -6828,6 +6828,8 @@ export interface paths {
                             tls_cert: string;
                             tls_key: string;
                             heartbeat_interval_seconds: number;
+                            /** @description The interpreter to run Dask with (the cluster's software environment); null: the agent's own. */
+                            python: string | null;
                             unreachable_timeout_seconds: number;
                         };
                     };

@@ -68,17 +68,19 @@ def write_scheduler_file(path, address):
 
 
 def command(boot, host, preload_paths, workdir, scheduler_file=None):
+    # The cluster's software environment, if it has one; else the agent's own interpreter.
+    python = boot.get("python") or sys.executable
     dashboard = ["--dashboard-address", f"{host}:0"] if has_dashboard() else ["--no-dashboard"]
     preloads = [arg for path in preload_paths for arg in ("--preload", path)]
     if boot["role"] == "scheduler":
         return [
-            sys.executable, "-m", "distributed.cli.dask_scheduler",
+            python, "-m", "distributed.cli.dask_scheduler",
             "--host", host, "--port", str(boot.get("scheduler_port") or 0), "--protocol", "tls",
             *dashboard, *preloads,
         ]
     options = boot.get("worker_options") or {}
     args = [
-        sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", scheduler_file,
+        python, "-m", "distributed.cli.dask_worker", "--scheduler-file", scheduler_file,
         "--name", boot["instance_name"], "--no-nanny", "--protocol", "tls", "--host", host,
         "--local-directory", os.path.join(workdir, "dask-worker-space"),
         "--nthreads", str(int(options.get("nthreads") or 1)),

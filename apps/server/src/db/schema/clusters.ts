@@ -122,6 +122,8 @@ export const clusters = pgTable(
     /** Staff triage (`staff-has-seen`): when a staff user marked the cluster seen, and who. */
     staffSeenAt: tstz('staff_seen_at'),
     staffSeenById: integer('staff_seen_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The software environment build its scheduler and workers run with (null: CUMULUS_PYTHON itself). */
+    softwareBuildId: integer('software_build_id'),
     schedulerAddress: text('scheduler_address'),
     schedulerPort: integer('scheduler_port'),
     dashboardAddress: text('dashboard_address'),

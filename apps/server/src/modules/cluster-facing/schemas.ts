@@ -65,6 +65,12 @@ export const bootstrapAnswer = z.object({
   tls_cert: z.string(),
   tls_key: z.string(),
   heartbeat_interval_seconds: z.number(),
+  python: z
+    .string()
+    .nullable()
+    .describe(
+      "The interpreter to run Dask with (the cluster's software environment); null: the agent's own.",
+    ),
   unreachable_timeout_seconds: z.number(),
 });
 

@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { reportInstance, reportProcess } from '../clusters/observe.js';
 import { instanceShouldRun } from '../clusters/states.js';
+import { pythonFor } from '../software/for-clusters.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
@@ -55,6 +56,7 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     tls_cert: cluster.tlsCert,
     tls_key: deps.secrets.decrypt(cluster.tlsKeyBox),
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,
+    python: await pythonFor(deps.db, await deps.backends.forCluster(cluster), cluster.softwareBuildId),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
   };
 }

@@ -34,6 +34,18 @@ export async function lookAt(deps: Pick<Deps, 'db' | 'loops'>, clusterId: number
   deps.loops.wake('clusters');
 }
 
+/** Clusters waiting for a build that just ended look again now (they start, or fail with it). */
+export async function lookAtClustersOfBuild(
+  deps: Pick<Deps, 'db' | 'loops'>,
+  buildId: number,
+): Promise<void> {
+  await deps.db
+    .update(clusters)
+    .set({ reconcileAt: new Date() })
+    .where(and(eq(clusters.softwareBuildId, buildId), eq(clusters.state, 'pending')));
+  deps.loops.wake('clusters');
+}
+
 export type Wants = ReturnType<typeof wants>;
 
 /** `<cluster name>-worker-<unique id>`, the naming clients rely on to scale down by suffix. */

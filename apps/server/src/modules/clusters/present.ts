@@ -13,6 +13,7 @@ import {
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { aliasNameOf } from '../software/for-clusters.js';
 import type {
   clusterDetailsSchema,
   clusterStateSchema,
@@ -141,6 +142,7 @@ export async function presentDetails(
   const scheduler = processes.filter((p) => p.role === 'scheduler').at(-1);
   const workers = processes.filter((p) => p.role === 'worker');
   const [base] = await presentSummaries(db, [cluster], new Map([[workspace.id, workspace]]));
+  const senv = await aliasNameOf(db, cluster.softwareBuildId);
   const end = isAtRest(cluster.state) ? cluster.stateUpdated : new Date();
   return {
     ...base!,
@@ -163,7 +165,7 @@ export async function presentDetails(
       give_scheduler_public_ip: false,
       current_state: { state: cluster.infraState, updated: isoTime(cluster.updated) },
     },
-    senv_alias: null,
+    senv_alias: senv ? { name: senv } : null,
     worker_options: cluster.workerOptions,
     scheduler_options: cluster.schedulerOptions,
     cost_per_hour: 0,

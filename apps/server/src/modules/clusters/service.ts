@@ -9,6 +9,7 @@ import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
 import { setFlag } from '../interactions/service.js';
+import { buildForCluster } from '../software/for-clusters.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
@@ -74,12 +75,16 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .orderBy(desc(clusters.id))
       .limit(1)
       .for('update');
-    if (live && live.desiredState !== 'paused') return { id: live.id, existing: true };
+    if (live && live.desiredState !== 'paused') return { id: live.id, existing: true, restoring: false };
     if (live) {
       await resume(tx, want, access, live, user);
-      return { id: live.id, existing: true };
+      return { id: live.id, existing: true, restoring: false };
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
+    const software = await buildForCluster(tx, access.workspace.id, backend.type, {
+      id: body.env_id,
+      name: body.env_name,
+    });
     const token = randomHex(32);
     const now = new Date();
     const tls = clusterCertificate();
@@ -106,6 +111,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         tokenBox: deps.secrets.encrypt(token),
         tlsCert: tls.cert,
         tlsKeyBox: deps.secrets.encrypt(tls.key),
+        softwareBuildId: software?.buildId ?? null,
         sshKeyBox: deps.secrets.encrypt(ssh.privateKey),
         sshPublicKey: ssh.publicKey,
         stateReason: `Requested by ${user.username}`,
@@ -117,10 +123,11 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
     await recordClusterResources(tx, backend, row!, body);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
-    return { id: row!.id, existing: false };
+    return { id: row!.id, existing: false, restoring: software?.queued ?? false };
   });
   if (!result.existing) await recordMilestones(db, user);
-  return result;
+  if (result.restoring) deps.loops.wake('software-builds');
+  return { id: result.id, existing: result.existing };
 }
 
 /** Brings a paused cluster back (its creator's core limit permitting). */

@@ -123,3 +123,11 @@ export function recordState(
     .insert(stateHistory)
     .values({ clusterId, objectType, objectId, objectName, state, reason, created });
 }
+
+/** Says why a cluster stays where it is (waiting for its environment), without a transition. */
+export async function noteClusterReason(db: Db, clusterId: number, reason: string): Promise<void> {
+  await db
+    .update(clusters)
+    .set({ stateReason: reason })
+    .where(and(eq(clusters.id, clusterId), ne(clusters.stateReason, reason)));
+}

@@ -7,13 +7,14 @@ import type { Db } from '../../db/client.js';
 import { softwareBuilds } from '../../db/schema/index.js';
 
 /**
- * Builds in use: the latest build of the latest spec of every alias. Clusters on an environment
- * keep its location in use too, through the build they were created with (it stays the latest
- * unless rebuilt).
+ * Builds in use: the latest build of the latest spec of every alias, and the build of every
+ * cluster that has not ended.
  */
-const inUse = sql`select distinct on (s.alias_id) b.id from software_specs s
-  join software_builds b on b.spec_id = s.id and b.state = 'built'
-  order by s.alias_id, s.id desc, b.id desc`;
+const inUse = sql`(select distinct on (s.alias_id) b.id from software_specs s
+    join software_builds b on b.spec_id = s.id and b.state = 'built'
+    order by s.alias_id, s.id desc, b.id desc)
+  union
+  select software_build_id from clusters where software_build_id is not null and state not in ('stopped', 'error')`;
 
 /**
  * Garbage collection: built environments no alias uses any more and older than the retention lose

@@ -11,11 +11,14 @@ import {
   softwareBuilds,
   softwareSpecs,
 } from '../../db/schema/index.js';
+import type { Loops } from '../../deps.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
+import { lookAtClustersOfBuild } from '../clusters/desired.js';
 import { packageFilePath } from './files.js';
 
 export interface BuildLoopContext {
   db: Db;
+  loops: Loops;
   backends: Backends;
   dataDir: string;
   log: FastifyBaseLogger;
@@ -91,6 +94,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
         ended: new Date(),
       })
       .where(eq(softwareBuilds.id, buildId));
+    await lookAtClustersOfBuild(ctx, buildId);
     return null;
   } catch (err) {
     if (signal.aborted || (err instanceof BackendError && err.retryable)) {
@@ -106,6 +110,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       .update(softwareBuilds)
       .set({ state: 'error', reason: reason.slice(0, 4000), ended: new Date() })
       .where(eq(softwareBuilds.id, buildId));
+    await lookAtClustersOfBuild(ctx, buildId);
     return null;
   }
 }

@@ -3,8 +3,14 @@ import { describeFailure } from '../../../compute/backend.js';
 import { type Cluster, clusters } from '../../../db/schema/index.js';
 import type { LoopDomain } from '../../../loops/runner.js';
 import { loopRows } from '../../../loops/runner.js';
-import { setClusterState, setInfraState } from '../transitions.js';
-import type { ClusterLoopContext, Step } from './context.js';
+import { environmentReadiness } from '../../software/for-clusters.js';
+import { wants } from '../desired.js';
+import { noteClusterReason, setClusterState, setInfraState } from '../transitions.js';
+import { after, type ClusterLoopContext, type Step } from './context.js';
+
+/** How often a cluster waiting for its software environment looks again (a build's end also wakes it). */
+const WAIT_FOR_BUILD_MS = 2_000;
+
 import { converge } from './converge.js';
 import { stop } from './stop.js';
 
@@ -50,8 +56,23 @@ const resume: Step = async (ctx, cluster) => {
   return provision(ctx, { ...cluster, state: 'pending', infraState: 'queued' });
 };
 
-/** What the cluster's machines share (a cloud backend's network; nothing locally), then start them. */
+/**
+ * What the cluster's machines share (a cloud backend's network; nothing locally), then start them
+ * — once its software environment is built: until then it waits, saying so; a failed build fails it.
+ */
 const provision: Step = async (ctx, cluster) => {
+  if (cluster.softwareBuildId !== null) {
+    const software = await environmentReadiness(ctx.db, cluster.softwareBuildId);
+    if (!software.ready && software.failed) {
+      await setClusterState(ctx.db, cluster.id, 'error', software.reason);
+      await wants(ctx.db).stop(cluster.id, 'stopped', software.reason);
+      return after(0);
+    }
+    if (!software.ready) {
+      await noteClusterReason(ctx.db, cluster.id, software.reason);
+      return after(WAIT_FOR_BUILD_MS);
+    }
+  }
   await setInfraState(ctx.db, cluster.id, 'creating');
   await setInfraState(ctx.db, cluster.id, 'created');
   await setClusterState(ctx.db, cluster.id, 'starting');

@@ -1,0 +1,1 @@
+ALTER TABLE "clusters" ADD COLUMN "software_build_id" integer;
