@@ -64,7 +64,31 @@ def parser() -> argparse.ArgumentParser:
     logs.add_argument("--no-system", action="store_true", help="only Dask's own lines")
     logs.set_defaults(run=_logs)
 
-    for p_ in (ls, stop, logs):
+    env = sub.add_parser("env", help="software environments: create, list, inspect, delete, logs")
+    esub = env.add_subparsers(metavar="ACTION")
+    env.set_defaults(run=lambda _args: env.print_help() or 2)
+    create = esub.add_parser("create", help="create (or update) an environment and wait for its build")
+    create.add_argument("name")
+    source = create.add_mutually_exclusive_group(required=True)
+    source.add_argument("--pip", metavar="REQUIREMENTS", help="a pip requirements file")
+    source.add_argument("--conda", metavar="ENVIRONMENT_YML", help="a conda environment.yml")
+    source.add_argument("--container", metavar="IMAGE", help="a container image")
+    create.add_argument("--force-rebuild", action="store_true", help="build again even if nothing changed")
+    create.add_argument("--no-wait", action="store_true", help="do not wait for the build")
+    create.set_defaults(run=_env_create)
+    els = esub.add_parser("list", help="environments of the workspace")
+    els.set_defaults(run=_env_list)
+    inspect = esub.add_parser("inspect", help="an environment's latest spec and build")
+    inspect.add_argument("name")
+    inspect.set_defaults(run=_env_inspect)
+    delete = esub.add_parser("delete", help="delete an environment")
+    delete.add_argument("name")
+    delete.set_defaults(run=_env_delete)
+    elogs = esub.add_parser("logs", help="the log of an environment's latest build")
+    elogs.add_argument("name")
+    elogs.set_defaults(run=_env_logs)
+
+    for p_ in (ls, stop, logs, create, els, inspect, delete, elogs):
         p_.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
     return p
 
@@ -135,3 +159,75 @@ def _logs(args) -> None:
         api, ws, cluster_id, filter_pattern=args.filter_pattern, system=not args.no_system
     ):
         print(format_event(event, names))
+
+
+def _env_create(args) -> None:
+    from cumulus import software
+
+    api, ws = _workspace_api(args)
+    alias = software.create(api, ws, args.name, pip=args.pip, conda=args.conda, container=args.container,
+                            force=args.force_rebuild)
+    build = (alias.get("latest_spec") or {}).get("latest_build") or {}
+    print(f"Software environment {alias['name']} ({alias['id']}): build {build.get('id')} {build.get('state')}.")
+    if not args.no_wait:
+        software.wait_for_build(api, ws, alias)
+        print(f"Software environment {alias['name']} is built.")
+
+
+def _env_list(args) -> None:
+    from cumulus import software
+
+    api, ws = _workspace_api(args)
+    rows = software.list_aliases(api, ws)
+    if not rows:
+        print(f"No software environments in workspace {ws}.")
+        return
+    table = [("ID", "NAME", "STATUS", "SPECS", "DISK", "UPDATED")]
+    for a in rows:
+        table.append((str(a["id"]), a["name"], a.get("status") or "", str(a["spec_count"]),
+                      _size(a.get("disk_bytes", 0)), _local_time(a.get("updated"))))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n else "-"
+
+
+def _env_inspect(args) -> None:
+    from cumulus import software
+
+    api, ws = _workspace_api(args)
+    alias = software.get_alias(api, ws, args.name)
+    spec = alias.get("latest_spec") or {}
+    build = spec.get("latest_build") or {}
+    print(f"{alias['name']} ({alias['id']}) in {alias['account_slug']}, {alias['spec_count']} spec(s)")
+    for line in spec.get("raw_pip") or []:
+        print(f"  pip: {line}")
+    for p in spec.get("packages") or []:
+        if p["include"]:
+            print(f"  {p['name']}{p['specifier']}" + (f"  (file {p['file']['file_name']})" if p.get("file") else ""))
+    if build:
+        print(f"build {build['id']}: {build['state']}" + (f" ({build['reason']})" if build.get("reason") else ""))
+        for p in build.get("packages") or []:
+            print(f"  installed {p['name']}=={p['version']}")
+
+
+def _env_delete(args) -> None:
+    from cumulus import software
+
+    api, ws = _workspace_api(args)
+    software.delete_alias(api, ws, args.name)
+    print(f"Deleted software environment {args.name}.")
+
+
+def _env_logs(args) -> None:
+    from cumulus import software
+
+    api, ws = _workspace_api(args)
+    build = ((software.get_alias(api, ws, args.name).get("latest_spec") or {}).get("latest_build")) or {}
+    if not build:
+        raise CumulusError(f"Software environment {args.name} has no build.")
+    for line in software.build_log(api, ws, build["id"]):
+        print(line)

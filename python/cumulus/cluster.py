@@ -23,6 +23,7 @@ from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
 from cumulus import cluster_api, config
+from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import NO_RETRY, Api, CumulusError
 from cumulus.logs import format_event, instance_names, source
@@ -38,7 +39,9 @@ class Cluster(DeployCluster):
 
     ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
     picks the workspace). ``idle_timeout`` stops it after that long without work;
-    ``shutdown_on_close=False`` leaves it running when this object closes. ``wait_for_workers``
+    ``shutdown_on_close=False`` leaves it running when this object closes. ``software`` names an
+    environment of the workspace to run; without one, ``package_sync`` (the default) makes the
+    cluster run what this Python has installed. ``wait_for_workers``
     (default: 30% of ``n_workers``) is how many workers must be up before the constructor
     returns. ``server`` and ``token`` override ``CUMULUS_SERVER``/``CUMULUS_API_TOKEN`` and the
     saved login.
@@ -55,6 +58,8 @@ class Cluster(DeployCluster):
         worker_options: dict | None = None,
         shutdown_on_close: bool = True,
         *,
+        software: str | None = None,
+        package_sync: bool | None = None,
         scheduler_options: dict | None = None,
         wait_for_workers: int | float | bool | None = None,
         timeout: str | float | None = None,
@@ -70,6 +75,10 @@ class Cluster(DeployCluster):
         self._api = Api(settings.server, settings.token)
         self._wanted_workspace = settings.workspace
         self._requested_name = name
+        self._software = software
+        # Package sync is the default when no environment is named (contract 4.1).
+        self._package_sync = package_sync if package_sync is not None else software is None
+        self._env_id: int | None = None
         self._n_workers = int(n_workers)
         self._idle_timeout = idle_timeout
         self._tags = {k: str(v) for k, v in {**dask.config.get("cumulus.tags", {}), **(tags or {})}.items() if v}
@@ -156,6 +165,10 @@ class Cluster(DeployCluster):
             self.cluster_id = existing_id
             self._log(f"Using the running cluster {name} ({existing_id}) in workspace {self.workspace}.")
         else:
+            if self._package_sync:
+                self._log("Syncing this environment's packages to the cluster...")
+                alias = await self._call(software_api.package_sync, self._api, self.workspace, self._log)
+                self._env_id = int(alias["id"])
             self._log(f"Creating cluster {name} in workspace {self.workspace} with {self._n_workers} workers...")
             self.cluster_id, existing = await self._call(cluster_api.create, self._api, self.workspace, self._body(name))
             self._created = not existing
@@ -192,6 +205,8 @@ class Cluster(DeployCluster):
             tags=self._tags,
             dask_config=_shareable_dask_config(),
             use_aws_creds_endpoint=False,
+            env_id=self._env_id,
+            env_name=self._software,
             extra_user_container_ignore_entrypoint=False,
         )
         with suppress(Exception):

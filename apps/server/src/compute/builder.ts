@@ -41,11 +41,17 @@ export interface BuildResult {
   sizeBytes: number;
 }
 
+export interface Interpreter {
+  version: string;
+  architecture: string;
+  packages: ReadonlyMap<string, string>;
+}
+
 export interface Builder {
   readonly kinds: readonly BuildRequest['kind'][];
   build(request: BuildRequest, io: BuildIO): Promise<BuildResult>;
-  /** The Python environments are made from (its version and machine). */
-  interpreter(): Promise<{ version: string; architecture: string }>;
+  /** The Python environments are made from: its version, machine and the packages it has (by PEP 503 name). */
+  interpreter(): Promise<Interpreter>;
   /** The interpreter of a built environment (what Dask runs with). */
   pythonOf(location: string): string;
   /** Frees an environment's files (garbage collection); its lockfile stays in the database. */

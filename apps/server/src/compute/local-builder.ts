@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { LockedPackage } from '../db/schema/index.js';
 import { final, retryable } from './backend.js';
 import type { Builder, BuildIO, BuildRequest, BuildResult } from './builder.js';
-import { cannotBuild, normaliseProject } from './builder.js';
+import { cannotBuild, type Interpreter, normaliseProject } from './builder.js';
 
 export interface LocalBuilderOptions {
   /** The interpreter environments are made from (CUMULUS_PYTHON); they see its packages, Dask among them. */
@@ -21,6 +21,12 @@ export interface LocalBuilderOptions {
   extraIndexUrl?: string | undefined;
 }
 
+const ABOUT_INTERPRETER = `
+import json, platform
+from importlib.metadata import distributions
+packages = {d.metadata["Name"]: d.version for d in distributions() if d.metadata["Name"]}
+print(json.dumps({"version": platform.python_version(), "machine": platform.machine(), "packages": packages}))`;
+
 /** What every virtual environment brings along; not part of what a spec asked for. */
 const BOOTSTRAP = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
 
@@ -31,14 +37,16 @@ const BOOTSTRAP = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
  */
 export function createLocalBuilder(options: LocalBuilderOptions): Builder {
   const root = path.join(options.dataDir, 'environments');
-  let about: Promise<{ version: string; architecture: string }> | undefined;
+  let about: Promise<Interpreter> | undefined;
   const interpreter = () =>
-    (about ??= capture(
-      [options.python, '-c', 'import platform; print(platform.python_version(), platform.machine())'],
-      pipEnv,
-    ).then((out) => {
-      const [version = '', architecture = ''] = out.trim().split(' ');
-      return { version, architecture };
+    (about ??= capture([options.python, '-c', ABOUT_INTERPRETER], pipEnv).then((out) => {
+      const parsed = JSON.parse(out) as {
+        version: string;
+        machine: string;
+        packages: Record<string, string>;
+      };
+      const packages = new Map(Object.entries(parsed.packages).map(([n, v]) => [normaliseProject(n), v]));
+      return { version: parsed.version, architecture: parsed.machine, packages };
     }));
   const pipEnv = {
     ...options.env,

@@ -101,6 +101,8 @@ type Approximated = z.infer<typeof approximatedSchema>;
 export interface Target {
   python: string;
   architecture: string;
+  /** What the clusters' interpreter has already (PEP 503 name to version). */
+  packages: ReadonlyMap<string, string>;
   /** Conda packages are installed from pip by their name (the local backend builds with pip). */
   pipOnly: boolean;
 }
@@ -143,6 +145,12 @@ export function approximatePackages(body: z.infer<typeof approximateBody>, targe
       continue;
     }
     const error = p.source === 'pip' && !version ? `${name} has no version on your machine.` : null;
+    // What clusters have already, at the same version, is not installed again (but Dask's own
+    // stay listed: clients stop on a critical package left out).
+    if (level < LEVELS.CRITICAL && version && target.packages.get(normaliseProject(name)) === version) {
+      answer.push({ ...base, include: false, note: 'Clusters here have it already, at the same version.' });
+      continue;
+    }
     answer.push({
       ...base,
       specifier: specifierFor(level, version),

@@ -232,10 +232,15 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const backend = deps.backends.standard();
-      const about = (await backend.builder?.interpreter()) ?? { version: '', architecture: '' };
+      const about = (await backend.builder?.interpreter()) ?? {
+        version: '',
+        architecture: '',
+        packages: new Map(),
+      };
       return approximatePackages(request.body, {
         python: about.version,
         architecture: about.architecture,
+        packages: about.packages,
         pipOnly: !backend.capabilities.builds.includes('conda'),
       });
     },

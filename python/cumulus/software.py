@@ -1,0 +1,235 @@
+"""Software environments: package sync of the local environment, and named environments.
+
+Package sync (contract section 4.1) makes a cluster run what this Python has: it scans the
+installed distributions, asks the server which versions clusters need (``approximate-packages``),
+builds local and editable packages into wheels and uploads them, creates the spec and waits for its
+build. Named environments are made from a requirements file, a conda environment.yml or an image.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from importlib.metadata import distributions
+from typing import Callable
+from urllib.parse import quote
+
+from cumulus.http import IDEMPOTENT, NO_RETRY, Api, CumulusError
+
+CRITICAL = 100
+BUILD_POLL_SECONDS = 2.0
+DONE = {"built", "error"}
+
+
+def _base(ws: str) -> str:
+    return f"/api/v2/software-environment/account/{ws}"
+
+
+def scan() -> dict:
+    """What this interpreter has: every distribution once (the first on sys.path), local ones marked."""
+    packages, seen = [], set()
+    for dist in distributions():
+        name = dist.metadata["Name"]
+        if not name or name.lower() in seen:
+            continue
+        seen.add(name.lower())
+        wheel_target = None
+        direct = dist.read_text("direct_url.json")
+        if direct:
+            with _ignored():
+                info = json.loads(direct)
+                if info.get("url", "").startswith("file://") and "dir_info" in info:
+                    wheel_target = info["url"][len("file://"):]
+        packages.append({
+            "name": name, "version": dist.version, "source": "pip", "channel_url": None, "channel": None,
+            "subdir": None, "conda_name": None, "wheel_target": wheel_target,
+            "requested": dist.read_text("REQUESTED") is not None, "priority_override": None,
+            "python_major_version": None, "python_minor_version": None, "python_patch_version": None,
+        })
+    major, minor, patch = platform.python_version_tuple()
+    # No conda python here: the contract's pseudo package says which Python this is.
+    packages.append({
+        "name": "python", "version": platform.python_version(), "source": "conda", "channel": "ANY-AVAILABLE",
+        "channel_url": "ANY-AVAILABLE", "subdir": None, "conda_name": "python", "wheel_target": None,
+        "requested": True, "priority_override": None, "python_major_version": major,
+        "python_minor_version": minor, "python_patch_version": patch,
+    })
+    return {
+        "architecture": "aarch64" if platform.machine() in ("arm64", "aarch64") else "x86_64",
+        "packages": packages,
+        "metadata": {"base_prefix": sys.base_prefix, "platform": sys.platform, "prefix": sys.prefix, "sys_path": sys.path},
+        "index_urls": [],
+        "pip_check_errors": None,
+        "gpu_enabled": False,
+        "lockfile_name": None,
+        "lockfile_content": None,
+    }
+
+
+class _ignored:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return exc[0] is not None and issubclass(exc[0], (ValueError, KeyError, TypeError))
+
+
+def spec_md5(spec: dict | None) -> str:
+    """The contract's md5 (4.2): of the sorted-keys JSON of the spec, or of ``null``."""
+    return hashlib.md5(json.dumps(spec, sort_keys=True).encode()).hexdigest()
+
+
+def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
+    """Reproduces this environment on the server; answers the alias once its build is done."""
+    levels = {p["name"]: p["level"] for p in api.request("GET", "/api/v2/packages/", query={"account": ws}) or []}
+    scanned = scan()
+    approximated = api.request("POST", "/api/v2/software-environment/approximate-packages", json_body=scanned)
+    critical = [p for p in approximated if p.get("error") and (levels.get(p["name"], 0) >= CRITICAL or p["name"] == "python")]
+    if critical:
+        lines = "\n".join(f"  {p['name']}: {p['error']}" for p in critical)
+        raise CumulusError(f"Your environment cannot be reproduced on this server's clusters:\n{lines}")
+    for p in approximated:
+        if p.get("error"):
+            say(f"  warning: {p['name']}: {p['error']}")
+    targets = {p["name"]: p.get("wheel_target") for p in scanned["packages"] if p.get("wheel_target")}
+    packages = []
+    for p in approximated:
+        file_id = None
+        if p["include"] and targets.get(p["name"]):
+            say(f"  building {p['name']} from {targets[p['name']]} into a wheel")
+            file_id = upload_wheel(api, ws, build_wheel(targets[p["name"]]))
+        packages.append({
+            "name": p["name"], "source": "conda" if p.get("conda_name") and p["name"] == "python" else "pip",
+            "channel": None, "conda_name": p.get("conda_name"), "specifier": p["specifier"] or "",
+            "include": bool(p["include"]), "client_version": p.get("client_version"), "file": file_id,
+        })
+    spec = {"packages": packages, "raw_pip": None, "raw_conda": None, "lockfile_name": None, "lockfile_content": None}
+    body = {**spec, "name": None, "md5": spec_md5(spec), "force_rebuild": False, "architecture": scanned["architecture"],
+            "gpu_enabled": False, "container": None, "use_entrypoint": None, "region_name": None,
+            "enable_experimental_installer": False,
+            "scan": {"platform": sys.platform, "base_prefix": sys.base_prefix, "prefix": sys.prefix, "index_urls": [],
+                     "packages": [_scan_row(p) for p in scanned["packages"]], "errored_packages": []}}
+    alias = api.request("POST", _base(ws), json_body=body, retry=NO_RETRY)
+    included = sum(1 for p in packages if p["include"])
+    say(f"Package sync: {included} of {len(packages)} packages of this environment go to the cluster "
+        f"(software environment {alias['name']}).")
+    return wait_for_build(api, ws, alias, say)
+
+
+def _scan_row(p: dict) -> dict:
+    return {"name": p["name"], "version": p["version"], "source": p["source"], "channel": p.get("channel"),
+            "wheel_target": p.get("wheel_target"), "requested": p.get("requested", False)}
+
+
+def build_wheel(target: str) -> str:
+    """A wheel of a local or editable package, built with pip into a temporary folder."""
+    out = tempfile.mkdtemp(prefix="cumulus-wheel-")
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", out, target],
+                            capture_output=True, text=True)
+    wheels = [f for f in os.listdir(out) if f.endswith(".whl")]
+    if result.returncode != 0 or not wheels:
+        raise CumulusError(f"Could not build a wheel of {target}: {result.stderr.strip().splitlines()[-1:] or result.returncode}")
+    return os.path.join(out, wheels[0])
+
+
+def upload_wheel(api: Api, ws: str, path: str) -> int:
+    """Announces a wheel and, unless the server has it already, sends it to the signed link."""
+    with open(path, "rb") as f:
+        content = f.read()
+    digest = hashlib.md5(content)
+    answer = api.request("POST", f"{_base(ws)}/package-upload", json_body={
+        "name": os.path.basename(path), "md5": digest.hexdigest(),
+        "wheel_md5": base64.b64encode(digest.digest()).decode(), "region_name": None,
+    })
+    if answer["should_upload"]:
+        request = urllib.request.Request(answer["upload_url"], data=content, method="PUT", headers={
+            "Content-Type": "binary/octet-stream", "content-md5": base64.b64encode(digest.digest()).decode()})
+        with urllib.request.urlopen(request, timeout=600) as res:
+            res.read()
+    return int(answer["id"])
+
+
+def create(api: Api, ws: str, name: str, *, pip: str | None = None, conda: str | None = None,
+           container: str | None = None, force: bool = False) -> dict:
+    """A named environment from a requirements file, a conda environment.yml or an image."""
+    raw_pip = raw_conda = None
+    if pip:
+        with open(pip) as f:
+            raw_pip = [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+    if conda:
+        raw_conda = _read_conda(conda)
+    spec = None if container and not (raw_pip or raw_conda) else {
+        "packages": [], "raw_pip": raw_pip, "raw_conda": raw_conda, "lockfile_name": None, "lockfile_content": None}
+    body = {"name": name, "container": container, "force_rebuild": force, "md5": spec_md5(spec), "packages": [],
+            "raw_pip": raw_pip, "raw_conda": raw_conda, "architecture": "x86_64", "gpu_enabled": False}
+    return api.request("POST", _base(ws), json_body=body, retry=NO_RETRY)
+
+
+def _read_conda(path: str) -> dict:
+    """channels and dependencies of an environment.yml, read without a YAML library (flat lists only)."""
+    channels, dependencies, section = [], [], None
+    with open(path) as f:
+        for raw in f:
+            line = raw.split("#", 1)[0].rstrip()
+            if not line.strip():
+                continue
+            if not line.startswith((" ", "-")):
+                section = line.split(":", 1)[0].strip()
+                continue
+            item = line.strip()
+            if item.startswith("- ") and raw.startswith(("  - ", "- ")) and section in ("channels", "dependencies"):
+                (channels if section == "channels" else dependencies).append(item[2:].strip())
+    return {"channels": channels, "dependencies": dependencies}
+
+
+def wait_for_build(api: Api, ws: str, alias: dict, say: Callable[[str], None] = print) -> dict:
+    """Polls the alias's latest build until it is built; its log lines are shown as they come."""
+    build = ((alias.get("latest_spec") or {}).get("latest_build")) or {}
+    if not build:
+        return alias
+    token, shown = None, None
+    while True:
+        current = api.request("GET", f"{_base(ws)}/build/{build['id']}", retry=IDEMPOTENT)
+        if current["state"] != shown:
+            say(f"  build {build['id']} of {alias['name']}: {current['state']}")
+            shown = current["state"]
+        logs = api.request("GET", f"{_base(ws)}/build/logs/{build['id']}", query={"limit": 500, **({"pageToken": token} if token else {})}, retry=IDEMPOTENT)
+        for event in logs["events"]:
+            say(f"    {event['message']}")
+        token = logs["nextToken"]
+        if current["state"] in DONE and not logs["events"]:
+            if current["state"] == "error":
+                raise CumulusError(f"Software environment {alias['name']} failed to build: {current['reason']}")
+            return alias
+        time.sleep(BUILD_POLL_SECONDS)
+
+
+def list_aliases(api: Api, ws: str) -> list:
+    answer = api.request("GET", f"{_base(ws)}/alias", query={"include_package_sync": "true", "limit": 500})
+    return answer["items"]
+
+
+def get_alias(api: Api, ws: str, name: str) -> dict:
+    return api.request("GET", f"{_base(ws)}/alias/name/{quote(name, safe='')}")
+
+
+def delete_alias(api: Api, ws: str, name: str) -> None:
+    api.request("DELETE", f"{_base(ws)}/alias/name/{quote(name, safe='')}", retry=NO_RETRY)
+
+
+def build_log(api: Api, ws: str, build_id: int) -> list:
+    lines, token = [], None
+    while True:
+        page = api.request("GET", f"{_base(ws)}/build/logs/{build_id}", query={"limit": 5000, **({"pageToken": token} if token else {})})
+        lines.extend(event["message"] for event in page["events"])
+        if len(page["events"]) < 5000:
+            return lines
+        token = page["nextToken"]
