@@ -13020,9 +13020,11 @@ export interface paths {
                     package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
                     account?: string;
                     organization?: number;
-                    user?: string;
-                    compound_scope?: "everything" | "mine";
+                    user?: number;
+                    compound_scope?: string;
                     custom_staff_scope?: string;
+                    /** @description Only environments this username created. */
+                    creator?: string;
                     status?: "queued" | "building" | "built" | "error";
                     order_by?: "name" | "package_sync" | "status" | "updated" | "created";
                     order_by_direction?: "asc" | "desc";

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type SoftwareAlias,
@@ -14,6 +14,7 @@ import { notFound, permissionDenied } from '../../http/errors.js';
 import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { contains, startsWith } from '../../lib/sql.js';
+import { resolveScope } from '../access/scopes.js';
 import { readableWorkspaceIds, type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
 import { presentAliases, presentBuild, presentSpecs } from './present.js';
 import type { aliasListQuery, buildLogsQuery, scopedAliasQuery, valuesQuery } from './schemas.js';
@@ -50,31 +51,17 @@ export async function listAliases(db: Db, user: User, slug: string, query: z.inf
  * an organization, everything for staff), filtered and ordered as the Software list asks.
  */
 export async function scopedAliases(db: Db, user: User, query: z.infer<typeof scopedAliasQuery>) {
-  const readable =
-    user.isStaff && query.compound_scope !== 'mine' ? null : await readableWorkspaceIds(db, user);
-  let scope: SQL | undefined = readable === null ? undefined : inArray(softwareAliases.workspaceId, readable);
-  if (query.account) {
-    const { workspace } = await workspaceAccess(db, user, query.account);
-    scope = eq(softwareAliases.workspaceId, workspace.id);
-  }
+  const scope = await resolveScope(db, user, query);
+  if (scope.workspaceIds?.length === 0) return { items: [], count: 0 };
   const where = and(
-    scope,
-    query.organization
-      ? inArray(
-          softwareAliases.workspaceId,
-          db
-            .select({ id: workspaces.id })
-            .from(workspaces)
-            .where(eq(workspaces.organizationId, query.organization)),
-        )
-      : undefined,
-    query.compound_scope === 'mine' ? eq(softwareAliases.creatorId, user.id) : undefined,
+    scope.workspaceIds === null ? undefined : inArray(softwareAliases.workspaceId, scope.workspaceIds),
+    scope.userId === null ? undefined : eq(softwareAliases.creatorId, scope.userId),
     query.name ? contains(softwareAliases.name, query.name) : undefined,
     query.package_sync === undefined ? undefined : eq(softwareAliases.packageSync, query.package_sync),
-    query.user
+    query.creator
       ? inArray(
           softwareAliases.creatorId,
-          db.select({ id: users.id }).from(users).where(eq(users.username, query.user)),
+          db.select({ id: users.id }).from(users).where(eq(users.username, query.creator)),
         )
       : undefined,
     query.status ? sql`${aliasStatus} = ${query.status}` : undefined,

@@ -1,0 +1,166 @@
+import { UploadIcon } from 'lucide-react';
+import { Controller } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+
+import { FormAlert } from '@/components/form-alert';
+import { FormField } from '@/components/form-field';
+import { SubmitButton } from '@/components/submit-button';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Textarea } from '@/components/ui/textarea';
+import { useSpecCreateMutation } from '@/data/software/spec-create-mutation';
+import {
+  createEnvironmentBody,
+  createEnvironmentSchema,
+  type Source,
+} from '@/features/software/create-environment-form';
+import { buildLink } from '@/features/software/links';
+import { isApiError, serverMessage } from '@/lib/api/errors';
+import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+
+const PLACEHOLDER: Record<Source, string> = {
+  pip: 'pandas==2.2.*\nscikit-learn\n--extra-index-url https://example.com/simple/',
+  conda: 'channels:\n  - conda-forge\ndependencies:\n  - numpy\n  - pip:\n    - mypkg',
+  container: 'ghcr.io/org/image:tag',
+};
+const LABEL: Record<Source, string> = {
+  pip: 'pip requirements',
+  conda: 'conda environment.yml',
+  container: 'Container image',
+};
+
+type CreateEnvironmentDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  workspace: { slug: string; name: string };
+};
+
+/** Name and requirements (pasted or read from a file); creates the environment and opens its build. */
+export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: CreateEnvironmentDialogProps) {
+  const navigate = useNavigate();
+  const create = useSpecCreateMutation();
+  const defaults = { name: '', source: 'pip' as Source, text: '' };
+  const form = useZodForm(createEnvironmentSchema, { defaultValues: defaults });
+  const { errors } = form.formState;
+  const source = form.watch('source');
+
+  function close(next: boolean) {
+    onOpenChange(next);
+    if (!next) {
+      create.reset();
+      form.reset(defaults);
+    }
+  }
+
+  async function readFile(file: File | undefined) {
+    if (!file) return;
+    form.setValue('text', await file.text(), { shouldValidate: true });
+  }
+
+  const onSubmit = form.handleSubmit((input) =>
+    create.mutate(
+      { account: workspace.slug, body: createEnvironmentBody(input) },
+      {
+        onSuccess: (alias) => {
+          toast.success(`Building ${alias.name}`);
+          close(false);
+          const build = alias.latestSpec?.latestBuild;
+          navigate(
+            build
+              ? buildLink({ aliasId: alias.id, accountSlug: alias.accountSlug, buildId: build.id }, 'logs')
+              : `/software/alias/${alias.id}/account/${alias.accountSlug}`,
+          );
+        },
+        onError: (error) => setServerFieldErrors(form.setError, error, ['name']),
+      },
+    ),
+  );
+  const failure =
+    create.isError && !(isApiError(create.error) && create.error.fieldErrors('name').length > 0)
+      ? serverMessage(create.error)
+      : null;
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent className="sm:max-w-xl">
+        <form noValidate onSubmit={onSubmit} className="grid gap-5">
+          <DialogHeader>
+            <DialogTitle>Create software environment</DialogTitle>
+            <DialogDescription>
+              Packages clusters of <span className="text-foreground font-medium">{workspace.name}</span> run
+              with. It is built now; clusters created with its name wait for the build.
+            </DialogDescription>
+          </DialogHeader>
+          <FormAlert>{failure}</FormAlert>
+          <FormField label="Name" error={errors.name?.message}>
+            <Input
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              autoFocus
+              {...form.register('name')}
+            />
+          </FormField>
+          <Controller
+            control={form.control}
+            name="source"
+            render={({ field }) => (
+              <Tabs value={field.value} onValueChange={(value) => field.onChange(value as Source)}>
+                <TabsList aria-label="What the environment is made from">
+                  <TabsTrigger value="pip">pip</TabsTrigger>
+                  <TabsTrigger value="conda">conda</TabsTrigger>
+                  <TabsTrigger value="container">Container</TabsTrigger>
+                </TabsList>
+              </Tabs>
+            )}
+          />
+          <FormField label={LABEL[source]} error={errors.text?.message}>
+            {source === 'container' ? (
+              <Input className="font-mono" placeholder={PLACEHOLDER.container} {...form.register('text')} />
+            ) : (
+              <Textarea
+                rows={8}
+                spellCheck={false}
+                className="font-mono text-xs"
+                placeholder={PLACEHOLDER[source]}
+                {...form.register('text')}
+              />
+            )}
+          </FormField>
+          {source !== 'container' ? (
+            <div>
+              <Button variant="outline" size="sm" asChild>
+                <label className="cursor-pointer">
+                  <UploadIcon />
+                  {source === 'pip' ? 'Read requirements.txt' : 'Read environment.yml'}
+                  <input
+                    type="file"
+                    accept={source === 'pip' ? '.txt,text/plain' : '.yml,.yaml'}
+                    className="sr-only"
+                    onChange={(event) => void readFile(event.target.files?.[0])}
+                  />
+                </label>
+              </Button>
+            </div>
+          ) : null}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <SubmitButton pending={create.isPending}>Create and build</SubmitButton>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
