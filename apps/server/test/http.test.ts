@@ -94,7 +94,7 @@ describe('CSRF', () => {
 
   it('plants a readable cookie and requires its echo on unsafe browser requests', async () => {
     const user = await createUser(ts);
-    const first = await ts.api.get('/api/health');
+    const first = await ts.api.get('/api/v2/test/pagination/');
     const cookie = csrfCookie(first)!;
     expect(cookie).toMatch(/^[0-9a-f]{32}$/);
     expect(String(first.headers['set-cookie'])).not.toMatch(/HttpOnly/i);
@@ -134,6 +134,12 @@ describe('CSRF', () => {
     expect(csrfCookie(me)).toBeUndefined();
     // The console's session key still gets one.
     expect(csrfCookie(await ts.api.as(user.key).get('/api/v2/user/me'))).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('plants no cookie on health checks, which load balancers make', async () => {
+    const res = await ts.api.get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.headers['set-cookie']).toBeUndefined();
   });
 });
 

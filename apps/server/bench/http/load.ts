@@ -12,6 +12,9 @@ export interface Figures {
   p99: number;
   /** Non-2xx answers and socket errors (timeouts after 10 s among them). */
   errors: number;
+  requests: number;
+  /** CPU time the server spent per request, in microseconds, where it could be read. */
+  cpuPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -49,9 +52,22 @@ done = function(summary, latency, requests)
 end
 `;
 
-/** Runs the load generator in a child process; a request slower than 10 s counts as an error. */
-export async function runLoad(generator: LoadGenerator, options: LoadOptions): Promise<Figures> {
-  return generator === 'wrk' ? runWrk(options) : runAutocannon(options);
+/**
+ * Runs the load generator in a child process; a request slower than 10 s counts as an error. With
+ * `server`, also the CPU time it spent per request (what the machine's noise changes least).
+ */
+export async function runLoad(
+  generator: LoadGenerator,
+  options: LoadOptions,
+  server?: { cpuSeconds(): number | undefined },
+): Promise<Figures> {
+  const before = server?.cpuSeconds();
+  const figures = await (generator === 'wrk' ? runWrk(options) : runAutocannon(options));
+  const after = server?.cpuSeconds();
+  if (before !== undefined && after !== undefined && figures.requests > 0) {
+    figures.cpuPerRequest = ((after - before) * 1e6) / figures.requests;
+  }
+  return figures;
 }
 
 async function runWrk({ url, headers = {}, connections, seconds }: LoadOptions): Promise<Figures> {
@@ -65,7 +81,13 @@ async function runWrk({ url, headers = {}, connections, seconds }: LoadOptions):
     const line = out.trim().split('\n').pop() ?? '';
     const r = JSON.parse(line) as Record<string, number>;
     const errors = r.status! + r.socket!;
-    return { rps: r.requests! / (r.duration! / 1e6), p50: r.p50! / 1000, p99: r.p99! / 1000, errors };
+    return {
+      rps: r.requests! / (r.duration! / 1e6),
+      p50: r.p50! / 1000,
+      p99: r.p99! / 1000,
+      errors,
+      requests: r.requests!,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,12 +98,18 @@ async function runAutocannon({ url, headers = {}, connections, seconds }: LoadOp
   const args = [bin, '-j', '-c', String(connections), '-d', String(seconds), '-t', '10'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   const r = JSON.parse(await capture(process.execPath, [...args, url])) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
   };
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
+    requests: r.requests.total,
+  };
 }
 
 function capture(command: string, args: string[]): Promise<string> {

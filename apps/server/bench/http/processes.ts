@@ -7,7 +7,27 @@ const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Process {
   base: string;
+  /** CPU seconds (user + system) the process has used so far; undefined where /proc is missing. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
+}
+
+const CLOCK_TICKS = (() => {
+  const ticks = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(ticks.stdout) || 100;
+})();
+
+function cpuSecondsOf(child: ChildProcess): () => number | undefined {
+  return () => {
+    try {
+      // Fields 14 and 15 (utime, stime), counted after the parenthesised command name.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 export function freePort(): Promise<number> {
@@ -42,7 +62,11 @@ export function startBare(): Promise<Process> {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
     child.stdout.once('data', (chunk: Buffer) => {
-      resolve({ base: `http://127.0.0.1:${chunk.toString().trim()}`, stop: stopper(child) });
+      resolve({
+        base: `http://127.0.0.1:${chunk.toString().trim()}`,
+        cpuSeconds: cpuSecondsOf(child),
+        stop: stopper(child),
+      });
     });
   });
 }
@@ -74,7 +98,7 @@ export async function startCumulus(
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { base, stop: stopper(child) };
+    if (ok) return { base, cpuSeconds: cpuSecondsOf(child), stop: stopper(child) };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');

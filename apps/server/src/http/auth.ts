@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import { apiTokens, authSessions, type User, users } from '../db/schema/index.js';
 import { safeEqual, sha256 } from '../lib/crypto.js';
 import { days, minutes } from '../lib/time.js';
-import { invalidToken, notAuthenticated, permissionDenied } from './errors.js';
+import { type ApiError, invalidToken, notAuthenticated, permissionDenied } from './errors.js';
 
 /**
  * How a route authenticates. Every route must declare one (checked when routes are added), so a
@@ -24,7 +24,10 @@ export type Principal =
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** False for calls that browsers never make and that carry their own credentials (webhooks). */
+    /**
+     * False for calls that browsers never make (cluster agents, webhooks, health checks): no CSRF
+     * cookie is planted and none is asked for.
+     */
     csrf?: boolean;
     /** Also takes HTTP Basic credentials, the password being an API token (what pip sends to an index). */
     basicAuth?: boolean;
@@ -41,6 +44,11 @@ export const SESSION_IDLE_LIMIT = days(30);
 export const PENDING_TOKEN_TTL = minutes(10);
 /** last_used_at is written at most this often per credential, keeping reads read-only. */
 const TOUCH_INTERVAL = minutes(1);
+
+export interface Authenticated {
+  user: User;
+  principal: Principal;
+}
 
 export type ClusterTokenResolver = (db: Db, token: string) => Promise<Principal | null>;
 
@@ -62,29 +70,42 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  // A plain hook that finishes at once when the credential is in memory (most requests): no
+  // promise is made for them.
+  app.addHook('onRequest', (request, _reply, done) => {
     const mode = request.routeOptions.config?.auth;
-    if (!mode || mode === 'none') return;
-    const credentials = parseAuthorization(request);
+    if (!mode || mode === 'none') return done();
+    let credentials: string | null;
+    try {
+      credentials = parseAuthorization(request);
+    } catch (err) {
+      return done(err as Error);
+    }
     if (mode === 'cluster') {
-      if (!credentials) throw notAuthenticated();
-      const principal = options.resolveClusterToken
-        ? await options.resolveClusterToken(options.db, credentials)
-        : null;
-      if (!principal) throw invalidToken();
-      request.principal = principal;
+      if (!credentials) return done(notAuthenticated());
+      const resolve = options.resolveClusterToken;
+      if (!resolve) return done(invalidToken());
+      resolve(options.db, credentials).then((principal) => {
+        if (!principal) return done(invalidToken());
+        request.principal = principal;
+        done();
+      }, done);
       return;
     }
-    if (!credentials) {
-      if (mode === 'optional') return;
-      throw notAuthenticated();
-    }
-    const found = await authenticator.authenticate(credentials);
-    if (!found) throw invalidToken();
-    request.user = found.user;
-    request.principal = found.principal;
-    if (mode === 'staff' && !found.user.isStaff) throw permissionDenied();
+    if (!credentials) return done(mode === 'optional' ? undefined : notAuthenticated());
+    const found = authenticator.authenticate(credentials);
+    if (found instanceof Promise) found.then((f) => done(admit(request, mode, f)), done);
+    else done(admit(request, mode, found));
   });
+}
+
+/** Sets the request's user from what its credentials resolved to; the refusal, if any. */
+function admit(request: FastifyRequest, mode: AuthMode, found: Authenticated | null): ApiError | undefined {
+  if (!found) return invalidToken();
+  request.user = found.user;
+  request.principal = found.principal;
+  if (mode === 'staff' && !found.user.isStaff) return permissionDenied();
+  return undefined;
 }
 
 /** `Token <key>`, `ApiToken <token>` or `Bearer <token>`; the prefix does not decide the kind. */
@@ -124,8 +145,8 @@ function prepareLookups(db: Db) {
 
 /** A valid credential as read from the database; what may change by itself is checked at each use. */
 interface Credential {
-  user: User;
-  principal: Principal;
+  /** The user and principal, the same object for every request it admits. */
+  answer: Authenticated;
   /** API tokens: SHA-256 of the secret part (the cache key is the public identifier). */
   secretHash: string | null;
   expiresAt: number | null;
@@ -155,29 +176,35 @@ export class Authenticator {
     this.cache = new ChangeCache(changes, { ttlMs: CREDENTIAL_TTL, maxEntries: 10_000 });
   }
 
-  async authenticate(credentials: string): Promise<{ user: User; principal: Principal } | null> {
+  /** Synchronous when the credential is in memory (the common case), else a promise. */
+  authenticate(credentials: string): Authenticated | null | Promise<Authenticated | null> {
     const dash = credentials.indexOf('-');
     // An API token is `<identifier>-<secret>`; anything else is a session key from login.
     const key = dash > 0 ? `t:${credentials.slice(0, dash)}` : `s:${sha256(credentials)}`;
-    let found = this.cache.get(key);
-    if (!found) {
-      const mark = this.cache.mark();
-      const loaded =
-        dash > 0 ? await this.loadToken(credentials.slice(0, dash)) : await this.loadSession(key.slice(2));
+    const found = this.cache.get(key);
+    if (found) return this.check(found, credentials, dash);
+    const mark = this.cache.mark();
+    const load = dash > 0 ? this.loadToken(credentials.slice(0, dash)) : this.loadSession(key.slice(2));
+    return load.then((loaded) => {
       if (!loaded) return null;
-      found = loaded.credential;
-      this.cache.set(key, found, loaded.tags, mark);
-    }
+      this.cache.set(key, loaded.credential, loaded.tags, mark);
+      return this.check(loaded.credential, credentials, dash);
+    });
+  }
+
+  /** What may change by itself: the secret presented, expiry, idleness; last_used_at written now and then. */
+  private check(found: Credential, credentials: string, dash: number): Authenticated | null {
     if (found.secretHash !== null && !safeEqual(found.secretHash, sha256(credentials.slice(dash + 1))))
       return null;
     const now = Date.now();
     if (found.expiresAt !== null && found.expiresAt <= now) return null;
-    if (found.principal.kind === 'session' && now - found.lastUsedAt > SESSION_IDLE_LIMIT) return null;
+    const { principal } = found.answer;
+    if (principal.kind === 'session' && now - found.lastUsedAt > SESSION_IDLE_LIMIT) return null;
     if (now - found.lastUsedAt > TOUCH_INTERVAL) {
       found.lastUsedAt = now;
-      this.touch(found.principal, new Date(now));
+      this.touch(principal, new Date(now));
     }
-    return { user: found.user, principal: found.principal };
+    return found.answer;
   }
 
   private async loadToken(identifier: string): Promise<{ credential: Credential; tags: Tag[] } | null> {
@@ -186,8 +213,7 @@ export class Authenticator {
     const { token, user } = row;
     return {
       credential: {
-        user: Object.freeze(user),
-        principal: { kind: 'apiToken', tokenId: token.id },
+        answer: { user: Object.freeze(user), principal: { kind: 'apiToken', tokenId: token.id } },
         secretHash: token.secretHash,
         expiresAt: token.expiry?.getTime() ?? null,
         lastUsedAt: token.lastUsedAt?.getTime() ?? 0,
@@ -202,8 +228,7 @@ export class Authenticator {
     const { session, user } = row;
     return {
       credential: {
-        user: Object.freeze(user),
-        principal: { kind: 'session', sessionId: session.id },
+        answer: { user: Object.freeze(user), principal: { kind: 'session', sessionId: session.id } },
         secretHash: null,
         expiresAt: null,
         lastUsedAt: (session.lastUsedAt ?? session.created).getTime(),

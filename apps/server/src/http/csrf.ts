@@ -8,14 +8,17 @@ export const CSRF_HEADER = 'x-csrftoken';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Double-submit CSRF protection. Every response (but those to API and cluster tokens) plants a
- * readable `csrftoken` cookie; an unsafe request that comes from a browser must echo it in the
+ * Double-submit CSRF protection. Every response (but those to API and cluster tokens, and of routes
+ * with `csrf: false`) plants a readable `csrftoken` cookie; an unsafe request that comes from a browser must echo it in the
  * `X-CSRFToken` header. Browsers always
  * mark their requests (Origin on unsafe methods, Sec-Fetch-* on all), scripts and the Python
  * client do not, so token-carrying API clients keep working without a cookie dance.
  */
 export function installCsrf(app: FastifyInstance, options: { secure: boolean }): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A plain (not async) hook: every request passes here, and a promise per request is measurable.
+  app.addHook('onRequest', (request, reply, done) => {
+    // Calls browsers never make (cluster agents, load balancers' health checks) need neither part.
+    if (request.routeOptions.config?.csrf === false) return done();
     const cookie = request.cookies[CSRF_COOKIE];
     if (!cookie && !carriesClientToken(request)) {
       // 122 random bits from Node's batched UUID entropy: no system call per response.
@@ -27,15 +30,17 @@ export function installCsrf(app: FastifyInstance, options: { secure: boolean }):
         maxAge: 31_449_600,
       });
     }
-    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false) return;
-    if (!isFromBrowser(request)) return;
+    if (SAFE_METHODS.has(request.method) || !isFromBrowser(request)) return done();
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) {
-      throw new ApiError(403, {
-        detail: 'CSRF Failed: CSRF token missing or incorrect.',
-        code: 'CSRF_FAILED',
-      });
+      return done(
+        new ApiError(403, {
+          detail: 'CSRF Failed: CSRF token missing or incorrect.',
+          code: 'CSRF_FAILED',
+        }),
+      );
     }
+    done();
   });
 }
 

@@ -1,14 +1,15 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
   createHmac,
+  hash,
   hkdfSync,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
 
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+// One-shot hash(): a third of createHash's cost, and every API request hashes its credential.
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 
 /** Random lower-case hex; never contains `-`, so it can sit on either side of a token separator. */
 export const randomHex = (bytes: number): string => randomBytes(bytes).toString('hex');

@@ -132,8 +132,8 @@ export function createLogger(options: LoggerOptions): FastifyBaseLogger {
 }
 
 function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
-  const record: Fields = { time: new Date().toISOString(), level, ...bindings };
-  if (fields) for (const [key, value] of Object.entries(fields)) record[key] = present(key, value);
+  const record: Fields = { time: isoNow(), level, ...bindings };
+  if (fields) for (const key of Object.keys(fields)) record[key] = present(key, fields[key]);
   record.msg = msg;
   return `${JSON.stringify(record)}\n`;
 }
@@ -141,23 +141,49 @@ function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
 /** `time LEVEL message key=value ...`; a message's further lines and error stacks follow, indented. */
 function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
   const nl = msg.indexOf('\n');
-  let line = `${new Date().toISOString()} ${TEXT_LEVEL[level]} ${nl < 0 ? msg : msg.slice(0, nl)}`;
+  let line = `${isoNow()} ${TEXT_LEVEL[level]} ${nl < 0 ? msg : msg.slice(0, nl)}`;
   let stack = nl < 0 ? '' : `\n${indent(msg.slice(nl + 1))}`;
-  const all = fields ? { ...fields, ...bindings } : bindings;
-  for (const [key, value] of Object.entries(all)) {
-    if (value === undefined) continue;
+  const add = (key: string, value: unknown) => {
+    if (value === undefined) return;
     const shown = present(key, value);
     if (value instanceof Error) {
       line += ` ${key}=${quote((shown as { message: string }).message)}`;
       if (value.stack) stack += `\n${indent(value.stack)}`;
-    } else line += ` ${key}=${typeof shown === 'string' ? quote(shown) : JSON.stringify(shown)}`;
-  }
+    } else if (typeof shown === 'number') line += ` ${key}=${shown}`;
+    else line += ` ${key}=${typeof shown === 'string' ? quote(shown) : JSON.stringify(shown)}`;
+  };
+  // As {...fields, ...bindings}: the request's bindings win over a field of the same name.
+  if (fields) for (const key of Object.keys(fields)) add(key, key in bindings ? bindings[key] : fields[key]);
+  for (const key of Object.keys(bindings)) if (!fields || !(key in fields)) add(key, bindings[key]);
   return `${line}${stack}\n`;
+}
+
+// Requests log many lines a millisecond: the time is formatted once per millisecond.
+let clockMs = -1;
+let clockText = '';
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== clockMs) {
+    clockMs = now;
+    clockText = new Date(now).toISOString();
+  }
+  return clockText;
+}
+
+/** Whether a field name holds a credential; asked for every field of every line, so remembered. */
+const secretNames = new Map<string, boolean>();
+function isSecret(key: string): boolean {
+  let secret = secretNames.get(key);
+  if (secret === undefined) {
+    secret = SECRET_FIELD.test(key);
+    if (secretNames.size < 1000) secretNames.set(key, secret);
+  }
+  return secret;
 }
 
 /** A field as it may be written: secrets hidden, errors as their type, message and stack. */
 function present(key: string, value: unknown): unknown {
-  if (SECRET_FIELD.test(key)) return '[hidden]';
+  if (isSecret(key)) return '[hidden]';
   if (value instanceof Error) {
     const code = (value as { code?: unknown }).code;
     return { type: value.name, message: value.message, ...(code ? { code } : {}), stack: value.stack };

@@ -29,7 +29,8 @@ const user = { auth: 'user' } as const;
 export function registerUserRoutes(app: App, { db, secrets, changes }: Deps): void {
   const me = cachedCurrentUser(db, changes);
   for (const url of ['/api/v2/user/me', '/api/v1/users/me/']) {
-    app.get(url, { config: user, schema: { tags, response: { 200: currentUserSchema } } }, async (request) =>
+    // Not async: an answer in memory is sent without a promise (Fastify sends what is returned).
+    app.get(url, { config: user, schema: { tags, response: { 200: currentUserSchema } } }, (request) =>
       me(currentUser(request)),
     );
   }
