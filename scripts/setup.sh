@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Cumulus needs beyond npm, when it is missing:
-#   - Debian's python3-distributed (real Dask for local clusters), for /usr/bin/python3 or $CUMULUS_PYTHON
+#   - Debian's python3-distributed (real Dask for local clusters) and python3-pip (software builds),
+#     for /usr/bin/python3 or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
 #   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
 # Prints what to do where it cannot install (no root, no apt-get).
@@ -19,6 +20,8 @@ done
 python="${CUMULUS_PYTHON:-/usr/bin/python3}"
 packages=()
 if ! "$python" -c 'import distributed' >/dev/null 2>&1; then packages+=(python3-distributed); fi
+# Software environments are built with the interpreter's own pip.
+if ! "$python" -m pip --version >/dev/null 2>&1; then packages+=(python3-pip); fi
 if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
 if $want_bench && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
 [ ${#packages[@]} -eq 0 ] && exit 0

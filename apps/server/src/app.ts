@@ -31,6 +31,7 @@ import { registerInviteRoutes } from './modules/invites/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
+import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
 import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
@@ -70,6 +71,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerAnalyticsRoutes,
   registerSoftwareRoutes,
   registerPackageIndexRoutes,
+  registerPackageCacheRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

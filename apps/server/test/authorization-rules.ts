@@ -742,6 +742,9 @@ export const RULES: Record<string, RouteRule> = {
       return { id: file.id, file_name: file.fileName };
     },
   },
+  'GET /api/v2/packages/cache': { expect: signedIn(200) },
+  'GET /api/v2/packages/cache/invalidate': { expect: signedIn(200) },
+  'GET /api/v2/packages/cache/flush': { expect: staffOnly(200) },
   'PUT /api/v2/software-environment/upload/{id}': {
     // Without a valid signature nobody stores anything, whoever they are.
     expect: everyone(403),

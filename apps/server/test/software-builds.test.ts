@@ -9,6 +9,7 @@ import { findUserBy } from '../src/modules/auth/service.js';
 import { collectEnvironments } from '../src/modules/software/gc.js';
 import { createToken } from '../src/modules/tokens/service.js';
 import { PYTHON, runPython, useClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
+import { createUser } from './helpers/factories.js';
 import { makeWheel } from './helpers/wheels.js';
 
 const c = useClusterServer();
@@ -325,5 +326,36 @@ print(json.dumps(pkgs))`),
       packages: [{ name: 'python', version: '2.7.18', source: 'conda' }],
     });
     expect(other.body[0].error).toMatch(/^Your Python is 2\.7, clusters here run Python 3\.\d+/);
+  });
+});
+
+describe('the package cache', () => {
+  it('lists what every environment starts with, filtered and paged; flushing is for staff', async () => {
+    const distributedVersion = (await runPython('import distributed; print(distributed.__version__)')).trim();
+    const found = await c.api.get('/api/v2/packages/cache', { query: { name: 'distributed' } });
+    expect(found.status).toBe(200);
+    expect(found.body.items).toContainEqual(
+      expect.objectContaining({ name: 'distributed', version: distributedVersion, source: 'pip' }),
+    );
+    expect(found.body.items.every((p: { name: string }) => p.name.includes('distributed'))).toBe(true);
+
+    const all = await c.api.get('/api/v2/packages/cache', { query: { limit: 500 } });
+    expect(all.body.count).toBeGreaterThan(20);
+    const second = await c.api.get('/api/v2/packages/cache', { query: { limit: 2, offset: 1 } });
+    expect(second.body.items).toEqual(all.body.items.slice(1, 3));
+    expect((await c.api.get('/api/v2/packages/cache', { query: { source: 'npm' } })).status).toBe(400);
+    expect((await c.api.get('/api/v2/packages/cache', { query: { python_version: '2.7' } })).body.count).toBe(
+      0,
+    );
+
+    expect((await c.api.get('/api/v2/packages/cache/invalidate')).body).toEqual({ invalidated: true });
+    expect((await c.api.get('/api/v2/packages/cache', { query: { limit: 500 } })).body).toEqual(all.body);
+    expect((await c.api.get('/api/v2/packages/cache/flush')).status).toBe(403);
+    const staff = c.ts.api.as((await createUser(c.ts, { staff: true })).key);
+    expect((await staff.get('/api/v2/packages/cache/flush')).body).toEqual({
+      flushed: true,
+      count: all.body.count,
+    });
+    expect((await c.ts.api.get('/api/v2/packages/cache')).status).toBe(401);
   });
 });

@@ -52,6 +52,8 @@ export interface Builder {
   build(request: BuildRequest, io: BuildIO): Promise<BuildResult>;
   /** The Python environments are made from: its version, machine and the packages it has (by PEP 503 name). */
   interpreter(): Promise<Interpreter>;
+  /** Forgets what `interpreter` read: the next call reads it again (packages were installed into it). */
+  forget(): void;
   /** The interpreter of a built environment (what Dask runs with). */
   pythonOf(location: string): string;
   /** Frees an environment's files (garbage collection); its lockfile stays in the database. */

@@ -31,23 +31,31 @@ print(json.dumps({"version": platform.python_version(), "machine": platform.mach
 const BOOTSTRAP = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
 
 /**
- * Builds a spec into a virtual environment on this machine: `venv --system-site-packages` from
- * the server's interpreter (so Dask comes with it), then pip. Environments are stored by the hash
+ * Builds a spec into a virtual environment on this machine: `venv --system-site-packages
+ * --without-pip` from the server's interpreter (so Dask and pip come with it), then pip. Environments are stored by the hash
  * of their lockfile: a second build that resolves to the same packages reuses the first.
  */
 export function createLocalBuilder(options: LocalBuilderOptions): Builder {
   const root = path.join(options.dataDir, 'environments');
   let about: Promise<Interpreter> | undefined;
-  const interpreter = () =>
-    (about ??= capture([options.python, '-c', ABOUT_INTERPRETER], pipEnv).then((out) => {
-      const parsed = JSON.parse(out) as {
-        version: string;
-        machine: string;
-        packages: Record<string, string>;
-      };
-      const packages = new Map(Object.entries(parsed.packages).map(([n, v]) => [normaliseProject(n), v]));
-      return { version: parsed.version, architecture: parsed.machine, packages };
-    }));
+  const readInterpreter = async (): Promise<Interpreter> => {
+    const parsed = JSON.parse(await capture([options.python, '-c', ABOUT_INTERPRETER], pipEnv)) as {
+      version: string;
+      machine: string;
+      packages: Record<string, string>;
+    };
+    const packages = new Map(Object.entries(parsed.packages).map(([n, v]) => [normaliseProject(n), v]));
+    return { version: parsed.version, architecture: parsed.machine, packages };
+  };
+  const interpreter = (): Promise<Interpreter> => {
+    if (!about) {
+      about = readInterpreter();
+      about.catch(() => {
+        about = undefined; // read it again next time
+      });
+    }
+    return about;
+  };
   const pipEnv = {
     ...options.env,
     PIP_NO_INPUT: '1',
@@ -60,6 +68,9 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
   return {
     kinds: ['pip'],
     interpreter,
+    forget: () => {
+      about = undefined;
+    },
     pythonOf: (location) => path.join(location, 'bin', 'python'),
     remove: (location) => rm(location, { recursive: true, force: true }),
     sizeOf: (location) => directorySize(location),
@@ -70,7 +81,9 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
       const work = path.join(root, `.build-${request.buildId}`);
       await rm(work, { recursive: true, force: true });
       io.log(`Creating a virtual environment from ${options.python} (its packages stay visible)`);
-      await run([options.python, '-m', 'venv', '--system-site-packages', work], pipEnv, io);
+      // Without its own pip (ensurepip takes seconds): the interpreter's pip, visible through the
+      // system site-packages, installs into the environment it is run from.
+      await run([options.python, '-m', 'venv', '--system-site-packages', '--without-pip', work], pipEnv, io);
       const python = path.join(work, 'bin', 'python');
       const lines = request.lockfile
         ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
