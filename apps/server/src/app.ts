@@ -32,8 +32,10 @@ import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
+import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
 import { registerSoftwareRoutes } from './modules/software/routes.js';
+import { resolveSoftwareToken } from './modules/software/token.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
@@ -72,6 +74,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerSoftwareRoutes,
   registerPackageIndexRoutes,
   registerPackageCacheRoutes,
+  registerBuildFacingRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
@@ -129,7 +132,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
 
   installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
-  installAuth(app, { db: deps.db, changes: deps.changes, resolveClusterToken: options.resolveClusterToken });
+  installAuth(app, {
+    db: deps.db,
+    changes: deps.changes,
+    resolveClusterToken: options.resolveClusterToken,
+    resolveSoftwareToken,
+  });
   addDefaultErrorResponses(app);
 
   for (const register of MODULES) register(app, deps);

@@ -99,7 +99,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     'software-builds',
     new Runner(
       database.db,
-      buildDomain({ db: database.db, loops: deps.loops, backends, dataDir: config.dataDir, log }),
+      buildDomain({
+        db: database.db,
+        loops: deps.loops,
+        backends,
+        dataDir: config.dataDir,
+        serverUrl: config.publicUrl,
+        log,
+      }),
       log,
     ),
   );

@@ -89,7 +89,7 @@ export const clusterManagers = (status: number): Expect => ({
   organizationAdmin: status,
   staff: 403,
 });
-/** Machine calls with a cluster's bearer token: no user credential is one. */
+/** Machine calls with a cluster's (or a build's) bearer token: no user credential is one. */
 export const clusterOnly = (): Expect => everyone(401);
 
 const freshEmail = () => `matrix-${randomBytes(4).toString('hex')}@example.com`;
@@ -745,6 +745,30 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/packages/cache': { expect: signedIn(200) },
   'GET /api/v2/packages/cache/invalidate': { expect: signedIn(200) },
   'GET /api/v2/packages/cache/flush': { expect: staffOnly(200) },
+  // A build machine's calls take that build's token; no user credential is one.
+  'GET /api/v2/cluster_facing/software-environment/spec': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/software-environment/build/{build}/spec': {
+    expect: clusterOnly(),
+    params: async (c) => ({ build: (await worldSoftware(c)).build.id }),
+  },
+  'PATCH /api/v2/cluster_facing/software-environment/build/{build}': {
+    expect: clusterOnly(),
+    params: async (c) => ({ build: (await worldSoftware(c)).build.id }),
+    body: () => ({ state: 'error', reason: 'matrix' }),
+  },
+  'POST /api/v2/cluster_facing/software-environment/build/{build}/start-upload': {
+    expect: clusterOnly(),
+    params: async (c) => ({ build: (await worldSoftware(c)).build.id }),
+  },
+  'GET /api/v2/cluster_facing/software-environment/build/{build}/download': {
+    expect: clusterOnly(),
+    params: async (c) => ({ build: (await worldSoftware(c)).build.id }),
+  },
+  'PUT /api/v2/cluster_facing/software-environment/build/{build}/archive': {
+    expect: everyone(403),
+    params: async (c) => ({ build: (await worldSoftware(c)).build.id }),
+    query: () => ({ expires: 4_000_000_000, signature: 'forged' }),
+  },
   'PUT /api/v2/software-environment/upload/{id}': {
     // Without a valid signature nobody stores anything, whoever they are.
     expect: everyone(403),

@@ -1,4 +1,4 @@
-import type { LockedPackage } from '../db/schema/index.js';
+import type { BuildReport, LockedPackage } from '../db/schema/index.js';
 import { BackendError } from './backend.js';
 
 /**
@@ -20,15 +20,36 @@ export interface BuildRequest {
   kind: 'pip' | 'conda' | 'container';
   /** Requirement lines as pip reads them (`name==1.0`, `--index-url ...`, `--extra-index-url ...`). */
   requirements: string[];
-  /** Wheels of the workspace pip may install from (uploaded files), by path. */
-  findLinks: string[];
+  /** Uploaded wheels the spec installs (package sync's local and editable packages). */
+  wheels: BuildWheel[];
   /** Install exactly these `name==version` lines, without resolving (a rebuild from a lockfile). */
   lockfile?: string | undefined;
+}
+
+export interface BuildWheel {
+  id: number;
+  fileName: string;
+  sha256: string | null;
+  /** On this server's disk. */
+  path: string;
 }
 
 export interface BuildIO {
   log(line: string): void;
   signal: AbortSignal;
+  /** For builders that run the build on another machine (remote-builder.ts). */
+  remote: RemoteBuildHandle;
+}
+
+/**
+ * How a build machine and the control plane meet: the machine calls the cluster-facing
+ * software-environment calls with `token` (spec, phone-home with its log and state, start-upload
+ * of the environment's archive); `report` answers what it last said.
+ */
+export interface RemoteBuildHandle {
+  token: string;
+  serverUrl: string;
+  report(): Promise<BuildReport | null>;
 }
 
 export interface BuildResult {

@@ -87,14 +87,15 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
       const python = path.join(work, 'bin', 'python');
       const lines = request.lockfile
         ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-        : request.requirements;
+        : [...request.requirements, ...request.wheels.map((w) => w.path)];
       const report = path.join(work, 'cumulus-install-report.json');
       if (lines.length > 0) {
         const requirements = path.join(work, 'cumulus-requirements.txt');
         await writeFile(requirements, `${lines.join('\n')}\n`);
         io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
         const args = [python, '-m', 'pip', 'install', '--progress-bar', 'off', '-r', requirements];
-        for (const link of request.findLinks) args.push('--find-links', link);
+        for (const link of new Set(request.wheels.map((w) => path.dirname(w.path))))
+          args.push('--find-links', link);
         if (request.lockfile) args.push('--no-deps');
         args.push('--report', report);
         await run(args, pipEnv, io);

@@ -12,14 +12,16 @@ import { type ApiError, invalidToken, notAuthenticated, permissionDenied } from 
  * How a route authenticates. Every route must declare one (checked when routes are added), so a
  * new route cannot be public by accident.
  * - none: anyone; optional: a user if credentials are sent; user / staff: a signed-in (staff) user;
- * - cluster: an instance of a cluster with its bearer token (resolved by the cluster-facing module).
+ * - cluster: an instance of a cluster with its bearer token (resolved by the cluster-facing module);
+ * - software: the machine running a software build, with that build's bearer token (software module).
  */
-export type AuthMode = 'none' | 'optional' | 'user' | 'staff' | 'cluster';
+export type AuthMode = 'none' | 'optional' | 'user' | 'staff' | 'cluster' | 'software';
 
 export type Principal =
   | { kind: 'session'; sessionId: number }
   | { kind: 'apiToken'; tokenId: number }
-  | { kind: 'cluster'; clusterId: number; instanceId: number | null };
+  | { kind: 'cluster'; clusterId: number; instanceId: number | null }
+  | { kind: 'build'; buildId: number };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,12 +52,15 @@ export interface Authenticated {
   principal: Principal;
 }
 
-export type ClusterTokenResolver = (db: Db, token: string) => Promise<Principal | null>;
+/** Resolves a machine's bearer token (a cluster's, a build's) to who calls, or null. */
+export type TokenResolver = (db: Db, token: string) => Promise<Principal | null>;
+export type ClusterTokenResolver = TokenResolver;
 
 interface AuthOptions {
   db: Db;
   changes: ChangeFeed;
-  resolveClusterToken?: ClusterTokenResolver;
+  resolveClusterToken?: TokenResolver;
+  resolveSoftwareToken?: TokenResolver;
 }
 
 export function installAuth(app: FastifyInstance, options: AuthOptions): void {
@@ -81,9 +86,9 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
     } catch (err) {
       return done(err as Error);
     }
-    if (mode === 'cluster') {
+    if (mode === 'cluster' || mode === 'software') {
       if (!credentials) return done(notAuthenticated());
-      const resolve = options.resolveClusterToken;
+      const resolve = mode === 'cluster' ? options.resolveClusterToken : options.resolveSoftwareToken;
       if (!resolve) return done(invalidToken());
       resolve(options.db, credentials).then((principal) => {
         if (!principal) return done(invalidToken());

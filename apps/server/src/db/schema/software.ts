@@ -56,6 +56,19 @@ export interface LockedPackage {
 }
 
 /** A named environment of a workspace; its latest spec is what clusters of that name run. */
+/** A remote build machine's phone-home (PATCH cluster_facing/software-environment/build/{id}). */
+export interface BuildReport {
+  state: 'building' | 'built' | 'error';
+  reason?: string;
+  lockfile?: string;
+  packages?: LockedPackage[];
+  sizeBytes?: number;
+  /** Where the machine put the environment, when not uploaded here (an image, a bucket). */
+  location?: string;
+  /** The environment archive uploaded at start-upload's link, on this server's disk. */
+  archive?: string;
+}
+
 export const softwareAliases = pgTable(
   'software_aliases',
   {
@@ -136,6 +149,10 @@ export const softwareBuilds = pgTable(
     archivedAt: tstz('archived_at'),
     started: tstz('started'),
     ended: tstz('ended'),
+    /** SHA-256 of the bearer token the machine running this attempt calls back with (remote builders). */
+    tokenHash: varchar('token_hash', { length: 64 }),
+    /** What a remote build machine last reported (phone-home): its state, and its result once built. */
+    report: jsonb('report').$type<BuildReport | null>(),
     ...loopColumns(),
     created: createdAt(),
   },
@@ -143,6 +160,7 @@ export const softwareBuilds = pgTable(
     index('software_builds_spec_idx').on(t.specId, t.id),
     index('software_builds_account_idx').on(t.workspaceId),
     index('software_builds_lockfile_idx').on(t.lockfileHash),
+    uniqueIndex('software_builds_token_key').on(t.tokenHash),
   ],
 );
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError, type Backends, describeFailure } from '../../compute/backend.js';
@@ -12,6 +11,7 @@ import {
   softwareSpecs,
 } from '../../db/schema/index.js';
 import type { Loops } from '../../deps.js';
+import { randomHex, sha256 } from '../../lib/crypto.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
 import { lookAtClustersOfBuild } from '../clusters/desired.js';
 import { packageFilePath } from './files.js';
@@ -21,6 +21,8 @@ export interface BuildLoopContext {
   loops: Loops;
   backends: Backends;
   dataDir: string;
+  /** The control plane's address as build machines reach it. */
+  serverUrl: string;
   log: FastifyBaseLogger;
 }
 
@@ -59,10 +61,30 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
   const logs = new LogWriter(db, buildId);
   if (build.state === 'building')
     logs.add('This build was interrupted when its server stopped: starting it again.');
+  // Every attempt has a token of its own: a machine of an earlier attempt can no longer report.
+  const token = `cbt_${randomHex(24)}`;
   await db
     .update(softwareBuilds)
-    .set({ state: 'building', reason: '', started: new Date(), ended: null })
+    .set({
+      state: 'building',
+      reason: '',
+      started: new Date(),
+      ended: null,
+      tokenHash: sha256(token),
+      report: null,
+    })
     .where(eq(softwareBuilds.id, buildId));
+  const remote = {
+    token,
+    serverUrl: ctx.serverUrl,
+    report: async () =>
+      (
+        await db
+          .select({ report: softwareBuilds.report })
+          .from(softwareBuilds)
+          .where(eq(softwareBuilds.id, buildId))
+      )[0]?.report ?? null,
+  };
   try {
     const backend = await ctx.backends.forWorkspace(build.workspaceId);
     if (!backend.builder)
@@ -72,6 +94,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
     const result = await backend.builder.build(request, {
       log: (line) => logs.add(line),
       signal: AbortSignal.any([signal, deadline]),
+      remote,
     });
     if (deadline.aborted)
       throw new BackendError(`The build took longer than ${BUILD_TIMEOUT_MS / 60_000} minutes.`, false);
@@ -116,8 +139,8 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
 }
 
 /** What the builder installs: the spec's requirements and wheels, or exactly a lockfile. */
-async function buildRequest(
-  ctx: BuildLoopContext,
+export async function buildRequest(
+  ctx: Pick<BuildLoopContext, 'db' | 'dataDir'>,
   buildId: number,
   spec: SoftwareSpec,
   fromLockfile: string | null,
@@ -128,19 +151,22 @@ async function buildRequest(
     fileIds.length === 0
       ? []
       : await ctx.db.select().from(packageFiles).where(inArray(packageFiles.id, fileIds));
-  const wheels = files.map((f) => packageFilePath(ctx.dataDir, f));
   const requirements = [
     ...(spec.rawPip ?? []),
     ...spec.packages
       .filter((p) => p.include && !p.file && p.name !== 'python')
       .map((p) => `${p.name}${p.specifier}`),
-    ...wheels,
   ];
   return {
     buildId,
     kind,
     requirements,
-    findLinks: wheels.map((w) => path.dirname(w)),
+    wheels: files.map((f) => ({
+      id: f.id,
+      fileName: f.fileName,
+      sha256: f.sha256,
+      path: packageFilePath(ctx.dataDir, f),
+    })),
     lockfile: fromLockfile ?? undefined,
   };
 }
