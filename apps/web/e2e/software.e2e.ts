@@ -77,9 +77,26 @@ describe('Software environments', () => {
     await page.getByText('six', { exact: true }).waitFor();
     expect(new URL(page.url()).searchParams.get('tab')).toBe('details');
 
+    // A cluster on it, from the Create cluster dialog's environment picker.
+    await page.goto('/clusters');
+    await page.getByRole('button', { name: 'Create cluster' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create cluster' });
+    await create.getByLabel('Name').fill('on-analysis');
+    await create.getByLabel('Workers').fill('0');
+    await create.getByLabel('Software environment').click();
+    await page.getByRole('option', { name: 'analysis' }).click();
+    await session.screenshot('create-cluster-software');
+    await create.getByRole('button', { name: 'Create cluster' }).click();
+    await page.waitForURL(/\/clusters\/\d+\?account=/);
+    const clusterId = Number(new URL(page.url()).pathname.split('/')[2]);
+    await page.getByRole('heading', { name: 'on-analysis', level: 1 }).waitFor();
+    await page.locator('dd', { hasText: 'analysis' }).first().waitFor();
+    await page.getByText('tls://').first().waitFor({ timeout: BUILD_DEADLINE_MS });
+
     // A build with an uploaded wheel: Installed lists it with its version.
     const api = await apiAs(base, user);
     const { slug } = (await api.call('GET', '/api/v2/user/me')).default_account;
+    await api.call('DELETE', `/api/v2/clusters/account/${slug}/id/${clusterId}`);
     const wheel = makeWheel('e2e-widget', '1.4.0');
     const md5 = createHash('md5').update(wheel.bytes).digest();
     const announced = await api.call('POST', `/api/v2/software-environment/account/${slug}/package-upload`, {

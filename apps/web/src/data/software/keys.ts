@@ -8,6 +8,7 @@ export const softwareKeys = {
   all: ['software'] as const,
   lists: () => [...softwareKeys.all, 'aliases'] as const,
   list: (query: ScopedAliasQuery) => [...softwareKeys.lists(), query] as const,
+  workspace: (account: string) => [...softwareKeys.lists(), 'workspace', account] as const,
   alias: (ref: AliasRef) => [...softwareKeys.all, 'alias', ref.account, ref.id] as const,
   aliasBuilds: (ref: AliasRef) => [...softwareKeys.alias(ref), 'builds'] as const,
   build: (ref: BuildRef) => [...softwareKeys.all, 'build', ref.account, ref.id] as const,

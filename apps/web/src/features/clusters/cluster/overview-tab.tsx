@@ -175,6 +175,13 @@ export function ClusterOverviewTab() {
                   </span>
                 )}
               </Fact>
+              <Fact label="Software">
+                {cluster.senvAlias ? (
+                  <code className="font-mono text-xs">{cluster.senvAlias.name}</code>
+                ) : (
+                  <span className="text-muted-foreground">Server's Python</span>
+                )}
+              </Fact>
               <Fact label="Idle timeout">{durationInWords(cluster.idleTimeout)}</Fact>
               <Fact label="Backend">
                 <code className="font-mono text-xs">{cluster.backendType}</code>

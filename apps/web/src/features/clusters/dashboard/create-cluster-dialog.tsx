@@ -26,9 +26,13 @@ import {
   IDLE_TIMEOUTS,
   MAX_WORKERS,
 } from '@/features/clusters/dashboard/create-cluster-form';
+import { SoftwarePicker } from '@/features/clusters/dashboard/software-picker';
 import { clusterLink } from '@/features/clusters/links';
 import { isApiError, serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+
+/** The fields server errors are shown on; others go to the alert above the form. */
+const FORM_FIELDS = ['name', 'workers', 'envName'] as const;
 
 type CreateClusterDialogProps = {
   open: boolean;
@@ -36,7 +40,10 @@ type CreateClusterDialogProps = {
   workspace: { slug: string; name: string };
 };
 
-/** Name, workers, idle timeout and tags; creates the cluster in the current workspace and opens it. */
+/**
+ * Name, workers, idle timeout, software environment and tags; creates the cluster in the current
+ * workspace and opens it.
+ */
 export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClusterDialogProps) {
   const navigate = useNavigate();
   const create = useClusterCreateMutation();
@@ -62,17 +69,14 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
           close(false);
           navigate(clusterLink({ id, account: { slug: workspace.slug } }));
         },
-        onError: (error) => setServerFieldErrors(form.setError, error, ['name', 'workers']),
+        onError: (error) => setServerFieldErrors(form.setError, error, FORM_FIELDS),
       },
     ),
   );
+  const error = create.error;
   const failure =
-    create.isError &&
-    !(
-      isApiError(create.error) &&
-      (create.error.fieldErrors('name').length > 0 || create.error.fieldErrors('workers').length > 0)
-    )
-      ? serverMessage(create.error)
+    error && !(isApiError(error) && FORM_FIELDS.some((field) => error.fieldErrors(field).length > 0))
+      ? serverMessage(error)
       : null;
 
   return (
@@ -109,9 +113,13 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
               control={form.control}
               name="idleTimeout"
               render={({ field }) => (
-                <FormField label="Idle timeout" description="Stops after this long without work.">
+                <FormField
+                  id="create-cluster-idle-timeout"
+                  label="Idle timeout"
+                  description="Stops after this long without work."
+                >
                   <Select value={field.value} onValueChange={field.onChange}>
-                    <SelectTrigger className="w-full" onBlur={field.onBlur}>
+                    <SelectTrigger id="create-cluster-idle-timeout" className="w-full" onBlur={field.onBlur}>
                       <SelectValue />
                     </SelectTrigger>
                     <SelectContent>
@@ -126,6 +134,19 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
               )}
             />
           </div>
+          <Controller
+            control={form.control}
+            name="envName"
+            render={({ field }) => (
+              <SoftwarePicker
+                workspace={workspace.slug}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={errors.envName?.message}
+              />
+            )}
+          />
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm leading-none font-medium">
               Tags <span className="text-muted-foreground font-normal">(optional)</span>

@@ -35,6 +35,8 @@ export const createClusterSchema = z
         `Workers must be a whole number from 0 to ${MAX_WORKERS}`,
       ),
     idleTimeout: z.enum(IDLE_TIMEOUTS),
+    /** A software environment's name; empty: the server's own interpreter. */
+    envName: z.string(),
     tags: z.array(tagRow).max(100, 'A cluster takes at most 100 tags'),
   })
   .superRefine((values, ctx) => {
@@ -66,6 +68,7 @@ export function defaultValues(workspace: string): CreateClusterValues {
     name: suggestedName(workspace),
     workers: String(DEFAULT_WORKERS),
     idleTimeout: DEFAULT_IDLE_TIMEOUT,
+    envName: '',
     tags: [{ key: '', value: '' }],
   };
 }
@@ -96,7 +99,7 @@ export function createClusterBody(input: CreateClusterInput): CreateClusterBody 
     dask_config: {},
     private_to_creator: null,
     env_id: null,
-    env_name: null,
+    env_name: input.envName || null,
     extra_worker_on_scheduler: null,
     n_worker_specs_per_host: null,
     use_aws_creds_endpoint: false,
