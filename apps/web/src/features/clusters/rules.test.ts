@@ -63,6 +63,7 @@ describe('Create cluster', () => {
       name: 'etl-nightly',
       workers: '3',
       idleTimeout: '1 hour',
+      envName: '',
       tags: [
         { key: 'team', value: 'ml' },
         { key: '', value: '' },
@@ -83,6 +84,8 @@ describe('Create cluster', () => {
       env_name: null,
       batch_job_ids: null,
     });
+    // A picked environment is sent by name; none leaves the server's Python.
+    expect(createClusterBody({ ...input, envName: 'analysis' }).env_name).toBe('analysis');
     // client-contract.md 2.2: all keys present, `options` and `local_versions` only when non-empty.
     expect(Object.keys(body).sort()).toEqual(
       [
