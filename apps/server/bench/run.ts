@@ -1,6 +1,7 @@
 import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
 import { benchHotPaths } from './http/hot-paths.js';
+import { benchSoftware } from './software.js';
 import { benchTeam } from './team.js';
 
 // `npm run bench [-- --seconds N] [-- --only NAME] [-- --postgres] [-- --profile DIR]`: every
@@ -19,5 +20,6 @@ const benches: Record<string, () => Promise<void>> = {
   team: () => benchTeam(seconds),
   'cluster-start': () => benchClusterStart(),
   'cluster-data': () => benchClusterData(seconds),
+  software: () => benchSoftware(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

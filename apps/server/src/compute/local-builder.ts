@@ -89,7 +89,8 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
         ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
         : [...request.requirements, ...request.wheels.map((w) => w.path)];
       const report = path.join(work, 'cumulus-install-report.json');
-      if (lines.length > 0) {
+      // Comments and options alone install nothing: pip is not started for them.
+      if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
         const requirements = path.join(work, 'cumulus-requirements.txt');
         await writeFile(requirements, `${lines.join('\n')}\n`);
         io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
@@ -102,7 +103,7 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
       } else {
         io.log('Nothing to install beyond the interpreter and its packages');
       }
-      const packages = await lockedPackages(python, pipEnv, report);
+      const packages = await lockedPackages(work, report);
       const { version, architecture } = await interpreter();
       const header = `# cumulus lockfile: Python ${version} ${architecture} (${options.python}, its own packages visible)`;
       const lockfile = `${header}\n${packages.map((p) => `${p.name}==${p.version}`).join('\n')}\n`;
@@ -123,15 +124,24 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
   };
 }
 
-/** What pip installed into the environment itself (not the interpreter's packages), with hashes where pip reported them. */
-async function lockedPackages(
-  python: string,
-  env: Record<string, string | undefined>,
-  reportPath: string,
-): Promise<LockedPackage[]> {
-  const listed = JSON.parse(
-    await capture([python, '-m', 'pip', 'list', '--local', '--format=json'], env),
-  ) as Array<{ name: string; version: string }>;
+/**
+ * What pip installed into the environment itself (not the interpreter's packages): the
+ * `.dist-info` directories of its site-packages, read directly (`pip list` takes a second), with
+ * hashes where pip's report has them.
+ */
+async function lockedPackages(environment: string, reportPath: string): Promise<LockedPackage[]> {
+  const listed: Array<{ name: string; version: string }> = [];
+  const libs = await readdir(path.join(environment, 'lib')).catch(() => [] as string[]);
+  for (const lib of libs.filter((d) => d.startsWith('python'))) {
+    const site = path.join(environment, 'lib', lib, 'site-packages');
+    for (const entry of await readdir(site).catch(() => [] as string[])) {
+      if (!entry.endsWith('.dist-info')) continue;
+      const metadata = await readFile(path.join(site, entry, 'METADATA'), 'utf8').catch(() => '');
+      const name = /^Name:\s*(.+)$/m.exec(metadata)?.[1]?.trim();
+      const version = /^Version:\s*(.+)$/m.exec(metadata)?.[1]?.trim();
+      if (name && version) listed.push({ name, version });
+    }
+  }
   const installed = new Map<string, { sha256: string | null; file: boolean }>();
   const report = await readFile(reportPath, 'utf8').catch(() => '');
   if (report) {
