@@ -98,6 +98,8 @@ class CumulusServer:
             PORT=str(self.port),
             HOST="127.0.0.1",
             CUMULUS_PUBLIC_URL=self.url,
+            # No default environment build competing with the tests (its own test is on the server).
+            CUMULUS_DEFAULT_ENVIRONMENT="off",
             CUMULUS_DATA_DIR=self.data_dir,
             CUMULUS_LOG_LEVEL="warn",
             CUMULUS_SMTP_URL=f"smtp://127.0.0.1:{self.sink.port}",

@@ -51,6 +51,8 @@ export async function benchClusterStart(): Promise<void> {
     {
       CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
       CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
+      // Cluster start alone: no default environment build beside it.
+      CUMULUS_DEFAULT_ENVIRONMENT: 'off',
       CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
     },
     port,

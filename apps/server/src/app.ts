@@ -21,6 +21,7 @@ import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerBackendOptionRoutes } from './modules/backend-options/routes.js';
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
+import { registerDashboardProxy } from './modules/dashboards/proxy.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerHttpsCertificateRoutes } from './modules/https-certificates/routes.js';
@@ -65,6 +66,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerBackendOptionRoutes,
   registerHttpsCertificateRoutes,
   registerClusterFacingRoutes,
+  registerDashboardProxy,
   registerWorkerRoutes,
   registerInstanceRoutes,
   registerInstanceSpecRoutes,

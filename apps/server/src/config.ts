@@ -32,6 +32,7 @@ const envSchema = z.object({
   CUMULUS_PIP_INDEX_URL: z.url().optional(),
   CUMULUS_PIP_EXTRA_INDEX_URL: z.string().max(4000).optional(),
   CUMULUS_BUILD_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
+  CUMULUS_DEFAULT_ENVIRONMENT: z.enum(['on', 'off']).default('on'),
 });
 
 export interface Config {
@@ -63,6 +64,8 @@ export interface SoftwareConfig {
   retentionMs: number;
   /** What pip runs with: this server's environment minus its secrets (HOME, PATH, PIP_*, proxies). */
   buildEnv: Record<string, string>;
+  /** Clusters created without an environment run on a default one with a bokeh Dask can serve its dashboard with. */
+  defaultEnvironment: boolean;
 }
 
 /** Timings of the cluster control loop and of the instance agents, in milliseconds. */
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pipIndexUrl: e.CUMULUS_PIP_INDEX_URL,
       pipExtraIndexUrl: e.CUMULUS_PIP_EXTRA_INDEX_URL,
       retentionMs: e.CUMULUS_BUILD_RETENTION_DAYS * 86_400_000,
+      defaultEnvironment: e.CUMULUS_DEFAULT_ENVIRONMENT === 'on',
       buildEnv: Object.fromEntries(
         Object.entries(given).filter((entry): entry is [string, string] => BUILD_ENV.test(entry[0])),
       ),

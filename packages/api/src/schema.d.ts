@@ -6831,6 +6831,7 @@ export interface paths {
                             /** @description The interpreter to run Dask with (the cluster's software environment); null: the agent's own. */
                             python: string | null;
                             unreachable_timeout_seconds: number;
+                            dashboard_prefix: string | null;
                         };
                     };
                 };
@@ -7268,6 +7269,7 @@ export interface paths {
                         reason?: string;
                         address?: string | null;
                         dashboard_address?: string | null;
+                        dashboard_available?: boolean;
                         stop_cluster_reason?: string;
                     };
                 };
@@ -7339,6 +7341,7 @@ export interface paths {
                         reason?: string;
                         address?: string | null;
                         dashboard_address?: string | null;
+                        dashboard_available?: boolean;
                         stop_cluster_reason?: string;
                     };
                 };

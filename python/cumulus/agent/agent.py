@@ -1,7 +1,9 @@
 """The agent's life: bootstrap, run Dask, heartbeat, stop."""
 
 import os
+import re
 import signal
+import subprocess
 import socket
 import sys
 import threading
@@ -10,7 +12,7 @@ import urllib.parse
 
 from .control import ControlPlane, Refused
 from .dask_process import (
-    DaskProcess, command, dask_config, environment, exit_reason, has_dashboard, write_scheduler_file,
+    DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
 )
 from .logs import LogShipper
 
@@ -19,6 +21,28 @@ STOP_GRACE_SECONDS = 10
 WAIT_POLL_SECONDS = 0.05
 # Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control plane.
 INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 180)
+
+
+class DashboardCheck:
+    """Whether Dask in the scheduler's interpreter can serve its dashboard (a bokeh it supports),
+    found out while the scheduler starts."""
+
+    def __init__(self, python):
+        self.available = False
+        self.thread = threading.Thread(target=self._check, args=(python,), daemon=True)
+        self.thread.start()
+
+    def _check(self, python):
+        try:
+            done = subprocess.run([python, "-c", "import distributed.dashboard.core"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+            self.available = done.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            self.available = False
+
+    def result(self):
+        self.thread.join(60)
+        return self.available
 
 
 class Stop(Exception):
@@ -98,6 +122,8 @@ class Agent:
         if self.role == "worker" and os.path.exists(scheduler_file):
             os.remove(scheduler_file)
         args = command(boot, host, preloads, self.workdir, scheduler_file)
+        if self.role == "scheduler":
+            self.dashboard_check = DashboardCheck(boot.get("python") or sys.executable)
         self.call(self.control.process_state, self.role, "starting")
         self.dask = DaskProcess(self.role, args, environment(boot, config), self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
@@ -140,6 +166,7 @@ class Agent:
                 extra = {"address": self.dask.address}
                 if self.role == "scheduler":
                     extra["dashboard_address"] = self.dashboard_url(host)
+                    extra["dashboard_available"] = self.dashboard_check.result()
                 self.call(self.control.process_state, self.role, "started", **extra)
                 self.call(self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
@@ -152,12 +179,9 @@ class Agent:
                 raise Stop("terminated")
 
     def dashboard_url(self, host):
-        found = self.dask.dashboard
-        if not found or not has_dashboard():
-            return None
-        if found.startswith(":"):
-            found = f"http://{host}{found}"
-        return found
+        """Where the scheduler's HTTP server listens (the dashboard, when it has one): its origin."""
+        port = re.search(r":(\d+)", self.dask.dashboard or "")
+        return f"http://{host}:{port.group(1)}" if port else None
 
     def shutdown(self, why, graceful):
         self.say(f"stopping: {why}")

@@ -73,10 +73,14 @@ def command(boot, host, preload_paths, workdir, scheduler_file=None):
     dashboard = ["--dashboard-address", f"{host}:0"] if has_dashboard() else ["--no-dashboard"]
     preloads = [arg for path in preload_paths for arg in ("--preload", path)]
     if boot["role"] == "scheduler":
+        # Its HTTP server always runs (health, and the dashboard where bokeh allows), under the path
+        # the control plane proxies it at.
+        prefix = boot.get("dashboard_prefix")
+        http = ["--dashboard-address", f"{host}:0", *(["--dashboard-prefix", prefix] if prefix else [])]
         return [
             python, "-m", "distributed.cli.dask_scheduler",
             "--host", host, "--port", str(boot.get("scheduler_port") or 0), "--protocol", "tls",
-            *dashboard, *preloads,
+            *http, *preloads,
         ]
     options = boot.get("worker_options") or {}
     args = [

@@ -66,6 +66,8 @@ export interface Interpreter {
   version: string;
   architecture: string;
   packages: ReadonlyMap<string, string>;
+  /** What Dask needs installed to serve its dashboard (`bokeh>=2.4.2,<=2.4.3`); null: it can already. */
+  dashboardRequirement: string | null;
 }
 
 export interface Builder {

@@ -25,7 +25,17 @@ const ABOUT_INTERPRETER = `
 import json, platform
 from importlib.metadata import distributions
 packages = {d.metadata["Name"]: d.version for d in distributions() if d.metadata["Name"]}
-print(json.dumps({"version": platform.python_version(), "machine": platform.machine(), "packages": packages}))`;
+dashboard = None
+try:
+    import distributed.dashboard.core  # imports only with a bokeh this Dask can serve its dashboard with
+except ImportError:
+    try:
+        from distributed import versions
+        low, high = getattr(versions, "MIN_BOKEH_VERSION", None), getattr(versions, "MAX_BOKEH_VERSION", None)
+        dashboard = "bokeh" + ",".join(([f">={low}"] if low else []) + ([f"<={high}"] if high else []))
+    except ImportError:
+        pass
+print(json.dumps({"version": platform.python_version(), "machine": platform.machine(), "packages": packages, "dashboard": dashboard}))`;
 
 /** What every virtual environment brings along; not part of what a spec asked for. */
 const BOOTSTRAP = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
@@ -43,9 +53,15 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
       version: string;
       machine: string;
       packages: Record<string, string>;
+      dashboard: string | null;
     };
     const packages = new Map(Object.entries(parsed.packages).map(([n, v]) => [normaliseProject(n), v]));
-    return { version: parsed.version, architecture: parsed.machine, packages };
+    return {
+      version: parsed.version,
+      architecture: parsed.machine,
+      packages,
+      dashboardRequirement: parsed.dashboard,
+    };
   };
   const interpreter = (): Promise<Interpreter> => {
     if (!about) {

@@ -35,6 +35,8 @@ export async function startTestServer(
     CUMULUS_SMTP_URL: smtpUrl,
     CUMULUS_PUBLIC_URL: 'http://cumulus.test',
     CUMULUS_WEB_DIST: path.join(dataDir, 'no-console'),
+    // Clusters run on the interpreter unless a test asks for the default environment.
+    CUMULUS_DEFAULT_ENVIRONMENT: 'off',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...env,
   });

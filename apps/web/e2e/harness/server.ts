@@ -84,6 +84,8 @@ export async function startE2eServer(): Promise<E2eServer> {
         PORT: String(port),
         HOST: '127.0.0.1',
         CUMULUS_PUBLIC_URL: base,
+        // No default environment build competing with the journeys (its own test is on the server).
+        CUMULUS_DEFAULT_ENVIRONMENT: 'off',
         CUMULUS_DATA_DIR: dataDir,
         CUMULUS_SMTP_URL: smtpUrl,
         CUMULUS_WEB_DIST: webDist,

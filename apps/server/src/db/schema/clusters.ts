@@ -126,7 +126,10 @@ export const clusters = pgTable(
     softwareBuildId: integer('software_build_id'),
     schedulerAddress: text('scheduler_address'),
     schedulerPort: integer('scheduler_port'),
+    /** Where the scheduler's HTTP server is, as the control plane reaches it (the dashboard proxy's upstream). */
     dashboardAddress: text('dashboard_address'),
+    /** The scheduler serves the Dask dashboard there (its interpreter has a bokeh Dask can use). */
+    dashboardAvailable: boolean('dashboard_available').notNull().default(false),
     /** The control loop's bookkeeping (loops/runner.ts): due time, lease, failures in a row. */
     ...loopColumns(),
     created: createdAt(),

@@ -17,6 +17,8 @@ export const processPhoneHome = z.object({
   /** The Dask address, e.g. tls://10.0.0.5:8786. */
   address: text(300).nullish(),
   dashboard_address: text(300).nullish(),
+  /** Scheduler only: whether the dashboard itself is served (Dask found a bokeh it can use). */
+  dashboard_available: z.boolean().optional(),
   /** Scheduler only: asks the control plane to stop the whole cluster (idle or no-client shutdown). */
   stop_cluster_reason: text(2000).optional(),
 });
@@ -72,6 +74,8 @@ export const bootstrapAnswer = z.object({
       "The interpreter to run Dask with (the cluster's software environment); null: the agent's own.",
     ),
   unreachable_timeout_seconds: z.number(),
+  /** Scheduler only: the path its HTTP server (the dashboard) serves under, as the control plane proxies it. */
+  dashboard_prefix: z.string().nullable(),
 });
 
 export const workerIpsAnswer = z.object({

@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { reportInstance, reportProcess } from '../clusters/observe.js';
 import { instanceShouldRun } from '../clusters/states.js';
+import { dashboardPrefix } from '../dashboards/passes.js';
 import { pythonFor } from '../software/for-clusters.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
@@ -58,6 +59,7 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,
     python: await pythonFor(deps.db, await deps.backends.forCluster(cluster), cluster.softwareBuildId),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
+    dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
   };
 }
 
@@ -120,6 +122,7 @@ export async function processPhoneHomeUpdate(
     reason: body.reason ?? undefined,
     address: body.address ?? undefined,
     dashboardAddress: body.dashboard_address,
+    dashboardAvailable: body.dashboard_available ?? false,
     stopClusterReason: body.stop_cluster_reason ?? undefined,
   });
   return { ok: true };

@@ -48,6 +48,7 @@ export async function reportProcess(
     reason?: string | undefined;
     address?: string | undefined;
     dashboardAddress?: string | null | undefined;
+    dashboardAvailable?: boolean | undefined;
     stopClusterReason?: string | undefined;
   },
 ) {
@@ -61,6 +62,7 @@ export async function reportProcess(
         schedulerAddress: address,
         schedulerPort: port,
         dashboardAddress: report.dashboardAddress ?? null,
+        dashboardAvailable: !!report.dashboardAddress && !!report.dashboardAvailable,
       })
       .where(eq(clusters.id, process.clusterId));
   }

@@ -13,6 +13,7 @@ import {
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { dashboardLink } from '../dashboards/passes.js';
 import { aliasNameOf } from '../software/for-clusters.js';
 import type {
   clusterDetailsSchema,
@@ -129,6 +130,8 @@ export async function presentDetails(
   secrets: SecretBox,
   cluster: Cluster,
   workspace: Pick<Workspace, 'id' | 'slug' | 'name'>,
+  /** For the dashboard link: a pass of the reader's own, through this server. */
+  reader: { userId: number; publicUrl: string; secret: string },
 ): Promise<Details> {
   const [processes, machines] = await Promise.all([
     db
@@ -150,7 +153,10 @@ export async function presentDetails(
     scheduler: scheduler
       ? {
           ...presentProcess(scheduler, instanceOf.get(scheduler.id)),
-          dashboard_address: cluster.dashboardAddress,
+          dashboard_address:
+            cluster.dashboardAvailable && cluster.dashboardAddress
+              ? dashboardLink(reader.publicUrl, reader.secret, cluster.id, reader.userId)
+              : null,
         }
       : null,
     workers: workers.map((w) => presentProcess(w, instanceOf.get(w.id))),

@@ -91,7 +91,11 @@ export function registerClusterRoutes(app: App, deps: Deps): void {
         request.params.account,
         request.params.pk,
       );
-      return presentDetails(db, deps.secrets, cluster, access.workspace);
+      return presentDetails(db, deps.secrets, cluster, access.workspace, {
+        userId: currentUser(request).id,
+        publicUrl: deps.config.publicUrl,
+        secret: deps.config.secret,
+      });
     },
   );
 

@@ -9,6 +9,7 @@ import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
 import { setFlag } from '../interactions/service.js';
+import { defaultEnvironmentBuild } from '../software/default-environment.js';
 import { buildForCluster } from '../software/for-clusters.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
@@ -60,6 +61,8 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
   const cores = workerCores(workerOptions);
 
   const backend = await deps.backends.forWorkspace(access.workspace.id);
+  const named = body.env_id != null || !!body.env_name;
+  const fallback = named ? null : await defaultEnvironmentBuild(deps, user, access);
   const result = await desire(deps, async (tx, want) => {
     const [live] = await tx
       .select()
@@ -111,7 +114,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         tokenBox: deps.secrets.encrypt(token),
         tlsCert: tls.cert,
         tlsKeyBox: deps.secrets.encrypt(tls.key),
-        softwareBuildId: software?.buildId ?? null,
+        softwareBuildId: software?.buildId ?? fallback,
         sshKeyBox: deps.secrets.encrypt(ssh.privateKey),
         sshPublicKey: ssh.publicKey,
         stateReason: `Requested by ${user.username}`,

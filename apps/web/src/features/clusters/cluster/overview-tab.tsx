@@ -189,8 +189,11 @@ export function ClusterOverviewTab() {
             </dl>
             {!dashboard ? (
               <p className="text-muted-foreground mt-3 text-xs">
-                This scheduler serves no Dask dashboard (it needs <code className="font-mono">bokeh</code>{' '}
-                where the scheduler runs). Task progress is still visible from your Dask client.
+                This scheduler serves no Dask dashboard: Dask needs a <code className="font-mono">bokeh</code>{' '}
+                it supports where the scheduler runs. Clusters created without an environment run on the
+                workspace's <code className="font-mono">cumulus-default</code> environment once it is built
+                (see Software for its build, and why it failed if it did); or give the cluster an environment
+                with that bokeh. Task progress is still visible from your Dask client.
               </p>
             ) : null}
           </CardContent>

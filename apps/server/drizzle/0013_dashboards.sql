@@ -1,0 +1,1 @@
+ALTER TABLE "clusters" ADD COLUMN "dashboard_available" boolean DEFAULT false NOT NULL;
