@@ -23,26 +23,25 @@ WAIT_POLL_SECONDS = 0.05
 INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 180)
 
 
-class DashboardCheck:
-    """Whether Dask in the scheduler's interpreter can serve its dashboard (a bokeh it supports),
-    found out while the scheduler starts."""
+def check_dashboard(python, then):
+    """Finds out, in the background and at low priority once the scheduler is up (so its start
+    does not wait or compete), whether Dask in the scheduler's interpreter can serve its dashboard
+    (a bokeh it supports); calls `then()` if it can."""
 
-    def __init__(self, python):
-        self.available = False
-        self.thread = threading.Thread(target=self._check, args=(python,), daemon=True)
-        self.thread.start()
-
-    def _check(self, python):
+    def check():
         try:
-            done = subprocess.run([python, "-c", "import distributed.dashboard.core"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
-            self.available = done.returncode == 0
+            # Not one of the instance's own processes (the backend finds those by this variable);
+            # still in its process group, so stopping the instance ends it too.
+            env = {k: v for k, v in os.environ.items() if k != "CUMULUS_BACKEND_ID"}
+            done = subprocess.run([python, "-c", "import distributed.dashboard.core"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
+                                  preexec_fn=lambda: os.nice(10))
         except (OSError, subprocess.TimeoutExpired):
-            self.available = False
+            return
+        if done.returncode == 0:
+            then()
 
-    def result(self):
-        self.thread.join(60)
-        return self.available
+    threading.Thread(target=check, daemon=True).start()
 
 
 class Stop(Exception):
@@ -122,8 +121,7 @@ class Agent:
         if self.role == "worker" and os.path.exists(scheduler_file):
             os.remove(scheduler_file)
         args = command(boot, host, preloads, self.workdir, scheduler_file)
-        if self.role == "scheduler":
-            self.dashboard_check = DashboardCheck(boot.get("python") or sys.executable)
+        self.python = boot.get("python") or sys.executable
         self.call(self.control.process_state, self.role, "starting")
         self.dask = DaskProcess(self.role, args, environment(boot, config), self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
@@ -166,8 +164,10 @@ class Agent:
                 extra = {"address": self.dask.address}
                 if self.role == "scheduler":
                     extra["dashboard_address"] = self.dashboard_url(host)
-                    extra["dashboard_available"] = self.dashboard_check.result()
                 self.call(self.control.process_state, self.role, "started", **extra)
+                if self.role == "scheduler" and extra["dashboard_address"]:
+                    check_dashboard(self.python, lambda extra=extra: self.call(
+                        self.control.process_state, self.role, "started", dashboard_available=True, **extra))
                 self.call(self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
                 reported = True
