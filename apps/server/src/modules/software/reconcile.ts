@@ -51,11 +51,7 @@ export function buildDomain(ctx: BuildLoopContext): LoopDomain {
 
 async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSignal): Promise<null> {
   const { db } = ctx;
-  const [row] = await db
-    .select({ build: softwareBuilds, spec: softwareSpecs })
-    .from(softwareBuilds)
-    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
-    .where(eq(softwareBuilds.id, buildId));
+  const row = await buildWithSpec(db, buildId);
   if (!row || (row.build.state !== 'queued' && row.build.state !== 'building')) return null;
   const { build, spec } = row;
   const logs = new LogWriter(db, buildId);
@@ -136,6 +132,16 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
     await lookAtClustersOfBuild(ctx, buildId);
     return null;
   }
+}
+
+/** A build and the spec it builds. */
+export async function buildWithSpec(db: Db, buildId: number) {
+  const [row] = await db
+    .select({ build: softwareBuilds, spec: softwareSpecs })
+    .from(softwareBuilds)
+    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
+    .where(eq(softwareBuilds.id, buildId));
+  return row;
 }
 
 /** What the builder installs: the spec's requirements and wheels, or exactly a lockfile. */

@@ -1,28 +1,24 @@
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type BuildReport, softwareBuildLogs, softwareBuilds, softwareSpecs } from '../../db/schema/index.js';
+import { type BuildReport, softwareBuildLogs, softwareBuilds } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { PhoneHome } from './facing-routes.js';
-import { buildRequest } from './reconcile.js';
+import { buildRequest, buildWithSpec } from './reconcile.js';
 
 /** Where a build's uploaded environment archive is kept. */
 export const archivePath = (dataDir: string, buildId: number) =>
   path.join(dataDir, 'environments', 'archives', `build-${buildId}.tar.gz`);
 
-async function buildWithSpec(db: Db, buildId: number) {
-  const [row] = await db
-    .select({ build: softwareBuilds, spec: softwareSpecs })
-    .from(softwareBuilds)
-    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
-    .where(eq(softwareBuilds.id, buildId));
+async function foundBuild(db: Db, buildId: number) {
+  const row = await buildWithSpec(db, buildId);
   if (!row) throw notFound('Build not found.');
   return row;
 }
 
 export async function assertBuilding(db: Db, buildId: number): Promise<void> {
-  const { build } = await buildWithSpec(db, buildId);
+  const { build } = await foundBuild(db, buildId);
   if (build.state !== 'building')
     throw conflict(
       `This build is ${build.state}, not building: nothing more can be reported for it.`,
@@ -36,7 +32,7 @@ export async function specFor(
   buildId: number,
   wheelUrl: (buildId: number, fileId: number) => string,
 ) {
-  const { build, spec } = await buildWithSpec(deps.db, buildId);
+  const { build, spec } = await foundBuild(deps.db, buildId);
   const request = await buildRequest(
     { db: deps.db, dataDir: deps.config.dataDir },
     buildId,
@@ -111,7 +107,7 @@ export async function downloadable(
   buildId: number,
   fileId: number | undefined,
 ) {
-  const { build, spec } = await buildWithSpec(deps.db, buildId);
+  const { build, spec } = await foundBuild(deps.db, buildId);
   if (fileId !== undefined) {
     const request = await buildRequest({ db: deps.db, dataDir: deps.config.dataDir }, buildId, spec, null);
     const wheel = request.wheels.find((w) => w.id === fileId);
