@@ -1,3 +1,4 @@
+import { normaliseProject } from '../../compute/builder.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
@@ -67,7 +68,7 @@ export function registerPackageCacheRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { limit, offset, name, version, source, channel_url, platform, python_version } = request.query;
-      const wanted = name?.toLowerCase().replace(/[-_.]+/g, '-');
+      const wanted = name && normaliseProject(name);
       const matches = (await cached()).filter(
         (p) =>
           (!wanted || p.name.includes(wanted)) &&
