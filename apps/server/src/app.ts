@@ -29,6 +29,7 @@ import { registerInstanceSpecRoutes } from './modules/instance-specs/routes.js';
 import { registerInstanceRoutes } from './modules/instances/routes.js';
 import { registerInteractionRoutes } from './modules/interactions/routes.js';
 import { registerInviteRoutes } from './modules/invites/routes.js';
+import { registerJobRoutes } from './modules/jobs/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
@@ -77,6 +78,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerPackageIndexRoutes,
   registerPackageCacheRoutes,
   registerBuildFacingRoutes,
+  registerJobRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

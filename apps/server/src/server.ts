@@ -17,6 +17,7 @@ import { createMailDelivery } from './mail/delivery.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { clusterDomain } from './modules/clusters/reconcile/index.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
+import { jobDomain } from './modules/jobs/reconcile.js';
 import { collectEnvironments } from './modules/software/gc.js';
 import { buildDomain } from './modules/software/reconcile.js';
 
@@ -109,6 +110,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       }),
       log,
     ),
+  );
+  loops.set(
+    'batch-jobs',
+    new Runner(database.db, jobDomain({ db: database.db, loops: deps.loops, log }), log),
   );
   const housekeeping = new Periodic(
     'housekeeping',

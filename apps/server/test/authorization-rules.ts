@@ -10,12 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import {
+  batchJobs,
   httpsCertificates,
   instanceSpecs,
   instances,
   packageFiles,
+  runTasks,
   softwareAliases,
   softwareBuildLogs,
   softwareBuilds,
@@ -23,6 +26,7 @@ import {
 } from '../src/db/schema/index.js';
 import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
+import { outputPath } from '../src/modules/jobs/output.js';
 import { packageFilePath } from '../src/modules/software/files.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
 import type { TestUser } from './helpers/factories.js';
@@ -127,6 +131,26 @@ const worldSpec = async (c: CallContext) => {
   return row!;
 };
 /** A built software environment of the world's workspace, made by `target`, and an uploaded wheel. */
+/** A batch job of the world's workspace by `target`, with one task whose output file is kept. */
+const worldJob = async (c: CallContext) => {
+  const { db, config } = c.ts.server.deps;
+  const [job] = await db
+    .insert(batchJobs)
+    .values({
+      workspaceId: W(c).id,
+      creatorId: c.world.target.id,
+      userCommand: 'echo hi',
+      nTasks: 1,
+      pipeToFiles: true,
+    })
+    .returning();
+  await db.insert(runTasks).values({ batchJobId: job!.id, command: 'echo hi', outputBytes: 3 });
+  const file = outputPath(config.dataDir, job!.id, 0);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, 'hi\n');
+  return job!;
+};
+
 const worldSoftware = async (c: CallContext) => {
   const { db } = c.ts.server.deps;
   const workspaceId = W(c).id;
@@ -493,6 +517,43 @@ export const RULES: Record<string, RouteRule> = {
     expect: clusterOnly(),
     params: () => ({ task_id: 1 }),
     body: () => ({ state: 'done' }),
+  },
+  'PUT /api/v2/cluster_facing/run-task/{task_id}/output': {
+    expect: clusterOnly(),
+    params: () => ({ task_id: 1 }),
+  },
+
+  // Batch jobs: members submit; readers see them; the creator and admins cancel.
+  'GET /api/v2/jobs/': { expect: signedIn(200) },
+  'POST /api/v2/jobs/': {
+    expect: { ...readers(200), staff: 403 },
+    body: (c) => ({ workspace: W(c).slug, user_command: 'echo matrix' }),
+  },
+  'POST /api/v2/jobs/compressed': {
+    expect: { ...readers(200), staff: 403 },
+    body: (c) => gzipSync(JSON.stringify({ workspace: W(c).slug, user_command: 'echo matrix' })),
+  },
+  'POST /api/v2/jobs/single-job-script/': {
+    // A refused idle_timeout shows who got past the access checks without launching anything.
+    expect: { ...readers(400), staff: 403 },
+    body: (c) => ({
+      workspace: W(c).slug,
+      user_command: 'echo matrix',
+      cluster: { scheduler_options: { idle_timeout: 'whenever' } },
+    }),
+  },
+  'GET /api/v2/jobs/{job_id}': {
+    expect: readers(200),
+    params: async (c) => ({ job_id: (await worldJob(c)).id }),
+  },
+  'DELETE /api/v2/jobs/{job_id}': {
+    expect: clusterManagers(200),
+    params: async (c) => ({ job_id: (await worldJob(c)).id }),
+  },
+  'GET /api/v2/jobs/cluster/{cluster_id}': { expect: readers(200), params: (c) => ({ cluster_id: C(c).id }) },
+  'GET /api/v2/jobs/{job_id}/tasks/{array_task_id}/output': {
+    expect: readers(200),
+    params: async (c) => ({ job_id: (await worldJob(c)).id, array_task_id: 0 }),
   },
 
   // Workers: readers list them; the creator and admins scale (here by nothing, to change nothing).

@@ -164,9 +164,12 @@ describe('cluster-facing calls', () => {
     const done = await asCluster.post(`${facing}/run-task/${first!.id}`, { state: 'done', exit_code: 0 });
     expect(done.body).toMatchObject({ state: 'done', exit_code: 0 });
     expect(done.body.stop).toMatch(/\+00:00$/);
-    const again = await asCluster.post(`${facing}/run-task/${first!.id}`, { state: 'running' });
+    // A finished task cannot change its outcome; a `running` report of it hears to stop it.
+    const again = await asCluster.post(`${facing}/run-task/${first!.id}`, { state: 'error' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('RUN_TASK_FINISHED');
+    const stillRunning = await asCluster.post(`${facing}/run-task/${first!.id}`, { state: 'running' });
+    expect(stillRunning.body).toMatchObject({ state: 'done', stop_task: true });
     const taken = await asCluster.post(`${facing}/run-task/${forScheduler!.id}`, {
       state: 'running',
       backend_id: workerId,

@@ -6832,6 +6832,10 @@ export interface paths {
                             python: string | null;
                             unreachable_timeout_seconds: number;
                             dashboard_prefix: string | null;
+                            batch: {
+                                job_ids: number[];
+                                host_setup: string[];
+                            } | null;
                         };
                     };
                 };
@@ -7409,6 +7413,7 @@ export interface paths {
                             /** @enum {string} */
                             source: "dask" | "system";
                             message: string;
+                            task_id?: number | null;
                         }[];
                     };
                 };
@@ -7704,6 +7709,13 @@ export interface paths {
                                 } | null;
                                 start: string | null;
                                 stop: string | null;
+                                user_files: {
+                                    path: string;
+                                    content: string;
+                                }[];
+                                workdir: string | null;
+                                pipe_to_files: boolean;
+                                timeout_seconds: number | null;
                             } | null;
                         };
                     };
@@ -7833,7 +7845,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reports a task `running`, `done` or `error` (with `exit_code`). Done and errored tasks never move again (409). */
+        /** @description Reports a task `running` (also while it runs), `done` or `error` (with `exit_code`). Done and errored tasks never move again (409); a `running` report of a task that ended meanwhile (cancelled, timed out) answers `stop_task`. */
         post: {
             parameters: {
                 query?: never;
@@ -7883,6 +7895,7 @@ export interface paths {
                             } | null;
                             start: string | null;
                             stop: string | null;
+                            stop_task: boolean;
                         };
                     };
                 };
@@ -8433,6 +8446,7 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             source: "dask" | "system";
+                            task_id: number | null;
                         }[];
                     };
                 };
@@ -8503,6 +8517,7 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             source: "dask" | "system";
+                            task_id: number | null;
                         }[];
                     };
                 };
@@ -8725,6 +8740,7 @@ export interface paths {
                     since_ms?: number;
                     until_ms?: number;
                     filter_pattern?: string;
+                    task_id?: number;
                     limit?: number;
                     page_limit?: number;
                 };
@@ -8750,6 +8766,7 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             source: "dask" | "system";
+                            task_id: number | null;
                         }[];
                     };
                 };
@@ -8801,6 +8818,7 @@ export interface paths {
                     since_ms?: number;
                     until_ms?: number;
                     filter_pattern?: string;
+                    task_id?: number;
                     limit?: number;
                     page_limit?: number;
                 };
@@ -8826,6 +8844,7 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             source: "dask" | "system";
+                            task_id: number | null;
                         }[];
                     };
                 };
@@ -9106,6 +9125,7 @@ export interface paths {
                                 instance: string;
                                 /** @enum {string} */
                                 source: "dask" | "system";
+                                task_id: number | null;
                             }[];
                         };
                     };
@@ -9170,6 +9190,7 @@ export interface paths {
                         since_ms?: number;
                         until_ms?: number;
                         filter_pattern?: string;
+                        task_id?: number;
                         /** @default 500 */
                         page_size?: number;
                     };
@@ -9191,6 +9212,7 @@ export interface paths {
                                 instance: string;
                                 /** @enum {string} */
                                 source: "dask" | "system";
+                                task_id: number | null;
                             }[];
                             /** @description More lines matched than this page holds: ask `next` at once. */
                             has_more: boolean;
@@ -9264,6 +9286,7 @@ export interface paths {
                                 instance: string;
                                 /** @enum {string} */
                                 source: "dask" | "system";
+                                task_id: number | null;
                             }[];
                             /** @description More lines matched than this page holds: ask `next` at once. */
                             has_more: boolean;
@@ -9338,6 +9361,7 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             source: "dask" | "system";
+                            task_id: number | null;
                         }[];
                     };
                 };
@@ -14162,6 +14186,729 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/jobs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Batch jobs, newest first: of `workspace`, else of every workspace the caller reads. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    workspace?: string;
+                    cluster_id?: number;
+                    state?: "pending" | "running" | "done" | "failed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                workspace_name: string;
+                                creator: string | null;
+                                cluster_id: number | null;
+                                cluster_name: string | null;
+                                cluster_state: string | null;
+                                user_command: string;
+                                n_tasks: number;
+                                n_tasks_succeeded: number;
+                                n_tasks_failed: number;
+                                n_tasks_running: number;
+                                created: string;
+                                started: string | null;
+                                completed: string | null;
+                                approximate_cloud_total_cost: number | null;
+                                /** @enum {string} */
+                                state: "pending" | "running" | "done" | "failed" | "cancelled";
+                                reason: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspace?: string | null;
+                        user_command: string;
+                        user_files?: {
+                            path: string;
+                            content: string;
+                            local_path?: string | null;
+                            remote_path?: string | null;
+                        }[] | null;
+                        user_file_refs?: unknown[] | null;
+                        task_array_ntasks?: number | null;
+                        task_array?: number[] | null;
+                        scheduler_task_array?: number[] | null;
+                        run_on_scheduler?: boolean | null;
+                        run_on_workers?: boolean | null;
+                        env_vars?: {
+                            [key: string]: string;
+                        } | null;
+                        secret_env_vars?: {
+                            [key: string]: string;
+                        } | null;
+                        task_map_env_var?: string | null;
+                        task_map_env_vals?: string[] | null;
+                        task_map_env_vars_and_vals?: {
+                            [key: string]: string;
+                        }[] | null;
+                        wait_for_ready_cluster?: boolean | null;
+                        workdir?: string | null;
+                        pipe_to_files?: boolean | null;
+                        host_setup?: string | null;
+                        job_timeout_seconds?: number | null;
+                        run_in_container?: boolean | null;
+                        max_retries?: number | null;
+                        max_concurrent_tasks?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/single-job-script/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A job and the cluster it runs on in one call: `cluster` takes the options of a cluster create (and `max_workers`). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        workspace?: string | null;
+                        user_command: string;
+                        user_files?: {
+                            path: string;
+                            content: string;
+                            local_path?: string | null;
+                            remote_path?: string | null;
+                        }[] | null;
+                        user_file_refs?: unknown[] | null;
+                        task_array_ntasks?: number | null;
+                        task_array?: number[] | null;
+                        scheduler_task_array?: number[] | null;
+                        run_on_scheduler?: boolean | null;
+                        run_on_workers?: boolean | null;
+                        env_vars?: {
+                            [key: string]: string;
+                        } | null;
+                        secret_env_vars?: {
+                            [key: string]: string;
+                        } | null;
+                        task_map_env_var?: string | null;
+                        task_map_env_vals?: string[] | null;
+                        task_map_env_vars_and_vals?: {
+                            [key: string]: string;
+                        }[] | null;
+                        wait_for_ready_cluster?: boolean | null;
+                        workdir?: string | null;
+                        pipe_to_files?: boolean | null;
+                        host_setup?: string | null;
+                        job_timeout_seconds?: number | null;
+                        run_in_container?: boolean | null;
+                        max_retries?: number | null;
+                        max_concurrent_tasks?: number | null;
+                        cluster?: {
+                            workers?: number | null;
+                            worker_instance_types?: string[] | null;
+                            scheduler_instance_types?: string[] | null;
+                            worker_options?: {
+                                [key: string]: unknown;
+                            } | null;
+                            worker_class?: string | null;
+                            worker_disk_size?: number | null;
+                            worker_disk_throughput?: number | null;
+                            worker_disk_config?: {
+                                [key: string]: unknown;
+                            } | null;
+                            scheduler_disk_size?: number | null;
+                            scheduler_disk_config?: {
+                                [key: string]: unknown;
+                            } | null;
+                            scheduler_options?: {
+                                [key: string]: unknown;
+                            } | null;
+                            environ?: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            tags?: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            dask_config?: {
+                                [key: string]: unknown;
+                            } | null;
+                            private_to_creator?: boolean | null;
+                            env_id?: number | null;
+                            env_name?: string | null;
+                            extra_worker_on_scheduler?: boolean | null;
+                            n_worker_specs_per_host?: number | null;
+                            use_aws_creds_endpoint?: boolean | null;
+                            custom_subdomain?: string | null;
+                            extra_user_container?: string | null;
+                            extra_user_container_ignore_entrypoint?: boolean | null;
+                            scheduler_sidecars?: {
+                                [key: string]: unknown;
+                            }[] | null;
+                            worker_sidecars?: {
+                                [key: string]: unknown;
+                            }[] | null;
+                            host_setup_script?: string | null;
+                            pause_on_exit?: boolean | null;
+                            cluster_timeout_seconds?: number | null;
+                            coiled_cloud_env_image?: string | null;
+                            filestores_to_attach?: {
+                                [key: string]: unknown;
+                            }[] | null;
+                            local_versions?: {
+                                [key: string]: unknown;
+                            } | null;
+                            options?: {
+                                [key: string]: unknown;
+                            } | null;
+                            name?: string | null;
+                            max_workers?: number | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            cluster_id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    job_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            workspace_name: string;
+                            creator: string | null;
+                            cluster_id: number | null;
+                            cluster_name: string | null;
+                            cluster_state: string | null;
+                            user_command: string;
+                            n_tasks: number;
+                            n_tasks_succeeded: number;
+                            n_tasks_failed: number;
+                            n_tasks_running: number;
+                            created: string;
+                            started: string | null;
+                            completed: string | null;
+                            approximate_cloud_total_cost: number | null;
+                            /** @description pending, running, or once finished "done (success)", "done (failed)" or "done (cancelled)". */
+                            state: string;
+                            /** @enum {string} */
+                            job_state: "pending" | "running" | "done" | "failed" | "cancelled";
+                            reason: string;
+                            finished: boolean;
+                            env_vars: {
+                                [key: string]: string;
+                            };
+                            secret_env_var_names: string[];
+                            workdir: string | null;
+                            pipe_to_files: boolean;
+                            host_setup: string | null;
+                            timeout_seconds: number | null;
+                            max_retries: number;
+                            max_concurrent_tasks: number | null;
+                            files: string[];
+                            tasks: {
+                                /** @description The run task id (what `better-logs?task_id=` filters on). */
+                                id: number;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                assigned_to: {
+                                    instance_id: number;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                exit_code: number | null;
+                                reason: string;
+                                retries: number;
+                                /** @description Size of its kept output file (`pipe_to_files`). */
+                                output_bytes: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** @description Cancels the job: running tasks are stopped (TERM, then KILL) and so is its cluster. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    job_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            workspace_name: string;
+                            creator: string | null;
+                            cluster_id: number | null;
+                            cluster_name: string | null;
+                            cluster_state: string | null;
+                            user_command: string;
+                            n_tasks: number;
+                            n_tasks_succeeded: number;
+                            n_tasks_failed: number;
+                            n_tasks_running: number;
+                            created: string;
+                            started: string | null;
+                            completed: string | null;
+                            approximate_cloud_total_cost: number | null;
+                            /** @description pending, running, or once finished "done (success)", "done (failed)" or "done (cancelled)". */
+                            state: string;
+                            /** @enum {string} */
+                            job_state: "pending" | "running" | "done" | "failed" | "cancelled";
+                            reason: string;
+                            finished: boolean;
+                            env_vars: {
+                                [key: string]: string;
+                            };
+                            secret_env_var_names: string[];
+                            workdir: string | null;
+                            pipe_to_files: boolean;
+                            host_setup: string | null;
+                            timeout_seconds: number | null;
+                            max_retries: number;
+                            max_concurrent_tasks: number | null;
+                            files: string[];
+                            tasks: {
+                                /** @description The run task id (what `better-logs?task_id=` filters on). */
+                                id: number;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                assigned_to: {
+                                    instance_id: number;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                exit_code: number | null;
+                                reason: string;
+                                retries: number;
+                                /** @description Size of its kept output file (`pipe_to_files`). */
+                                output_bytes: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/cluster/{cluster_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    cluster_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            cluster_id: number;
+                            cluster_state: string;
+                            /** @enum {string} */
+                            state: "pending" | "running" | "done" | "failed" | "cancelled";
+                            user_command: string;
+                            tasks: {
+                                /** @description The run task id (what `better-logs?task_id=` filters on). */
+                                id: number;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                assigned_to: {
+                                    instance_id: number;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                exit_code: number | null;
+                                reason: string;
+                                retries: number;
+                                /** @description Size of its kept output file (`pipe_to_files`). */
+                                output_bytes: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/{job_id}/tasks/{array_task_id}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A task's kept output file (jobs with `pipe_to_files`), as text. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    job_id: number;
+                    array_task_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/run-task/{task_id}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description A task's output file, kept after the cluster stops (jobs with `pipe_to_files`). */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            size_bytes: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/analytics/metrics-compress": {
         parameters: {
             query?: never;
@@ -14351,6 +15098,66 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/compressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The body of `POST jobs/`, gzip-compressed (at most 2.4 MB compressed). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -15,6 +15,7 @@ from .dask_process import (
     DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
 )
 from .logs import LogShipper
+from .tasks import TaskRunner
 
 STOP_GRACE_SECONDS = 10
 # While a worker waits for its scheduler's address, and while Dask starts: how often to look.
@@ -73,6 +74,7 @@ class Agent:
         self.last_contact = time.monotonic()
         self.dask = None
         self.role = None
+        self.tasks = None
 
     def say(self, message):
         print(message, flush=True)
@@ -123,12 +125,15 @@ class Agent:
         args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.python = boot.get("python") or sys.executable
         self.call(self.control.process_state, self.role, "starting")
-        self.dask = DaskProcess(self.role, args, environment(boot, config), self.workdir,
+        self.env = environment(boot, config)
+        self.dask = DaskProcess(self.role, args, self.env, self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
+        self.scheduler = None
         if self.role == "worker":
-            address = self.scheduler_address(boot)
-            if address:
-                write_scheduler_file(scheduler_file, address)
+            self.scheduler = self.scheduler_address(boot)
+            if self.scheduler:
+                write_scheduler_file(scheduler_file, self.scheduler)
+        self.batch = boot.get("batch")
         return self.watch(host)
 
     def scheduler_address(self, boot):
@@ -171,6 +176,10 @@ class Agent:
                 self.call(self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
                 reported = True
+                if self.batch and self.tasks is None:
+                    self.tasks = TaskRunner(self, self.batch, self.scheduler or self.dask.address, self.env,
+                                            self.python)
+                    self.tasks.start()
             if time.monotonic() - last_heartbeat >= self.heartbeat_interval:
                 self.heartbeat()
                 last_heartbeat = time.monotonic()
@@ -185,6 +194,8 @@ class Agent:
 
     def shutdown(self, why, graceful):
         self.say(f"stopping: {why}")
+        if self.tasks is not None:
+            self.tasks.stop()
         if self.dask is not None:
             self.dask.stop(STOP_GRACE_SECONDS)
         if graceful:
@@ -208,6 +219,8 @@ def main():
     signal.signal(signal.SIGINT, lambda *_: agent.terminate.set())
     try:
         code = agent.run()
+        if agent.tasks is not None:
+            agent.tasks.stop()
         agent.logs.close()
         return code
     except Stop as stop:

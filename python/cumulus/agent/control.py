@@ -1,6 +1,7 @@
 """The agent's HTTP client for the cluster-facing calls (cluster bearer token, JSON)."""
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -61,6 +62,28 @@ class ControlPlane:
         if state:
             body["state"] = state
         return self.request("PATCH", path, body)
+
+    def claim_task(self):
+        """The batch task this instance runs next (claimed for it), or None."""
+        path = f"/pending-run-task/{urllib.parse.quote(self.backend_id)}"
+        return self.request("GET", path)["task"]
+
+    def task_state(self, task_id, state, exit_code=None, reason=None):
+        body = {"state": state, "backend_id": self.backend_id}
+        if exit_code is not None:
+            body["exit_code"] = exit_code
+        if reason:
+            body["reason"] = reason[:2000]
+        return self.request("POST", f"/run-task/{task_id}", body)
+
+    def upload_task_output(self, task_id, path):
+        with open(path, "rb") as f:
+            req = urllib.request.Request(f"{self.server}{API}/run-task/{task_id}/output", data=f, method="PUT")
+            req.add_header("Authorization", f"Bearer {self.token}")
+            req.add_header("Content-Type", "application/octet-stream")
+            req.add_header("Content-Length", str(os.path.getsize(path)))
+            with urllib.request.urlopen(req, timeout=300) as res:
+                return json.loads(res.read() or b"null")
 
     def ship_logs(self, lines):
         return self.request("POST", "/logs", {"backend_id": self.backend_id, "lines": lines})

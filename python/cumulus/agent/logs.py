@@ -18,8 +18,10 @@ class LogShipper:
         self.thread = threading.Thread(target=self._run, name="cumulus-log-shipper", daemon=True)
         self.thread.start()
 
-    def add(self, message, source="system"):
+    def add(self, message, source="system", task_id=None):
         line = {"timestamp_ms": int(time.time() * 1000), "source": source, "message": message[:20_000]}
+        if task_id is not None:
+            line["task_id"] = task_id
         with self.lock:
             self.buffer.append(line)
             if len(self.buffer) > MAX_BUFFERED:  # control plane away: keep the newest

@@ -85,6 +85,9 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
             CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
             CUMULUS_INSTANCE_ID: String(spec.instanceId),
             CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
+            // Instances share this machine: batch tasks run in the instance's own directory,
+            // not in the job's workdir (which every instance would share).
+            CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
             [BACKEND_ID_VAR]: spec.backendId,
           },
         });

@@ -33,13 +33,16 @@ export class Api {
     if (this.credentials && !headers.authorization) {
       headers.authorization = `${this.credentials.includes('-') ? 'ApiToken' : 'Token'} ${this.credentials}`;
     }
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = new URLSearchParams(options.form).toString();
     } else if (options.body !== undefined) {
       headers['content-type'] ??= 'application/json';
-      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      payload =
+        typeof options.body === 'string' || Buffer.isBuffer(options.body)
+          ? options.body
+          : JSON.stringify(options.body);
     }
     const query = options.query
       ? Object.fromEntries(

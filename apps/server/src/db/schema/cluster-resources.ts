@@ -1,16 +1,5 @@
-import {
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-  varchar,
-} from 'drizzle-orm/pg-core';
-import { clusters, instances, processRole } from './clusters.js';
+import { integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { clusters, processRole } from './clusters.js';
 import { createdAt, tstz } from './columns.js';
 import { workspaces } from './organizations.js';
 import { users } from './users.js';
@@ -61,42 +50,6 @@ export const clusterFiles = pgTable(
   (t) => [uniqueIndex('cluster_files_cluster_key_key').on(t.clusterId, t.key)],
 );
 
-export const RUN_TASK_STATES = ['pending', 'assigned', 'running', 'done', 'error'] as const;
-export type RunTaskState = (typeof RUN_TASK_STATES)[number];
-export const runTaskState = pgEnum('run_task_state', RUN_TASK_STATES);
-export const runTaskTarget = pgEnum('run_task_target', ['scheduler', 'worker', 'any']);
-
-/**
- * Commands a cluster's instances run (batch job tasks): instances claim pending ones
- * (`pending-run-task`) and report their state (`run-task/{id}`).
- */
-export const runTasks = pgTable(
-  'run_tasks',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    clusterId: integer('cluster_id')
-      .notNull()
-      .references(() => clusters.id, { onDelete: 'cascade' }),
-    batchJobId: integer('batch_job_id'),
-    arrayTaskId: integer('array_task_id').notNull().default(0),
-    runOn: runTaskTarget('run_on').notNull().default('worker'),
-    command: text('command').notNull(),
-    env: jsonb('env').$type<Record<string, string>>().notNull().default({}),
-    state: runTaskState('state').notNull().default('pending'),
-    instanceId: integer('instance_id').references(() => instances.id, { onDelete: 'set null' }),
-    exitCode: integer('exit_code'),
-    reason: text('reason').notNull().default(''),
-    start: tstz('start'),
-    stop: tstz('stop'),
-    created: createdAt(),
-    updated: tstz('updated').notNull().defaultNow(),
-  },
-  (t) => [
-    index('run_tasks_cluster_state_idx').on(t.clusterId, t.state, t.id),
-    index('run_tasks_instance_idx').on(t.instanceId),
-  ],
-);
-
 /**
  * Dashboard subdomains workspaces asked a certificate for (`https-certificate`). A subdomain is a
  * name in one DNS zone, so it belongs to one workspace at a time.
@@ -120,5 +73,4 @@ export const httpsCertificates = pgTable(
 
 export type InstanceSpec = typeof instanceSpecs.$inferSelect;
 export type ClusterFile = typeof clusterFiles.$inferSelect;
-export type RunTask = typeof runTasks.$inferSelect;
 export type HttpsCertificate = typeof httpsCertificates.$inferSelect;

@@ -264,8 +264,11 @@ export const instanceLogs = pgTable(
     timestampMs: bigint('timestamp_ms', { mode: 'number' }).notNull(),
     source: logSource('source').notNull(),
     message: text('message').notNull(),
+    /** The batch task (run_tasks.id) whose output the line is; null for everything else. */
+    taskId: bigint('task_id', { mode: 'number' }),
   },
   (t) => [
+    index('instance_logs_task_idx').on(t.taskId, t.timestampMs, t.id).where(sql`${t.taskId} is not null`),
     index('instance_logs_cluster_time_idx').on(t.clusterId, t.timestampMs, t.id),
     index('instance_logs_instance_time_idx').on(t.instanceId, t.timestampMs, t.id),
     // better-logs' filter_pattern is a substring match: trigrams keep it fast on big clusters.

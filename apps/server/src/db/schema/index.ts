@@ -5,6 +5,7 @@ export * from './clusters.js';
 export * from './groups.js';
 export * from './interactions.js';
 export * from './invites.js';
+export * from './jobs.js';
 export * from './mail.js';
 export * from './organizations.js';
 export * from './software.js';

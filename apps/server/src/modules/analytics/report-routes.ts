@@ -4,7 +4,8 @@ import { gunzipSync, inflateSync } from 'node:zlib';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { badRequest, FieldErrors } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
+import { parseFields } from '../../http/validate.js';
 import { z } from '../../http/zod.js';
 import { PYTHON_DIR } from '../../lib/python-dir.js';
 import { callingCluster } from '../cluster-facing/token.js';
@@ -90,7 +91,7 @@ export function registerReportRoutes(app: App, deps: Deps): void {
       },
       async (request) => {
         if (!Buffer.isBuffer(request.body)) throw badRequest('Send the report compressed.', 'PARSE_ERROR');
-        const report = parseReport(inflateJson(request.body));
+        const report = parseFields(metricsBody, inflateJson(request.body));
         return recordMetrics(db, callingCluster(request), report);
       },
     );
@@ -123,16 +124,4 @@ export function registerReportRoutes(app: App, deps: Deps): void {
       return { id: row.id, identifier: row.identifier };
     },
   );
-}
-
-/** Validates an inflated report as the JSON route's body schema would, with the same field errors. */
-function parseReport(value: unknown) {
-  const parsed = metricsBody.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path.join('.') || 'non_field_errors';
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new FieldErrors(errors);
 }

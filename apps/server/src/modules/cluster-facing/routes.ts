@@ -1,15 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { z } from '../../http/zod.js';
 import { PYTHON_DIR } from '../../lib/python-dir.js';
+import { storeOutput } from '../jobs/output.js';
 import { dashboardCertificate, fileRef, workerIps } from './resources.js';
 import { claimRunTask, heldRunTasks, updateRunTask } from './run-tasks.js';
 import {
   backendId,
   bootstrapAnswer,
   bootstrapQuery,
+  claimedTaskSchema,
   dashboardCertAnswer,
   fileRefAnswer,
   fileRefParams,
@@ -17,6 +20,7 @@ import {
   instanceStateAnswer,
   logBatch,
   processPhoneHome,
+  runTaskAnswer,
   runTaskParams,
   runTaskSchema,
   runTaskUpdate,
@@ -150,10 +154,10 @@ export function registerClusterFacingRoutes(app: App, deps: Deps): void {
           'The task the instance should run next: one it holds, else the oldest pending one for ' +
           'its role, which it now holds (`assigned`). `task` is null when there is none.',
         params: z.object({ instance_backend_id: backendId }),
-        response: { 200: z.object({ task: runTaskSchema.nullable() }) },
+        response: { 200: z.object({ task: claimedTaskSchema.nullable() }) },
       },
     },
-    async (request) => claimRunTask(db, callingCluster(request), request.params.instance_backend_id),
+    async (request) => claimRunTask(deps, callingCluster(request), request.params.instance_backend_id),
   );
 
   app.get(
@@ -177,13 +181,42 @@ export function registerClusterFacingRoutes(app: App, deps: Deps): void {
       schema: {
         tags,
         description:
-          'Reports a task `running`, `done` or `error` (with `exit_code`). Done and errored tasks ' +
-          'never move again (409).',
+          'Reports a task `running` (also while it runs), `done` or `error` (with `exit_code`). Done ' +
+          'and errored tasks never move again (409); a `running` report of a task that ended ' +
+          'meanwhile (cancelled, timed out) answers `stop_task`.',
         params: runTaskParams,
         body: runTaskUpdate,
-        response: { 200: runTaskSchema },
+        response: { 200: runTaskAnswer },
       },
     },
-    async (request) => updateRunTask(db, callingCluster(request), request.params.task_id, request.body),
+    async (request) => updateRunTask(deps, callingCluster(request), request.params.task_id, request.body),
   );
+
+  // A task's output file (`pipe_to_files`), streamed to disk as it arrives.
+  app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.addContentTypeParser(['application/octet-stream', 'text/plain'], (_request, payload, done) =>
+      done(null, payload),
+    );
+    scope.put(
+      `${base}/run-task/:task_id/output`,
+      {
+        config: cluster,
+        schema: {
+          tags,
+          description: "A task's output file, kept after the cluster stops (jobs with `pipe_to_files`).",
+          params: runTaskParams,
+          response: { 200: z.object({ size_bytes: z.number().int() }) },
+        },
+      },
+      async (request) =>
+        storeOutput(
+          db,
+          deps.config.dataDir,
+          callingCluster(request),
+          request.params.task_id,
+          request.body as NodeJS.ReadableStream | undefined,
+        ),
+    );
+  });
 }

@@ -1,18 +1,27 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type Instance, instances, type RunTask, runTasks } from '../../db/schema/index.js';
+import {
+  type BatchJob,
+  batchJobs,
+  type Instance,
+  instances,
+  type RunTask,
+  runTasks,
+} from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { isoTimeOrNull } from '../../lib/time.js';
 import { instanceShouldRun } from '../clusters/states.js';
-import type { runTaskSchema, runTaskUpdate } from './schemas.js';
+import type { claimedTaskSchema, runTaskAnswer, runTaskSchema, runTaskUpdate } from './schemas.js';
 import { callingInstance } from './service.js';
 
 /**
- * Run tasks (the commands of batch jobs) move pending → assigned (an instance claimed it) →
+ * Run tasks (the tasks of batch jobs) move pending → assigned (an instance claimed it) →
  * running → done | error; done and error never move again. Instances pull them: an instance
  * asking for a task gets the one it already holds, else claims the oldest pending one meant for
- * its role, with SKIP LOCKED so two instances never claim the same task.
+ * its role, with SKIP LOCKED so two instances never claim the same task. A job's `%N` limit is
+ * kept by claiming under a lock of the job's row.
  */
 const FINISHED = ['done', 'error'];
 
@@ -40,11 +49,32 @@ function present(task: RunTask, instance: Instance | null): z.infer<typeof runTa
   };
 }
 
+/** The task with what running it takes: the job's files, its variables and secrets, where and how long. */
+function claimed(
+  deps: Pick<Deps, 'secrets'>,
+  task: RunTask,
+  instance: Instance,
+  job: BatchJob | undefined,
+): z.infer<typeof claimedTaskSchema> {
+  const secrets: Record<string, string> = job?.secretEnvBox
+    ? JSON.parse(deps.secrets.decrypt(job.secretEnvBox))
+    : {};
+  return {
+    ...present(task, instance),
+    env: { ...job?.envVars, ...task.env, ...secrets },
+    user_files: job?.userFiles ?? [],
+    workdir: job?.workdir ?? null,
+    pipe_to_files: job?.pipeToFiles ?? false,
+    timeout_seconds: job?.timeoutSeconds ?? null,
+  };
+}
+
 /** `GET cluster_facing/pending-run-task/{backend_id}`: the task this instance should run next, or null. */
-export async function claimRunTask(db: Db, clusterId: number, backendId: string) {
+export async function claimRunTask(deps: Deps, clusterId: number, backendId: string) {
+  const { db } = deps;
   const { instance, process } = await callingInstance(db, clusterId, backendId);
   if (!instanceShouldRun(instance, process)) return { task: null };
-  const task = await db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [held] = await tx
       .select()
       .from(runTasks)
@@ -66,14 +96,34 @@ export async function claimRunTask(db: Db, clusterId: number, backendId: string)
       .limit(1)
       .for('update', { skipLocked: true });
     if (!next) return null;
-    const [claimed] = await tx
+    if (next.batchJobId !== null && !(await mayStartAnother(tx, next.batchJobId))) return null;
+    const [task] = await tx
       .update(runTasks)
       .set({ state: 'assigned', instanceId: instance.id, updated: new Date() })
       .where(eq(runTasks.id, next.id))
       .returning();
-    return claimed!;
+    return task!;
   });
-  return { task: task ? present(task, instance) : null };
+  if (!result) return { task: null };
+  const [job] = result.batchJobId
+    ? await db.select().from(batchJobs).where(eq(batchJobs.id, result.batchJobId))
+    : [];
+  return { task: claimed(deps, result, instance, job) };
+}
+
+/** Whether the job's `%N` limit lets one more of its tasks start (holding the job's row until commit). */
+async function mayStartAnother(tx: Db, jobId: number): Promise<boolean> {
+  const [job] = await tx
+    .select({ limit: batchJobs.maxConcurrent })
+    .from(batchJobs)
+    .where(eq(batchJobs.id, jobId))
+    .for('update');
+  if (!job || job.limit === null) return true;
+  const [busy] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runTasks)
+    .where(and(eq(runTasks.batchJobId, jobId), inArray(runTasks.state, ['assigned', 'running'])));
+  return (busy?.n ?? 0) < job.limit;
 }
 
 /** `GET cluster_facing/pending-run-tasks/{backend_id}`: the tasks this instance holds and has not started. */
@@ -88,13 +138,18 @@ export async function heldRunTasks(db: Db, clusterId: number, backendId: string)
   return { tasks: rows.map((t) => present(t, instance)) };
 }
 
-/** `POST cluster_facing/run-task/{task_id}`: the state of a task, as the instance running it reports. */
+/**
+ * `POST cluster_facing/run-task/{task_id}`: the state of a task, as the instance running it
+ * reports. A task that ended meanwhile (cancelled, timed out) answers `stop_task` to a `running`
+ * report, so the instance stops its command.
+ */
 export async function updateRunTask(
-  db: Db,
+  deps: Pick<Deps, 'db' | 'loops'>,
   clusterId: number,
   taskId: number,
   body: z.infer<typeof runTaskUpdate>,
-) {
+): Promise<z.infer<typeof runTaskAnswer>> {
+  const { db } = deps;
   const reporter = body.backend_id ? (await callingInstance(db, clusterId, body.backend_id)).instance : null;
   const task = await db.transaction(async (tx) => {
     const [task] = await tx
@@ -104,8 +159,10 @@ export async function updateRunTask(
       .for('update');
     if (!task) throw notFound('Run task not found.');
     if (task.state === body.state) return task;
-    if (FINISHED.includes(task.state))
+    if (FINISHED.includes(task.state)) {
+      if (body.state === 'running') return task;
       throw conflict(`Run task ${task.id} is already ${task.state}.`, 'RUN_TASK_FINISHED');
+    }
     if (reporter && task.instanceId !== null && task.instanceId !== reporter.id)
       throw conflict(`Run task ${task.id} is assigned to another instance.`, 'RUN_TASK_ASSIGNED');
     const now = new Date();
@@ -124,8 +181,16 @@ export async function updateRunTask(
       .returning();
     return updated!;
   });
+  // The job looks at once: its last task may just have ended.
+  if (task.batchJobId !== null && FINISHED.includes(body.state)) {
+    await db.update(batchJobs).set({ reconcileAt: new Date() }).where(eq(batchJobs.id, task.batchJobId));
+    deps.loops.wake('batch-jobs');
+  }
   const [instance] = task.instanceId
     ? await db.select().from(instances).where(eq(instances.id, task.instanceId))
     : [];
-  return present(task, instance ?? null);
+  return {
+    ...present(task, instance ?? null),
+    stop_task: FINISHED.includes(task.state) && body.state === 'running',
+  };
 }

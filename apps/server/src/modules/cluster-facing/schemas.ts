@@ -31,6 +31,8 @@ export const logBatch = z.object({
         timestamp_ms: z.number().int().min(0).max(8_640_000_000_000),
         source: z.enum(['dask', 'system']),
         message: z.string().max(20_000),
+        /** Output of a batch task: its run task id. */
+        task_id: z.number().int().positive().nullish(),
       }),
     )
     .max(2000),
@@ -76,6 +78,8 @@ export const bootstrapAnswer = z.object({
   unreachable_timeout_seconds: z.number(),
   /** Scheduler only: the path its HTTP server (the dashboard) serves under, as the control plane proxies it. */
   dashboard_prefix: z.string().nullable(),
+  /** Batch clusters: the jobs whose tasks the instance runs (`pending-run-task`), and the host setup scripts to run first. */
+  batch: z.object({ job_ids: z.array(z.number().int()), host_setup: z.array(z.string()) }).nullable(),
 });
 
 export const workerIpsAnswer = z.object({
@@ -131,6 +135,20 @@ export const runTaskSchema = z.object({
     .nullable(),
   start: z.string().nullable(),
   stop: z.string().nullable(),
+});
+
+/** What an instance needs to run a task it claimed: the job's files, variables (secrets too) and limits. */
+export const claimedTaskSchema = runTaskSchema.extend({
+  user_files: z.array(z.object({ path: z.string(), content: z.string() })),
+  /** Where the task runs (the job's `workdir`); null: the instance's work directory. */
+  workdir: z.string().nullable(),
+  pipe_to_files: z.boolean(),
+  timeout_seconds: z.number().int().nullable(),
+});
+
+export const runTaskAnswer = runTaskSchema.extend({
+  /** The instance stops the task's command when this is true (cancelled, timed out, the job ended). */
+  stop_task: z.boolean(),
 });
 
 export const runTaskParams = z.object({

@@ -1,6 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clusterProcesses, clusters, instanceLogs, instances, workspaces } from '../../db/schema/index.js';
+import {
+  batchJobs,
+  clusterProcesses,
+  clusters,
+  instanceLogs,
+  instances,
+  workspaces,
+} from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
@@ -60,6 +67,21 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     python: await pythonFor(deps.db, await deps.backends.forCluster(cluster), cluster.softwareBuildId),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
+    batch: await batchSetup(deps.db, cluster.id),
+  };
+}
+
+/** A batch cluster's instances run its jobs' tasks, after the jobs' host setup scripts. */
+async function batchSetup(db: Db, clusterId: number) {
+  const jobs = await db
+    .select({ id: batchJobs.id, hostSetup: batchJobs.hostSetup })
+    .from(batchJobs)
+    .where(eq(batchJobs.clusterId, clusterId))
+    .orderBy(asc(batchJobs.id));
+  if (jobs.length === 0) return null;
+  return {
+    job_ids: jobs.map((j) => j.id),
+    host_setup: jobs.flatMap((j) => (j.hostSetup ? [j.hostSetup] : [])),
   };
 }
 
@@ -141,6 +163,7 @@ export async function storeLogs(db: Db, clusterId: number, body: z.infer<typeof 
       source: l.source,
       // PostgreSQL text cannot hold NUL.
       message: l.message.replaceAll('\0', ''),
+      taskId: l.task_id ?? null,
     })),
   );
   return { stored: body.lines.length };

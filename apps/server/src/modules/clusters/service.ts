@@ -2,13 +2,14 @@ import { and, count, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusterEvents, clusters, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
 import { setFlag } from '../interactions/service.js';
+import { attachJobs } from '../jobs/attach.js';
 import { defaultEnvironmentBuild } from '../software/default-environment.js';
 import { buildForCluster } from '../software/for-clusters.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
@@ -78,6 +79,11 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .orderBy(desc(clusters.id))
       .limit(1)
       .for('update');
+    if (live && body.batch_job_ids?.length)
+      throw conflict(
+        `A cluster named ${body.name} is running already; a batch job needs a cluster of its own.`,
+        'CLUSTER_NAME_TAKEN',
+      );
     if (live && live.desiredState !== 'paused') return { id: live.id, existing: true, restoring: false };
     if (live) {
       await resume(tx, want, access, live, user);
@@ -124,12 +130,14 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       })
       .returning();
     await recordClusterResources(tx, backend, row!, body);
+    if (body.batch_job_ids?.length) await attachJobs(tx, access, row!.id, body.batch_job_ids);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
     return { id: row!.id, existing: false, restoring: software?.queued ?? false };
   });
   if (!result.existing) await recordMilestones(db, user);
   if (result.restoring) deps.loops.wake('software-builds');
+  if (body.batch_job_ids?.length) deps.loops.wake('batch-jobs');
   return { id: result.id, existing: result.existing };
 }
 

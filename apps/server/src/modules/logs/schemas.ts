@@ -10,6 +10,13 @@ export const betterLogsQuery = z.object({
   since_ms: ms.optional(),
   until_ms: ms.optional(),
   filter_pattern: text(500).optional(),
+  /** Only the output of this batch task (its run task id, as `jobs/{id}` lists them). */
+  task_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1)
+    .optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(5000),
   page_limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });
@@ -23,6 +30,8 @@ export const logEventSchema = z.object({
 export const logRowSchema = logEventSchema.extend({
   instance: z.string(),
   source: z.enum(['dask', 'system']),
+  /** The batch task the line is output of (run task id), if any. */
+  task_id: z.number().int().nullable(),
 });
 
 export const instanceLogsQuery = z.object({
@@ -66,6 +75,12 @@ export const logPageRequest = z.object({
   since_ms: ms.optional(),
   until_ms: ms.optional(),
   filter_pattern: text(500).optional(),
+  task_id: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1)
+    .optional(),
   page_size: z.number().int().min(1).max(5000).default(500),
 });
 export type LogPageRequest = z.infer<typeof logPageRequest>;

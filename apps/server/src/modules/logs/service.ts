@@ -19,6 +19,7 @@ export const logColumns = {
   message: instanceLogs.message,
   source: instanceLogs.source,
   instance: instances.name,
+  task_id: instanceLogs.taskId,
 };
 const logRows = (db: Db) =>
   db.select(logColumns).from(instanceLogs).innerJoin(instances, eq(instances.id, instanceLogs.instanceId));
@@ -30,7 +31,10 @@ function sources(query: { dask?: boolean | undefined; system?: boolean | undefin
 }
 
 export type LogFilters = Partial<
-  Pick<BetterLogsQuery, 'instance_ids' | 'dask' | 'system' | 'since_ms' | 'until_ms' | 'filter_pattern'>
+  Pick<
+    BetterLogsQuery,
+    'instance_ids' | 'dask' | 'system' | 'since_ms' | 'until_ms' | 'filter_pattern' | 'task_id'
+  >
 >;
 
 /** The where clause of better-logs' filters; null when they exclude every line. */
@@ -44,6 +48,7 @@ export function logConditions(clusterId: number, query: LogFilters): SQL | null 
     query.since_ms !== undefined ? gte(instanceLogs.timestampMs, query.since_ms) : undefined,
     query.until_ms !== undefined ? lte(instanceLogs.timestampMs, query.until_ms) : undefined,
     query.filter_pattern ? contains(instanceLogs.message, query.filter_pattern) : undefined,
+    query.task_id !== undefined ? eq(instanceLogs.taskId, query.task_id) : undefined,
   )!;
 }
 

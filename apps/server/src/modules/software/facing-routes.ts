@@ -1,14 +1,11 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { id, text, z } from '../../http/zod.js';
 import { Signer } from '../../lib/crypto.js';
+import { receiveFile } from '../../lib/receive-file.js';
 import * as builds from './remote-builds.js';
 import { callingBuild } from './token.js';
 
@@ -182,22 +179,12 @@ export function registerBuildFacingRoutes(app: App, deps: Deps): void {
         if (!body || typeof body.pipe !== 'function')
           throw badRequest('Send the archive as the body (Content-Type: application/gzip).');
         const target = builds.archivePath(config.dataDir, buildId);
-        await mkdir(path.dirname(target), { recursive: true });
-        const partial = `${target}.partial-${process.pid}`;
-        let size = 0;
-        const counter = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            size += chunk.length;
-            done(size > MAX_ARCHIVE_BYTES ? new Error('The archive is too large.') : null, chunk);
-          },
-        });
-        try {
-          await pipeline(body, counter, createWriteStream(partial, { mode: 0o600 }));
-          await rename(partial, target);
-        } catch (err) {
-          await rm(partial, { force: true });
-          throw err;
-        }
+        const size = await receiveFile(
+          body,
+          target,
+          MAX_ARCHIVE_BYTES,
+          () => new Error('The archive is too large.'),
+        );
         await builds.archiveReceived(db, buildId, target, size);
         return { size_bytes: size };
       },

@@ -12,4 +12,5 @@ export const logLine = (
   message,
   instance,
   source: 'dask',
+  taskId: null,
 });

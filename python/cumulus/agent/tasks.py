@@ -1,0 +1,210 @@
+"""Batch tasks on an instance: after the jobs' host setup, claims tasks one at a time, runs each
+command in its own process group with the job's variables, streams its output into the cluster's
+logs (tagged with the task), reports its start and exit code, and stops it when the control plane
+says the task is over (cancelled, timed out)."""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from .control import Refused
+
+# While there is nothing to claim, ask again after this long, growing to the second value.
+IDLE_POLL_SECONDS = (0.1, 1.0)
+# While a task runs, tell the control plane (and hear whether to stop it) this often.
+KEEPALIVE_SECONDS = 2.0
+# Between TERM and KILL when a task is stopped.
+KILL_GRACE_SECONDS = 5.0
+# What a task's command does not inherit from the agent.
+PRIVATE_VARIABLES = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BATCH_ROOT")
+
+
+def exit_description(code):
+    if code == 0:
+        return ""
+    if code < 0:
+        try:
+            return f"Killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"Killed by signal {-code}"
+    return f"Exited with code {code}"
+
+
+class TaskRunner(threading.Thread):
+    def __init__(self, agent, batch, scheduler_address, env, python):
+        super().__init__(name="cumulus-tasks", daemon=True)
+        self.agent = agent
+        self.control = agent.control
+        self.batch = batch
+        self.scheduler_address = scheduler_address
+        self.base_env = {k: v for k, v in env.items() if k not in PRIVATE_VARIABLES}
+        # `python` in a task's command is the cluster's software environment.
+        bindir = os.path.dirname(python)
+        self.base_env["PATH"] = bindir + os.pathsep + self.base_env.get("PATH", "")
+        self.root = os.environ.get("CUMULUS_BATCH_ROOT")
+        self.stopping = threading.Event()
+        self.current = None
+        self.lock = threading.Lock()
+
+    def say(self, message, task_id=None):
+        self.agent.logs.add(f"[cumulus-agent] {message}", "system", task_id)
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def run(self):
+        try:
+            self.host_setup()
+            idle = IDLE_POLL_SECONDS[0]
+            while not self.stopping.is_set():
+                try:
+                    task = self.control.claim_task()
+                except Refused:
+                    return
+                except Exception:
+                    self.stopping.wait(1.0)
+                    continue
+                if task is None:
+                    self.stopping.wait(idle)
+                    idle = min(idle * 2, IDLE_POLL_SECONDS[1])
+                    continue
+                idle = IDLE_POLL_SECONDS[0]
+                self.run_task(task)
+        except Exception as e:  # pragma: no cover - reported, the instance goes on with Dask
+            self.say(f"the task runner failed: {e!r}")
+
+    def host_setup(self):
+        for i, script in enumerate(self.batch.get("host_setup") or []):
+            self.say(f"running host setup script {i + 1}")
+            proc = subprocess.Popen(["/bin/bash", "-c", script], cwd=self.agent.workdir, env=self.base_env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+            for raw in proc.stdout:
+                self.agent.logs.add(raw.decode("utf-8", "replace").rstrip("\n"), "dask")
+            code = proc.wait()
+            self.say(f"host setup script {i + 1} {'finished' if code == 0 else exit_description(code).lower()}")
+
+    def stop(self):
+        """Stops claiming, and the running task (TERM, then KILL)."""
+        self.stopping.set()
+        with self.lock:
+            proc = self.current
+        if proc is not None:
+            kill(proc)
+
+    # -- one task ---------------------------------------------------------------------------
+
+    def workdir(self, task):
+        base = self.root or task.get("workdir") or os.path.join(self.agent.workdir, "batch")
+        os.makedirs(base, exist_ok=True)
+        return base
+
+    def run_task(self, task):
+        task_id = task["id"]
+        label = f"task {task['array_task_id']}"
+        try:
+            cwd = self.workdir(task)
+            for f in task.get("user_files") or []:
+                path = os.path.join(cwd, f["path"].lstrip("/"))
+                os.makedirs(os.path.dirname(path) or cwd, exist_ok=True)
+                with open(path, "w") as out:
+                    out.write(f["content"])
+        except OSError as e:
+            self.report(task_id, "error", reason=f"Cannot prepare the work directory: {e}")
+            return
+        env = dict(self.base_env)
+        env.update({str(k): str(v) for k, v in (task.get("env") or {}).items()})
+        if self.scheduler_address:
+            env["CUMULUS_BATCH_SCHEDULER_ADDRESS"] = self.scheduler_address
+        answer = self.report(task_id, "running")
+        if answer is None or answer.get("stop_task"):
+            return
+        output_path = os.path.join(cwd, f"cumulus-task-{task['array_task_id']}.log") if task.get("pipe_to_files") else None
+        started = time.monotonic()
+        # Only the names of variables are ever logged, never their values.
+        self.say(f"{label} started: {task['command']}", task_id)
+        try:
+            proc = subprocess.Popen(["/bin/bash", "-c", task["command"]], cwd=cwd, env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        except OSError as e:
+            self.report(task_id, "error", reason=f"Cannot start the command: {e}")
+            return
+        with self.lock:
+            self.current = proc
+        reader = threading.Thread(target=self.stream, args=(proc, task_id, output_path), daemon=True)
+        reader.start()
+        stopped_because = None
+        last = time.monotonic()
+        while proc.poll() is None:
+            if self.stopping.wait(0.05):
+                break
+            if time.monotonic() - last >= KEEPALIVE_SECONDS:
+                last = time.monotonic()
+                answer = self.report(task_id, "running")
+                if answer and answer.get("stop_task"):
+                    stopped_because = answer.get("reason") or "the job ended"
+                    self.say(f"{label} stopped: {stopped_because}", task_id)
+                    kill(proc)
+        code = proc.wait()
+        end_group(proc)  # what the command left running in the background ends with it
+        reader.join(5)
+        with self.lock:
+            self.current = None
+        seconds = time.monotonic() - started
+        if output_path and os.path.exists(output_path):
+            try:
+                self.control.upload_task_output(task_id, output_path)
+            except Exception as e:
+                self.say(f"{label}: cannot keep its output file: {e}", task_id)
+        if stopped_because or self.stopping.is_set():
+            return
+        description = exit_description(code)
+        self.say(f"{label} {'succeeded' if code == 0 else 'failed: ' + description} after {seconds:.1f} s", task_id)
+        exit_code = code if code >= 0 else 128 - code
+        self.report(task_id, "done" if code == 0 else "error", exit_code=exit_code, reason=description)
+
+    def stream(self, proc, task_id, output_path):
+        out = open(output_path, "w") if output_path else None
+        try:
+            for raw in proc.stdout:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                self.agent.logs.add(line, "dask", task_id)
+                if out:
+                    out.write(line + "\n")
+        finally:
+            if out:
+                out.close()
+
+    def report(self, task_id, state, **fields):
+        """Tells the control plane; retries a passing fault a few times. None when it cannot."""
+        for attempt in range(5):
+            try:
+                return self.control.task_state(task_id, state, **fields)
+            except Refused as e:
+                if e.status == 409:  # it ended meanwhile (cancelled, timed out)
+                    return {"stop_task": True}
+                return None
+            except Exception:
+                if self.stopping.wait(0.5 * (attempt + 1)):
+                    return None
+        return None
+
+
+def kill(proc):
+    """TERM to the task's process group, then KILL to what is left after the grace period."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(KILL_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        pass
+    end_group(proc)
+
+
+def end_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
