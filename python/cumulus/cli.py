@@ -88,9 +88,55 @@ def parser() -> argparse.ArgumentParser:
     elogs.add_argument("name")
     elogs.set_defaults(run=_env_logs)
 
-    for p_ in (ls, stop, logs, create, els, inspect, delete, elogs):
+    batch = sub.add_parser("batch", help="batch jobs: run a script over an array of tasks, follow, cancel")
+    bsub = batch.add_subparsers(metavar="ACTION")
+    batch.set_defaults(run=lambda _args: batch.print_help() or 2)
+    brun = bsub.add_parser("run", help="run a script or command as a batch job on a cluster made for it",
+                           description="Options may also be written in the script as `# CUMULUS key value` "
+                                       "lines; the command line wins.")
+    batch_run_options(brun)
+    brun.set_defaults(run=_batch_run)
+    bstatus = bsub.add_parser("status", help="a job's state and its tasks (default: your latest job)")
+    bstatus.add_argument("job", nargs="?", type=int)
+    bstatus.set_defaults(run=_batch_status)
+    bwait = bsub.add_parser("wait", help="wait for a job to finish, showing its progress")
+    bwait.add_argument("job", type=int)
+    bwait.set_defaults(run=_batch_wait)
+    blogs = bsub.add_parser("logs", help="the output of a job's tasks")
+    blogs.add_argument("job", type=int)
+    blogs.add_argument("--task", type=int, help="only this array task id")
+    blogs.set_defaults(run=_batch_logs)
+    bls = bsub.add_parser("list", help="batch jobs of the workspace")
+    bls.set_defaults(run=_batch_list)
+    bcancel = bsub.add_parser("cancel", help="cancel a job: its running tasks and its cluster stop")
+    bcancel.add_argument("job", type=int)
+    bcancel.set_defaults(run=_batch_cancel)
+
+    for p_ in (ls, stop, logs, create, els, inspect, delete, elogs, bstatus, bwait, blogs, bls, bcancel):
         p_.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
     return p
+
+
+def batch_run_options(p: argparse.ArgumentParser) -> None:
+    tasks = p.add_mutually_exclusive_group()
+    tasks.add_argument("--ntasks", type=int, help="run N tasks, ids 0..N-1 (default: 1, or one per mapped value)")
+    tasks.add_argument("--array", metavar="SPEC", help="task ids as Slurm writes them: 0-12:3,20 and %%N to run at most N at once")
+    values = p.add_mutually_exclusive_group()
+    values.add_argument("--map-over-values", metavar="A,B,...", help="one task per value, in $CUMULUS_BATCH_TASK_INPUT")
+    values.add_argument("--map-over-file", metavar="FILE", help="one task per line of FILE, in $CUMULUS_BATCH_TASK_INPUT")
+    p.add_argument("--env", action="append", default=[], metavar="K=V", help="a variable for every task (repeatable)")
+    p.add_argument("--secret-env", action="append", default=[], metavar="K=V",
+                   help="a variable kept secret: stored encrypted, never shown or logged (repeatable)")
+    p.add_argument("--max-workers", type=int, help="at most this many worker instances (default: one per task)")
+    p.add_argument("--timeout", metavar="DURATION", help="stop what still runs after this long (e.g. 90s, 30m, 1h)")
+    p.add_argument("--max-retries", type=int, help="times a task whose instance is lost runs again (default 1)")
+    p.add_argument("--pipe-to-files", action="store_true", help="keep each task's output as a file to download")
+    p.add_argument("--host-setup", metavar="SCRIPT", help="a shell script run once on each instance first")
+    p.add_argument("--software", metavar="ENV", help="the software environment tasks run with")
+    p.add_argument("--wait", action="store_true", help="wait for the job to finish, showing progress")
+    p.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="SCRIPT-OR-COMMAND",
+                   help="a script (its local files are sent along) or a command")
 
 
 def _login(args) -> None:
@@ -231,3 +277,161 @@ def _env_logs(args) -> None:
         raise CumulusError(f"Software environment {args.name} has no build.")
     for line in software.build_log(api, ws, build["id"]):
         print(line)
+
+
+def _pairs(items: list, what: str) -> dict:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise CumulusError(f"{what} {item!r}: write it as NAME=VALUE.")
+        out[key] = value
+    return out
+
+
+def _batch_run(args) -> int:
+    from cumulus import batch
+
+    words = list(args.command)
+    if words and words[0] == "--":
+        words = words[1:]
+    if words and os.path.isfile(words[0]):
+        args = _with_header_options(args, batch.header_arguments(words[0]))
+    values = None
+    if args.map_over_values is not None:
+        values = [v for v in args.map_over_values.split(",")]
+    elif args.map_over_file:
+        with open(args.map_over_file, encoding="utf-8") as f:
+            values = [line.rstrip("\n") for line in f if line.strip()]
+    host_setup = None
+    if args.host_setup:
+        with open(args.host_setup, encoding="utf-8") as f:
+            host_setup = f.read()
+    api, ws = _workspace_api(args)
+    spec = batch.build_spec(
+        ws, words, ntasks=args.ntasks, array=args.array, values=values, env=_pairs(args.env, "--env"),
+        secret_env=_pairs(args.secret_env, "--secret-env"),
+        timeout_seconds=batch.parse_duration(args.timeout) if args.timeout else None,
+        pipe_to_files=args.pipe_to_files, host_setup=host_setup, max_retries=args.max_retries,
+    )
+    job = batch.submit(api, ws, spec, max_workers=args.max_workers, software=args.software)
+    print(f"Submitted batch job {job['id']}: {job['n_tasks']} task(s) on cluster {job['cluster_name']} "
+          f"({job['cluster_id']}).")
+    if not args.wait:
+        print(f"Follow it with `cumulus batch status {job['id']}` or `cumulus batch wait {job['id']}`.")
+        return 0
+    return _finish(batch.wait(api, job["id"]))
+
+
+# Options of which one excludes the other: one given on the command line drops the script's.
+_EXCLUSIVE = (("ntasks", "array"), ("map_over_values", "map_over_file"))
+
+
+def _with_header_options(args, header: list):
+    """The run's options with the script's `# CUMULUS` lines under them: the command line wins."""
+    if not header:
+        return args
+    sub = argparse.ArgumentParser(prog="cumulus batch run (script header)", add_help=False)
+    batch_run_options(sub)
+    written = sub.parse_args(header)
+    defaults = sub.parse_args([])
+    for key, value in vars(written).items():
+        if key == "command":
+            continue
+        given = getattr(args, key, None)
+        if isinstance(value, list):
+            setattr(args, key, [*value, *(given or [])])
+        elif given == getattr(defaults, key):
+            if any(key in pair and any(getattr(args, k) not in (None, False) for k in pair if k != key)
+                   for pair in _EXCLUSIVE):
+                continue
+            setattr(args, key, value)
+    return args
+
+
+def _finish(job: dict) -> int:
+    if job["job_state"] == "done":
+        print(f"Batch job {job['id']} is done: all {job['n_tasks']} task(s) succeeded.")
+        return 0
+    print(f"Batch job {job['id']} {job['job_state']}: {job.get('reason') or ''}".rstrip(": "))
+    return 1
+
+
+def _table(rows: list) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def _seconds_between(start: str | None, stop: str | None) -> str:
+    if not start:
+        return ""
+    try:
+        a = datetime.datetime.fromisoformat(start)
+        b = datetime.datetime.fromisoformat(stop) if stop else datetime.datetime.now(datetime.timezone.utc)
+        return f"{(b - a).total_seconds():.1f}s"
+    except ValueError:
+        return ""
+
+
+def _batch_status(args) -> None:
+    from cumulus import batch
+
+    api, ws = _workspace_api(args)
+    job_id = args.job
+    if job_id is None:
+        newest = batch.latest(api, ws)
+        if not newest:
+            print(f"No batch jobs in workspace {ws}.")
+            return
+        job_id = newest["id"]
+    job = batch.get(api, job_id)
+    print(batch.progress(job) + (f" ({job['reason']})" if job.get("reason") else ""))
+    print(f"command: {job['user_command']}")
+    if job.get("cluster_name"):
+        print(f"cluster: {job['cluster_name']} ({job['cluster_id']}), {job.get('cluster_state')}")
+    rows = [("TASK", "STATE", "EXIT", "DURATION", "INSTANCE", "REASON")]
+    for t in job["tasks"]:
+        rows.append((str(t["array_task_id"]), t["state"], "" if t["exit_code"] is None else str(t["exit_code"]),
+                     _seconds_between(t["start"], t["stop"]), (t.get("assigned_to") or {}).get("name", ""),
+                     t.get("reason") or ""))
+    _table(rows)
+
+
+def _batch_wait(args) -> int:
+    from cumulus import batch
+
+    api, _ws = _workspace_api(args)
+    return _finish(batch.wait(api, args.job))
+
+
+def _batch_logs(args) -> None:
+    from cumulus import batch
+
+    api, ws = _workspace_api(args)
+    job = batch.get(api, args.job)
+    for task, event in batch.task_logs(api, ws, job, args.task):
+        print(event["message"] if args.task is not None else f"[task {task}] {event['message']}")
+
+
+def _batch_list(args) -> None:
+    from cumulus import batch
+
+    api, ws = _workspace_api(args)
+    jobs = batch.list_jobs(api, ws)
+    if not jobs:
+        print(f"No batch jobs in workspace {ws}.")
+        return
+    rows = [("ID", "STATE", "TASKS", "FAILED", "CREATED", "COMMAND")]
+    for j in jobs:
+        rows.append((str(j["id"]), j["state"], f"{j['n_tasks_succeeded']}/{j['n_tasks']}", str(j["n_tasks_failed"]),
+                     _local_time(j["created"]), j["user_command"][:60]))
+    _table(rows)
+
+
+def _batch_cancel(args) -> None:
+    from cumulus import batch
+
+    api, _ws = _workspace_api(args)
+    job = batch.cancel(api, args.job)
+    print(f"Cancelled batch job {job['id']}; its cluster stops.")

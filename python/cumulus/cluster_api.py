@@ -124,6 +124,7 @@ def better_logs(
     filter_pattern: str | None = None,
     dask: bool = True,
     system: bool = True,
+    task_id: int | None = None,
 ) -> Iterator[dict]:
     """Every event, asking again from the newest timestamp seen until nothing new arrives."""
     seen: set = set()
@@ -135,6 +136,7 @@ def better_logs(
             "until_ms": until_ms,
             "filter_pattern": filter_pattern,
             "instance_ids": ",".join(str(i) for i in instance_ids) if instance_ids else None,
+            "task_id": task_id,
         }
         events = api.request("GET", f"{_ws(ws)}/id/{cluster_id}/better-logs", query=query, retry=IDEMPOTENT)
         new = 0

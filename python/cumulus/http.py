@@ -151,6 +151,7 @@ class Api:
         query: dict | None = None,
         json_body: Any = None,
         form: dict | None = None,
+        raw: bytes | None = None,
         auth: bool = True,
         retry: Retry = DEFAULT,
     ) -> Any:
@@ -166,6 +167,9 @@ class Api:
         elif json_body is not None:
             data = json.dumps(json_body, allow_nan=False).encode()
             headers["Content-Type"] = "application/json"
+        elif raw is not None:
+            data = raw
+            headers["Content-Type"] = "application/octet-stream"
         if auth:
             if not self.token:
                 raise AuthenticationError("Not signed in: run `cumulus login` or set CUMULUS_API_TOKEN.")

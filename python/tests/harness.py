@@ -258,7 +258,7 @@ def client_env(server: CumulusServer, home: str, **extra) -> dict:
     return env
 
 
-def run_cli(args: list, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:
+def run_cli(args: list, env: dict, timeout: float = 120, cwd: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "cumulus", *args], env=env, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "cumulus", *args], env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd
     )
