@@ -17,7 +17,7 @@ import time
 import uuid
 from typing import Callable
 
-from cumulus import cluster_api
+from cumulus import cluster_api, filestores
 from cumulus.http import IDEMPOTENT, Api, CumulusError
 
 MAX_COMPRESSED_BYTES = int(2.4 * 1024 * 1024)
@@ -163,8 +163,25 @@ def build_spec(
     return spec
 
 
-def submit(api: Api, ws: str, spec: dict, max_workers: int | None = None, software: str | None = None) -> dict:
-    """Sends the job and starts its cluster; answers ``{id, cluster_id, cluster_name, n_tasks}``."""
+# Where tasks write what `--download` brings back: under their work directory.
+OUTPUT_DIR = "output"
+
+
+def submit(
+    api: Api,
+    ws: str,
+    spec: dict,
+    max_workers: int | None = None,
+    software: str | None = None,
+    upload: str | None = None,
+    download: bool = False,
+    report: Callable[[str], None] = print,
+) -> dict:
+    """Sends the job and starts its cluster; answers ``{id, cluster_id, cluster_name, n_tasks, output_store}``.
+
+    ``upload``: a directory copied into every task's work directory (through an input filestore);
+    ``download``: what tasks write under ``output/`` is kept in an output filestore.
+    """
     body = gzip.compress(json.dumps(spec).encode())
     if len(body) > MAX_COMPRESSED_BYTES:
         raise CumulusError(
@@ -176,7 +193,18 @@ def submit(api: Api, ws: str, spec: dict, max_workers: int | None = None, softwa
     on_scheduler = set(spec.get("scheduler_task_array") or [])
     workers = min(n - len(on_scheduler), max_workers if max_workers is not None else 1000, 1000)
     name = f"{ws}-{uuid.uuid4().hex[:8]}"
+    attachments, output_store = [], None
+    if upload:
+        store = filestores.get_or_create(api, ws, f"{name}-input")
+        sent = filestores.upload_dir(api, store, upload)
+        report(f"Uploaded {sent} file(s) from {upload} to filestore {store['name']}.")
+        attachments.append({"id": store["id"], "input": True, "output": False, "path": ".", "primary": True})
+    if download:
+        output_store = filestores.get_or_create(api, ws, f"{name}-output")
+        attachments.append({"id": output_store["id"], "input": False, "output": True, "path": OUTPUT_DIR,
+                            "primary": False})
     cluster_id, _ = cluster_api.create(api, ws, {
+        "filestores_to_attach": attachments or None,
         "name": name,
         "workers": max(workers, 0),
         "batch_job_ids": [job_id],
@@ -184,7 +212,7 @@ def submit(api: Api, ws: str, spec: dict, max_workers: int | None = None, softwa
         "scheduler_options": {"idle_timeout": "520 weeks", "worker_ttl": "520 weeks"},
         "env_name": software,
     })
-    return {"id": job_id, "cluster_id": cluster_id, "cluster_name": name, "n_tasks": n}
+    return {"id": job_id, "cluster_id": cluster_id, "cluster_name": name, "n_tasks": n, "output_store": output_store}
 
 
 def get(api: Api, job_id: int) -> dict:

@@ -133,6 +133,9 @@ def batch_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pipe-to-files", action="store_true", help="keep each task's output as a file to download")
     p.add_argument("--host-setup", metavar="SCRIPT", help="a shell script run once on each instance first")
     p.add_argument("--software", metavar="ENV", help="the software environment tasks run with")
+    p.add_argument("--upload", metavar="DIR", help="copy DIR's files into every task's work directory first")
+    p.add_argument("--download", metavar="DIR",
+                   help="when the job is done, copy into DIR what its tasks wrote under output/ (implies --wait)")
     p.add_argument("--wait", action="store_true", help="wait for the job to finish, showing progress")
     p.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="SCRIPT-OR-COMMAND",
@@ -314,13 +317,20 @@ def _batch_run(args) -> int:
         timeout_seconds=batch.parse_duration(args.timeout) if args.timeout else None,
         pipe_to_files=args.pipe_to_files, host_setup=host_setup, max_retries=args.max_retries,
     )
-    job = batch.submit(api, ws, spec, max_workers=args.max_workers, software=args.software)
+    job = batch.submit(api, ws, spec, max_workers=args.max_workers, software=args.software, upload=args.upload,
+                       download=bool(args.download))
     print(f"Submitted batch job {job['id']}: {job['n_tasks']} task(s) on cluster {job['cluster_name']} "
           f"({job['cluster_id']}).")
-    if not args.wait:
+    if not args.wait and not args.download:
         print(f"Follow it with `cumulus batch status {job['id']}` or `cumulus batch wait {job['id']}`.")
         return 0
-    return _finish(batch.wait(api, job["id"]))
+    code = _finish(batch.wait(api, job["id"]))
+    if args.download:
+        from cumulus import filestores
+
+        n = filestores.download_dir(api, job["output_store"]["id"], args.download)
+        print(f"Downloaded {n} output file(s) into {args.download}.")
+    return code
 
 
 # Options of which one excludes the other: one given on the command line drops the script's.

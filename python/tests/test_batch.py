@@ -104,6 +104,24 @@ class BatchCliTest(unittest.TestCase):
         listed = self.cli("batch", "list")
         self.assertRegex(listed.stdout, rf"(?m)^{job}\s+done\s+3/3\s+0\s")
 
+    def test_inputs_are_uploaded_and_outputs_downloaded_through_filestores(self):
+        data = os.path.join(self.work, "data")
+        os.makedirs(os.path.join(data, "nested"))
+        for i in range(3):
+            with open(os.path.join(data, "nested", f"in-{i}.txt"), "w") as f:
+                f.write(f"value {i}\n")
+        results = os.path.join(self.work, "results")
+        run = self.cli("batch", "run", "--workspace", workspace, "--ntasks", "3", "--max-workers", "2",
+                       "--upload", data, "--download", results,
+                       'mkdir -p output && tr a-z A-Z < nested/in-$CUMULUS_BATCH_TASK_ID.txt '
+                       '> output/out-$CUMULUS_BATCH_TASK_ID.txt')
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("Uploaded 3 file(s)", run.stdout)
+        self.assertIn("Downloaded 3 output file(s)", run.stdout)
+        for i in range(3):
+            with open(os.path.join(results, f"out-{i}.txt")) as f:
+                self.assertEqual(f.read(), f"VALUE {i}\n")
+
     def test_a_failing_task_fails_the_job_with_its_exit_code(self):
         run = self.cli("batch", "run", "--workspace", workspace, "--array", "0-4:2", "--wait",
                        '[ "$CUMULUS_BATCH_TASK_ID" != 2 ] || exit 5')

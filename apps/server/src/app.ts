@@ -22,6 +22,7 @@ import { registerBackendOptionRoutes } from './modules/backend-options/routes.js
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerDashboardProxy } from './modules/dashboards/proxy.js';
+import { registerFilestoreRoutes } from './modules/filestores/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerHttpsCertificateRoutes } from './modules/https-certificates/routes.js';
@@ -79,6 +80,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerPackageCacheRoutes,
   registerBuildFacingRoutes,
   registerJobRoutes,
+  registerFilestoreRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

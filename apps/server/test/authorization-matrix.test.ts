@@ -52,7 +52,7 @@ async function call(route: string, rule: RouteRule, role: Role): Promise<number>
   const credentials = caller && (rule.credentials ? await rule.credentials(context) : caller.key);
   const api = credentials ? ts.api.as(credentials) : ts.api;
   const res = await api.request(method, url, {
-    body: rule.body?.(context),
+    body: await rule.body?.(context),
     query: rule.query?.(context),
   });
   return res.status;

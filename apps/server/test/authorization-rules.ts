@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import {
   batchJobs,
+  filestores,
   httpsCertificates,
   instanceSpecs,
   instances,
@@ -26,6 +27,7 @@ import {
 } from '../src/db/schema/index.js';
 import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
+import { fileOf, signedLink } from '../src/modules/filestores/files.js';
 import { outputPath } from '../src/modules/jobs/output.js';
 import { packageFilePath } from '../src/modules/software/files.js';
 import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
@@ -149,6 +151,27 @@ const worldJob = async (c: CallContext) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, 'hi\n');
   return job!;
+};
+
+/** A filestore of the world's workspace holding one file. */
+const worldStore = async (c: CallContext) => {
+  const { db, config } = c.ts.server.deps;
+  const [store] = await db
+    .insert(filestores)
+    .values({ workspaceId: W(c).id, name: freshName() })
+    .returning();
+  const file = fileOf(config.dataDir, store!.id, 'a.txt')!;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, 'a');
+  return store!;
+};
+/** The query of a link the server would sign for the store's file. */
+const linkQuery = (c: CallContext, fsId: number, direction: 'upload' | 'download') =>
+  Object.fromEntries(new URL(signedLink(c.ts.server.deps.config, fsId, direction, 'a.txt')).searchParams);
+const storeIds = new WeakMap<CallContext, number>();
+const storeOf = async (c: CallContext) => {
+  if (!storeIds.has(c)) storeIds.set(c, (await worldStore(c)).id);
+  return storeIds.get(c)!;
 };
 
 const worldSoftware = async (c: CallContext) => {
@@ -551,6 +574,65 @@ export const RULES: Record<string, RouteRule> = {
     params: async (c) => ({ job_id: (await worldJob(c)).id }),
   },
   'GET /api/v2/jobs/cluster/{cluster_id}': { expect: readers(200), params: (c) => ({ cluster_id: C(c).id }) },
+  'GET /api/v2/jobs/{job_id}/output-files': {
+    expect: readers(200),
+    params: async (c) => ({ job_id: (await worldJob(c)).id }),
+  },
+
+  // Filestores: members create and fill them, readers read them; syncs are the instances' to report.
+  'POST /api/v2/filestore/list': {
+    expect: { ...readers(200), staff: 403 },
+    body: (c) => ({ names: ['matrix'], workspace: W(c).slug }),
+  },
+  'GET /api/v2/filestore/name/{name}': {
+    expect: readers(200),
+    params: () => ({ name: 'matrix' }),
+    query: (c) => ({ workspace: W(c).slug }),
+  },
+  'GET /api/v2/filestore/cluster/{cluster_id}': {
+    expect: readers(200),
+    params: (c) => ({ cluster_id: C(c).id }),
+  },
+  'GET /api/v2/filestore/vm/{vm_role}': {
+    expect: { ...everyone(403), anonymous: 401 },
+    params: () => ({ vm_role: 'worker' }),
+  },
+  'POST /api/v2/filestore/attach': {
+    expect: clusterManagers(200),
+    body: async (c) => ({
+      cluster_id: C(c).id,
+      attachments: [{ id: (await worldStore(c)).id, input: true }],
+    }),
+  },
+  'POST /api/v2/filestore/fs/{fs_id}/status/{action}': {
+    expect: { ...everyone(403), anonymous: 401 },
+    params: async (c) => ({ fs_id: (await worldStore(c)).id, action: 'start' }),
+  },
+  'POST /api/v2/filestore/fs/{fs_id}/signed-urls/{direction}': {
+    expect: { ...readers(200), staff: 403 },
+    params: async (c) => ({ fs_id: (await worldStore(c)).id, direction: 'upload' }),
+    body: () => ({ paths: ['a.txt'] }),
+  },
+  'GET /api/v2/filestore/fs/{fs_id}/download-with-urls': {
+    expect: readers(200),
+    params: async (c) => ({ fs_id: (await worldStore(c)).id }),
+  },
+  'POST /api/v2/filestore/fs/{fs_id}/clear': {
+    expect: { ...readers(200), staff: 403 },
+    params: async (c) => ({ fs_id: (await worldStore(c)).id }),
+  },
+  // The signed link is the credential: whoever holds it, nobody without it.
+  'GET /api/v2/filestore/blob/{fs_id}/download': {
+    expect: everyone(200),
+    params: async (c) => ({ fs_id: await storeOf(c) }),
+    query: (c) => linkQuery(c, storeIds.get(c)!, 'download'),
+  },
+  'PUT /api/v2/filestore/blob/{fs_id}/upload': {
+    expect: everyone(200),
+    params: async (c) => ({ fs_id: await storeOf(c) }),
+    query: (c) => linkQuery(c, storeIds.get(c)!, 'upload'),
+    body: () => 'b',
+  },
   'GET /api/v2/jobs/{job_id}/tasks/{array_task_id}/output': {
     expect: readers(200),
     params: async (c) => ({ job_id: (await worldJob(c)).id, array_task_id: 0 }),

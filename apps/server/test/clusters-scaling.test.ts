@@ -70,6 +70,7 @@ describe('scaling, logs and analytics', () => {
       message: expect.any(String),
       instance: expect.any(String),
       source: expect.stringMatching(/^(dask|system)$/),
+      task_id: null,
     });
     const times = all.map((l: any) => l.timestamp);
     expect(times).toEqual([...times].sort((a, b) => a - b));

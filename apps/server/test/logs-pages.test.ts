@@ -48,6 +48,7 @@ describe('log page sessions', () => {
       message: 'line 0 needle',
       instance: instance.name,
       source: 'dask',
+      task_id: null,
     });
     expect(first.body.has_more).toBe(true);
 

@@ -24,8 +24,8 @@ class ControlPlane:
         self.backend_id = backend_id
         self.timeout = timeout
 
-    def request(self, method, path, body=None, query=None, raw=False, timeout=None):
-        url = self.server + API + path
+    def request(self, method, path, body=None, query=None, raw=False, timeout=None, api=API):
+        url = self.server + api + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
         data = None if body is None else json.dumps(body).encode()
@@ -84,6 +84,10 @@ class ControlPlane:
             req.add_header("Content-Length", str(os.path.getsize(path)))
             with urllib.request.urlopen(req, timeout=300) as res:
                 return json.loads(res.read() or b"null")
+
+    def filestore(self, method, path, body=None):
+        """The filestore calls (``/api/v2/filestore/...``), with this cluster's token."""
+        return self.request(method, path, body, api="/api/v2/filestore")
 
     def ship_logs(self, lines):
         return self.request("POST", "/logs", {"backend_id": self.backend_id, "lines": lines})

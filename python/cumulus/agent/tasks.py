@@ -10,6 +10,7 @@ import threading
 import time
 
 from .control import Refused
+from .filestores import Filestores
 
 # While there is nothing to claim, ask again after this long, growing to the second value.
 IDLE_POLL_SECONDS = (0.1, 1.0)
@@ -47,6 +48,8 @@ class TaskRunner(threading.Thread):
         self.stopping = threading.Event()
         self.current = None
         self.lock = threading.Lock()
+        self.filestores = Filestores(self.control, agent.role, self.say)
+        self.inputs_synced = False
 
     def say(self, message, task_id=None):
         self.agent.logs.add(f"[cumulus-agent] {message}", "system", task_id)
@@ -109,7 +112,10 @@ class TaskRunner(threading.Thread):
                 os.makedirs(os.path.dirname(path) or cwd, exist_ok=True)
                 with open(path, "w") as out:
                     out.write(f["content"])
-        except OSError as e:
+            if not self.inputs_synced:
+                self.filestores.sync_inputs(cwd)
+                self.inputs_synced = True
+        except Exception as e:
             self.report(task_id, "error", reason=f"Cannot prepare the work directory: {e}")
             return
         env = dict(self.base_env)
@@ -121,6 +127,7 @@ class TaskRunner(threading.Thread):
             return
         output_path = os.path.join(cwd, f"cumulus-task-{task['array_task_id']}.log") if task.get("pipe_to_files") else None
         started = time.monotonic()
+        started_at = time.time() - 1
         # Only the names of variables are ever logged, never their values.
         self.say(f"{label} started: {task['command']}", task_id)
         try:
@@ -158,6 +165,10 @@ class TaskRunner(threading.Thread):
                 self.say(f"{label}: cannot keep its output file: {e}", task_id)
         if stopped_because or self.stopping.is_set():
             return
+        try:
+            self.filestores.sync_outputs(cwd, started_at)
+        except Exception as e:
+            self.say(f"{label}: cannot keep its output files: {e}", task_id)
         description = exit_description(code)
         self.say(f"{label} {'succeeded' if code == 0 else 'failed: ' + description} after {seconds:.1f} s", task_id)
         exit_code = code if code >= 0 else 128 - code

@@ -13,9 +13,10 @@ import { type ApiError, invalidToken, notAuthenticated, permissionDenied } from 
  * new route cannot be public by accident.
  * - none: anyone; optional: a user if credentials are sent; user / staff: a signed-in (staff) user;
  * - cluster: an instance of a cluster with its bearer token (resolved by the cluster-facing module);
- * - software: the machine running a software build, with that build's bearer token (software module).
+ * - software: the machine running a software build, with that build's bearer token (software module);
+ * - user-or-cluster: a cluster's token, else a user's credentials (calls both clients and instances make).
  */
-export type AuthMode = 'none' | 'optional' | 'user' | 'staff' | 'cluster' | 'software';
+export type AuthMode = 'none' | 'optional' | 'user' | 'staff' | 'cluster' | 'software' | 'user-or-cluster';
 
 export type Principal =
   | { kind: 'session'; sessionId: number }
@@ -98,6 +99,16 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
       return;
     }
     if (!credentials) return done(mode === 'optional' ? undefined : notAuthenticated());
+    if (mode === 'user-or-cluster' && options.resolveClusterToken) {
+      options.resolveClusterToken(options.db, credentials).then(async (principal) => {
+        if (principal) {
+          request.principal = principal;
+          return done();
+        }
+        done(admit(request, mode, await authenticator.authenticate(credentials)));
+      }, done);
+      return;
+    }
     const found = authenticator.authenticate(credentials);
     if (found instanceof Promise) found.then((f) => done(admit(request, mode, f)), done);
     else done(admit(request, mode, found));

@@ -2,6 +2,7 @@ export * from './analytics.js';
 export * from './auth.js';
 export * from './cluster-resources.js';
 export * from './clusters.js';
+export * from './filestores.js';
 export * from './groups.js';
 export * from './interactions.js';
 export * from './invites.js';

@@ -1,5 +1,6 @@
 import { CLUSTER_STATES, INSTANCE_STATES, PROCESS_STATES } from '../../db/schema/index.js';
 import { id, queryBool, text, z } from '../../http/zod.js';
+import { attachmentSpec } from '../filestores/schemas.js';
 
 const MAX_DICT_JSON = 64 * 1024;
 
@@ -65,7 +66,7 @@ export const createClusterBody = z.object({
   pause_on_exit: z.boolean().nullish(),
   cluster_timeout_seconds: z.number().int().min(0).max(10_000_000).nullish(),
   coiled_cloud_env_image: text(500).nullish(),
-  filestores_to_attach: z.array(jsonObject()).max(50).nullish(),
+  filestores_to_attach: z.array(attachmentSpec).max(50).nullish(),
   local_versions: jsonObject().nullish(),
   options: jsonObject().nullish(),
 });

@@ -8,6 +8,7 @@ import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 import { type WorkspaceAccess, workspaceAccess } from '../access/workspace.js';
+import { attachStores } from '../filestores/service.js';
 import { setFlag } from '../interactions/service.js';
 import { attachJobs } from '../jobs/attach.js';
 import { defaultEnvironmentBuild } from '../software/default-environment.js';
@@ -131,6 +132,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .returning();
     await recordClusterResources(tx, backend, row!, body);
     if (body.batch_job_ids?.length) await attachJobs(tx, access, row!.id, body.batch_job_ids);
+    if (body.filestores_to_attach?.length) await attachStores(tx, row!, body.filestores_to_attach);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
     return { id: row!.id, existing: false, restoring: software?.queued ?? false };

@@ -10,6 +10,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { parseFields } from '../../http/validate.js';
 import { z } from '../../http/zod.js';
 import { inflateJson } from '../analytics/report-routes.js';
+import { outputFiles } from '../filestores/service.js';
 import { outputPath } from './output.js';
 import { jobDetailsFor, jobsOfCluster, listJobs } from './queries.js';
 import {
@@ -22,6 +23,7 @@ import {
   jobListQuery,
   jobParams,
   jobSpec,
+  outputFilesAnswer,
   singleJobBody,
   taskOutputParams,
 } from './schemas.js';
@@ -132,6 +134,23 @@ export function registerJobRoutes(app: App, deps: Deps): void {
     `${base}/cluster/:cluster_id`,
     { config: user, schema: { tags, params: jobClusterParams, response: { 200: z.array(clusterJob) } } },
     async (request) => jobsOfCluster(db, currentUser(request), request.params.cluster_id),
+  );
+
+  app.get(
+    `${base}/:job_id/output-files`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "The files in the job's output filestores, with expiring links to download them.",
+        params: jobParams,
+        response: { 200: outputFilesAnswer },
+      },
+    },
+    async (request) => {
+      const { job } = await jobAccess(db, currentUser(request), request.params.job_id);
+      return job.clusterId === null ? { files: [] } : outputFiles(deps, job.clusterId);
+    },
   );
 
   app.get(

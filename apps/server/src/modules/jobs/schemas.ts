@@ -180,3 +180,9 @@ export const jobClusterParams = z.object({ cluster_id: id });
 export const taskOutputParams = z.object({ job_id: id, array_task_id: z.coerce.number().int().min(0) });
 export const createdJob = z.object({ id: z.number().int() });
 export const createdSingleJob = z.object({ id: z.number().int(), cluster_id: z.number().int() });
+
+export const outputFilesAnswer = z.object({
+  files: z.array(
+    z.object({ filestore: z.string(), relative_path: z.string(), size: z.number().int(), url: z.string() }),
+  ),
+});
