@@ -16,7 +16,7 @@ print("ready", flush=True)
 client.close(); cluster.close()
 `;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createNetServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };
@@ -38,7 +38,7 @@ function localCluster(): Promise<number> {
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * Seconds from `POST clusters` to `ready` (1 scheduler + 2 workers, each its own instance: an

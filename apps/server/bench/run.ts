@@ -1,3 +1,4 @@
+import { benchBatch } from './batch.js';
 import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
 import { benchHotPaths } from './http/hot-paths.js';
@@ -21,5 +22,6 @@ const benches: Record<string, () => Promise<void>> = {
   'cluster-start': () => benchClusterStart(),
   'cluster-data': () => benchClusterData(seconds),
   software: () => benchSoftware(),
+  batch: () => benchBatch(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { createToken } from '../src/modules/tokens/service.js';
+import { freePort, median } from './clusters-start.js';
+import { registerBenchUser, startBenchServer } from './server.js';
+
+const TASKS = 200;
+const WORK_SECONDS = 0.1;
+const WORKERS = 4;
+const RUNS = 2;
+
+interface Task {
+  start: string | null;
+  stop: string | null;
+  state: string;
+}
+
+/** The same tasks as WORKERS shell loops side by side (each `bash -c` like a task is): seconds. */
+function shellLoops(): Promise<number> {
+  const perLoop = Math.ceil(TASKS / WORKERS);
+  const loop = `for i in $(seq ${perLoop}); do bash -c 'sleep ${WORK_SECONDS}'; done`;
+  const script = `${Array.from({ length: WORKERS }, () => `(${loop}) &`).join(' ')} wait`;
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('bash', ['-c', script], { stdio: 'ignore' });
+    child.on('exit', (code) =>
+      code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`exit ${code}`)),
+    );
+  });
+}
+
+/**
+ * Batch tasks through the local backend: 200 tasks of 0.1 s of work (`sleep`) on 4 worker
+ * instances, from the job's submission to its end, against the same 200 commands run by 4 plain
+ * shell loops on the same machine in the same run. Overhead per task is what an instance spends
+ * per task beyond the work itself: (seconds × instances − work) / tasks.
+ */
+export async function benchBatch(): Promise<void> {
+  const port = await freePort();
+  const bench = await startBenchServer(
+    {
+      CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
+      CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+      CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
+    },
+    port,
+  );
+  const user = await registerBenchUser(bench.server, 'batchbench');
+  const { token } = await createToken(bench.server.deps.db, user, { label: 'bench' });
+  const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${bench.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await res.json()) as T;
+  };
+  const slug = (await call<{ default_account: { slug: string } }>('GET', '/api/v2/user/me')).default_account
+    .slug;
+  const wall: number[] = [];
+  const taskPhase: number[] = [];
+  const shell: number[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const started = performance.now();
+      const { id } = await call<{ id: number }>('POST', '/api/v2/jobs/', {
+        workspace: slug,
+        user_command: `sleep ${WORK_SECONDS}`,
+        task_array_ntasks: TASKS,
+      });
+      await call('POST', `/api/v2/clusters/account/${slug}/`, {
+        name: `batch-bench-${run}`,
+        workers: WORKERS,
+        batch_job_ids: [id],
+      });
+      let job: { job_state: string; tasks: Task[]; reason: string };
+      for (;;) {
+        job = await call('GET', `/api/v2/jobs/${id}`);
+        if (['done', 'failed', 'cancelled'].includes(job.job_state)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (job.job_state !== 'done') throw new Error(`batch bench job ${job.job_state}: ${job.reason}`);
+      wall.push((performance.now() - started) / 1000);
+      const starts = job.tasks.map((t) => Date.parse(t.start!));
+      const stops = job.tasks.map((t) => Date.parse(t.stop!));
+      taskPhase.push((Math.max(...stops) - Math.min(...starts)) / 1000);
+      shell.push(await shellLoops());
+    }
+  } finally {
+    await bench.close();
+  }
+  const work = TASKS * WORK_SECONDS;
+  const t = median(taskPhase);
+  const s = median(shell);
+  const overhead = (seconds: number) => ((seconds * WORKERS - work) / TASKS) * 1000;
+  console.log(
+    `\nBatch tasks: ${TASKS} tasks of ${WORK_SECONDS} s on ${WORKERS} worker instances (median of ${RUNS})`,
+  );
+  console.log(
+    `  submit -> job done (cluster start included)  ${median(wall).toFixed(2)} s   runs: ${wall.map((x) => x.toFixed(2)).join(', ')}`,
+  );
+  console.log(
+    `  first task start -> last task end            ${t.toFixed(2)} s   ${(TASKS / t).toFixed(1)} tasks/s`,
+  );
+  console.log(
+    `  ${WORKERS} plain shell loops, same commands          ${s.toFixed(2)} s   ${(TASKS / s).toFixed(1)} tasks/s`,
+  );
+  console.log(
+    `  overhead per task: Cumulus ${overhead(t).toFixed(0)} ms, shell loop ${overhead(s).toFixed(0)} ms`,
+  );
+  console.log(`  ratio Cumulus / shell loops (task phase)     ${(t / s).toFixed(2)}`);
+}
