@@ -56,175 +56,209 @@ async function clusterStopped(clusterId: number) {
   await waitFor('no process left behind', async () => (await instanceProcesses(c.ts)).length === 0, 30_000);
 }
 
+// Real clusters on a busy 2-core machine: each test may take minutes there.
+const JOB_TEST_MS = 180_000;
+
 describe('batch jobs', () => {
-  it('runs an array of tasks, maps values over them, keeps secrets and output files, and records a failing task', async () => {
-    const n = 20;
-    const dir = path.join(out, 'array');
-    const { jobId, clusterId } = await submit(
-      {
-        user_command:
-          `mkdir -p ${dir}; printf '%s %s %s' "$CUMULUS_BATCH_TASK_INPUT" "$CUMULUS_BATCH_TASK_COUNT" ` +
-          `"$([ "$(printf %s "$TOKEN" | rev)" = 2retnuh ] && echo secret-ok)" > ${dir}/$CUMULUS_BATCH_TASK_ID; ` +
-          'echo "task $CUMULUS_BATCH_TASK_ID says hello"; [ "$CUMULUS_BATCH_TASK_ID" != 7 ] || exit 3',
-        task_array_ntasks: n,
-        task_map_env_var: 'CUMULUS_BATCH_TASK_INPUT',
-        task_map_env_vals: Array.from({ length: n }, (_, i) => `line-${i}`),
-        secret_env_vars: { TOKEN: 'hunter2' },
+  it(
+    'runs an array of tasks, maps values over them, keeps secrets and output files, and records a failing task',
+    async () => {
+      const n = 20;
+      const dir = path.join(out, 'array');
+      const { jobId, clusterId } = await submit(
+        {
+          user_command:
+            `mkdir -p ${dir}; printf '%s %s %s' "$CUMULUS_BATCH_TASK_INPUT" "$CUMULUS_BATCH_TASK_COUNT" ` +
+            `"$([ "$(printf %s "$TOKEN" | rev)" = 2retnuh ] && echo secret-ok)" > ${dir}/$CUMULUS_BATCH_TASK_ID; ` +
+            'echo "task $CUMULUS_BATCH_TASK_ID says hello"; [ "$CUMULUS_BATCH_TASK_ID" != 7 ] || exit 3',
+          task_array_ntasks: n,
+          task_map_env_var: 'CUMULUS_BATCH_TASK_INPUT',
+          task_map_env_vals: Array.from({ length: n }, (_, i) => `line-${i}`),
+          secret_env_vars: { TOKEN: 'hunter2' },
+          env_vars: { PLAIN: 'visible' },
+          pipe_to_files: true,
+          workdir: '/scratch/batch',
+          host_setup: 'echo "host setup ran on $(hostname)"',
+        },
+        3,
+      );
+      const job = await finished(jobId);
+      expect(job).toMatchObject({
+        job_state: 'failed',
+        state: 'done (failed)',
+        n_tasks: n,
+        n_tasks_succeeded: n - 1,
+        n_tasks_failed: 1,
+        reason: `1 of ${n} tasks failed`,
         env_vars: { PLAIN: 'visible' },
-        pipe_to_files: true,
-        workdir: '/scratch/batch',
-      },
-      3,
-    );
-    const job = await finished(jobId);
-    expect(job).toMatchObject({
-      job_state: 'failed',
-      state: 'done (failed)',
-      n_tasks: n,
-      n_tasks_succeeded: n - 1,
-      n_tasks_failed: 1,
-      reason: `1 of ${n} tasks failed`,
-      env_vars: { PLAIN: 'visible' },
-      secret_env_var_names: ['TOKEN'],
-    });
-    const failed = job.tasks.find((t: any) => t.array_task_id === 7);
-    expect(failed).toMatchObject({ state: 'error', exit_code: 3, reason: 'Exited with code 3' });
-    expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(
-      Array.from({ length: n }, (_, i) => String(i)),
-    );
-    for (let i = 0; i < n; i++)
-      expect(readFileSync(path.join(dir, String(i)), 'utf8')).toBe(`line-${i} ${n} secret-ok`);
+        secret_env_var_names: ['TOKEN'],
+      });
+      const failed = job.tasks.find((t: any) => t.array_task_id === 7);
+      expect(failed).toMatchObject({ state: 'error', exit_code: 3, reason: 'Exited with code 3' });
+      expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: n }, (_, i) => String(i)),
+      );
+      for (let i = 0; i < n; i++)
+        expect(readFileSync(path.join(dir, String(i)), 'utf8')).toBe(`line-${i} ${n} secret-ok`);
 
-    const output = await c.api.get(`/api/v2/jobs/${jobId}/tasks/3/output`);
-    expect(output.status).toBe(200);
-    expect(output.text).toContain('task 3 says hello');
+      const output = await c.api.get(`/api/v2/jobs/${jobId}/tasks/3/output`);
+      expect(output.status).toBe(200);
+      expect(output.text).toContain('task 3 says hello');
 
-    const task3 = job.tasks.find((t: any) => t.array_task_id === 3);
-    const logs = await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${clusterId}/better-logs`, {
-      query: { task_id: task3.id },
-    });
-    const lines = logs.body.map((l: any) => l.message);
-    expect(lines).toContain('task 3 says hello');
-    expect(lines.some((l: string) => l.includes('task 4 says hello'))).toBe(false);
+      const task3 = job.tasks.find((t: any) => t.array_task_id === 3);
+      const logs = await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${clusterId}/better-logs`, {
+        query: { task_id: task3.id },
+      });
+      const lines = logs.body.map((l: any) => l.message);
+      expect(lines).toContain('task 3 says hello');
+      expect(lines.some((l: string) => l.includes('task 4 says hello'))).toBe(false);
+      // Every instance ran the host setup script once, before its first task.
+      const setup = await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${clusterId}/better-logs`, {
+        query: { filter_pattern: 'host setup ran on' },
+      });
+      expect(new Set(setup.body.map((l: any) => l.instance_id)).size).toBe(setup.body.length);
+      expect(setup.body.length).toBeGreaterThanOrEqual(3);
 
-    const everything = JSON.stringify([
-      job,
-      (await c.api.get('/api/v2/jobs/', { query: { workspace: c.slug } })).body,
-      (await c.api.get(`/api/v2/jobs/cluster/${clusterId}`)).body,
-      (await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${clusterId}/better-logs`)).body,
-    ]);
-    expect(everything.includes('hunter2')).toBe(false);
-    await clusterStopped(clusterId);
-  });
+      const everything = JSON.stringify([
+        job,
+        (await c.api.get('/api/v2/jobs/', { query: { workspace: c.slug } })).body,
+        (await c.api.get(`/api/v2/jobs/cluster/${clusterId}`)).body,
+        (await c.api.get(`/api/v2/clusters/account/${c.slug}/id/${clusterId}/better-logs`)).body,
+      ]);
+      expect(everything.includes('hunter2')).toBe(false);
+      await clusterStopped(clusterId);
+    },
+    JOB_TEST_MS,
+  );
 
-  it('keeps a %N limit: never more tasks running at once than it says', async () => {
-    const dir = path.join(out, 'throttle');
-    const { jobId, clusterId } = await submit(
-      {
-        user_command: `mkdir -p ${dir}; s=$(date +%s%N); sleep 0.6; echo "$s $(date +%s%N)" > ${dir}/$CUMULUS_BATCH_TASK_ID`,
-        task_array: [0, 3, 6, 9, 12, 20],
-        max_concurrent_tasks: 2,
-      },
-      3,
-    );
-    const job = await finished(jobId);
-    expect(job).toMatchObject({ job_state: 'done', state: 'done (success)', n_tasks_succeeded: 6 });
-    expect(job.tasks.map((t: any) => t.array_task_id)).toEqual([0, 3, 6, 9, 12, 20]);
-    const spans = readdirSync(dir).map((f) =>
-      readFileSync(path.join(dir, f), 'utf8').trim().split(' ').map(Number),
-    );
-    const most = Math.max(
-      ...spans.map(([start]) => spans.filter(([s, e]) => s! <= start! && start! < e!).length),
-    );
-    expect(most).toBe(2);
-    await clusterStopped(clusterId);
-  });
+  it(
+    'keeps a %N limit: never more tasks running at once than it says',
+    async () => {
+      const dir = path.join(out, 'throttle');
+      const { jobId, clusterId } = await submit(
+        {
+          user_command: `mkdir -p ${dir}; s=$(date +%s%N); sleep 0.6; echo "$s $(date +%s%N)" > ${dir}/$CUMULUS_BATCH_TASK_ID`,
+          task_array: [0, 3, 6, 9, 12, 20],
+          max_concurrent_tasks: 2,
+        },
+        3,
+      );
+      const job = await finished(jobId);
+      expect(job).toMatchObject({ job_state: 'done', state: 'done (success)', n_tasks_succeeded: 6 });
+      expect(job.tasks.map((t: any) => t.array_task_id)).toEqual([0, 3, 6, 9, 12, 20]);
+      const spans = readdirSync(dir).map((f) =>
+        readFileSync(path.join(dir, f), 'utf8').trim().split(' ').map(Number),
+      );
+      const most = Math.max(
+        ...spans.map(([start]) => spans.filter(([s, e]) => s! <= start! && start! < e!).length),
+      );
+      expect(most).toBe(2);
+      await clusterStopped(clusterId);
+    },
+    JOB_TEST_MS,
+  );
 
-  it('stops what still runs at the job timeout and records it', async () => {
-    const { jobId, clusterId } = await submit({ user_command: 'sleep 600', job_timeout_seconds: 2 }, 1);
-    const job = await finished(jobId);
-    expect(job).toMatchObject({ job_state: 'failed', reason: 'Timed out after 2 s' });
-    expect(job.tasks[0]).toMatchObject({ state: 'error', reason: 'timeout' });
-    await clusterStopped(clusterId);
-  });
+  it(
+    'stops what still runs at the job timeout and records it',
+    async () => {
+      const { jobId, clusterId } = await submit({ user_command: 'sleep 600', job_timeout_seconds: 2 }, 1);
+      const job = await finished(jobId);
+      expect(job).toMatchObject({ job_state: 'failed', reason: 'Timed out after 2 s' });
+      expect(job.tasks[0]).toMatchObject({ state: 'error', reason: 'timeout' });
+      await clusterStopped(clusterId);
+    },
+    JOB_TEST_MS,
+  );
 
-  it('cancels a running job: its tasks are stopped and its cluster too', async () => {
-    const { jobId, clusterId } = await submit({ user_command: 'sleep 600', task_array_ntasks: 2 }, 2);
-    await waitFor('both tasks to run', async () => {
-      const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
-      return job.tasks.every((t: any) => t.state === 'running');
-    });
-    const cancelled = await c.api.delete(`/api/v2/jobs/${jobId}`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({
-      job_state: 'cancelled',
-      state: 'done (cancelled)',
-      finished: true,
-    });
-    expect(cancelled.body.reason).toMatch(/^Cancelled by /);
-    expect(cancelled.body.tasks.every((t: any) => t.state === 'error')).toBe(true);
-    await clusterStopped(clusterId);
-    expect((await c.api.delete(`/api/v2/jobs/${jobId}`)).status).toBe(200);
-  });
+  it(
+    'cancels a running job: its tasks are stopped and its cluster too',
+    async () => {
+      const { jobId, clusterId } = await submit({ user_command: 'sleep 600', task_array_ntasks: 2 }, 2);
+      await waitFor('both tasks to run', async () => {
+        const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
+        return job.tasks.every((t: any) => t.state === 'running');
+      });
+      const cancelled = await c.api.delete(`/api/v2/jobs/${jobId}`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({
+        job_state: 'cancelled',
+        state: 'done (cancelled)',
+        finished: true,
+      });
+      expect(cancelled.body.reason).toMatch(/^Cancelled by /);
+      expect(cancelled.body.tasks.every((t: any) => t.state === 'error')).toBe(true);
+      await clusterStopped(clusterId);
+      expect((await c.api.delete(`/api/v2/jobs/${jobId}`)).status).toBe(200);
+    },
+    JOB_TEST_MS,
+  );
 
-  it('runs the task of an instance that died again on another one', async () => {
-    const dir = path.join(out, 'retry');
-    const { jobId, clusterId } = await submit(
-      {
-        user_command:
-          `mkdir -p ${dir}; if [ ! -e ${dir}/tried-$CUMULUS_BATCH_TASK_ID ]; then ` +
-          `touch ${dir}/tried-$CUMULUS_BATCH_TASK_ID; sleep 600; fi; echo ok > ${dir}/$CUMULUS_BATCH_TASK_ID`,
-      },
-      1,
-    );
-    const running = await waitFor('the task to run', async () => {
-      const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
-      return job.tasks[0].state === 'running' ? job.tasks[0] : undefined;
-    });
-    const [instance] = await c.ts.server.deps.db.query.instances.findMany({
-      where: (i, { eq }) => eq(i.id, running.assigned_to.instance_id),
-    });
-    signalGroups(await findInstanceProcesses(instance!.backendId), 'SIGKILL');
-    const job = await finished(jobId);
-    expect(job).toMatchObject({ job_state: 'done', n_tasks_succeeded: 1 });
-    expect(job.tasks[0].retries).toBe(1);
-    expect(job.tasks[0].assigned_to.instance_id).not.toBe(running.assigned_to.instance_id);
-    expect(readFileSync(path.join(dir, '0'), 'utf8')).toBe('ok\n');
-    await clusterStopped(clusterId);
-  });
+  it(
+    'runs the task of an instance that died again on another one',
+    async () => {
+      const dir = path.join(out, 'retry');
+      const { jobId, clusterId } = await submit(
+        {
+          user_command:
+            `mkdir -p ${dir}; if [ ! -e ${dir}/tried-$CUMULUS_BATCH_TASK_ID ]; then ` +
+            `touch ${dir}/tried-$CUMULUS_BATCH_TASK_ID; sleep 600; fi; echo ok > ${dir}/$CUMULUS_BATCH_TASK_ID`,
+        },
+        1,
+      );
+      const running = await waitFor('the task to run', async () => {
+        const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
+        return job.tasks[0].state === 'running' ? job.tasks[0] : undefined;
+      });
+      const [instance] = await c.ts.server.deps.db.query.instances.findMany({
+        where: (i, { eq }) => eq(i.id, running.assigned_to.instance_id),
+      });
+      signalGroups(await findInstanceProcesses(instance!.backendId), 'SIGKILL');
+      const job = await finished(jobId);
+      expect(job).toMatchObject({ job_state: 'done', n_tasks_succeeded: 1 });
+      expect(job.tasks[0].retries).toBe(1);
+      expect(job.tasks[0].assigned_to.instance_id).not.toBe(running.assigned_to.instance_id);
+      expect(readFileSync(path.join(dir, '0'), 'utf8')).toBe('ok\n');
+      await clusterStopped(clusterId);
+    },
+    JOB_TEST_MS,
+  );
 
-  it('refuses a bad spec naming the field, a spec too large, and stores nothing', async () => {
-    const bad = await c.api.post('/api/v2/jobs/', {
-      workspace: c.slug,
-      user_command: 'echo',
-      task_array_ntasks: 3,
-      task_map_env_var: 'X',
-      task_map_env_vals: ['a'],
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.body.task_map_env_vals[0]).toBe('Give one value per task: 3 tasks, 1 value.');
-    const gz = await c.api.post('/api/v2/jobs/compressed', gzipSync(JSON.stringify({ user_command: '' })), {
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    expect(gz.status).toBe(400);
-    expect(gz.body.user_command).toBeDefined();
-    const huge = await c.api.post('/api/v2/jobs/compressed', Buffer.alloc(2.5 * 1024 * 1024, 1), {
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    expect(huge.status).toBe(413);
-    expect(huge.body.detail).toMatch(/at most 2\.4 MB/);
-    const before = (await c.api.get('/api/v2/jobs/')).body.count;
-    expect(
-      (
-        await c.api.post('/api/v2/jobs/', {
-          workspace: c.slug,
-          user_command: 'echo',
-          env_vars: { 'bad name': 'x' },
-        })
-      ).status,
-    ).toBe(400);
-    expect((await c.api.get('/api/v2/jobs/')).body.count).toBe(before);
-  });
+  it(
+    'refuses a bad spec naming the field, a spec too large, and stores nothing',
+    async () => {
+      const bad = await c.api.post('/api/v2/jobs/', {
+        workspace: c.slug,
+        user_command: 'echo',
+        task_array_ntasks: 3,
+        task_map_env_var: 'X',
+        task_map_env_vals: ['a'],
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.task_map_env_vals[0]).toBe('Give one value per task: 3 tasks, 1 value.');
+      const gz = await c.api.post('/api/v2/jobs/compressed', gzipSync(JSON.stringify({ user_command: '' })), {
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(gz.status).toBe(400);
+      expect(gz.body.user_command).toBeDefined();
+      const huge = await c.api.post('/api/v2/jobs/compressed', Buffer.alloc(2.5 * 1024 * 1024, 1), {
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(huge.status).toBe(413);
+      expect(huge.body.detail).toMatch(/at most 2\.4 MB/);
+      const before = (await c.api.get('/api/v2/jobs/')).body.count;
+      expect(
+        (
+          await c.api.post('/api/v2/jobs/', {
+            workspace: c.slug,
+            user_command: 'echo',
+            env_vars: { 'bad name': 'x' },
+          })
+        ).status,
+      ).toBe(400);
+      expect((await c.api.get('/api/v2/jobs/')).body.count).toBe(before);
+    },
+    JOB_TEST_MS,
+  );
 
   it('runs a single-job script on a cluster it sizes itself', async () => {
     const created = await c.api.post('/api/v2/jobs/single-job-script/', {

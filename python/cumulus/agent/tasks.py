@@ -141,17 +141,18 @@ class TaskRunner(threading.Thread):
         reader = threading.Thread(target=self.stream, args=(proc, task_id, output_path), daemon=True)
         reader.start()
         stopped_because = None
-        last = time.monotonic()
-        while proc.poll() is None:
-            if self.stopping.wait(0.05):
+        while not self.stopping.is_set():
+            try:
+                proc.wait(KEEPALIVE_SECONDS)  # returns as soon as the command ends (or stop() kills it)
                 break
-            if time.monotonic() - last >= KEEPALIVE_SECONDS:
-                last = time.monotonic()
-                answer = self.report(task_id, "running")
-                if answer and answer.get("stop_task"):
-                    stopped_because = answer.get("reason") or "the job ended"
-                    self.say(f"{label} stopped: {stopped_because}", task_id)
-                    kill(proc)
+            except subprocess.TimeoutExpired:
+                pass
+            answer = self.report(task_id, "running")
+            if answer and answer.get("stop_task"):
+                stopped_because = answer.get("reason") or "the job ended"
+                self.say(f"{label} stopped: {stopped_because}", task_id)
+                kill(proc)
+                break
         code = proc.wait()
         end_group(proc)  # what the command left running in the background ends with it
         reader.join(5)

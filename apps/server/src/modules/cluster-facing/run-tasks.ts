@@ -116,9 +116,10 @@ async function mayStartAnother(tx: Db, jobId: number): Promise<boolean> {
   const [job] = await tx
     .select({ limit: batchJobs.maxConcurrent })
     .from(batchJobs)
-    .where(eq(batchJobs.id, jobId))
-    .for('update');
+    .where(eq(batchJobs.id, jobId));
   if (!job || job.limit === null) return true;
+  // Claims of the job's tasks queue on its row, so that two never both take the last free place.
+  await tx.select({ id: batchJobs.id }).from(batchJobs).where(eq(batchJobs.id, jobId)).for('update');
   const [busy] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(runTasks)
@@ -181,8 +182,12 @@ export async function updateRunTask(
       .returning();
     return updated!;
   });
-  // The job looks at once: its last task may just have ended.
-  if (task.batchJobId !== null && FINISHED.includes(body.state)) {
+  // Once the job's last task has ended, the job loop looks at once (else at its next round).
+  if (
+    task.batchJobId !== null &&
+    FINISHED.includes(body.state) &&
+    !(await hasUnfinished(db, task.batchJobId))
+  ) {
     await db.update(batchJobs).set({ reconcileAt: new Date() }).where(eq(batchJobs.id, task.batchJobId));
     deps.loops.wake('batch-jobs');
   }
@@ -193,4 +198,13 @@ export async function updateRunTask(
     ...present(task, instance ?? null),
     stop_task: FINISHED.includes(task.state) && body.state === 'running',
   };
+}
+
+async function hasUnfinished(db: Db, jobId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runTasks.id })
+    .from(runTasks)
+    .where(and(eq(runTasks.batchJobId, jobId), inArray(runTasks.state, ['pending', 'assigned', 'running'])))
+    .limit(1);
+  return row !== undefined;
 }
