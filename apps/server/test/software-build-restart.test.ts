@@ -106,5 +106,5 @@ describe('a build whose server stops', () => {
       await index.close();
       await database.close();
     }
-  });
+  }, 120_000);
 });
