@@ -7,6 +7,7 @@ import { Page } from '@/components/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type ClusterDetails, useClusterDetailsQuery } from '@/data/clusters/cluster-details-query';
 import { useClusterFrontendQuery } from '@/data/clusters/cluster-frontend-query';
+import { ClusterJobLinks } from '@/features/batch/cluster-job-links';
 import type { ClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { StateHeader } from '@/features/clusters/components/state-header';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
@@ -31,6 +32,7 @@ function ClusterHeader({ cluster }: { cluster: ClusterDetails }) {
       titleClassName="font-mono"
       state={cluster.currentState.state}
       reason={cluster.currentState.reason}
+      badges={<ClusterJobLinks clusterId={cluster.id} />}
       actions={<StopClusterButton cluster={cluster} />}
       facts={[
         { label: 'Workspace', value: cluster.account.name },
