@@ -16,6 +16,10 @@ describe('StateChip', () => {
     ['stopped', 'neutral'],
     ['paused', 'neutral'],
     ['error', 'error'],
+    ['running', 'progress'],
+    ['done', 'success'],
+    ['failed', 'error'],
+    ['cancelled', 'neutral'],
     ['rebalancing', 'warning'],
   ])('gives %s the %s tone', (state, tone) => {
     expect(stateTone(state)).toBe(tone);

@@ -3,13 +3,15 @@ import { cn } from '@/lib/utils';
 
 export type StateTone = 'success' | 'progress' | 'neutral' | 'error' | 'warning';
 
-// States from spec/client-contract.md 2.8 (cluster, process, instance, infra) and build states.
+// States from spec/client-contract.md 2.8 (cluster, process, instance, infra), build states, and
+// batch jobs' and their tasks' states.
 // Anything else is shown as a warning chip with its own name (spec/console.md section 4).
 const TONE_BY_STATE: Record<string, Exclude<StateTone, 'warning'>> = {
   ready: 'success',
   started: 'success',
   built: 'success',
   created: 'success',
+  done: 'success',
   pending: 'progress',
   queued: 'progress',
   starting: 'progress',
@@ -18,10 +20,14 @@ const TONE_BY_STATE: Record<string, Exclude<StateTone, 'warning'>> = {
   stopping: 'progress',
   creating: 'progress',
   destroying: 'progress',
+  running: 'progress',
+  assigned: 'progress',
   stopped: 'neutral',
   paused: 'neutral',
   destroyed: 'neutral',
+  cancelled: 'neutral',
   error: 'error',
+  failed: 'error',
 };
 
 const TONE_CLASSES: Record<StateTone, { chip: string; dot: string }> = {

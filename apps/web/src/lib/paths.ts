@@ -46,6 +46,7 @@ export const paths = {
   teamEditMember: '/team/:organizationId/edit-member/:memberId',
   teamEditInvite: '/team/:organizationId/edit-invite/:inviteId',
   batchJobs: '/batch/jobs',
+  batchJob: '/batch/jobs/:jobId',
   staff: '/staff',
   account: '/account',
 } as const;

@@ -1,10 +1,14 @@
-import { ListChecksIcon } from 'lucide-react';
+import { Page, PageHeader } from '@/components/page';
+import { JobsList } from '@/features/batch/jobs-list';
+import { usePageMeta } from '@/lib/page-meta';
 
-import { PlaceholderPage } from '@/components/placeholder-page';
-
-/** Placeholder until its capability lands; replace this page, keep the route. */
+/** Batch Jobs (`/batch/jobs`, staff only): the jobs of every workspace the caller reads. */
 export function BatchJobsPage() {
+  usePageMeta({ title: 'Batch Jobs', breadcrumbs: [{ label: 'Batch Jobs' }] });
   return (
-    <PlaceholderPage title="Batch Jobs" description="Batch jobs across workspaces." icon={ListChecksIcon} />
+    <Page>
+      <PageHeader title="Batch Jobs" description="Batch jobs of every workspace you can read, newest first" />
+      <JobsList workspace={undefined} scopeLabel="your workspaces" showWorkspace />
+    </Page>
   );
 }

@@ -15,4 +15,6 @@ export const batchRoutes: RouteObject[] = [
       },
     ],
   },
+  // Every member of a job's workspace reaches it, from its cluster's page and the Dashboard's Jobs tab.
+  { path: paths.batchJob, ...lazyPage(() => import('@/features/batch/job/BatchJobPage'), 'BatchJobPage') },
 ];

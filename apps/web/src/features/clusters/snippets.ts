@@ -19,3 +19,6 @@ from dask.distributed import Client
 cluster = cumulus.Cluster(name="${workspace}/${name}", shutdown_on_close=False)
 client = Client(cluster)`;
 }
+
+/** A batch job: the script run as ten tasks, each with its own CUMULUS_BATCH_TASK_ID. */
+export const BATCH_RUN_SNIPPET = 'cumulus batch run --ntasks 10 script.py';

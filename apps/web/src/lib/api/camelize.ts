@@ -32,6 +32,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export const VERBATIM_KEYS = new Set([
   'tags',
   'environ',
+  'env_vars',
   'worker_options',
   'scheduler_options',
   'dask_config',

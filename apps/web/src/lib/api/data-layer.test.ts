@@ -23,7 +23,7 @@ describe('camelize', () => {
     expect(user.workspaceMemberships[0]?.coreLimit).toBe(1000);
   });
 
-  it("keeps the user's own keys inside tags, environ and Dask options", () => {
+  it("keeps the user's own keys inside tags, environ, a job's env_vars and Dask options", () => {
     const cluster = camelize({
       desired_workers: 2,
       tags: { team_name: 'ml', 'cost-center': '7' },
@@ -36,6 +36,7 @@ describe('camelize', () => {
       environ: { AWS_REGION: 'x' },
       schedulerOptions: { idle_timeout: '20 minutes' },
     });
+    expect(camelize({ env_vars: { DATA_DIR: '/d' } })).toEqual({ envVars: { DATA_DIR: '/d' } });
     expect(toWire<{ worker_options: Record<string, number> }>({ workerOptions: { n_threads: 2 } })).toEqual({
       worker_options: { n_threads: 2 },
     });

@@ -1,24 +1,23 @@
-import { SearchXIcon } from 'lucide-react';
 import * as React from 'react';
-import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router';
+import { NavLink, Outlet, useLocation, useParams } from 'react-router';
 
-import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
+import { NotFoundState } from '@/components/not-found-state';
 import { Page } from '@/components/page';
-import { StateChip } from '@/components/state-chip';
-import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type ClusterDetails, useClusterDetailsQuery } from '@/data/clusters/cluster-details-query';
 import { useClusterFrontendQuery } from '@/data/clusters/cluster-frontend-query';
+import { ClusterJobLinks } from '@/features/batch/cluster-job-links';
 import type { ClusterContext } from '@/features/clusters/cluster/cluster-context';
+import { StateHeader } from '@/features/clusters/components/state-header';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
-import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';
+import { TimeAgo } from '@/features/clusters/components/time-ago';
+import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
 import { CLUSTER_TABS, clusterLink } from '@/features/clusters/links';
 import { clusterPollMs } from '@/features/clusters/states';
 import { isApiError } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
-import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 
 function currentTab(pathname: string) {
@@ -27,44 +26,22 @@ function currentTab(pathname: string) {
 }
 
 function ClusterHeader({ cluster }: { cluster: ClusterDetails }) {
-  const formatDateTime = useFormatDateTime();
-  const facts = [
-    { label: 'Workspace', value: cluster.account.name },
-    { label: 'Creator', value: cluster.creator?.username ?? '—' },
-    {
-      label: 'Created',
-      value: (
-        <time dateTime={cluster.created} title={formatDateTime(cluster.created)}>
-          {timeAgo(cluster.created)}
-        </time>
-      ),
-    },
-    { label: 'Runtime', value: formatDuration(runtimeSeconds(cluster)) },
-    { label: 'Workers', value: `${cluster.readyWorkers} / ${cluster.desiredWorkers} ready` },
-  ];
   return (
-    <header className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0 space-y-2">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate font-mono text-2xl font-semibold tracking-tight">{cluster.name}</h1>
-            <StateChip state={cluster.currentState.state} title={cluster.currentState.reason || undefined} />
-          </div>
-          {cluster.currentState.reason ? (
-            <p className="text-muted-foreground text-sm">{cluster.currentState.reason}</p>
-          ) : null}
-        </div>
-        <StopClusterButton cluster={cluster} />
-      </div>
-      <dl className="text-muted-foreground flex flex-wrap gap-x-6 gap-y-1 text-sm">
-        {facts.map((fact) => (
-          <div key={fact.label} className="flex gap-1.5">
-            <dt>{fact.label}</dt>
-            <dd className="text-foreground tabular-nums">{fact.value}</dd>
-          </div>
-        ))}
-      </dl>
-    </header>
+    <StateHeader
+      title={cluster.name}
+      titleClassName="font-mono"
+      state={cluster.currentState.state}
+      reason={cluster.currentState.reason}
+      badges={<ClusterJobLinks clusterId={cluster.id} />}
+      actions={<StopClusterButton cluster={cluster} />}
+      facts={[
+        { label: 'Workspace', value: cluster.account.name },
+        { label: 'Creator', value: cluster.creator?.username ?? '—' },
+        { label: 'Created', value: <TimeAgo value={cluster.created} /> },
+        { label: 'Runtime', value: formatDuration(runtimeSeconds(cluster)) },
+        { label: 'Workers', value: `${cluster.readyWorkers} / ${cluster.desiredWorkers} ready` },
+      ]}
+    />
   );
 }
 
@@ -146,22 +123,13 @@ export function ClusterDetailsPage() {
   });
 
   const failure = frontend.error ?? details.error;
-  if (!valid || (isApiError(failure) && failure.kind === 'notFound')) {
+  if (!valid || (isApiError(failure) && failure.kind === 'notFound'))
     return (
-      <Page>
-        <EmptyState
-          icon={SearchXIcon}
-          title="Cluster not found"
-          description="It does not exist, or it belongs to a workspace you are not a member of."
-          action={
-            <Button asChild variant="outline" size="sm">
-              <Link to={paths.clusters}>Back to the Dashboard</Link>
-            </Button>
-          }
-        />
-      </Page>
+      <NotFoundState
+        title="Cluster not found"
+        back={{ to: paths.clusters, label: 'Back to the Dashboard' }}
+      />
     );
-  }
   if (failure && !cluster) {
     return (
       <Page>

@@ -1,5 +1,4 @@
 import { ExternalLinkIcon, MonitorOffIcon } from 'lucide-react';
-import type * as React from 'react';
 
 import { CopyButton } from '@/components/copy-button';
 import { EmptyState } from '@/components/empty-state';
@@ -12,6 +11,7 @@ import { type StateRecord, useClusterStatesQuery } from '@/data/clusters/cluster
 import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
+import { Fact } from '@/features/clusters/components/fact';
 import { durationInWords } from '@/features/clusters/format';
 import { connectSnippet } from '@/features/clusters/snippets';
 import { clusterPollMs, hasEnded } from '@/features/clusters/states';
@@ -62,15 +62,6 @@ function StateTimeline({ records }: { records: StateRecord[] }) {
         </li>
       ))}
     </ol>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[8rem_minmax(0,1fr)] items-center gap-3 py-2 text-sm">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="min-w-0">{children}</dd>
-    </div>
   );
 }
 

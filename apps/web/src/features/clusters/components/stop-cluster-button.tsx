@@ -2,17 +2,8 @@ import { CircleStopIcon, LoaderCircleIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { stopReason, useClusterStopMutation } from '@/data/clusters/cluster-stop-mutation';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
@@ -80,23 +71,14 @@ export function StopClusterButton({ cluster, variant = 'button' }: StopClusterBu
         </TooltipTrigger>
         <TooltipContent>{check.allowed ? label : check.reason}</TooltipContent>
       </Tooltip>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Stop {cluster.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Its scheduler and workers shut down and running computations are lost. Dask clients connected to
-              it lose their connection. Its logs and history stay available.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={confirm}>
-              Stop cluster
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Stop ${cluster.name}?`}
+        description="Its scheduler and workers shut down and running computations are lost. Dask clients connected to it lose their connection. Its logs and history stay available."
+        confirmLabel="Stop cluster"
+        onConfirm={confirm}
+      />
     </>
   );
 }

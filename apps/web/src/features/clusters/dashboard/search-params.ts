@@ -6,10 +6,32 @@ import { CLUSTER_STATES, isClusterState } from '@/features/clusters/states';
 import type { ScopeQuery } from '@/features/scopes';
 import { readPagination } from '@/hooks/use-pagination-params';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
+import { paths } from '@/lib/paths';
+import { ACCOUNT_PARAM } from '@/lib/workspace';
 
-// The Dashboard's URL state (console.md section 2, "URL is state"): `page` (default 0),
-// `pagesize` (default 50), `filters` (a JSON list of key/value pairs) and the ordering.
+// The Dashboard's URL state (console.md section 2, "URL is state"): `tab` (clusters by default, or
+// jobs), then the clusters tab's `page` (default 0), `pagesize` (default 50), `filters` (a JSON list
+// of key/value pairs) and the ordering (the jobs tab's are in features/batch/search-params.ts).
 // Only defaults are left out of the URL, so a shared link shows the same page.
+
+export const DASHBOARD_TABS = ['clusters', 'jobs'] as const;
+export type DashboardTab = (typeof DASHBOARD_TABS)[number];
+const TAB_PARAM = 'tab';
+
+export const readDashboardTab = (search: URLSearchParams): DashboardTab =>
+  search.get(TAB_PARAM) === 'jobs' ? 'jobs' : 'clusters';
+
+/** Another tab opens on its defaults: of the URL only the workspace (`account`) is kept. */
+export function writeDashboardTab(search: URLSearchParams, tab: DashboardTab): URLSearchParams {
+  const out = new URLSearchParams();
+  const account = search.get(ACCOUNT_PARAM);
+  if (account) out.set(ACCOUNT_PARAM, account);
+  if (tab !== 'clusters') out.set(TAB_PARAM, tab);
+  return out;
+}
+
+/** The Dashboard's Jobs tab, where members find their workspace's batch jobs. */
+export const dashboardJobsLink = `${paths.clusters}?${TAB_PARAM}=jobs`;
 
 export const FILTER_KEYS = ['name', 'state', 'tag', 'mine'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];

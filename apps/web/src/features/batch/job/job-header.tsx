@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+
+import type { JobDetails } from '@/data/jobs/job-query';
+import { CancelJobButton } from '@/features/batch/job/cancel-job-button';
+import { jobClusterLink } from '@/features/batch/links';
+import { elapsedSeconds, isLive } from '@/features/batch/states';
+import { TaskTally } from '@/features/batch/task-tally';
+import { StateHeader } from '@/features/clusters/components/state-header';
+import { TimeAgo } from '@/features/clusters/components/time-ago';
+import { formatDuration } from '@/features/clusters/format';
+
+/** "Batch job N", its state and why, Cancel while it is live, and who, where, when and how far. */
+export function JobHeader({ job, clusterSlug }: { job: JobDetails; clusterSlug?: string }) {
+  const seconds = elapsedSeconds(job.started, job.completed);
+  return (
+    <StateHeader
+      title={`Batch job ${job.id}`}
+      state={job.jobState}
+      reason={job.reason}
+      actions={isLive(job.jobState) ? <CancelJobButton jobId={job.id} /> : null}
+      facts={[
+        { label: 'Workspace', value: job.workspaceName },
+        { label: 'Creator', value: job.creator ?? '—' },
+        {
+          label: 'Cluster',
+          value:
+            job.clusterId === null ? (
+              <span className="text-muted-foreground">None started yet</span>
+            ) : (
+              <Link
+                to={jobClusterLink(job.clusterId, clusterSlug)}
+                className="text-primary font-mono underline-offset-4 hover:underline"
+              >
+                {job.clusterName ?? `#${job.clusterId}`}
+              </Link>
+            ),
+        },
+        { label: 'Created', value: <TimeAgo value={job.created} /> },
+        { label: 'Duration', value: seconds === null ? 'Not started' : formatDuration(seconds) },
+        { label: 'Tasks', value: <TaskTally job={job} /> },
+      ]}
+    />
+  );
+}
