@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findInstanceProcesses, signalGroups } from '../src/compute/local-processes.js';
 import { instanceProcesses, useClusterServer, waitFor } from './helpers/clusters.js';
+import { createUser } from './helpers/factories.js';
 
 /**
  * Batch jobs on real clusters: the job is submitted as established clients do (gzip JSON to
@@ -246,6 +247,11 @@ describe('batch jobs', () => {
       expect(huge.status).toBe(413);
       expect(huge.body.detail).toMatch(/at most 2\.4 MB/);
       const before = (await c.api.get('/api/v2/jobs/')).body.count;
+      // Staff list every workspace's jobs; another user sees none of these.
+      const staff = await createUser(c.ts, { staff: true });
+      expect((await c.ts.api.as(staff.key).get('/api/v2/jobs/')).body.count).toBe(before);
+      const stranger = await createUser(c.ts);
+      expect((await c.ts.api.as(stranger.key).get('/api/v2/jobs/')).body.count).toBe(0);
       expect(
         (
           await c.api.post('/api/v2/jobs/', {

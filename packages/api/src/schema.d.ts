@@ -14200,7 +14200,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Batch jobs, newest first: of `workspace`, else of every workspace the caller reads. */
+        /** @description Batch jobs, newest first: of `workspace`, else of every workspace the caller reads (staff: of every workspace). */
         get: {
             parameters: {
                 query?: {

@@ -59,18 +59,21 @@ function summary(row: JobRow, counts: TaskCounts | undefined) {
   };
 }
 
-/** `GET jobs/`: newest first, of one workspace or every one the caller reads. */
+/** `GET jobs/`: newest first, of one workspace or every one the caller reads (staff: every one). */
 export async function listJobs(
   db: Db,
   user: User,
   query: z.infer<typeof jobListQuery>,
 ): Promise<{ items: z.infer<typeof jobListItem>[]; count: number }> {
+  // Staff see every workspace's jobs (the Batch Jobs page); others those of workspaces they read.
   const workspaceIds = query.workspace
     ? [(await workspaceAccess(db, user, query.workspace)).workspace.id]
-    : await readableWorkspaceIds(db, user);
-  if (workspaceIds.length === 0) return { items: [], count: 0 };
+    : user.isStaff
+      ? null
+      : await readableWorkspaceIds(db, user);
+  if (workspaceIds?.length === 0) return { items: [], count: 0 };
   const where: SQL = and(
-    inArray(batchJobs.workspaceId, workspaceIds),
+    workspaceIds ? inArray(batchJobs.workspaceId, workspaceIds) : undefined,
     query.cluster_id ? eq(batchJobs.clusterId, query.cluster_id) : undefined,
     query.state ? eq(batchJobs.state, query.state) : undefined,
   )!;

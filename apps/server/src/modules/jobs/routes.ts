@@ -44,7 +44,8 @@ export function registerJobRoutes(app: App, deps: Deps): void {
       config: user,
       schema: {
         tags,
-        description: 'Batch jobs, newest first: of `workspace`, else of every workspace the caller reads.',
+        description:
+          'Batch jobs, newest first: of `workspace`, else of every workspace the caller reads (staff: of every workspace).',
         querystring: jobListQuery,
         response: { 200: jobList },
       },

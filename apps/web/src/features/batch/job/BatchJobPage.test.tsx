@@ -145,4 +145,25 @@ describe('BatchJobPage', () => {
       '/clusters?tab=jobs',
     );
   });
+
+  it("lists the files of the job's output filestores with their download links", async () => {
+    openJob({
+      [`GET ${JOB}`]: jobDetails(),
+      [`GET ${JOB}/output-files`]: {
+        files: [
+          {
+            filestore: 'j-output',
+            relative_path: 'out-0.txt',
+            size: 2048,
+            url: 'http://cumulus.test/blob/out-0',
+          },
+        ],
+      },
+    });
+    const files = await screen.findByRole('list', { name: 'Output files' });
+    const link = within(files).getByRole('link', { name: 'out-0.txt' });
+    expect(link).toHaveAttribute('href', 'http://cumulus.test/blob/out-0');
+    expect(link).toHaveAttribute('download', 'out-0.txt');
+    expect(files).toHaveTextContent('2.0 KiB');
+  });
 });

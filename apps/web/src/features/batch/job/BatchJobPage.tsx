@@ -9,6 +9,7 @@ import { useClusterFrontendQuery } from '@/data/clusters/cluster-frontend-query'
 import { useJobQuery } from '@/data/jobs/job-query';
 import { JobHeader } from '@/features/batch/job/job-header';
 import { JobCommand, JobEnvironment, JobSettings } from '@/features/batch/job/job-settings';
+import { JobOutputFiles } from '@/features/batch/job/output-files';
 import { useOpenTask } from '@/features/batch/job/search-params';
 import { TaskLogs } from '@/features/batch/job/task-logs';
 import { TasksTable } from '@/features/batch/job/tasks-table';
@@ -88,6 +89,7 @@ export function BatchJobPage() {
         </div>
         <JobSettings job={job.data} />
       </div>
+      <JobOutputFiles jobId={job.data.id} live={isLive(job.data.jobState)} />
       <PageSection title="Tasks" description={`${job.data.nTasks} in all, by array task id`}>
         <TasksTable
           jobId={job.data.id}
