@@ -41,6 +41,7 @@ import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { resolveSoftwareToken } from './modules/software/token.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
+import { registerUsageRoutes } from './modules/usage/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
 import { registerWorkerRoutes } from './modules/workers/routes.js';
 import { registerWorkspaceRoutes } from './modules/workspaces/routes.js';
@@ -81,6 +82,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerBuildFacingRoutes,
   registerJobRoutes,
   registerFilestoreRoutes,
+  registerUsageRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

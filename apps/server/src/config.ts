@@ -33,6 +33,13 @@ const envSchema = z.object({
   CUMULUS_PIP_EXTRA_INDEX_URL: z.string().max(4000).optional(),
   CUMULUS_BUILD_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
   CUMULUS_DEFAULT_ENVIRONMENT: z.enum(['on', 'off']).default('on'),
+  /** Local instances' approximate cloud cost: dollars per core-hour and per GiB-hour. */
+  CUMULUS_LOCAL_CORE_HOUR_USD: z.coerce.number().min(0).max(1000).default(0.04),
+  CUMULUS_LOCAL_GIB_HOUR_USD: z.coerce.number().min(0).max(1000).default(0.005),
+  /** How long metering's unit is (60 s; tests shorten it). */
+  CUMULUS_METER_MINUTE_SECONDS: z.coerce.number().min(0.1).max(60).default(60),
+  /** Raw metered minutes are kept this long; hourly rollups stay. */
+  CUMULUS_USAGE_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
 });
 
 export interface Config {
@@ -53,8 +60,16 @@ export interface Config {
   webDist: string;
   clusters: ClusterTimings;
   software: SoftwareConfig;
+  usage: UsageConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+}
+
+export interface UsageConfig {
+  localCoreHourUsd: number;
+  localGibHourUsd: number;
+  minuteMs: number;
+  retentionMs: number;
 }
 
 export interface SoftwareConfig {
@@ -130,6 +145,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       buildEnv: Object.fromEntries(
         Object.entries(given).filter((entry): entry is [string, string] => BUILD_ENV.test(entry[0])),
       ),
+    },
+    usage: {
+      localCoreHourUsd: e.CUMULUS_LOCAL_CORE_HOUR_USD,
+      localGibHourUsd: e.CUMULUS_LOCAL_GIB_HOUR_USD,
+      minuteMs: e.CUMULUS_METER_MINUTE_SECONDS * 1000,
+      retentionMs: e.CUMULUS_USAGE_RETENTION_DAYS * 86_400_000,
     },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),

@@ -20,6 +20,7 @@ import { seedInteractionTypes } from './modules/interactions/service.js';
 import { jobDomain } from './modules/jobs/reconcile.js';
 import { collectEnvironments } from './modules/software/gc.js';
 import { buildDomain } from './modules/software/reconcile.js';
+import { ensureMeter, meterDomain, pruneUsage } from './modules/usage/meter.js';
 
 export interface Server {
   app: App;
@@ -120,6 +121,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     minutes(15),
     async () => {
       await pruneCredentials(database.db);
+      await pruneUsage(database.db, config.usage.retentionMs);
       await collectEnvironments(database.db, backends, {
         retentionMs: config.software.retentionMs,
         dataDir: config.dataDir,

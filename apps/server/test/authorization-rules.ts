@@ -579,6 +579,12 @@ export const RULES: Record<string, RouteRule> = {
     params: async (c) => ({ job_id: (await worldJob(c)).id }),
   },
 
+  // Usage: every signed-in user, over what they may see.
+  'GET /api/v2/usage/': {
+    expect: signedIn(200),
+    query: () => ({ unit: 'credits', start: '2026-01-01', end: '2026-01-31', groupby: 'user' }),
+  },
+
   // Filestores: members create and fill them, readers read them; syncs are the instances' to report.
   'POST /api/v2/filestore/list': {
     expect: { ...readers(200), staff: 403 },

@@ -15608,6 +15608,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/usage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Usage in a unit per period and group over the dates `start`..`end` (inclusive, UTC), within what the caller may see. */
+        get: {
+            parameters: {
+                query: {
+                    unit: "credits" | "cumulus-cost" | "instance-minutes" | "approx-cloud-cost";
+                    start: string;
+                    end: string;
+                    period?: "hour" | "day" | "week" | "month";
+                    groupby?: "account" | "billing_method" | "cloud_provider" | "cluster_type" | "cluster" | "gpu_type" | "instance_type" | "organization" | "tag" | "user" | "zone";
+                    groupby_tag?: string;
+                    group_filters?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            unit: "credits" | "cumulus-cost" | "instance-minutes" | "approx-cloud-cost";
+                            /** @enum {string} */
+                            period: "hour" | "day" | "week" | "month";
+                            groupby: string | null;
+                            start: string;
+                            end: string;
+                            total: number;
+                            groups: {
+                                key: string;
+                                label: string;
+                                total: number;
+                            }[];
+                            buckets: {
+                                start: string;
+                                total: number;
+                                values: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cluster_facing/run-task/{task_id}/output": {
         parameters: {
             query?: never;

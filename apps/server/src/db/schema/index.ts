@@ -10,4 +10,5 @@ export * from './jobs.js';
 export * from './mail.js';
 export * from './organizations.js';
 export * from './software.js';
+export * from './usage.js';
 export * from './users.js';

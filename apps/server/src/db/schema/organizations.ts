@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -44,6 +45,10 @@ export const organizations = pgTable('organizations', {
   memberLimit: integer('member_limit').default(DEFAULT_PLAN.memberLimit),
   workspaceLimit: integer('workspace_limit').default(DEFAULT_PLAN.workspaceLimit),
   seatLimit: integer('seat_limit').default(DEFAULT_PLAN.seatLimit),
+  /** How the organization pays: none, card (Stripe), invoice. */
+  billingMethod: varchar('billing_method', { length: 32 }).notNull().default('none'),
+  /** Dollars one credit costs, in millionths (50000: $0.05). */
+  creditValueMicroUsd: bigint('credit_value_micro_usd', { mode: 'number' }).notNull().default(50_000),
   created: createdAt(),
 });
 

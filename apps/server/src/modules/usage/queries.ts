@@ -1,0 +1,122 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import type { User } from '../../db/schema/index.js';
+import type { z } from '../../http/zod.js';
+import { isoTime } from '../../lib/time.js';
+import { readableWorkspaceIds } from '../access/workspace.js';
+import type { UsageGroup, UsageQuery, usageAnswer } from './schemas.js';
+
+const PROVIDER = sql`case h.backend_type when 'vm_aws' then 'aws' when 'vm_gcp' then 'gcp' when 'vm_azure' then 'azure' else 'local' end`;
+
+/** Each group-by: the key rows are grouped and filtered by, and the label shown for it. */
+function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; label: SQL } {
+  switch (group) {
+    case 'account':
+      return { key: sql`h.account_id::text`, label: sql`coalesce(a.name, 'workspace ' || h.account_id)` };
+    case 'organization':
+      return {
+        key: sql`h.organization_id::text`,
+        label: sql`coalesce(o.name, 'organization ' || h.organization_id)`,
+      };
+    case 'user':
+      return { key: sql`coalesce(h.user_id::text, '')`, label: sql`coalesce(u.username, 'deleted user')` };
+    case 'cluster':
+      return { key: sql`h.cluster_id::text`, label: sql`h.cluster_name || ' (' || h.cluster_id || ')'` };
+    case 'cluster_type':
+      return { key: sql`h.cluster_type`, label: sql`h.cluster_type` };
+    case 'instance_type':
+      return { key: sql`h.instance_type`, label: sql`h.instance_type` };
+    case 'zone':
+      return { key: sql`h.zone`, label: sql`coalesce(nullif(h.zone, ''), 'no zone')` };
+    case 'gpu_type':
+      return { key: sql`h.gpu_type`, label: sql`coalesce(nullif(h.gpu_type, ''), 'no GPU')` };
+    case 'cloud_provider':
+      return { key: PROVIDER, label: PROVIDER };
+    case 'billing_method':
+      return { key: sql`coalesce(o.billing_method, 'none')`, label: sql`coalesce(o.billing_method, 'none')` };
+    case 'tag':
+      return {
+        key: sql`coalesce(h.tags ->> ${tag ?? ''}, '')`,
+        label: sql`coalesce(h.tags ->> ${tag ?? ''}, 'untagged')`,
+      };
+  }
+}
+
+const MEASURE: Record<UsageQuery['unit'], SQL> = {
+  credits: sql`sum(h.micro_credits) / 1e6`,
+  'cumulus-cost': sql`sum(h.micro_cumulus_cost) / 1e6`,
+  'approx-cloud-cost': sql`sum(h.micro_cloud_cost) / 1e6`,
+  'instance-minutes': sql`sum(h.instance_minutes)`,
+};
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * `GET usage/`: the unit per period bucket and group, over the caller's scope (members: their
+ * workspaces; organization admins: the organization's; staff: everything), from the hourly rollup.
+ */
+export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.infer<typeof usageAnswer>> {
+  const from = new Date(`${query.start}T00:00:00Z`);
+  const until = new Date(Date.parse(`${query.end}T00:00:00Z`) + 86_400_000);
+  const scope = user.isStaff ? null : await readableWorkspaceIds(db, user);
+  const group = query.groupby
+    ? dimension(query.groupby, query.groupby_tag)
+    : { key: sql`'all'`, label: sql`'All usage'` };
+  const conditions: SQL[] = [sql`h.hour >= ${from.toISOString()}`, sql`h.hour < ${until.toISOString()}`];
+  if (scope)
+    conditions.push(
+      scope.length
+        ? sql`h.account_id in (${sql.join(
+            scope.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql`false`,
+    );
+  for (const [name, values] of Object.entries(query.group_filters ?? {})) {
+    if (!values?.length) continue;
+    const { key } = dimension(name as UsageGroup, query.groupby_tag);
+    conditions.push(
+      sql`${key} in (${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  const result = await db.execute(sql`
+    select date_trunc(${query.period}, h.hour) as bucket, ${group.key} as key, max(${group.label}) as label,
+      (${MEASURE[query.unit]})::float8 as value
+    from usage_hourly h
+    left join accounts a on a.id = h.account_id
+    left join organizations o on o.id = h.organization_id
+    left join users u on u.id = h.user_id
+    where ${sql.join(conditions, sql` and `)}
+    group by 1, 2
+    order by 1, 2`);
+  const rows = rowsOf<{ bucket: string | Date; key: string; label: string; value: number }>(result);
+  const groups = new Map<string, { key: string; label: string; total: number }>();
+  const buckets = new Map<string, { start: string; total: number; values: Record<string, number> }>();
+  for (const row of rows) {
+    const start = isoTime(new Date(row.bucket));
+    const value = Number(row.value);
+    const g = groups.get(row.key) ?? { key: row.key, label: row.label, total: 0 };
+    g.total += value;
+    groups.set(row.key, g);
+    const b = buckets.get(start) ?? { start, total: 0, values: {} };
+    b.values[row.key] = value;
+    b.total += value;
+    buckets.set(start, b);
+  }
+  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  return {
+    unit: query.unit,
+    period: query.period,
+    groupby: query.groupby ?? null,
+    start: query.start,
+    end: query.end,
+    total: round([...groups.values()].reduce((sum, g) => sum + g.total, 0)),
+    groups: [...groups.values()]
+      .map((g) => ({ ...g, total: round(g.total) }))
+      .sort((a, b) => b.total - a.total),
+    buckets: [...buckets.values()].map((b) => ({ ...b, total: round(b.total) })),
+  };
+}
