@@ -57,6 +57,9 @@ CREATE TABLE "usage_minutes" (
 --> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "billing_method" varchar(32) DEFAULT 'none' NOT NULL;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "credit_value_micro_usd" bigint DEFAULT 50000 NOT NULL;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "credit_limit" integer;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "dollars_spend_limit_micro_usd" bigint;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "spend_limit_should_stop_instances" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 CREATE INDEX "usage_hourly_account_hour_idx" ON "usage_hourly" USING btree ("account_id","hour");--> statement-breakpoint
 CREATE INDEX "usage_hourly_organization_hour_idx" ON "usage_hourly" USING btree ("organization_id","hour");--> statement-breakpoint
 CREATE INDEX "usage_minutes_minute_idx" ON "usage_minutes" USING btree ("minute");

@@ -5,7 +5,7 @@ import type { Db } from './db/client.js';
 import type { SecretBox } from './lib/crypto.js';
 
 /** The control loops a service can wake (each domain with a loop adds its name). */
-export type LoopName = 'clusters' | 'mail-outbox' | 'software-builds' | 'batch-jobs' | 'metering';
+export type LoopName = 'clusters' | 'mail-outbox' | 'software-builds' | 'batch-jobs' | 'metering' | 'limits';
 
 export interface Loops {
   /**

@@ -20,6 +20,7 @@ import { seedInteractionTypes } from './modules/interactions/service.js';
 import { jobDomain } from './modules/jobs/reconcile.js';
 import { collectEnvironments } from './modules/software/gc.js';
 import { buildDomain } from './modules/software/reconcile.js';
+import { limitsDomain } from './modules/usage/limits.js';
 import { ensureMeter, meterDomain, pruneUsage } from './modules/usage/meter.js';
 
 export interface Server {
@@ -116,6 +117,23 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     'batch-jobs',
     new Runner(database.db, jobDomain({ db: database.db, loops: deps.loops, log }), log),
   );
+  await ensureMeter(database.db);
+  loops.set(
+    'metering',
+    new Runner(
+      database.db,
+      meterDomain({
+        db: database.db,
+        rates: {
+          localCoreHourUsd: config.usage.localCoreHourUsd,
+          localGibHourUsd: config.usage.localGibHourUsd,
+        },
+        minuteMs: config.usage.minuteMs,
+      }),
+      log,
+    ),
+  );
+  loops.set('limits', new Runner(database.db, limitsDomain(deps, config.usage.minuteMs), log));
   const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),

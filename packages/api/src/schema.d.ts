@@ -2085,7 +2085,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             has_quota: boolean;
-                            credit_limit: number;
+                            credit_limit: number | null;
                             credits_used: number;
                             workspace_credit_limit: number | null;
                             workspace_credits_used: number;

@@ -49,6 +49,12 @@ export const organizations = pgTable('organizations', {
   billingMethod: varchar('billing_method', { length: 32 }).notNull().default('none'),
   /** Dollars one credit costs, in millionths (50000: $0.05). */
   creditValueMicroUsd: bigint('credit_value_micro_usd', { mode: 'number' }).notNull().default(50_000),
+  /** Monthly credits the whole organization may use; null: no limit, 0: none. */
+  creditLimit: integer('credit_limit'),
+  /** Monthly dollars (millionths) the organization may spend; null: no limit. */
+  dollarsSpendLimitMicroUsd: bigint('dollars_spend_limit_micro_usd', { mode: 'number' }),
+  /** Whether reaching the spend limit stops running clusters (else only refuses new ones). */
+  spendLimitShouldStopInstances: boolean('spend_limit_should_stop_instances').notNull().default(true),
   created: createdAt(),
 });
 

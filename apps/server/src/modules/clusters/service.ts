@@ -13,6 +13,7 @@ import { setFlag } from '../interactions/service.js';
 import { attachJobs } from '../jobs/attach.js';
 import { defaultEnvironmentBuild } from '../software/default-environment.js';
 import { buildForCluster } from '../software/for-clusters.js';
+import { assertWithinCreditLimits } from '../usage/limits.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
@@ -62,6 +63,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
   const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
   const cores = workerCores(workerOptions);
 
+  await assertWithinCreditLimits(db, access.workspace, user.id);
   const backend = await deps.backends.forWorkspace(access.workspace.id);
   const named = body.env_id != null || !!body.env_name;
   const fallback = named ? null : await defaultEnvironmentBuild(deps, user, access);
@@ -145,6 +147,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
 
 /** Brings a paused cluster back (its creator's core limit permitting). */
 async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Cluster, user: User) {
+  await assertWithinCreditLimits(tx, access.workspace, cluster.creatorId ?? user.id);
   if (cluster.creatorId !== null)
     await assertWithinCoreLimit(
       tx,

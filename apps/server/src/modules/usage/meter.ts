@@ -35,7 +35,7 @@ export interface MeterContext {
 export function meterDomain(ctx: MeterContext): LoopDomain {
   return {
     name: 'metering',
-    rows: loopRows(meters),
+    rows: { ...loopRows(meters), where: sql`${meters.name} = 'instances'` },
     reconcile: (id) => meterOnce(ctx, id),
     backoff: { initialMs: 5_000, capMs: 60_000 },
     intervalMs: 5_000,
@@ -43,9 +43,12 @@ export function meterDomain(ctx: MeterContext): LoopDomain {
   };
 }
 
-/** The meter row, made on first start; metering begins at the current minute. */
+/** The meter's and the limits loop's rows, made on first start; metering begins at the current minute. */
 export async function ensureMeter(db: Db): Promise<void> {
-  await db.insert(meters).values({ name: 'instances' }).onConflictDoNothing();
+  await db
+    .insert(meters)
+    .values([{ name: 'instances' }, { name: 'limits' }])
+    .onConflictDoNothing();
 }
 
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
@@ -63,7 +66,7 @@ async function meterOnce(ctx: MeterContext, id: number): Promise<Date> {
       .set({ meteredUntil: new Date(to) })
       .where(eq(meters.id, id));
   }
-  return to < settled ? new Date() : new Date(floorTo(Date.now(), unit) + unit + SETTLE_MS);
+  return to < settled ? new Date() : new Date(floorTo(Date.now(), unit) + unit + Math.min(SETTLE_MS, unit));
 }
 
 const clusterType = (tags: Record<string, string>, batch: boolean) =>

@@ -4,6 +4,7 @@ import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
 import { workspaceAccess } from '../access/workspace.js';
+import { workspaceUsage } from '../usage/limits.js';
 import { cachedCurrentUser } from './me-cache.js';
 import {
   accessTokenBody,
@@ -72,14 +73,13 @@ export function registerUserRoutes(app: App, { db, secrets, changes }: Deps): vo
     '/api/v2/user/account/:account/usage',
     { config: user, schema: { tags, params: accountParams, response: { 200: usageSchema } } },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      // Metering arrives with the usage capability; until then nothing is spent.
+      const me = currentUser(request);
+      const access = await workspaceAccess(db, me, request.params.account);
+      const used = await workspaceUsage(db, access.workspace, me.id);
       return {
-        has_quota: true,
-        credit_limit: access.membership?.creditLimit ?? 0,
-        credits_used: 0,
+        ...used,
+        credit_limit: access.membership?.creditLimit ?? null,
         workspace_credit_limit: access.workspace.creditLimit,
-        workspace_credits_used: 0,
       };
     },
   );

@@ -56,7 +56,7 @@ export const scopeSchema = z.object({
 
 export const usageSchema = z.object({
   has_quota: z.boolean(),
-  credit_limit: z.number().int(),
+  credit_limit: z.number().int().nullable(),
   credits_used: z.number(),
   workspace_credit_limit: z.number().int().nullable(),
   workspace_credits_used: z.number(),

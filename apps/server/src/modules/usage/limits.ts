@@ -1,0 +1,214 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  clusters,
+  meters,
+  organizations,
+  users,
+  workspaceMemberships,
+  workspaces,
+} from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../http/errors.js';
+import { type LoopDomain, loopRows } from '../../loops/runner.js';
+import { desire } from '../clusters/desired.js';
+import { sqlLiveCluster } from '../clusters/states.js';
+
+/**
+ * Limits that act. Every round (a minute) the month's metered usage is held against each limit:
+ * a workspace's monthly credit limit, a member's credit limit in a workspace, the organization's
+ * credits and its dollar spend limit. What has reached 100% has its running clusters stopped,
+ * with a reason naming the limit, and new clusters refused. Limits reset on the first day of the
+ * month (UTC); null is no limit, 0 allows nothing.
+ */
+export interface Overrun {
+  kind: 'workspace' | 'member' | 'organization' | 'spend';
+  organizationId: number;
+  workspaceId?: number;
+  userId?: number;
+  /** Whether running clusters stop (a spend limit may only refuse new ones). */
+  stops: boolean;
+  /** "workspace etl reached its monthly credit limit (100 credits)". */
+  what: string;
+}
+
+const MICRO = 1_000_000;
+const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+/** When this month's limits reset: the first day of the next month, as YYYY-MM-DD. */
+export const renewDate = (now = new Date()) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** Micro-credits and micro-dollars used this month, per workspace and user (what every limit sums). */
+async function monthlyUsage(db: Db, organizationIds?: number[]) {
+  const result = await db.execute(sql`
+    select organization_id as org, account_id as ws, user_id as "user",
+      sum(micro_credits)::bigint as credits, sum(micro_cumulus_cost)::bigint as cost
+    from usage_hourly
+    where hour >= ${monthStart().toISOString()}
+      ${
+        organizationIds
+          ? sql`and organization_id in (${sql.join(
+              organizationIds.map((id) => sql`${id}`),
+              sql`, `,
+            )})`
+          : sql``
+      }
+    group by 1, 2, 3`);
+  return rowsOf<{ org: number; ws: number; user: number | null; credits: string; cost: string }>(result).map(
+    (r) => ({ org: r.org, ws: r.ws, user: r.user, credits: Number(r.credits), cost: Number(r.cost) }),
+  );
+}
+
+const credits = (micro: number) => Math.round(micro / 10_000) / 100;
+
+/** Every limit at or over 100% this month (of the given organizations, else all). */
+export async function overruns(db: Db, organizationIds?: number[]): Promise<Overrun[]> {
+  const used = await monthlyUsage(db, organizationIds);
+  const orgFilter = organizationIds ? inArray(organizations.id, organizationIds) : undefined;
+  const [orgs, spaces, members] = await Promise.all([
+    db.select().from(organizations).where(orgFilter),
+    db
+      .select({
+        id: workspaces.id,
+        name: workspaces.name,
+        org: workspaces.organizationId,
+        limit: workspaces.creditLimit,
+      })
+      .from(workspaces)
+      .where(organizationIds ? inArray(workspaces.organizationId, organizationIds) : undefined),
+    db
+      .select({
+        ws: workspaceMemberships.workspaceId,
+        user: workspaceMemberships.userId,
+        limit: workspaceMemberships.creditLimit,
+        username: users.username,
+        workspace: workspaces.name,
+        org: workspaces.organizationId,
+      })
+      .from(workspaceMemberships)
+      .innerJoin(users, eq(users.id, workspaceMemberships.userId))
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
+      .where(organizationIds ? inArray(workspaces.organizationId, organizationIds) : undefined),
+  ]);
+  const sum = (keep: (r: (typeof used)[number]) => boolean, of: 'credits' | 'cost' = 'credits') =>
+    used.filter(keep).reduce((total, r) => total + r[of], 0);
+  const found: Overrun[] = [];
+  for (const org of orgs) {
+    if (org.creditLimit !== null && sum((r) => r.org === org.id) >= org.creditLimit * MICRO)
+      found.push({
+        kind: 'organization',
+        organizationId: org.id,
+        stops: true,
+        what: `organization ${org.name} used its ${org.creditLimit} monthly credits`,
+      });
+    if (
+      org.dollarsSpendLimitMicroUsd !== null &&
+      sum((r) => r.org === org.id, 'cost') >= org.dollarsSpendLimitMicroUsd
+    )
+      found.push({
+        kind: 'spend',
+        organizationId: org.id,
+        stops: org.spendLimitShouldStopInstances,
+        what: `organization ${org.name} reached its spend limit of $${(org.dollarsSpendLimitMicroUsd / MICRO).toFixed(2)}`,
+      });
+  }
+  for (const ws of spaces)
+    if (ws.limit !== null && sum((r) => r.ws === ws.id) >= ws.limit * MICRO)
+      found.push({
+        kind: 'workspace',
+        organizationId: ws.org,
+        workspaceId: ws.id,
+        stops: true,
+        what: `workspace ${ws.name} reached its monthly credit limit (${ws.limit} credits)`,
+      });
+  for (const m of members) {
+    const usedByMember = sum((r) => r.ws === m.ws && r.user === m.user);
+    if (usedByMember >= m.limit * MICRO)
+      found.push({
+        kind: 'member',
+        organizationId: m.org,
+        workspaceId: m.ws,
+        userId: m.user,
+        stops: true,
+        what: `${m.username} reached their monthly credit limit in ${m.workspace} (${m.limit} credits, ${credits(usedByMember)} used)`,
+      });
+  }
+  return found;
+}
+
+/** Whether an overrun covers clusters of this workspace (and creator). */
+const covers = (o: Overrun, organizationId: number, workspaceId: number, userId: number | null) =>
+  o.organizationId === organizationId &&
+  (o.workspaceId === undefined || o.workspaceId === workspaceId) &&
+  (o.userId === undefined || o.userId === userId);
+
+/** Refuses a new cluster (or a resume) in a workspace whose limits, or whose creator's, are reached. */
+export async function assertWithinCreditLimits(
+  db: Db,
+  workspace: { id: number; organizationId: number },
+  userId: number,
+): Promise<void> {
+  const over = (await overruns(db, [workspace.organizationId])).find((o) =>
+    covers(o, workspace.organizationId, workspace.id, userId),
+  );
+  if (!over) return;
+  const message = `New clusters are refused: ${over.what}. Limits reset on ${renewDate()}; an admin can raise them.`;
+  throw new ApiError(403, { detail: message, message, code: 'CREDIT_LIMIT_REACHED', limit: over.kind });
+}
+
+/** Stops the running clusters that reached limits cover; answers how many it asked to stop. */
+export async function enforceLimits(deps: Pick<Deps, 'db' | 'loops'>): Promise<number> {
+  const stopping = (await overruns(deps.db)).filter((o) => o.stops);
+  if (stopping.length === 0) return 0;
+  const live = await deps.db
+    .select({
+      id: clusters.id,
+      ws: clusters.workspaceId,
+      creator: clusters.creatorId,
+      org: workspaces.organizationId,
+    })
+    .from(clusters)
+    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
+    .where(and(sqlLiveCluster, eq(clusters.desiredState, 'ready')));
+  let n = 0;
+  for (const cluster of live) {
+    const over = stopping.find((o) => covers(o, cluster.org, cluster.ws, cluster.creator));
+    if (!over) continue;
+    const reason = `Stopped because ${over.what}; limits reset on ${renewDate()}.`;
+    await desire(deps, (_tx, want) => want.stop(cluster.id, 'stopped', reason));
+    n++;
+  }
+  return n;
+}
+
+/** The limits loop: the `limits` row of `meters`, leased, due every metering unit. */
+export function limitsDomain(deps: Pick<Deps, 'db' | 'loops'>, everyMs: number): LoopDomain {
+  return {
+    name: 'limits',
+    rows: { ...loopRows(meters), where: sql`${meters.name} = 'limits'` },
+    reconcile: async () => {
+      await enforceLimits(deps);
+      return new Date(Date.now() + everyMs);
+    },
+    backoff: { initialMs: 5_000, capMs: 60_000 },
+    intervalMs: Math.min(everyMs, 5_000),
+    concurrency: 1,
+  };
+}
+
+/** `user/account/{ws}/usage`: this month's credits of the caller and of the workspace, against their limits. */
+export async function workspaceUsage(
+  db: Db,
+  workspace: { id: number; organizationId: number },
+  userId: number,
+) {
+  const used = (await monthlyUsage(db, [workspace.organizationId])).filter((r) => r.ws === workspace.id);
+  const mine = used.filter((r) => r.user === userId).reduce((t, r) => t + r.credits, 0);
+  const all = used.reduce((t, r) => t + r.credits, 0);
+  const blocked = (await overruns(db, [workspace.organizationId])).some((o) =>
+    covers(o, workspace.organizationId, workspace.id, userId),
+  );
+  return { credits_used: credits(mine), workspace_credits_used: credits(all), has_quota: !blocked };
+}
