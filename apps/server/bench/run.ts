@@ -4,6 +4,7 @@ import { benchClusterStart } from './clusters-start.js';
 import { benchHotPaths } from './http/hot-paths.js';
 import { benchSoftware } from './software.js';
 import { benchTeam } from './team.js';
+import { benchUsage } from './usage.js';
 
 // `npm run bench [-- --seconds N] [-- --only NAME] [-- --postgres] [-- --profile DIR]`: every
 // benchmark (or one), figures on stdout. --postgres also measures the HTTP hot paths on a throwaway
@@ -23,5 +24,6 @@ const benches: Record<string, () => Promise<void>> = {
   'cluster-data': () => benchClusterData(seconds),
   software: () => benchSoftware(),
   batch: () => benchBatch(),
+  usage: () => benchUsage(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

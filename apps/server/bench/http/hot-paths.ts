@@ -152,7 +152,7 @@ async function seedUserWithToken(env: Record<string, string | undefined>): Promi
   }
 }
 
-async function throwawayPostgres(): Promise<Target> {
+export async function throwawayPostgres(): Promise<Target> {
   const name = `cumulus_bench_${randomBytes(4).toString('hex')}`;
   const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
   const run = async (statement: string) => {

@@ -145,7 +145,7 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
 }
 
 /** Rebuilds the hourly rollup of every hour touching [from, to) from the minutes. */
-async function rollUp(tx: Db, from: Date, to: Date): Promise<void> {
+export async function rollUp(tx: Db, from: Date, to: Date): Promise<void> {
   const first = new Date(floorTo(from.getTime(), 3_600_000));
   const last = new Date(floorTo(to.getTime() - 1, 3_600_000) + 3_600_000);
   await tx.delete(usageHourly).where(and(gte(usageHourly.hour, first), lt(usageHourly.hour, last)));
