@@ -61,10 +61,15 @@ export async function setProcessState(
   const now = new Date();
   const [row] = await db
     .update(clusterProcesses)
-    // A stop without a reason keeps the reason it was asked to stop for.
+    // A stop without a reason keeps the reason it was asked to stop for (also when the process
+    // stops before the reconciler marked it stopping with that reason).
     .set({
       state,
-      stateReason: reason || keepReason(clusterProcesses.stateReason, state),
+      stateReason:
+        reason ||
+        (state === 'stopped'
+          ? sql<string>`coalesce(nullif(${clusterProcesses.stateReason}, ''), ${clusterProcesses.desiredReason})`
+          : ''),
       stateUpdated: now,
       ...extra,
     })
