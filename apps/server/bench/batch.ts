@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createToken } from '../src/modules/tokens/service.js';
 import { freePort, median } from './clusters-start.js';
+import { throwawayPostgres } from './http/hot-paths.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const TASKS = 200;
@@ -29,12 +30,22 @@ function shellLoops(): Promise<number> {
 }
 
 /**
- * Batch tasks through the local backend: 200 tasks of 0.1 s of work (`sleep`) on 4 worker
+ * Batch tasks through the local backend, on the embedded database and on PostgreSQL: 200 tasks of 0.1 s of work (`sleep`) on 4 worker
  * instances, from the job's submission to its end, against the same 200 commands run by 4 plain
  * shell loops on the same machine in the same run. Overhead per task is what an instance spends
  * per task beyond the work itself: (seconds × instances − work) / tasks.
  */
 export async function benchBatch(): Promise<void> {
+  await benchBatchOn('embedded PGlite (the default)', {});
+  const postgres = await throwawayPostgres();
+  try {
+    await benchBatchOn('PostgreSQL', { DATABASE_URL: postgres.databaseUrl! });
+  } finally {
+    await postgres.drop?.();
+  }
+}
+
+async function benchBatchOn(database: string, env: Record<string, string>): Promise<void> {
   const port = await freePort();
   const bench = await startBenchServer(
     {
@@ -42,6 +53,7 @@ export async function benchBatch(): Promise<void> {
       CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
       CUMULUS_DEFAULT_ENVIRONMENT: 'off',
       CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
+      ...env,
     },
     port,
   );
