@@ -107,7 +107,7 @@ async function benchBatchOn(database: string, env: Record<string, string>): Prom
   const s = median(shell);
   const overhead = (seconds: number) => ((seconds * WORKERS - work) / TASKS) * 1000;
   console.log(
-    `\nBatch tasks: ${TASKS} tasks of ${WORK_SECONDS} s on ${WORKERS} worker instances (median of ${RUNS})`,
+    `\nBatch tasks on ${database}: ${TASKS} tasks of ${WORK_SECONDS} s on ${WORKERS} worker instances (median of ${RUNS})`,
   );
   console.log(
     `  submit -> job done (cluster start included)  ${median(wall).toFixed(2)} s   runs: ${wall.map((x) => x.toFixed(2)).join(', ')}`,
