@@ -1,6 +1,7 @@
 import * as React from 'react';
 
-import type { UsagePeriod, UsageReport, UsageUnit } from '@/data/usage/usage-query';
+import type { UsageBucket, UsagePeriod, UsageReport, UsageUnit } from '@/data/usage/usage-query';
+import { everyBucket } from '@/features/usage/buckets';
 import { bucketLabel, formatUsage, UNIT_LABELS } from '@/features/usage/units';
 import { cn } from '@/lib/utils';
 
@@ -31,7 +32,8 @@ type UsageChartProps = {
  */
 export function UsageChart({ report, colorOf }: UsageChartProps) {
   const [active, setActive] = React.useState<number | null>(null);
-  const { buckets, groups, unit, period } = report;
+  const { groups, unit, period } = report;
+  const buckets = React.useMemo(() => everyBucket(report), [report]);
   const count = Math.max(buckets.length, 1);
   const top = niceMax(Math.max(0, ...buckets.map((bucket) => bucket.total)));
   const ticks = Array.from({ length: TICKS + 1 }, (_, index) => (top / TICKS) * index);
@@ -127,7 +129,7 @@ export function UsageChart({ report, colorOf }: UsageChartProps) {
               );
             })}
           </svg>
-          <BucketTooltip report={report} index={active} colorOf={colorOf} />
+          <BucketTooltip report={report} buckets={buckets} index={active} colorOf={colorOf} />
         </div>
       </div>
       <div aria-hidden="true" className="text-muted-foreground ml-14 flex justify-between gap-2 text-xs">
@@ -162,23 +164,25 @@ export function Swatch({ color, className }: { color: string; className?: string
   );
 }
 
-type BucketTooltipProps = { report: UsageReport; index: number | null; colorOf: (key: string) => string };
+type BucketTooltipProps = {
+  report: UsageReport;
+  buckets: UsageBucket[];
+  index: number | null;
+  colorOf: (key: string) => string;
+};
 
 /** One bucket's date, its groups' values and its total, beside its bar. */
-function BucketTooltip({ report, index, colorOf }: BucketTooltipProps) {
-  const bucket = index === null ? undefined : report.buckets[index];
-  const count = report.buckets.length;
+function BucketTooltip({ report, buckets, index, colorOf }: BucketTooltipProps) {
+  const bucket = index === null ? undefined : buckets[index];
+  const center = index === null ? 0 : ((index + 0.5) / buckets.length) * 100;
   return (
     <div aria-live="polite" className="pointer-events-none">
       {bucket && index !== null ? (
         <div
           role="tooltip"
-          className="bg-popover text-popover-foreground absolute top-2 z-10 w-max max-w-56 rounded-md border px-3 py-2 text-xs shadow-md"
-          style={
-            index < count / 2
-              ? { left: `${((index + 1) / count) * 100}%` }
-              : { right: `${((count - index) / count) * 100}%` }
-          }
+          className="bg-popover text-popover-foreground absolute top-2 z-10 w-56 max-w-full rounded-md border px-3 py-2 text-xs shadow-md"
+          // Beside its bar, and never past either edge of the plot.
+          style={{ left: `clamp(0px, calc(${center}% - 7rem), max(0px, calc(100% - 14rem)))` }}
         >
           <p className="mb-1 font-medium">{bucketLabel(bucket.start, report.period as UsagePeriod)}</p>
           <ul className="flex flex-col gap-0.5">
