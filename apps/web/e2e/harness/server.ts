@@ -55,11 +55,16 @@ async function waitForHealth(base: string, child: ChildProcess, log: () => strin
   throw new Error(`The server did not answer /api/health within ${deadlineMs} ms:\n${log()}`);
 }
 
+export interface E2eServerOptions {
+  /** More server settings, e.g. `{ CUMULUS_METER_MINUTE_SECONDS: '1' }` for a metered minute a second. */
+  env?: Record<string, string>;
+}
+
 /**
  * The real server, as `npm start` runs it, serving the BUILT console (apps/web/dist) on a free
  * port, on a fresh embedded database, with mail going to a real SMTP sink.
  */
-export async function startE2eServer(): Promise<E2eServer> {
+export async function startE2eServer({ env = {} }: E2eServerOptions = {}): Promise<E2eServer> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('apps/web/dist is missing: build the console first (npm run build -w apps/web).');
   }
@@ -91,6 +96,7 @@ export async function startE2eServer(): Promise<E2eServer> {
         CUMULUS_WEB_DIST: webDist,
         CUMULUS_LOG_LEVEL: 'warn',
         DATABASE_URL: '',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

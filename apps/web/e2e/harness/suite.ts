@@ -2,19 +2,20 @@ import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { launchBrowser, openSession, type Session } from './browser';
-import { type E2eServer, startE2eServer } from './server';
+import { type E2eServer, type E2eServerOptions, startE2eServer } from './server';
 
 /**
  * One server (fresh database, SMTP sink) and one browser for a spec file; each test opens its own
  * sessions (contexts, one per person in the journey) with `open()`, closed after the test.
+ * `options.env` adds server settings.
  */
-export function consoleSuite() {
+export function consoleSuite(options: E2eServerOptions = {}) {
   let server: E2eServer | undefined;
   let browser: Browser | undefined;
   const sessions: Session[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([startE2eServer(options), launchBrowser()]);
   });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((session) => session.close()));

@@ -30,3 +30,6 @@ if (!globalThis.ResizeObserver) {
     disconnect() {}
   };
 }
+
+// Radix Select scrolls its selected option into view when it opens.
+if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};

@@ -37,6 +37,8 @@ export const VERBATIM_KEYS = new Set([
   'scheduler_options',
   'dask_config',
   'local_versions',
+  // Usage buckets: values by group key (a tag's value, a cluster type...).
+  'values',
 ]);
 
 function convertKeys(value: unknown, convert: (key: string) => string): unknown {

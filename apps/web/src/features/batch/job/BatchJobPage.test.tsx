@@ -5,6 +5,7 @@ import { BatchJobPage } from '@/features/batch/job/BatchJobPage';
 import { clusterFrontend, jobDetails } from '@/features/batch/test-fixtures';
 import { paths } from '@/lib/paths';
 import { reply, stubApi } from '@/test/api-stub';
+import { captureDownloads } from '@/test/downloads';
 import { renderSignedIn } from '@/test/signed-in';
 
 const JOB = '/api/v2/jobs/12';
@@ -17,13 +18,6 @@ function openJob(routes: Record<string, unknown>, url = '/batch/jobs/12') {
 }
 
 /** jsdom's Blob has no text(). */
-const readBlob = (blob: Blob) =>
-  new Promise<string>((resolve) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.readAsText(blob);
-  });
-
 const taskRow = (n: number) =>
   screen.getByRole('button', { name: `Logs of task ${n}` }).closest('tr') as HTMLElement;
 
@@ -119,22 +113,16 @@ describe('BatchJobPage', () => {
   });
 
   it("downloads a task's kept output with the session's credentials", async () => {
-    const saved: Blob[] = [];
-    URL.createObjectURL = vi.fn((blob: Blob) => {
-      saved.push(blob);
-      return 'blob:output';
-    });
-    URL.revokeObjectURL = vi.fn();
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const downloads = captureDownloads();
     const { api } = openJob({
       [`GET ${JOB}`]: jobDetails(),
       [`GET ${JOB}/tasks/0/output`]: 'task 0 says hello',
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Output of task 0' }));
-    await waitFor(() => expect(click).toHaveBeenCalled());
+    await waitFor(() => expect(downloads.click).toHaveBeenCalled());
     expect(api.callsTo('GET', `${JOB}/tasks/0/output`)).toHaveLength(1);
-    expect(await readBlob(saved[0]!)).toContain('task 0 says hello');
-    expect((click.mock.instances[0] as unknown as HTMLAnchorElement).download).toBe('job-12-task-0.log');
+    expect(await downloads.text(0)).toContain('task 0 says hello');
+    expect(downloads.fileName(0)).toBe('job-12-task-0.log');
   });
 
   it('says so when the job does not exist (or is in a workspace the user is not in)', async () => {

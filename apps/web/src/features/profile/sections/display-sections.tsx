@@ -3,6 +3,7 @@ import * as React from 'react';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { SectionCard } from '@/features/profile/sections/section-card';
+import { CHART_PALETTES } from '@/lib/chart-colors';
 import {
   browserTimeZone,
   type ChartColorScheme,
@@ -60,11 +61,6 @@ export function TimeZoneSection() {
   );
 }
 
-const SWATCHES: Record<ChartColorScheme, string[]> = {
-  pretty: ['bg-chart-1', 'bg-chart-2', 'bg-chart-3', 'bg-chart-4', 'bg-chart-5'],
-  'high-contrast': ['bg-[#ffffff]', 'bg-[#ffb000]', 'bg-[#dc267f]', 'bg-[#648fff]', 'bg-[#00c853]'],
-};
-
 /** Chart Color Scheme: Pretty or High Contrast (kept in a strict same-site cookie). */
 export function ChartColorSection() {
   const scheme = useChartColorScheme();
@@ -88,8 +84,8 @@ export function ChartColorSection() {
               label={value === 'pretty' ? 'Pretty' : 'High Contrast'}
             />
             <span aria-hidden="true" className="flex gap-1">
-              {SWATCHES[value].map((swatch) => (
-                <span key={swatch} className={`size-3 rounded-sm ${swatch}`} />
+              {CHART_PALETTES[value].slice(0, 5).map((color) => (
+                <span key={color} className="size-3 rounded-sm" style={{ backgroundColor: color }} />
               ))}
             </span>
           </div>
