@@ -34,12 +34,14 @@ import { registerJobRoutes } from './modules/jobs/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
+import { registerPricingRoutes } from './modules/pricing/routes.js';
 import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
 import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
 import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { resolveSoftwareToken } from './modules/software/token.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
+import { registerSubscriptionRoutes } from './modules/subscriptions/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUsageRoutes } from './modules/usage/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
@@ -83,6 +85,8 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerJobRoutes,
   registerFilestoreRoutes,
   registerUsageRoutes,
+  registerPricingRoutes,
+  registerSubscriptionRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

@@ -40,6 +40,14 @@ const envSchema = z.object({
   CUMULUS_METER_MINUTE_SECONDS: z.coerce.number().min(0.1).max(60).default(60),
   /** Raw metered minutes are kept this long; hourly rollups stay. */
   CUMULUS_USAGE_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
+  /** Billing through Stripe; unset: billing pages say it is not configured, limits still act. */
+  CUMULUS_STRIPE_SECRET_KEY: z.string().min(8).max(500).optional(),
+  CUMULUS_STRIPE_WEBHOOK_SECRET: z.string().min(8).max(500).optional(),
+  /** Where the Stripe client sends its calls (a local fake or stripe-mock); unset: api.stripe.com. */
+  CUMULUS_STRIPE_API_URL: z.url().optional(),
+  /** The recurring Stripe price of the Professional plan; unset: a monthly price of CUMULUS_PRO_MONTHLY_USD. */
+  CUMULUS_STRIPE_PRICE_ID: z.string().min(3).max(255).optional(),
+  CUMULUS_PRO_MONTHLY_USD: z.coerce.number().min(0).max(100_000).default(0),
 });
 
 export interface Config {
@@ -61,6 +69,7 @@ export interface Config {
   clusters: ClusterTimings;
   software: SoftwareConfig;
   usage: UsageConfig;
+  billing: BillingConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
 }
@@ -70,6 +79,15 @@ export interface UsageConfig {
   localGibHourUsd: number;
   minuteMs: number;
   retentionMs: number;
+}
+
+export interface BillingConfig {
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripeApiUrl: string | undefined;
+  stripePriceId: string | undefined;
+  /** The Professional plan's monthly price in cents, when no Stripe price id is given. */
+  proMonthlyCents: number;
 }
 
 export interface SoftwareConfig {
@@ -151,6 +169,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       localGibHourUsd: e.CUMULUS_LOCAL_GIB_HOUR_USD,
       minuteMs: e.CUMULUS_METER_MINUTE_SECONDS * 1000,
       retentionMs: e.CUMULUS_USAGE_RETENTION_DAYS * 86_400_000,
+    },
+    billing: {
+      stripeSecretKey: e.CUMULUS_STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.CUMULUS_STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: e.CUMULUS_STRIPE_API_URL,
+      stripePriceId: e.CUMULUS_STRIPE_PRICE_ID,
+      proMonthlyCents: Math.round(e.CUMULUS_PRO_MONTHLY_USD * 100),
     },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),

@@ -24,6 +24,7 @@ import {
   softwareBuildLogs,
   softwareBuilds,
   softwareSpecs,
+  subscriptions,
 } from '../src/db/schema/index.js';
 import { upsertScheduler } from '../src/modules/analytics/reports.js';
 import { findUserBy, login } from '../src/modules/auth/service.js';
@@ -584,6 +585,77 @@ export const RULES: Record<string, RouteRule> = {
     expect: signedIn(200),
     query: () => ({ unit: 'credits', start: '2026-01-01', end: '2026-01-31', groupby: 'user' }),
   },
+
+  // Plans: readers see them; organization admins (and staff) change limits and plans.
+  'GET /api/v2/pricing/{organization_id}': { expect: readers(200) },
+  'GET /api/v2/pricing/usage/{organization_id}': { expect: readers(200) },
+  'GET /api/v2/pricing/workspace/{workspace_id}/usage': { expect: readers(200) },
+  'PATCH /api/v2/pricing/update/{organization_id}': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+    body: () => ({ spend_limit_should_stop_instances: true }),
+  },
+  'PATCH /api/v2/pricing/update-staff/{organization_id}': { expect: staffOnly(200), body: () => ({}) },
+  'POST /api/v2/pricing/downgrade-to-free/{organization_id}': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+  },
+  'POST /api/v2/pricing/upgrade-to-enterprise/{organization_id}': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+    fresh: true,
+  },
+  'GET /api/v2/pricing/organization/{organization_id}/usage': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+    query: () => ({ start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z' }),
+  },
+  'GET /api/v2/pricing/organization/{organization_id}/payment-method': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+  },
+  'GET /api/v2/pricing/organization/{organization_id}/payment-history': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+  },
+  'GET /api/v2/pricing/organization/{organization_id}/invoice-preview': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+  },
+  'GET /api/v2/pricing/organization/{organization_id}/billing-contact': {
+    expect: { ...organizationAdmins(200), staff: 200 },
+  },
+  'GET /api/v2/pricing/billing-events/': { expect: signedIn(200) },
+  'POST /api/v2/pricing/billing-events/': {
+    expect: staffOnly(201),
+    body: (c) => ({ organization_id: c.world.organization.id, detail: 'matrix note' }),
+  },
+  'GET /api/v2/pricing/billing-events/key/values': { expect: signedIn(200), query: () => ({ key: 'kind' }) },
+  'GET /api/v1/{account}/billing-events/': { expect: readers(200) },
+  'GET /api/v1/{account}/usage/cores/': { expect: readers(200) },
+
+  // Subscriptions: this server has no Stripe keys, so admins are told billing is not configured.
+  'GET /api/v2/subscriptions/subscriptions/active-subscription': {
+    expect: readers(200),
+    query: (c) => ({ organization_id: c.world.organization.id }),
+  },
+  'GET /api/v2/subscriptions/subscriptions/subscription/{subscription_id}': {
+    expect: readers(200),
+    params: async (c) => {
+      const [row] = await c.ts.server.deps.db
+        .insert(subscriptions)
+        .values({
+          organizationId: c.world.organization.id,
+          stripeSubscriptionId: `sub_matrix_${randomBytes(6).toString('hex')}`,
+          stripeCustomerId: 'cus_matrix',
+          status: 'active',
+          tier: 'professional',
+        })
+        .returning();
+      return { subscription_id: row!.id };
+    },
+  },
+  'POST /api/v2/subscriptions/subscriptions/checkout-session/{organization_id}': {
+    expect: { ...organizationAdmins(400), staff: 403 },
+    body: () => ({ target_tier: 'professional' }),
+  },
+  'POST /api/v2/subscriptions/subscriptions/billing-portal/{organization_id}': {
+    expect: { ...organizationAdmins(400), staff: 403 },
+  },
+  'POST /api/v2/subscriptions/webhooks/stripe': { expect: everyone(400), body: () => ({}) },
 
   // Filestores: members create and fill them, readers read them; syncs are the instances' to report.
   'POST /api/v2/filestore/list': {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN, organizations, users, workspaces } from '../src/db/schema/index.js';
+import { organizations, users, workspaces } from '../src/db/schema/index.js';
+import { TIER_LIMITS } from '../src/modules/pricing/tiers.js';
 import { addMember, createOrganization, createUser, createWorkspace, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -40,9 +41,9 @@ describe('creating an organization', () => {
       name,
       is_personal: false,
       feature_tier: 'free',
-      member_limit: DEFAULT_PLAN.memberLimit,
-      workspace_limit: DEFAULT_PLAN.workspaceLimit,
-      seat_limit: DEFAULT_PLAN.seatLimit,
+      member_limit: TIER_LIMITS.free.memberLimit,
+      workspace_limit: TIER_LIMITS.free.workspaceLimit,
+      seat_limit: TIER_LIMITS.free.seatLimit,
       member_count: 1,
       pending_invite_count: 0,
       workspace_count: 0,

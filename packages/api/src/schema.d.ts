@@ -15695,6 +15695,1641 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/pricing/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The organization's plan and billing. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            core_limit_members: number | null;
+                            member_limit: number | null;
+                            node_limit: number | null;
+                            seat_limit: number | null;
+                            workspace_limit: number | null;
+                            credit_allotment: number;
+                            program_dollars_spend_limit: number | null;
+                            organization_credit_limit: number | null;
+                            started: string;
+                            billing_method: string;
+                            subscription_status: string | null;
+                            renew_date: string;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
+                            cumulus_credit_value: number;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_configured: boolean;
+                            can_update_limits: boolean;
+                            can_change_plan: boolean;
+                            can_update_staff: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/usage/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description This month's credits and spend against the plan's limits, in percent. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            billing_method: string;
+                            renew_date: string;
+                            credits_used: number;
+                            dollars_spent: number;
+                            credit_allotment: number;
+                            organization_credit_limit: number | null;
+                            program_dollars_spend_limit: number | null;
+                            program_credits_usage_percent: number | null;
+                            program_dollars_spend_usage_percent: number | null;
+                            credit_allotment_usage_percent: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/workspace/{workspace_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description This month's credits of the caller and of the workspace against their limits. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspace_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            workspace_id: number;
+                            renew_date: string;
+                            credits_used: number;
+                            credit_limit: number | null;
+                            workspace_credits_used: number;
+                            workspace_credit_limit: number | null;
+                            workspace_credits_user_usage_percent: number | null;
+                            workspace_credits_usage_percent: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/update/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Organization admins set their credit and spend limits. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organization_credit_limit?: number | null;
+                        program_dollars_spend_limit?: number | null;
+                        spend_limit_should_stop_instances?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            core_limit_members: number | null;
+                            member_limit: number | null;
+                            node_limit: number | null;
+                            seat_limit: number | null;
+                            workspace_limit: number | null;
+                            credit_allotment: number;
+                            program_dollars_spend_limit: number | null;
+                            organization_credit_limit: number | null;
+                            started: string;
+                            billing_method: string;
+                            subscription_status: string | null;
+                            renew_date: string;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
+                            cumulus_credit_value: number;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_configured: boolean;
+                            can_update_limits: boolean;
+                            can_change_plan: boolean;
+                            can_update_staff: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/pricing/update-staff/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Staff set any field of the plan. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organization_credit_limit?: number | null;
+                        program_dollars_spend_limit?: number | null;
+                        spend_limit_should_stop_instances?: boolean;
+                        /** @enum {string} */
+                        tier?: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                        core_limit_members?: number | null;
+                        member_limit?: number | null;
+                        node_limit?: number | null;
+                        seat_limit?: number | null;
+                        workspace_limit?: number | null;
+                        credit_allotment?: number;
+                        /** @enum {string} */
+                        billing_method?: "none" | "stripe" | "aws" | "invoice";
+                        cumulus_credit_value?: number;
+                        /** Format: date-time */
+                        trial_expiration?: string | null;
+                        /** @enum {string|null} */
+                        next_phase_tier?: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                        /** Format: date-time */
+                        cancel_at?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            core_limit_members: number | null;
+                            member_limit: number | null;
+                            node_limit: number | null;
+                            seat_limit: number | null;
+                            workspace_limit: number | null;
+                            credit_allotment: number;
+                            program_dollars_spend_limit: number | null;
+                            organization_credit_limit: number | null;
+                            started: string;
+                            billing_method: string;
+                            subscription_status: string | null;
+                            renew_date: string;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
+                            cumulus_credit_value: number;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_configured: boolean;
+                            can_update_limits: boolean;
+                            can_change_plan: boolean;
+                            can_update_staff: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/pricing/downgrade-to-free/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        target_tier?: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            core_limit_members: number | null;
+                            member_limit: number | null;
+                            node_limit: number | null;
+                            seat_limit: number | null;
+                            workspace_limit: number | null;
+                            credit_allotment: number;
+                            program_dollars_spend_limit: number | null;
+                            organization_credit_limit: number | null;
+                            started: string;
+                            billing_method: string;
+                            subscription_status: string | null;
+                            renew_date: string;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
+                            cumulus_credit_value: number;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_configured: boolean;
+                            can_update_limits: boolean;
+                            can_change_plan: boolean;
+                            can_update_staff: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/upgrade-to-enterprise/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        target_tier?: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            core_limit_members: number | null;
+                            member_limit: number | null;
+                            node_limit: number | null;
+                            seat_limit: number | null;
+                            workspace_limit: number | null;
+                            credit_allotment: number;
+                            program_dollars_spend_limit: number | null;
+                            organization_credit_limit: number | null;
+                            started: string;
+                            billing_method: string;
+                            subscription_status: string | null;
+                            renew_date: string;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
+                            cumulus_credit_value: number;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_configured: boolean;
+                            can_update_limits: boolean;
+                            can_change_plan: boolean;
+                            can_update_staff: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/organization/{organization_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The organization's usage between two instants, per workspace (organization admins). */
+        get: {
+            parameters: {
+                query: {
+                    start_date: string;
+                    end_date: string;
+                };
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            organization_id: number;
+                            start_date: string;
+                            end_date: string;
+                            credits: number;
+                            cumulus_cost: number;
+                            approx_cloud_cost: number;
+                            instance_minutes: number;
+                            workspaces: {
+                                account_id: number;
+                                account_slug: string | null;
+                                account_name: string;
+                                credits: number;
+                                cumulus_cost: number;
+                                approx_cloud_cost: number;
+                                instance_minutes: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/billing-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Billing events of the organizations the caller administers (staff: all), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    organization?: string;
+                    account?: string;
+                    organization_id?: number;
+                    account_id?: number;
+                    kind?: string;
+                    cluster?: string;
+                    cluster_id?: number;
+                    event_after?: string;
+                    event_before?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                kind: string;
+                                detail: string;
+                                organization_id: number;
+                                organization: string;
+                                account_id: number | null;
+                                account: string | null;
+                                user: string | null;
+                                cluster_id: number | null;
+                                cluster: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                created: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** @description Staff record a billing event (a note, an adjustment). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organization_id: number;
+                        account_id?: number;
+                        /**
+                         * @default note
+                         * @enum {string}
+                         */
+                        kind?: "plan" | "limits" | "subscription" | "payment" | "payment-failed" | "limit-reached" | "note";
+                        detail: string;
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            kind: string;
+                            detail: string;
+                            organization_id: number;
+                            organization: string;
+                            account_id: number | null;
+                            account: string | null;
+                            user: string | null;
+                            cluster_id: number | null;
+                            cluster: string | null;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/billing-events/key/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Values of a billing-event filter (kind, organization, account) that start with the text. */
+        get: {
+            parameters: {
+                query: {
+                    key: "kind" | "organization" | "account";
+                    starts_with?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{account}/billing-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A workspace's billing events (limits reached, with their clusters), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    kind?: string;
+                    cluster?: string;
+                    cluster_id?: number;
+                    event_after?: string;
+                    event_before?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                id: number;
+                                kind: string;
+                                detail: string;
+                                organization_id: number;
+                                organization: string;
+                                account_id: number | null;
+                                account: string | null;
+                                user: string | null;
+                                cluster_id: number | null;
+                                cluster: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                created: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{account}/usage/cores/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Cores in use now by the caller and the workspace, and instances across the organization. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: string;
+                            cores_used: number;
+                            core_limit: number | null;
+                            workspace_cores_used: number;
+                            organization_nodes_used: number;
+                            node_limit: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/subscriptions/subscriptions/active-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The organization's paying subscription (by organization or one of its workspaces), or null. */
+        get: {
+            parameters: {
+                query?: {
+                    organization_id?: number;
+                    workspace_slug?: string;
+                    workspace_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            stripe_subscription_id: string;
+                            status: string;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            current_period_end: string | null;
+                            cancel_at: string | null;
+                            trial_end: string | null;
+                        } | null;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/subscriptions/subscriptions/subscription/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subscription_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            organization_id: number;
+                            stripe_subscription_id: string;
+                            status: string;
+                            /** @enum {string} */
+                            tier: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                            current_period_end: string | null;
+                            cancel_at: string | null;
+                            trial_end: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/subscriptions/subscriptions/checkout-session/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A Stripe Checkout for the Professional plan (organization admins). An organization already paying by card gets a 409 with actionRequired confirm; repeat with confirm=true. */
+        post: {
+            parameters: {
+                query?: {
+                    confirm?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default professional
+                         * @enum {string}
+                         */
+                        target_tier?: "essentials" | "free" | "basic" | "professional" | "enterprise";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/subscriptions/subscriptions/billing-portal/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/organization/{organization_id}/payment-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Organization admins; empty when billing is not configured or the organization has no billing account. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payment_method: {
+                                brand: string;
+                                last4: string;
+                                exp_month: number;
+                                exp_year: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/organization/{organization_id}/payment-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Organization admins; empty when billing is not configured or the organization has no billing account. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                number: string | null;
+                                status: string | null;
+                                amount_due_cents: number;
+                                amount_paid_cents: number;
+                                currency: string;
+                                created: string | null;
+                                period_start: string | null;
+                                period_end: string | null;
+                                hosted_invoice_url: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/organization/{organization_id}/invoice-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Organization admins; empty when billing is not configured or the organization has no billing account. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invoice: {
+                                amount_due_cents: number;
+                                currency: string;
+                                period_start: string | null;
+                                period_end: string | null;
+                                next_payment_attempt: string | null;
+                                lines: {
+                                    description: string;
+                                    amount_cents: number;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/organization/{organization_id}/billing-contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Organization admins; empty when billing is not configured or the organization has no billing account. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contact: {
+                                name: string | null;
+                                email: string | null;
+                                address: {
+                                    [key: string]: string | null;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cluster_facing/run-task/{task_id}/output": {
         parameters: {
             query?: never;
@@ -16072,6 +17707,67 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/subscriptions/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Stripe's webhook: the Stripe-Signature header is verified over the raw body (300 s tolerance); a bad one is a 400 and changes nothing. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            received: boolean;
+                            duplicate: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

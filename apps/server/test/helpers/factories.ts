@@ -11,6 +11,7 @@ import {
   organizationInvites,
   organizationMemberships,
   organizations,
+  programs,
   type User,
   users,
   type Workspace,
@@ -22,6 +23,7 @@ import {
 } from '../../src/db/schema/index.js';
 import { sha256 } from '../../src/lib/crypto.js';
 import { findUserBy, login, register } from '../../src/modules/auth/service.js';
+import { TIER_LIMITS } from '../../src/modules/pricing/tiers.js';
 import type { TestServer } from './server.js';
 
 let counter = 0;
@@ -90,12 +92,15 @@ export async function createOrganization(
   const { db } = ts.server.deps;
   const [organization] = await db
     .insert(organizations)
-    .values({
-      name: options.name ?? uniq('org'),
-      ...(options.memberLimit !== undefined && { memberLimit: options.memberLimit }),
-      ...(options.workspaceLimit !== undefined && { workspaceLimit: options.workspaceLimit }),
-    })
+    .values({ name: options.name ?? uniq('org') })
     .returning();
+  await db.insert(programs).values({
+    organizationId: organization!.id,
+    tier: 'free',
+    ...TIER_LIMITS.free,
+    ...(options.memberLimit !== undefined && { memberLimit: options.memberLimit }),
+    ...(options.workspaceLimit !== undefined && { workspaceLimit: options.workspaceLimit }),
+  });
   await db
     .insert(organizationMemberships)
     .values({ organizationId: organization!.id, userId: admin.id, role: 'admin' });

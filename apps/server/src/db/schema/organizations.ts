@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+import { createdAt, tstz } from './columns.js';
 import { users } from './users.js';
 
 export const organizationRole = pgEnum('organization_role', ['admin', 'member']);
@@ -23,38 +23,25 @@ export const featureTier = pgEnum('feature_tier', [
   'enterprise',
 ]);
 
-/**
- * The plan every new organization (personal or shared) starts on. A self-hosted server bills no
- * one, so these are generous guard rails rather than sales tiers; staff raise or clear them per
- * organization (null means no limit).
- */
-export const DEFAULT_PLAN = {
-  featureTier: 'free',
-  /** Members plus pending invites. */
-  memberLimit: 50,
-  workspaceLimit: 10,
-  /** Carried for billing; adding members is governed by memberLimit. */
-  seatLimit: 50,
-} as const;
-
 export const organizations = pgTable('organizations', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 64 }).notNull(),
   isPersonal: boolean('is_personal').notNull().default(false),
-  featureTier: featureTier('feature_tier').notNull().default(DEFAULT_PLAN.featureTier),
-  memberLimit: integer('member_limit').default(DEFAULT_PLAN.memberLimit),
-  workspaceLimit: integer('workspace_limit').default(DEFAULT_PLAN.workspaceLimit),
-  seatLimit: integer('seat_limit').default(DEFAULT_PLAN.seatLimit),
-  /** How the organization pays: none, card (Stripe), invoice. */
+  /** How the organization pays: none, stripe (card), aws (marketplace), invoice. */
   billingMethod: varchar('billing_method', { length: 32 }).notNull().default('none'),
   /** Dollars one credit costs, in millionths (50000: $0.05). */
   creditValueMicroUsd: bigint('credit_value_micro_usd', { mode: 'number' }).notNull().default(50_000),
-  /** Monthly credits the whole organization may use; null: no limit, 0: none. */
-  creditLimit: integer('credit_limit'),
-  /** Monthly dollars (millionths) the organization may spend; null: no limit. */
-  dollarsSpendLimitMicroUsd: bigint('dollars_spend_limit_micro_usd', { mode: 'number' }),
   /** Whether reaching the spend limit stops running clusters (else only refuses new ones). */
   spendLimitShouldStopInstances: boolean('spend_limit_should_stop_instances').notNull().default(true),
+  /** The organization's customer in Stripe, once it has checked out. */
+  stripeCustomerId: varchar('stripe_customer_id', { length: 255 }),
+  /** The Stripe subscription's status (active, trialing, past_due, canceled...); null without one. */
+  subscriptionStatus: varchar('subscription_status', { length: 32 }),
+  /** When a Pro trial ends. */
+  trialExpiration: tstz('trial_expiration'),
+  /** A scheduled plan change: the tier the organization moves to at cancelAt (or when staff approve). */
+  nextPhaseTier: featureTier('next_phase_tier'),
+  cancelAt: tstz('cancel_at'),
   created: createdAt(),
 });
 

@@ -1,8 +1,9 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clusters, workspaceMemberships } from '../../db/schema/index.js';
+import { clusters, workspaceMemberships, workspaces } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
+import { activeProgram } from '../pricing/programs.js';
 import { sqlLiveCluster } from './states.js';
 
 /** Cores a cluster counts for: one for the scheduler, `workerCores` per worker. */
@@ -34,6 +35,10 @@ export async function assertWithinCoreLimit(
     )
     .for('update');
   if (!membership) return;
+  // The plan caps every member's core limit.
+  const { coreLimitMembers } = await activeProgram(tx, access.organization.id);
+  const limit =
+    coreLimitMembers === null ? membership.coreLimit : Math.min(membership.coreLimit, coreLimitMembers);
   const [used] = await tx
     .select({
       cores: sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`,
@@ -48,6 +53,36 @@ export async function assertWithinCoreLimit(
       ),
     );
   const inUse = used?.cores ?? 0;
-  if (inUse + extraCores > membership.coreLimit)
-    throw coreLimitExceeded(membership.coreLimit, inUse, extraCores, access.workspace.name);
+  if (inUse + extraCores > limit) throw coreLimitExceeded(limit, inUse, extraCores, access.workspace.name);
+}
+
+/** Instances (a scheduler and its workers) that live clusters of an organization want. */
+export async function nodesInUse(tx: Db, organizationId: number, excludeClusterId?: number): Promise<number> {
+  const [used] = await tx
+    .select({ nodes: sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers}), 0)::int` })
+    .from(clusters)
+    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
+    .where(
+      and(
+        eq(workspaces.organizationId, organizationId),
+        sqlLiveCluster,
+        excludeClusterId === undefined ? undefined : ne(clusters.id, excludeClusterId),
+      ),
+    );
+  return used?.nodes ?? 0;
+}
+
+/** Refuses more instances than the organization's plan allows at once (its node limit). */
+export async function assertWithinNodeLimit(
+  tx: Db,
+  organization: { id: number; name: string },
+  extraNodes: number,
+  excludeClusterId?: number,
+): Promise<void> {
+  const { nodeLimit } = await activeProgram(tx, organization.id);
+  if (nodeLimit === null) return;
+  const inUse = await nodesInUse(tx, organization.id, excludeClusterId);
+  if (inUse + extraNodes <= nodeLimit) return;
+  const message = `This would run ${inUse + extraNodes} instances in organization ${organization.name}, over its plan's node limit of ${nodeLimit} (${inUse} in use). Stop a cluster, or ask an organization admin to change the plan.`;
+  throw new ApiError(403, { detail: message, message, code: 'NODE_LIMIT_REACHED', node_limit: nodeLimit });
 }

@@ -17,7 +17,7 @@ import { assertWithinCreditLimits } from '../usage/limits.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
-import { assertWithinCoreLimit, clusterCores } from './limits.js';
+import { assertWithinCoreLimit, assertWithinNodeLimit, clusterCores } from './limits.js';
 import { recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
 import { isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
@@ -93,6 +93,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       return { id: live.id, existing: true, restoring: false };
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
+    await assertWithinNodeLimit(tx, access.organization, 1 + desiredWorkers);
     const software = await buildForCluster(tx, access.workspace.id, backend.type, {
       id: body.env_id,
       name: body.env_name,
@@ -155,6 +156,7 @@ async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Clu
       cluster.creatorId,
       clusterCores(cluster.desiredWorkers, cluster.workerCores),
     );
+  await assertWithinNodeLimit(tx, access.organization, 1 + cluster.desiredWorkers, cluster.id);
   await want.run(cluster.id, `Resumed by ${user.username}`);
 }
 

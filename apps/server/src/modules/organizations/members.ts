@@ -22,6 +22,7 @@ import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
 import type { WorkspaceRowInput } from '../memberships/schemas.js';
 import { applyRowPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
+import { activeProgram } from '../pricing/programs.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
 import type { addMembershipBody, organizationMembershipSchema, updateMembershipBody } from './schemas.js';
@@ -122,14 +123,15 @@ export async function getMembership(db: Db, user: User, membershipId: number): P
 
 /** Members plus pending invites plus the one being added may not exceed the plan's member limit. */
 async function assertMemberLimit(db: Db, organization: Organization): Promise<void> {
-  if (organization.memberLimit === null) return;
+  const { memberLimit } = await activeProgram(db, organization.id);
+  if (memberLimit === null) return;
   const counts = await organizationCounts(db, organization.id);
   const used = counts.members + counts.pendingInvites;
-  if (used + 1 > organization.memberLimit) {
+  if (used + 1 > memberLimit) {
     throw badRequest(
-      `Your organization is using ${used} of ${organization.memberLimit} allowed seats. Upgrade your plan to add more members.`,
+      `Your organization is using ${used} of ${memberLimit} allowed seats. Upgrade your plan to add more members.`,
       'MEMBER_LIMIT_REACHED',
-      { seats_used: used, member_limit: organization.memberLimit },
+      { seats_used: used, member_limit: memberLimit },
     );
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   customGroups,
@@ -6,6 +6,8 @@ import {
   organizationCustomGroups,
   organizationMemberships,
   organizations,
+  type Program,
+  programs,
   type User,
   userProfiles,
   users,
@@ -19,6 +21,7 @@ import { contains, startsWith } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
+import { activeProgram, startFirstProgram } from '../pricing/programs.js';
 import { repairDefaults } from './defaults.js';
 import { presentOrganizationBrief } from './present.js';
 import { presentMemberUser } from './present-members.js';
@@ -29,11 +32,11 @@ type Summary = z.infer<typeof organizationSummarySchema>;
 
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
 
-const planOf = (o: Organization) => ({
-  feature_tier: o.featureTier,
-  member_limit: o.memberLimit,
-  workspace_limit: o.workspaceLimit,
-  seat_limit: o.seatLimit,
+const planOf = (p: Program) => ({
+  feature_tier: p.tier,
+  member_limit: p.memberLimit,
+  workspace_limit: p.workspaceLimit,
+  seat_limit: p.seatLimit,
 });
 
 /** Members, pending invites and workspaces: what the plan limits count. */
@@ -54,7 +57,7 @@ async function presentOrganization(
   organization: Organization,
   viewer: User,
 ): Promise<OrganizationOut> {
-  const [members, groups, counts] = await Promise.all([
+  const [members, groups, counts, program] = await Promise.all([
     db
       .select({ membership: organizationMemberships, user: users, avatarUrl: userProfiles.avatarUrl })
       .from(organizationMemberships)
@@ -64,10 +67,11 @@ async function presentOrganization(
       .orderBy(asc(users.username)),
     viewer.isStaff ? organizationGroups(db, organization.id) : Promise.resolve([]),
     organizationCounts(db, organization.id),
+    activeProgram(db, organization.id),
   ]);
   return {
     ...presentOrganizationBrief(organization),
-    ...planOf(organization),
+    ...planOf(program),
     created: isoTime(organization.created),
     member_set: members.map((m) => ({
       id: m.membership.id,
@@ -95,6 +99,7 @@ export async function organizationGroups(db: Db, organizationId: number): Promis
 export async function createOrganization(db: Db, user: User, name: string): Promise<OrganizationOut> {
   const organization = await db.transaction(async (tx) => {
     const [created] = await tx.insert(organizations).values({ name }).returning();
+    await startFirstProgram(tx, created!.id);
     await tx
       .insert(organizationMemberships)
       .values({ organizationId: created!.id, userId: user.id, role: 'admin' });
@@ -154,7 +159,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
   const { rows, count } = await paginate(
     page,
     db
-      .select({ organization: organizations, role: organizationMemberships.role })
+      .select({ organization: organizations, role: organizationMemberships.role, program: programs })
       .from(organizations)
       .leftJoin(
         organizationMemberships,
@@ -163,6 +168,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
           eq(organizationMemberships.userId, user.id),
         ),
       )
+      .innerJoin(programs, and(eq(programs.organizationId, organizations.id), isNull(programs.ended)))
       .where(where)
       .orderBy(asc(organizations.name), asc(organizations.id)),
     db.$count(organizations, where),
@@ -171,7 +177,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
     count,
     items: rows.map((r) => ({
       ...presentOrganizationBrief(r.organization),
-      ...planOf(r.organization),
+      ...planOf(r.program),
       role: r.role,
       created: isoTime(r.organization.created),
     })),

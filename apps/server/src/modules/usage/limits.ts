@@ -13,6 +13,8 @@ import { ApiError } from '../../http/errors.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
 import { desire } from '../clusters/desired.js';
 import { sqlLiveCluster } from '../clusters/states.js';
+import { recordBillingEvent } from '../pricing/events.js';
+import { activePrograms } from '../pricing/programs.js';
 
 /**
  * Limits that act. Every round (a minute) the month's metered usage is held against each limit:
@@ -41,7 +43,7 @@ export const renewDate = (now = new Date()) =>
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Micro-credits and micro-dollars used this month, per workspace and user (what every limit sums). */
-async function monthlyUsage(db: Db, organizationIds?: number[]) {
+export async function monthlyUsage(db: Db, organizationIds?: number[]) {
   const result = await db.execute(sql`
     select organization_id as org, account_id as ws, user_id as "user",
       sum(micro_credits)::bigint as credits, sum(micro_cumulus_cost)::bigint as cost
@@ -61,14 +63,16 @@ async function monthlyUsage(db: Db, organizationIds?: number[]) {
   );
 }
 
-const credits = (micro: number) => Math.round(micro / 10_000) / 100;
+/** Micro-credits as credits with two decimals. */
+export const credits = (micro: number) => Math.round(micro / 10_000) / 100;
 
 /** Every limit at or over 100% this month (of the given organizations, else all). */
 export async function overruns(db: Db, organizationIds?: number[]): Promise<Overrun[]> {
   const used = await monthlyUsage(db, organizationIds);
   const orgFilter = organizationIds ? inArray(organizations.id, organizationIds) : undefined;
-  const [orgs, spaces, members] = await Promise.all([
+  const [orgs, plans, spaces, members] = await Promise.all([
     db.select().from(organizations).where(orgFilter),
+    activePrograms(db, organizationIds),
     db
       .select({
         id: workspaces.id,
@@ -96,22 +100,22 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
     used.filter(keep).reduce((total, r) => total + r[of], 0);
   const found: Overrun[] = [];
   for (const org of orgs) {
-    if (org.creditLimit !== null && sum((r) => r.org === org.id) >= org.creditLimit * MICRO)
+    const plan = plans.get(org.id);
+    const creditLimit = plan?.organizationCreditLimit ?? null;
+    const spendLimit = plan?.dollarsSpendLimitMicroUsd ?? null;
+    if (creditLimit !== null && sum((r) => r.org === org.id) >= creditLimit * MICRO)
       found.push({
         kind: 'organization',
         organizationId: org.id,
         stops: true,
-        what: `organization ${org.name} used its ${org.creditLimit} monthly credits`,
+        what: `organization ${org.name} used its ${creditLimit} monthly credits`,
       });
-    if (
-      org.dollarsSpendLimitMicroUsd !== null &&
-      sum((r) => r.org === org.id, 'cost') >= org.dollarsSpendLimitMicroUsd
-    )
+    if (spendLimit !== null && sum((r) => r.org === org.id, 'cost') >= spendLimit)
       found.push({
         kind: 'spend',
         organizationId: org.id,
         stops: org.spendLimitShouldStopInstances,
-        what: `organization ${org.name} reached its spend limit of $${(org.dollarsSpendLimitMicroUsd / MICRO).toFixed(2)}`,
+        what: `organization ${org.name} reached its spend limit of $${(spendLimit / MICRO).toFixed(2)}`,
       });
   }
   for (const ws of spaces)
@@ -139,7 +143,7 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
 }
 
 /** Whether an overrun covers clusters of this workspace (and creator). */
-const covers = (o: Overrun, organizationId: number, workspaceId: number, userId: number | null) =>
+export const covers = (o: Overrun, organizationId: number, workspaceId: number, userId: number | null) =>
   o.organizationId === organizationId &&
   (o.workspaceId === undefined || o.workspaceId === workspaceId) &&
   (o.userId === undefined || o.userId === userId);
@@ -177,7 +181,18 @@ export async function enforceLimits(deps: Pick<Deps, 'db' | 'loops'>): Promise<n
     const over = stopping.find((o) => covers(o, cluster.org, cluster.ws, cluster.creator));
     if (!over) continue;
     const reason = `Stopped because ${over.what}; limits reset on ${renewDate()}.`;
-    await desire(deps, (_tx, want) => want.stop(cluster.id, 'stopped', reason));
+    await desire(deps, async (tx, want) => {
+      await want.stop(cluster.id, 'stopped', reason);
+      await recordBillingEvent(tx, {
+        organizationId: cluster.org,
+        workspaceId: cluster.ws,
+        userId: cluster.creator,
+        clusterId: cluster.id,
+        kind: 'limit-reached',
+        detail: reason,
+        data: { limit: over.kind },
+      });
+    });
     n++;
   }
   return n;
@@ -196,19 +211,4 @@ export function limitsDomain(deps: Pick<Deps, 'db' | 'loops'>, everyMs: number):
     intervalMs: Math.min(everyMs, 5_000),
     concurrency: 1,
   };
-}
-
-/** `user/account/{ws}/usage`: this month's credits of the caller and of the workspace, against their limits. */
-export async function workspaceUsage(
-  db: Db,
-  workspace: { id: number; organizationId: number },
-  userId: number,
-) {
-  const used = (await monthlyUsage(db, [workspace.organizationId])).filter((r) => r.ws === workspace.id);
-  const mine = used.filter((r) => r.user === userId).reduce((t, r) => t + r.credits, 0);
-  const all = used.reduce((t, r) => t + r.credits, 0);
-  const blocked = (await overruns(db, [workspace.organizationId])).some((o) =>
-    covers(o, workspace.organizationId, workspace.id, userId),
-  );
-  return { credits_used: credits(mine), workspace_credits_used: credits(all), has_quota: !blocked };
 }

@@ -4,7 +4,7 @@ import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
 import { workspaceAccess } from '../access/workspace.js';
-import { workspaceUsage } from '../usage/limits.js';
+import { workspaceUsage } from '../pricing/consumption.js';
 import { cachedCurrentUser } from './me-cache.js';
 import {
   accessTokenBody,

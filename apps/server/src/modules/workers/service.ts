@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { assertMayManage, type ClusterAccess } from '../clusters/access.js';
 import { desire } from '../clusters/desired.js';
-import { assertWithinCoreLimit } from '../clusters/limits.js';
+import { assertWithinCoreLimit, assertWithinNodeLimit } from '../clusters/limits.js';
 import { presentProcess } from '../clusters/present.js';
 import { isActiveProcess, isLive } from '../clusters/states.js';
 import type { addWorkersBody, listWorkersQuery, removeWorkersQuery, workerSchema } from './schemas.js';
@@ -95,6 +95,7 @@ export async function addWorkers(
     const [row] = await tx.select().from(clusters).where(eq(clusters.id, cluster.id)).for('update');
     if (cluster.creatorId !== null)
       await assertWithinCoreLimit(tx, target.access, cluster.creatorId, body.n_workers * row!.workerCores);
+    await assertWithinNodeLimit(tx, target.access.organization, body.n_workers);
     await want.workers(cluster.id, row!.desiredWorkers + body.n_workers);
     const added: ClusterProcess[] = [];
     for (let i = 0; i < body.n_workers; i++) added.push(await want.addProcess(cluster, 'worker'));

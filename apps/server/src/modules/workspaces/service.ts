@@ -21,6 +21,7 @@ import { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from '../acc
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
+import { activeProgram } from '../pricing/programs.js';
 import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
 import type {
   createWorkspaceBody,
@@ -107,14 +108,15 @@ export async function createWorkspace(
         .from(organizations)
         .where(eq(organizations.id, organization.id))
         .for('update');
-      if (organization.workspaceLimit !== null) {
+      const { workspaceLimit } = await activeProgram(tx, organization.id);
+      if (workspaceLimit !== null) {
         const [existing] = await tx
           .select({ n: count() })
           .from(workspaces)
           .where(eq(workspaces.organizationId, organization.id));
-        if ((existing?.n ?? 0) >= organization.workspaceLimit)
+        if ((existing?.n ?? 0) >= workspaceLimit)
           throw badRequest(WORKSPACE_LIMIT_MESSAGE, 'WORKSPACE_LIMIT_REACHED', {
-            workspace_limit: organization.workspaceLimit,
+            workspace_limit: workspaceLimit,
           });
       }
       if (!(await isWorkspaceNameFree(tx, input.name, slug))) throw nameTaken();

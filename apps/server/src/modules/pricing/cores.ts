@@ -1,0 +1,33 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { clusters } from '../../db/schema/index.js';
+import type { WorkspaceAccess } from '../access/workspace.js';
+import { nodesInUse } from '../clusters/limits.js';
+import { sqlLiveCluster } from '../clusters/states.js';
+import { activeProgram } from './programs.js';
+
+const coresOf = sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`;
+
+/** `GET /api/v1/{ws}/usage/cores/`: cores in use now against the caller's limit, and the plan's nodes. */
+export async function coreUsage(db: Db, access: WorkspaceAccess, userId: number) {
+  const live = and(eq(clusters.workspaceId, access.workspace.id), sqlLiveCluster);
+  const [[mine], [all], nodes, program] = await Promise.all([
+    db
+      .select({ cores: coresOf })
+      .from(clusters)
+      .where(and(live, eq(clusters.creatorId, userId))),
+    db.select({ cores: coresOf }).from(clusters).where(live),
+    nodesInUse(db, access.organization.id),
+    activeProgram(db, access.organization.id),
+  ]);
+  const own = access.membership?.coreLimit ?? null;
+  const cap = program.coreLimitMembers;
+  return {
+    account: access.workspace.slug,
+    cores_used: mine?.cores ?? 0,
+    core_limit: own === null ? null : cap === null ? own : Math.min(own, cap),
+    workspace_cores_used: all?.cores ?? 0,
+    organization_nodes_used: nodes,
+    node_limit: program.nodeLimit,
+  };
+}
