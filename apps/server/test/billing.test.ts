@@ -204,6 +204,16 @@ describe('plans and limits', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'NODE_LIMIT_REACHED', node_limit: 2 });
     expect(refused.body.detail).toContain("over its plan's node limit of 2");
+    const trial = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    await paid.api.as(staff.key).patch(`/api/v2/pricing/update-staff/${orgId}`, { trial_expiration: trial });
+    const memberships = (await paid.api.as(admin.key).get('/api/v2/users/user/organization/memberships'))
+      .body;
+    const mine = (Array.isArray(memberships) ? memberships : memberships.items).find(
+      (m: { organization_id: number }) => m.organization_id === orgId,
+    );
+    expect(Date.parse(mine.displayed_pro_trial_expiration)).toBe(Date.parse(trial));
+    const details = (await paid.api.as(admin.key).get(`/api/v2/users/organizations/details/${orgId}`)).body;
+    expect(details).toMatchObject({ node_limit: 2, feature_tier: 'basic', cumulus_credit_value: 0.1 });
     const cores = (await paid.api.as(admin.key).get(`/api/v1/${me.default_account.slug}/usage/cores/`)).body;
     expect(cores).toMatchObject({
       cores_used: 0,

@@ -3092,6 +3092,19 @@ export interface paths {
                                 role: "admin" | "member";
                             }[];
                             custom_groups: string[];
+                            active_program_id: number;
+                            node_limit: number | null;
+                            credit_allotment: number;
+                            credit_limit: number | null;
+                            dollars_spend_limit: number | null;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_method: string;
+                            cumulus_credit_value: number;
+                            subscription_status: string | null;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
                             member_count: number;
                             pending_invite_count: number;
                             workspace_count: number;
@@ -3253,6 +3266,19 @@ export interface paths {
                                 role: "admin" | "member";
                             }[];
                             custom_groups: string[];
+                            active_program_id: number;
+                            node_limit: number | null;
+                            credit_allotment: number;
+                            credit_limit: number | null;
+                            dollars_spend_limit: number | null;
+                            spend_limit_should_stop_instances: boolean;
+                            billing_method: string;
+                            cumulus_credit_value: number;
+                            subscription_status: string | null;
+                            trial_expiration: string | null;
+                            /** @enum {string|null} */
+                            next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
+                            cancel_at: string | null;
                             member_count: number;
                             pending_invite_count: number;
                             workspace_count: number;

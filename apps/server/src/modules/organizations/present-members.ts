@@ -10,6 +10,7 @@ import {
   workspaces,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
+import { isoTimeOrNull } from '../../lib/time.js';
 import { presentOrganizationBrief } from './present.js';
 import type { memberUser, organizationMembershipSchema } from './schemas.js';
 
@@ -69,6 +70,7 @@ export async function presentMemberships(
         credit_limit: w.membership.creditLimit,
         core_limit: w.membership.coreLimit,
       })),
-    displayed_pro_trial_expiration: null,
+    // The console's trial banner counts down to the earliest of these across memberships.
+    displayed_pro_trial_expiration: isoTimeOrNull(organization.trialExpiration),
   }));
 }

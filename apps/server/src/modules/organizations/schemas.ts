@@ -94,6 +94,19 @@ export const organizationSchema = organizationBrief.extend({
   member_set: z.array(z.object({ id: z.number().int(), user: memberUser, role: roleSchema })),
   /** Staff labels; empty for everyone else. */
   custom_groups: z.array(z.string()),
+  // The organization's billing and the rest of its plan (pricing/{org} answers them with more).
+  active_program_id: z.number().int(),
+  node_limit: z.number().int().nullable(),
+  credit_allotment: z.number().int(),
+  credit_limit: z.number().int().nullable(),
+  dollars_spend_limit: z.number().nullable(),
+  spend_limit_should_stop_instances: z.boolean(),
+  billing_method: z.string(),
+  cumulus_credit_value: z.number(),
+  subscription_status: z.string().nullable(),
+  trial_expiration: z.string().nullable(),
+  next_phase_tier: planFields.feature_tier.nullable(),
+  cancel_at: z.string().nullable(),
   /** What the plan limits count: members, pending invites and workspaces. */
   member_count: z.number().int(),
   pending_invite_count: z.number().int(),

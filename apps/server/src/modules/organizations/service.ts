@@ -18,7 +18,7 @@ import { badRequest } from '../../http/errors.js';
 import { type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { contains, startsWith } from '../../lib/sql.js';
-import { isoTime } from '../../lib/time.js';
+import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
 import { activeProgram, startFirstProgram } from '../pricing/programs.js';
@@ -72,6 +72,19 @@ async function presentOrganization(
   return {
     ...presentOrganizationBrief(organization),
     ...planOf(program),
+    active_program_id: program.id,
+    node_limit: program.nodeLimit,
+    credit_allotment: program.creditAllotment,
+    credit_limit: program.organizationCreditLimit,
+    dollars_spend_limit:
+      program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / 1_000_000,
+    spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
+    billing_method: organization.billingMethod,
+    cumulus_credit_value: organization.creditValueMicroUsd / 1_000_000,
+    subscription_status: organization.subscriptionStatus,
+    trial_expiration: isoTimeOrNull(organization.trialExpiration),
+    next_phase_tier: organization.nextPhaseTier,
+    cancel_at: isoTimeOrNull(organization.cancelAt),
     created: isoTime(organization.created),
     member_set: members.map((m) => ({
       id: m.membership.id,
