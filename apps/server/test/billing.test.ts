@@ -27,7 +27,7 @@ beforeAll(async () => {
   await stripe.start();
   [plain, paid] = await Promise.all([startTestServer(), startTestServer(stripe.env())]);
   staff = await createUser(paid, { staff: true });
-});
+}, 180_000); // two servers migrating their databases at once take long on a loaded machine
 
 afterAll(async () => {
   await Promise.all([plain?.close(), paid?.close()]);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { usageMinutes, workspaceMemberships, workspaces } from '../src/db/schema/index.js';
-import { useClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
+import { useClusterServer, waitFor } from './helpers/clusters.js';
 
 /**
  * Limits that act, on real clusters: metering counts in 1 s "minutes" here, so a workspace with a
@@ -16,7 +16,8 @@ describe('credit limits', () => {
     await db.update(workspaces).set({ creditLimit: 1 }).where(eq(workspaces.slug, c.slug));
     const created = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, { name: 'greedy', workers: 2 });
     expect(created.status).toBe(201);
-    await waitForClusterState(c.api, c.slug, created.body.id, 'ready');
+    // No wait for ready: on a loaded machine the limit (a few seconds of 1 s minutes) may stop the
+    // cluster while it still starts; what matters is that its instances ran and it is stopped.
     const stopped = await waitFor(
       'the cluster stopped by the limit',
       async () => {

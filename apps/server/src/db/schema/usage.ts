@@ -62,6 +62,28 @@ export const usageHourly = pgTable(
   ],
 );
 
+/**
+ * Daily rollup of usage_hourly, rebuilt with it: what usage queries by day, week and month read,
+ * so that long ranges stay fast as hours accumulate.
+ */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    day: tstz('day').notNull(),
+    ...usageDimensions(),
+    instanceMinutes: integer('instance_minutes').notNull(),
+    coreMinutes: bigint('core_minutes', { mode: 'number' }).notNull(),
+    microCredits: bigint('micro_credits', { mode: 'number' }).notNull(),
+    microCloudCost: bigint('micro_cloud_cost', { mode: 'number' }).notNull(),
+    microCumulusCost: bigint('micro_cumulus_cost', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.clusterId, t.instanceType, t.zone, t.gpuType] }),
+    index('usage_daily_account_day_idx').on(t.workspaceId, t.day),
+    index('usage_daily_organization_day_idx').on(t.organizationId, t.day),
+  ],
+);
+
 /** The meter: one row the loop runner leases, holding how far metering has got. */
 export const meters = pgTable('meters', {
   id: serial('id').primaryKey(),

@@ -6,6 +6,7 @@ import {
   instances,
   meters,
   organizations,
+  usageDaily,
   usageHourly,
   usageMinutes,
   workspaces,
@@ -158,6 +159,27 @@ export async function rollUp(tx: Db, from: Date, to: Date): Promise<void> {
       (array_agg(tags))[1], count(*), sum(cores), sum(micro_credits), sum(micro_cloud_cost), sum(micro_cumulus_cost)
     from usage_minutes
     where minute >= ${first.toISOString()} and minute < ${last.toISOString()}
+    group by 1, cluster_id, instance_type, zone, gpu_type`);
+  await rollUpDays(tx, first, last);
+}
+
+const DAY = 86_400_000;
+
+/** Rebuilds the daily rollup of every day touching [from, to) from the hourly one. */
+async function rollUpDays(tx: Db, from: Date, to: Date): Promise<void> {
+  const first = new Date(floorTo(from.getTime(), DAY));
+  const last = new Date(floorTo(to.getTime() - 1, DAY) + DAY);
+  await tx.delete(usageDaily).where(and(gte(usageDaily.day, first), lt(usageDaily.day, last)));
+  await tx.execute(sql`
+    insert into usage_daily (day, cluster_id, cluster_name, account_id, organization_id, user_id, cluster_type,
+      backend_type, instance_type, zone, gpu_type, tags, instance_minutes, core_minutes, micro_credits,
+      micro_cloud_cost, micro_cumulus_cost)
+    select date_trunc('day', hour, 'UTC'), cluster_id, max(cluster_name), max(account_id), max(organization_id),
+      max(user_id), max(cluster_type), max(backend_type), instance_type, zone, gpu_type,
+      (array_agg(tags))[1], sum(instance_minutes), sum(core_minutes), sum(micro_credits), sum(micro_cloud_cost),
+      sum(micro_cumulus_cost)
+    from usage_hourly
+    where hour >= ${first.toISOString()} and hour < ${last.toISOString()}
     group by 1, cluster_id, instance_type, zone, gpu_type`);
 }
 

@@ -62,7 +62,10 @@ export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.in
   const group = query.groupby
     ? dimension(query.groupby, query.groupby_tag)
     : { key: sql`'all'`, label: sql`'All usage'` };
-  const conditions: SQL[] = [sql`h.hour >= ${from.toISOString()}`, sql`h.hour < ${until.toISOString()}`];
+  // By hour the hourly rollup; by day, week or month the daily one (ranges start and end on days).
+  const [source, time] =
+    query.period === 'hour' ? [sql`usage_hourly`, sql`h.hour`] : [sql`usage_daily`, sql`h.day`];
+  const conditions: SQL[] = [sql`${time} >= ${from.toISOString()}`, sql`${time} < ${until.toISOString()}`];
   if (scope)
     conditions.push(
       scope.length
@@ -83,9 +86,9 @@ export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.in
     );
   }
   const result = await db.execute(sql`
-    select date_trunc(${query.period}, h.hour) as bucket, ${group.key} as key, max(${group.label}) as label,
+    select date_trunc(${query.period}, ${time}) as bucket, ${group.key} as key, max(${group.label}) as label,
       (${MEASURE[query.unit]})::float8 as value
-    from usage_hourly h
+    from ${source} h
     left join accounts a on a.id = h.account_id
     left join organizations o on o.id = h.organization_id
     left join users u on u.id = h.user_id
