@@ -22,6 +22,8 @@ import { registerBackendOptionRoutes } from './modules/backend-options/routes.js
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerDashboardProxy } from './modules/dashboards/proxy.js';
+import { registerDeploymentRoutes } from './modules/deployment/routes.js';
+import { registerDocsRoutes } from './modules/docs/routes.js';
 import { registerFilestoreRoutes } from './modules/filestores/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
@@ -55,6 +57,8 @@ export interface AppOptions {
 
 const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerHealthRoutes,
+  registerDeploymentRoutes,
+  registerDocsRoutes,
   registerAuthRoutes,
   registerProviderRoutes,
   registerTokenRoutes,

@@ -226,6 +226,7 @@ const unchangedRow = (c: CallContext) => ({
 export const RULES: Record<string, RouteRule> = {
   // Health and diagnostics.
   'GET /api/health': { expect: everyone(200) },
+  'GET /api/v2/deployment': { expect: everyone(200) },
   'GET /api/v1/health': { expect: everyone(200) },
   'GET /api/v2/test/pagination/': { expect: everyone(200) },
   'GET /api/v2/test/authentication-required/': { expect: signedIn(200) },

@@ -390,6 +390,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What this server offers, for the console’s public pages: where mail goes, the links it may show (support, docs, community) and the sign-in providers configured. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The address users and clients reach this server at (CUMULUS_PUBLIC_URL). */
+                            public_url: string;
+                            version: string;
+                            mail: {
+                                /**
+                                 * @description `smtp`: mail is sent; `server-log`: no mail server is configured, mail is printed in the server log.
+                                 * @enum {string}
+                                 */
+                                delivery: "smtp" | "server-log";
+                                /** @description Where a mail this server sends ends up, in a sentence a user can act on. */
+                                detail: string;
+                            };
+                            /** @description Where the console links outside itself; a null link is not shown. */
+                            links: {
+                                /** @description CUMULUS_SUPPORT_EMAIL; null: no Contact link. */
+                                support_email: string | null;
+                                /** @description CUMULUS_DOCS_URL, else this server’s own documentation (/docs). */
+                                docs_url: string;
+                                /** @description CUMULUS_COMMUNITY_URL; null: no community link. */
+                                community_url: string | null;
+                                /** @description CUMULUS_TERMS_URL; null: no terms of service. */
+                                terms_url: string | null;
+                                /** @description CUMULUS_BOOK_DEMO_URL; null: no Book a demo link. */
+                                book_demo_url: string | null;
+                            };
+                            /** @description Sign-in providers configured on this server (none yet): the console shows a button for each. */
+                            sign_in_providers: {
+                                /** @enum {string} */
+                                id: "google" | "github" | "sso";
+                                name: string;
+                                authorize_url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registration/": {
         parameters: {
             query?: never;
