@@ -42,6 +42,7 @@ import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
 import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { resolveSoftwareToken } from './modules/software/token.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
+import { registerTagRoutes } from './modules/tags/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUsageRoutes } from './modules/usage/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
@@ -87,6 +88,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerJobRoutes,
   registerFilestoreRoutes,
   registerUsageRoutes,
+  registerTagRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

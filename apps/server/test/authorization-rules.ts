@@ -304,6 +304,11 @@ export const RULES: Record<string, RouteRule> = {
   },
   'GET /api/v2/user/account/{account}/usage': { expect: readers(200) },
 
+  // Cluster tags and alerts over the caller's own scope (nothing for someone in no workspace).
+  'GET /api/v2/tags/labels': { expect: signedIn(200) },
+  'GET /api/v2/tags/values': { expect: signedIn(200) },
+  'GET /api/v2/tags/alert-contents': { expect: signedIn(200) },
+
   // Interactions and banners: each user's own.
   'GET /api/v1/interaction_types/': { expect: signedIn(200) },
   'GET /api/v1/interactions/': { expect: signedIn(200) },

@@ -15786,6 +15786,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tags/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Tag keys of the clusters in scope, with how many clusters carry each. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Also the tags Cumulus and clients set themselves (`cumulus-*`, `coiled-*`). */
+                    system_tags?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    starts_with?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                key: string;
+                                /** @description Set by Cumulus or a client (`cumulus-*`, `coiled-*`), not by a user. */
+                                system: boolean;
+                                cluster_count: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tags/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Tag key/value pairs of the clusters in scope, with how many clusters carry each. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Only this tag’s values. */
+                    key?: string;
+                    /** @description Only values starting with this text (any case). */
+                    starts_with?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                key: string;
+                                value: string;
+                                system: boolean;
+                                cluster_count: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tags/alert-contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Alerts of the clusters in scope that carry the given tags, most severe first; messages are markdown. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Only clusters with these tags: `key` or `key:value`, comma separated. */
+                    tags?: string | string[];
+                    /** @description 30 warning, 40 error. */
+                    min_level?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                level: number;
+                                title: string;
+                                message: string;
+                                first_occurred: string;
+                                cluster_id: number;
+                                cluster_name: string;
+                                /** @description The workspace’s slug. */
+                                account: string;
+                                tags: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cluster_facing/run-task/{task_id}/output": {
         parameters: {
             query?: never;
