@@ -303,6 +303,18 @@ export const RULES: Record<string, RouteRule> = {
     body: (c) => ({ organization_id: c.world.organization.id }),
   },
   'GET /api/v2/user/account/{account}/usage': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/options': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/registry': { expect: readers(200) },
+  'POST /api/v2/user/account/{account}/registry': {
+    expect: memberAdmins(200),
+    body: () => ({ type: 'local' }),
+  },
+  'GET /api/v2/user/account/{account}/public': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/prometheus-read-credentials': { expect: readers(200) },
+  'PATCH /api/v2/user/account/{account}': { expect: memberAdmins(200), body: () => ({ avatar_url: null }) },
+  'GET /api/v2/user/source-ip': { expect: signedIn(200) },
+  'GET /api/v2/user/hosted-activate': { expect: signedIn(200) },
+  'GET /api/v2/user/hosted-approval-dry-run': { expect: signedIn(200) },
 
   // Cluster tags and alerts over the caller's own scope (nothing for someone in no workspace).
   'GET /api/v2/tags/labels': { expect: signedIn(200) },
