@@ -68,13 +68,11 @@ describe('user/account/{ws}/registry', () => {
     const local = await ts.api.as(admin.key).post(`${base()}/registry`, { type: 'local' });
     expect(local.status).toBe(200);
     expect(local.body.type).toBe('local');
-    const ecr = await ts.api
-      .as(admin.key)
-      .post(`${base()}/registry`, {
-        type: 'ecr',
-        uri: '123.dkr.ecr.us-east-1.amazonaws.com',
-        access_token: 'x',
-      });
+    const ecr = await ts.api.as(admin.key).post(`${base()}/registry`, {
+      type: 'ecr',
+      uri: '123.dkr.ecr.us-east-1.amazonaws.com',
+      access_token: 'x',
+    });
     expect(ecr.status).toBe(400);
     expect(ecr.body.type[0]).toMatch(/cannot use a ecr registry/);
     const bad = await ts.api.as(admin.key).post(`${base()}/registry`, { type: 'quay' });
