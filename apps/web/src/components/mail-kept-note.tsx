@@ -10,7 +10,7 @@ import { KEPT_MAIL_WHERE, useMailKeptInLog } from '@/hooks/use-mail-delivery';
 export function MailKeptNote({ what }: { what: string }) {
   if (!useMailKeptInLog()) return null;
   return (
-    <Alert>
+    <Alert className="min-w-0 [overflow-wrap:anywhere]">
       <ServerIcon aria-hidden="true" />
       <AlertTitle>No email was sent</AlertTitle>
       <AlertDescription>

@@ -125,12 +125,12 @@ nav ul ul{padding-left:12px;margin:4px 0 8px;border-left:1px solid #222836}
 nav li{margin:4px 0}
 nav a{color:#b5bccb;text-decoration:none}
 nav a[aria-current]{color:#fff;font-weight:600}
-main{flex:1;min-width:0}
+main{flex:1;min-width:0;overflow-wrap:anywhere}
 h1,h2,h3{color:#fff;line-height:1.3}
 h2{margin-top:2em;padding-bottom:4px;border-bottom:1px solid #222836}
 h1 a.anchor,h2 a.anchor,h3 a.anchor,h4 a.anchor{color:inherit;text-decoration:none}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em;background:#161a23;padding:1px 4px;border-radius:4px}
-pre{background:#161a23;border:1px solid #222836;border-radius:8px;padding:12px 14px;overflow-x:auto}
+pre{overflow-wrap:normal;background:#161a23;border:1px solid #222836;border-radius:8px;padding:12px 14px;overflow-x:auto}
 pre code{background:none;padding:0}
 .table{overflow-x:auto;margin:1em 0}
 table{border-collapse:collapse;font-size:14px}
