@@ -15,7 +15,7 @@ from cumulus.http import IDEMPOTENT, Api, CumulusError
 
 def _session(workspace: str | None, server: str | None, token: str | None) -> tuple:
     settings = config.load(server=server, token=token, workspace=workspace)
-    api = Api(settings.server, settings.token)
+    api = Api.for_settings(settings)
     return api, f"/api/v2/analytics/{choose_workspace(fetch_identity(api), settings.workspace)}"
 
 

@@ -156,7 +156,7 @@ def _logout(_args) -> None:
 
 def _workspace_api(args) -> tuple:
     settings = config.load(workspace=args.workspace)
-    api = Api(settings.server, settings.token)
+    api = Api.for_settings(settings)
     return api, choose_workspace(fetch_identity(api), settings.workspace)
 
 

@@ -22,10 +22,10 @@ from distributed.core import Status, rpc
 from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
-from cumulus import cluster_api, config
+from cumulus import arguments, cluster_api, config
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
-from cumulus.http import NO_RETRY, Api, CumulusError
+from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError
 from cumulus.logs import format_event, instance_names, source
 from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
 from cumulus.tls import TlsFiles
@@ -69,17 +69,28 @@ class Cluster(DeployCluster):
         loop=None,
         quiet: bool = False,
     ):
+        # Every argument is checked before anything is called or printed; a refusal is raised from
+        # here, so it reads as one line under the caller's own.
+        try:
+            n_workers = _check_arguments(locals())
+        except ArgumentError as err:
+            raise err.with_traceback(None) from None
+        # What the caller wrote, to name it if the server refuses it.
+        self._given = {"n_workers": n_workers, "name": name, "tags": tags, "environ": environ,
+                       "worker_options": worker_options, "scheduler_options": scheduler_options,
+                       "idle_timeout": idle_timeout, "software": software, "package_sync": package_sync}
+
         if name and "/" in name:
             workspace, name = name.split("/", 1)
         settings = config.load(server=server, token=token, workspace=workspace)
-        self._api = Api(settings.server, settings.token)
+        self._api = Api.for_settings(settings)
         self._wanted_workspace = settings.workspace
         self._requested_name = name
         self._software = software
         # Package sync is the default when no environment is named (contract 4.1).
         self._package_sync = package_sync if package_sync is not None else software is None
         self._env_id: int | None = None
-        self._n_workers = int(n_workers)
+        self._n_workers = n_workers
         self._idle_timeout = idle_timeout
         self._tags = {k: str(v) for k, v in {**dask.config.get("cumulus.tags", {}), **(tags or {})}.items() if v}
         self._environ = {k: str(v) for k, v in (environ or {}).items()}
@@ -110,12 +121,19 @@ class Cluster(DeployCluster):
                 # Ctrl+C lands here while the start still runs in the loop's thread.
                 with suppress(Exception):
                     self.sync(self._abandon, err)
+                if isinstance(err, CumulusError):
+                    # The server's (or this client's) own words: one exception, raised here, without
+                    # the event loop's frames it passed through.
+                    raise err.with_traceback(None) from None
                 raise
 
     def __await__(self):
         async def _():
             if self.status == Status.created:
-                await self._start()
+                try:
+                    await self._start()
+                except CumulusError as err:
+                    raise err.with_traceback(None) from None
             return self
 
         return _().__await__()
@@ -169,8 +187,14 @@ class Cluster(DeployCluster):
                 self._log("Syncing this environment's packages to the cluster...")
                 alias = await self._call(software_api.package_sync, self._api, self.workspace, self._log)
                 self._env_id = int(alias["id"])
-            self._log(f"Creating cluster {name} in workspace {self.workspace} with {self._n_workers} workers...")
-            self.cluster_id, existing = await self._call(cluster_api.create, self._api, self.workspace, self._body(name))
+            workers = f"{self._n_workers} worker{'' if self._n_workers == 1 else 's'}"
+            self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
+            try:
+                self.cluster_id, existing = await self._call(
+                    cluster_api.create, self._api, self.workspace, self._body(name)
+                )
+            except CumulusError as err:
+                raise arguments.refused_by_server(err, self._given) from None
             self._created = not existing
         await self._wait_until_ready()
         self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
@@ -316,7 +340,7 @@ class Cluster(DeployCluster):
 
     def scale(self, n: int):
         """Asks the server for ``n`` workers in all (contract 2.6)."""
-        return self.sync(self._scale, n)
+        return self.sync(self._scale, arguments.whole_number("scale", "n", n))
 
     async def _scale(self, n: int) -> None:
         n = max(0, int(n))
@@ -422,6 +446,25 @@ class Cluster(DeployCluster):
         if self.status == Status.running:
             return super().__repr__()
         return f"<{type(self).__name__} {self.name!r} id={self.cluster_id} status={self.status.name}>"
+
+
+def _check_arguments(given: dict) -> int:
+    """Refuses what ``Cluster(...)`` cannot take (ArgumentError); answers n_workers as an int."""
+    call = "Cluster"
+    name = arguments.optional_text(call, "name", given["name"])
+    if name:
+        arguments.cluster_name(call, name.split("/", 1)[1] if "/" in name else name)
+    n_workers = arguments.whole_number(call, "n_workers", given["n_workers"])
+    for param in ("workspace", "software", "server", "token"):
+        arguments.optional_text(call, param, given[param])
+    for param in ("idle_timeout", "timeout"):
+        arguments.optional_duration(call, param, given[param])
+    for param in ("tags", "environ", "worker_options", "scheduler_options"):
+        arguments.optional_mapping(call, param, given[param])
+    arguments.flag(call, "shutdown_on_close", given["shutdown_on_close"])
+    arguments.flag(call, "package_sync", given["package_sync"], optional=True)
+    arguments.workers_to_wait_for(call, given["wait_for_workers"])
+    return n_workers
 
 
 def _dotted(tree: dict, prefix: str = "") -> dict:

@@ -22,6 +22,32 @@ class Settings:
     token: str | None
     workspace: str | None
     user: str | None
+    #: Where the token came from: "argument", "CUMULUS_API_TOKEN", "saved login" or None.
+    token_source: str | None = None
+    #: Where the server came from: "argument", "CUMULUS_SERVER", "saved login" or "default".
+    server_source: str = "default"
+    #: The server the saved login is for (it may not be ``server``).
+    saved_server: str | None = None
+
+    @property
+    def auth_hint(self) -> str:
+        """What to do when the server refuses the token, naming where the token came from."""
+        path = config_file()
+        if self.token_source == "CUMULUS_API_TOKEN":
+            return (
+                "The token is CUMULUS_API_TOKEN from the environment, which overrides the saved login "
+                f"({path}): unset CUMULUS_API_TOKEN to use the saved login, or set it to a valid token."
+            )
+        if self.token_source == "saved login":
+            if self.server_source != "saved login" and self.saved_server and self.saved_server != self.server:
+                return (
+                    f"The saved login ({path}) is for {self.saved_server}, but {self.server} comes from "
+                    f"{self.server_source}: run `cumulus login --server {self.server}` to sign in there."
+                )
+            return f"The saved login ({path}) is no longer accepted: run `cumulus login --server {self.server}` again."
+        if self.token_source == "argument":
+            return "Check the token= given to the client."
+        return ""
 
 
 def normalize_server(server: str) -> str:
@@ -37,13 +63,30 @@ def saved_login() -> dict:
     return saved if isinstance(saved, dict) else {}
 
 
+def _first(*candidates: tuple[str, object]) -> tuple[str | None, str | None]:
+    """The first given value and where it came from."""
+    for source, value in candidates:
+        if value:
+            return str(value), source
+    return None, None
+
+
 def load(server: str | None = None, token: str | None = None, workspace: str | None = None) -> Settings:
     saved = saved_login()
+    server_value, server_source = _first(
+        ("argument", server), ("CUMULUS_SERVER", os.environ.get("CUMULUS_SERVER")), ("saved login", saved.get("server"))
+    )
+    token_value, token_source = _first(
+        ("argument", token), ("CUMULUS_API_TOKEN", os.environ.get("CUMULUS_API_TOKEN")), ("saved login", saved.get("token"))
+    )
     return Settings(
-        server=normalize_server(server or os.environ.get("CUMULUS_SERVER") or saved.get("server") or DEFAULT_SERVER),
-        token=token or os.environ.get("CUMULUS_API_TOKEN") or saved.get("token") or None,
+        server=normalize_server(server_value or DEFAULT_SERVER),
+        token=token_value,
         workspace=workspace or saved.get("workspace") or None,
         user=saved.get("user"),
+        token_source=token_source,
+        server_source=server_source or "default",
+        saved_server=normalize_server(saved["server"]) if saved.get("server") else None,
     )
 
 

@@ -53,6 +53,10 @@ class ServerUnreachable(CumulusError):
     pass
 
 
+class ArgumentError(CumulusError, ValueError):
+    """An argument the client refuses before calling the server, named as the caller wrote it."""
+
+
 class Retry:
     """How long to keep trying, and on what.
 
@@ -132,9 +136,15 @@ def _pause(attempt: int) -> float:
 class Api:
     """One server and one token; every call of the client goes through ``request``."""
 
-    def __init__(self, server: str, token: str | None = None):
+    def __init__(self, server: str, token: str | None = None, auth_hint: str = ""):
         self.server = server
         self.token = token
+        # Said after a refused token: where the token came from and what to do (config.Settings).
+        self.auth_hint = auth_hint
+
+    @classmethod
+    def for_settings(cls, settings) -> "Api":
+        return cls(settings.server, settings.token, settings.auth_hint)
 
     def url(self, path: str, query: dict | None = None) -> str:
         url = self.server + path
@@ -193,7 +203,12 @@ class Api:
                 status, reason, body = failure
                 if status is None:
                     raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}")
-                raise_for(status, reason, body)
+                try:
+                    raise_for(status, reason, body)
+                except AuthenticationError as refused:
+                    if not (auth and self.auth_hint):
+                        raise
+                    raise AuthenticationError(f"{refused} {self.auth_hint}", status, body) from None
             time.sleep(_pause(attempt))
             attempt += 1
 

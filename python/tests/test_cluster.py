@@ -254,9 +254,16 @@ class ClusterTest(unittest.TestCase):
         wait_until(lambda: cluster_state(int(forgot.stdout)) == "stopped", START, "stopped when the script ended")
 
     def test_server_errors_are_shown_as_their_message(self):
+        # The server's limit, in its words, under the client's own parameter name.
+        with self.assertRaises(CumulusError) as caught:
+            quietly(n_workers=5000, package_sync=False)
+        self.assertEqual(
+            str(caught.exception), "The server refused Cluster(n_workers=5000): Ensure this value is less than or equal to 1000."
+        )
+        # A name the server would refuse is refused before any call.
         with self.assertRaises(CumulusError) as caught:
             quietly(name="not a valid name!", n_workers=1)
-        self.assertIn("Cluster names use letters", str(caught.exception))
+        self.assertIn("Cluster(name='not a valid name!'): name must be letters, digits", str(caught.exception))
 
 
 class CliTest(unittest.TestCase):

@@ -22,6 +22,8 @@ import { registerBackendOptionRoutes } from './modules/backend-options/routes.js
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerDashboardProxy } from './modules/dashboards/proxy.js';
+import { registerDeploymentRoutes } from './modules/deployment/routes.js';
+import { registerDocsRoutes } from './modules/docs/routes.js';
 import { registerFilestoreRoutes } from './modules/filestores/routes.js';
 import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
@@ -42,6 +44,7 @@ import { registerSoftwareRoutes } from './modules/software/routes.js';
 import { resolveSoftwareToken } from './modules/software/token.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.js';
+import { registerTagRoutes } from './modules/tags/routes.js';
 import { registerTokenRoutes } from './modules/tokens/routes.js';
 import { registerUsageRoutes } from './modules/usage/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
@@ -57,6 +60,8 @@ export interface AppOptions {
 
 const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerHealthRoutes,
+  registerDeploymentRoutes,
+  registerDocsRoutes,
   registerAuthRoutes,
   registerProviderRoutes,
   registerTokenRoutes,
@@ -87,6 +92,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerUsageRoutes,
   registerPricingRoutes,
   registerSubscriptionRoutes,
+  registerTagRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
@@ -99,6 +105,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 4 * 1024 * 1024,
+    // A busy machine can take more than Fastify's 10 s default to load the plugins; that is no failure.
+    pluginTimeout: 120_000,
     // Sealed sessions travel in paths (logs/cluster/{pk}/page/{encoded_session}); schemas bound each param.
     routerOptions: { maxParamLength: 4096 },
     trustProxy: false,

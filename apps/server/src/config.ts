@@ -48,7 +48,28 @@ const envSchema = z.object({
   /** The recurring Stripe price of the Professional plan; unset: a monthly price of CUMULUS_PRO_MONTHLY_USD. */
   CUMULUS_STRIPE_PRICE_ID: z.string().min(3).max(255).optional(),
   CUMULUS_PRO_MONTHLY_USD: z.coerce.number().min(0).max(100_000).default(0),
+  /** Where users reach a person: the console's Contact links; unset hides them. */
+  CUMULUS_SUPPORT_EMAIL: z.email('CUMULUS_SUPPORT_EMAIL must be an email address').optional(),
+  /** The console's Docs link; unset = this server's own documentation at /docs. */
+  CUMULUS_DOCS_URL: linkSetting('CUMULUS_DOCS_URL').optional(),
+  /** A chat or forum for users; unset hides the console's community link. */
+  CUMULUS_COMMUNITY_URL: linkSetting('CUMULUS_COMMUNITY_URL').optional(),
+  /** Terms of service shown at sign-in; unset shows none. */
+  CUMULUS_TERMS_URL: linkSetting('CUMULUS_TERMS_URL').optional(),
+  /** Sign-up's "Book a demo" link; unset hides it. */
+  CUMULUS_BOOK_DEMO_URL: linkSetting('CUMULUS_BOOK_DEMO_URL').optional(),
 });
+
+/** A link the console shows: an absolute http(s) URL, or a path on this server. */
+function linkSetting(name: string) {
+  return z
+    .string()
+    .max(2000)
+    .refine(
+      (v) => /^\/(?!\/)/.test(v) || /^https?:\/\/[^\s]+$/i.test(v),
+      `${name} must be an http(s) URL or a path starting with /`,
+    );
+}
 
 export interface Config {
   port: number;
@@ -66,12 +87,25 @@ export interface Config {
   logFormat: 'text' | 'json';
   /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
   webDist: string;
+  /** The checkout whose README and guides /docs serves. */
+  docsRoot: string;
   clusters: ClusterTimings;
   software: SoftwareConfig;
   usage: UsageConfig;
   billing: BillingConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+  links: LinksConfig;
+}
+
+/** Where the console sends people outside itself; null hides the link. */
+export interface LinksConfig {
+  supportEmail: string | null;
+  /** Always set: this server's own documentation (/docs) unless another site is configured. */
+  docsUrl: string;
+  communityUrl: string | null;
+  termsUrl: string | null;
+  bookDemoUrl: string | null;
 }
 
 export interface UsageConfig {
@@ -148,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.CUMULUS_LOG_LEVEL,
     logFormat: e.CUMULUS_LOG_FORMAT,
     webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    docsRoot: path.resolve(new URL('../../..', import.meta.url).pathname),
     clusters: {
       reconcileIntervalMs: e.CUMULUS_RECONCILE_INTERVAL_SECONDS * 1000,
       heartbeatIntervalMs: e.CUMULUS_HEARTBEAT_INTERVAL_SECONDS * 1000,
@@ -180,6 +215,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),
+    links: {
+      supportEmail: e.CUMULUS_SUPPORT_EMAIL ?? null,
+      docsUrl: e.CUMULUS_DOCS_URL ?? '/docs',
+      communityUrl: e.CUMULUS_COMMUNITY_URL ?? null,
+      termsUrl: e.CUMULUS_TERMS_URL ?? null,
+      bookDemoUrl: e.CUMULUS_BOOK_DEMO_URL ?? null,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
 import { createServer } from './server.js';
 
@@ -32,4 +33,8 @@ app.log.info(
     smtp: config.smtpUrl ? 'configured' : 'none (mail kept in log)',
   },
   `Cumulus is running at ${config.publicUrl}`,
+);
+// Said once the server is up, so a missing Dask is noticed before the first cluster is created.
+checkInterpreter(config.python).then(({ ok, message }) =>
+  ok ? app.log.info(message) : app.log.warn(message),
 );

@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 let ts: TestServer;
 beforeAll(async () => {
   ts = await startTestServer();
-}, 60_000);
+}, 120_000);
 afterAll(() => ts.close());
 
 /** A workspace with a member (who created the cluster), an outsider, and the cluster's bearer token. */

@@ -227,6 +227,7 @@ const unchangedRow = (c: CallContext) => ({
 export const RULES: Record<string, RouteRule> = {
   // Health and diagnostics.
   'GET /api/health': { expect: everyone(200) },
+  'GET /api/v2/deployment': { expect: everyone(200) },
   'GET /api/v1/health': { expect: everyone(200) },
   'GET /api/v2/test/pagination/': { expect: everyone(200) },
   'GET /api/v2/test/authentication-required/': { expect: signedIn(200) },
@@ -303,6 +304,23 @@ export const RULES: Record<string, RouteRule> = {
     body: (c) => ({ organization_id: c.world.organization.id }),
   },
   'GET /api/v2/user/account/{account}/usage': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/options': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/registry': { expect: readers(200) },
+  'POST /api/v2/user/account/{account}/registry': {
+    expect: memberAdmins(200),
+    body: () => ({ type: 'local' }),
+  },
+  'GET /api/v2/user/account/{account}/public': { expect: readers(200) },
+  'GET /api/v2/user/account/{account}/prometheus-read-credentials': { expect: readers(200) },
+  'PATCH /api/v2/user/account/{account}': { expect: memberAdmins(200), body: () => ({ avatar_url: null }) },
+  'GET /api/v2/user/source-ip': { expect: signedIn(200) },
+  'GET /api/v2/user/hosted-activate': { expect: signedIn(200) },
+  'GET /api/v2/user/hosted-approval-dry-run': { expect: signedIn(200) },
+
+  // Cluster tags and alerts over the caller's own scope (nothing for someone in no workspace).
+  'GET /api/v2/tags/labels': { expect: signedIn(200) },
+  'GET /api/v2/tags/values': { expect: signedIn(200) },
+  'GET /api/v2/tags/alert-contents': { expect: signedIn(200) },
 
   // Interactions and banners: each user's own.
   'GET /api/v1/interaction_types/': { expect: signedIn(200) },

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const elsewhere = await createOrganization(ts, outsider);
   other = await createWorkspace(ts, elsewhere);
   await addMember(ts, outsider, elsewhere, { workspaces: [{ workspace: other }] });
-}, 60_000);
+}, 120_000);
 afterAll(() => ts?.close());
 
 async function taggedCluster(tags: Record<string, string>, name = uniq('nb')) {

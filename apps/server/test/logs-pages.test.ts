@@ -12,7 +12,7 @@ beforeAll(async () => {
   ts = await startTestServer();
   ann = await createUser(ts);
   outsider = await createUser(ts);
-}, 60_000);
+}, 120_000);
 afterAll(() => ts?.close());
 
 /** A cluster (one worker instance) with lines at t = 1000, 2000, ... alternating dask and system. */

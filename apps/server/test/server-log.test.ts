@@ -103,7 +103,7 @@ describe('request logs', () => {
     expect(json.lines.join('')).not.toContain('not-a-key');
   });
 
-  it('print a mail kept without SMTP as one readable block with its links', async () => {
+  it('print a mail kept without SMTP as one framed block with its links, apart from the request lines', async () => {
     const user = await createUser(ts);
     text.lines.length = 0;
     await ts.api.post('/api/v1/auth/password/reset/', { email: user.email });
@@ -115,10 +115,20 @@ describe('request logs', () => {
     const block = reset()!;
     expect(block).toMatch(
       new RegExp(
-        `^\\S+ INFO {2}email kept \\(no SMTP configured\\) mailId=\\d+ to=${user.email} subject="Reset your Cumulus password"\\n`,
+        `^\\S+ INFO {2}email kept, not sent: no mail server is configured \\(CUMULUS_SMTP_URL\\) mailId=\\d+ to=${user.email} subject="Reset your Cumulus password"\\n {4}┌─+\\n`,
       ),
     );
-    expect(block).toMatch(/\n {4}http:\/\/cumulus\.test\/\S*reset-password\/key\/\S+\n/);
-    expect(block).not.toMatch(/\\n|^\{/);
+    // Every line of the mail inside the frame, the link alone on its line; then the frame closes.
+    expect(block).toMatch(/\n {4}│ Hello \S+,\n/);
+    expect(block).toMatch(/\n {4}│ http:\/\/cumulus\.test\/\S*reset-password\/key\/\S+\n/);
+    expect(block).toMatch(/\n {4}└─+\n$/);
+    expect(block).not.toMatch(/\\n|^\{|block=/);
+  });
+
+  it('keep a kept mail whole in its JSON record', async () => {
+    const { logger, lines, settled } = capture('json');
+    logger.info({ mailId: 1, to: 'a@example.com', block: 'Hello,\n\nhttp://x/y' }, 'email kept');
+    await settled();
+    expect(JSON.parse(lines[0]!)).toMatchObject({ to: 'a@example.com', block: 'Hello,\n\nhttp://x/y' });
   });
 });

@@ -138,13 +138,21 @@ function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
   return `${JSON.stringify(record)}\n`;
 }
 
-/** `time LEVEL message key=value ...`; a message's further lines and error stacks follow, indented. */
+/**
+ * `time LEVEL message key=value ...`; a message's further lines and error stacks follow, indented.
+ * A `block` field (a whole email, say) is not a key=value: it follows the line in a frame, so it
+ * reads as one piece among the request lines around it.
+ */
 function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
   const nl = msg.indexOf('\n');
   let line = `${isoNow()} ${TEXT_LEVEL[level]} ${nl < 0 ? msg : msg.slice(0, nl)}`;
   let stack = nl < 0 ? '' : `\n${indent(msg.slice(nl + 1))}`;
   const add = (key: string, value: unknown) => {
     if (value === undefined) return;
+    if (key === BLOCK && typeof value === 'string') {
+      stack += `\n${indent(framed(value))}`;
+      return;
+    }
     const shown = present(key, value);
     if (value instanceof Error) {
       line += ` ${key}=${quote((shown as { message: string }).message)}`;
@@ -157,6 +165,14 @@ function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
   for (const key of Object.keys(bindings)) if (!fields || !(key in fields)) add(key, bindings[key]);
   return `${line}${stack}\n`;
 }
+
+const BLOCK = 'block';
+const RULE = '─'.repeat(72);
+const framed = (block: string) =>
+  `┌${RULE}\n${block
+    .split('\n')
+    .map((l) => (l === '' ? '│' : `│ ${l}`))
+    .join('\n')}\n└${RULE}`;
 
 // Requests log many lines a millisecond: the time is formatted once per millisecond.
 let clockMs = -1;

@@ -52,10 +52,11 @@ export function createMailDelivery(
 
   async function deliver(mail: OutboxEmail): Promise<void> {
     if (!transport) {
-      // No SMTP server configured: keep the mail and show it, links and all, where a developer looks.
+      // No SMTP server configured: keep the mail and show it whole, links and all, where the person
+      // who started the server looks (the console says so: modules/deployment).
       log.info(
-        { mailId: mail.id, to: mail.to, subject: mail.subject },
-        `email kept (no SMTP configured)\n${mail.text}`,
+        { mailId: mail.id, to: mail.to, subject: mail.subject, block: mail.text },
+        'email kept, not sent: no mail server is configured (CUMULUS_SMTP_URL)',
       );
       await db.update(emailOutbox).set({ status: 'kept' }).where(eq(emailOutbox.id, mail.id));
       return;

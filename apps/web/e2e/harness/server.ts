@@ -24,6 +24,8 @@ export interface E2eServer {
    * open meanwhile would log failed requests, so edit between browser sessions.
    */
   withDatabase(edit: (database: PGlite) => Promise<void>): Promise<void>;
+  /** The server's recent output (stdout and stderr), as its operator reads it. */
+  log(): string;
   close(): Promise<void>;
 }
 
@@ -139,5 +141,5 @@ export async function startE2eServer({ env = {} }: E2eServerOptions = {}): Promi
     await close();
     throw error;
   }
-  return { base, smtp, withDatabase, close };
+  return { base, smtp, withDatabase, log, close };
 }

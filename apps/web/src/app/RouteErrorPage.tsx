@@ -5,16 +5,17 @@ import { LoggedOutScreen } from '@/app/shell/LoggedOutScreen';
 import { DocumentTitle } from '@/components/document-title';
 import { ErrorState } from '@/components/error-state';
 import { Page } from '@/components/page';
+import { useLinks } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
-import { ISSUES_URL } from '@/lib/links';
 
 /**
  * The generic error screen (spec/console.md section 2): a 404 shows the not-found message, the
  * unauthorized error the logged-out message (clearing the token after 3 s), anything else the
- * unknown-error text with a link to open an issue.
+ * unknown-error text, with a link to support when this server has a support address.
  */
 export function RouteErrorPage() {
   const error = useRouteError();
+  const { supportMailto } = useLinks();
 
   if (
     (isRouteErrorResponse(error) && error.status === 404) ||
@@ -32,10 +33,15 @@ export function RouteErrorPage() {
         title="Oops! An unknown error occurred loading the app."
         message={
           <>
-            Please reach out if you need any help.{' '}
-            <a href={ISSUES_URL} target="_blank" rel="noreferrer" className="text-primary hover:underline">
-              open an issue
-            </a>
+            Please reach out if you need any help.
+            {supportMailto ? (
+              <>
+                {' '}
+                <a href={supportMailto} className="text-primary hover:underline">
+                  Contact support
+                </a>
+              </>
+            ) : null}
           </>
         }
         onRetry={() => window.location.reload()}

@@ -18,6 +18,7 @@ import { sandboxRoutes } from '@/features/sandbox/routes';
 import { setupRoutes } from '@/features/setup/routes';
 import { softwareRoutes } from '@/features/software/routes';
 import { staffRoutes } from '@/features/staff/routes';
+import { tagRoutes } from '@/features/tags/routes';
 import { teamRoutes } from '@/features/team/routes';
 import { usageRoutes } from '@/features/usage/routes';
 import { lazyPage } from '@/lib/lazy-page';
@@ -52,6 +53,7 @@ export const router = createBrowserRouter([
     children: [
       ...authRoutes,
       ...sandboxRoutes,
+      ...tagRoutes,
       ...redirectRoutes,
       {
         Component: RequireAuth,

@@ -18,6 +18,7 @@ export const paths = {
   workos: '/workos',
   billingRedirect: '/go-cumulus-pro',
   componentSandbox: '/component-sandbox',
+  tagAlertContentPreview: '/tag-alert-content-preview',
 
   // Signed in.
   activateToken: '/activate-token',

@@ -64,6 +64,14 @@ const isNotebook = sql`(${sql.join(
   sql` or `,
 )})`;
 
+/** Clusters carrying each tag (`[key, undefined]`: any value), as `tagFilter` parses them. */
+export const hasTags = (tags: Array<[string, string | undefined]>): SQL[] =>
+  tags.map(([key, value]) =>
+    value === undefined
+      ? sql`${clusters.tags} ? ${key}`
+      : sql`${clusters.tags} @> ${JSON.stringify({ [key]: value })}::jsonb`,
+  );
+
 /**
  * `GET clusters/paginate` (and `paginate-notebook`): every cluster the caller may
  * see, filtered and ordered, `{items, count}`.
@@ -83,11 +91,7 @@ export async function paginateClusters(
     query.name ? contains(clusters.name, query.name) : undefined,
     query.state.length > 0 ? inArray(clusters.state, query.state) : undefined,
     query.pause_on_exit === undefined ? undefined : eq(clusters.pauseOnExit, query.pause_on_exit),
-    ...query.tags.map(([key, value]) =>
-      value === undefined
-        ? sql`${clusters.tags} ? ${key}`
-        : sql`${clusters.tags} @> ${JSON.stringify({ [key]: value })}::jsonb`,
-    ),
+    ...hasTags(query.tags),
   ];
   if (scope.workspaceIds?.length === 0) return { items: [], count: 0 };
   const filter = and(...where);

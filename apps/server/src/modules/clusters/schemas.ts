@@ -197,6 +197,14 @@ const csv = (max: number) =>
       v === undefined ? [] : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean),
     );
 
+/** Tag filters as list calls take them: `key` (has the tag) or `key:value`, comma separated. */
+export const tagFilter = csv(20).transform((tags) =>
+  tags.map((t): [string, string | undefined] => {
+    const at = t.indexOf(':');
+    return at < 0 ? [t, undefined] : [t.slice(0, at), t.slice(at + 1)];
+  }),
+);
+
 /** `GET clusters/paginate` (api.md section 7). `tags` are `key` or `key:value`, comma separated. */
 export const paginateQuery = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
@@ -204,12 +212,7 @@ export const paginateQuery = z.object({
   name: text(100).optional(),
   just_mine: queryBool.optional(),
   state: csv(20).pipe(z.array(z.enum(CLUSTER_STATES))),
-  tags: csv(20).transform((tags) =>
-    tags.map((t): [string, string | undefined] => {
-      const at = t.indexOf(':');
-      return at < 0 ? [t, undefined] : [t.slice(0, at), t.slice(at + 1)];
-    }),
-  ),
+  tags: tagFilter,
   order_by: z.enum(['created', 'updated', 'name', 'state', 'id']).default('created'),
   order_by_direction: z.enum(['asc', 'desc']).default('desc'),
   pause_on_exit: queryBool.optional(),

@@ -5,6 +5,7 @@ import { notFound } from '../../http/errors.js';
 import { z } from '../../http/zod.js';
 import { workspaceAccess } from '../access/workspace.js';
 import { workspaceUsage } from '../pricing/consumption.js';
+import { registerAccountRoutes } from './account-routes.js';
 import { cachedCurrentUser } from './me-cache.js';
 import {
   accessTokenBody,
@@ -27,7 +28,9 @@ import * as users from './service.js';
 const tags = ['users'];
 const user = { auth: 'user' } as const;
 
-export function registerUserRoutes(app: App, { db, secrets, changes }: Deps): void {
+export function registerUserRoutes(app: App, deps: Deps): void {
+  const { db, secrets, changes } = deps;
+  registerAccountRoutes(app, deps);
   const me = cachedCurrentUser(db, changes);
   for (const url of ['/api/v2/user/me', '/api/v1/users/me/']) {
     // Not async: an answer in memory is sent without a promise (Fastify sends what is returned).

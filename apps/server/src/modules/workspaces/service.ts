@@ -17,7 +17,12 @@ import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
 import { MESSAGES } from '../access/messages.js';
 import { organizationAccess } from '../access/organization.js';
-import { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from '../access/workspace.js';
+import {
+  readableWorkspaceIds,
+  type WorkspaceKey,
+  workspaceAccess,
+  workspaceAccessBy,
+} from '../access/workspace.js';
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
@@ -194,19 +199,49 @@ export async function workspaceDetails(
 }
 
 /** The workspace-wide credit limit, set by its admins or the organization's. */
-export async function updateWorkspace(
+export const updateWorkspace = (db: Db, user: User, workspaceId: number, creditLimit: number) =>
+  patchWorkspace(db, user, { id: workspaceId }, { credit_limit: creditLimit });
+
+export interface WorkspacePatch {
+  name?: string | undefined;
+  avatar_url?: string | null | undefined;
+  credit_limit?: number | undefined;
+}
+
+/**
+ * Changes a workspace's name, avatar or credit limit (its admins or the organization's). The slug
+ * stays, so clients, package index URLs and clusters keep finding it; the name stays unique
+ * among every name and slug.
+ */
+export async function patchWorkspace(
   db: Db,
   user: User,
-  workspaceId: number,
-  creditLimit: number,
+  key: WorkspaceKey,
+  patch: WorkspacePatch,
 ): Promise<WorkspaceAnswer> {
-  const { organization } = await workspaceAccessBy(db, user, { id: workspaceId }, 'admin');
-  const [updated] = await db
-    .update(workspaces)
-    .set({ creditLimit })
-    .where(eq(workspaces.id, workspaceId))
-    .returning();
-  return presentWorkspace(db, updated!, organization);
+  const { workspace, organization } = await workspaceAccessBy(db, user, key, 'admin');
+  const renamed =
+    patch.name !== undefined &&
+    patch.name.toLowerCase() !== workspace.name.toLowerCase() &&
+    patch.name.toLowerCase() !== workspace.slug;
+  if (renamed && !(await isWorkspaceNameFree(db, patch.name!))) throw nameTaken();
+  const changes = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.avatar_url !== undefined && { avatarUrl: patch.avatar_url }),
+    ...(patch.credit_limit !== undefined && { creditLimit: patch.credit_limit }),
+  };
+  if (Object.keys(changes).length === 0) return presentWorkspace(db, workspace, organization);
+  try {
+    const [updated] = await db
+      .update(workspaces)
+      .set(changes)
+      .where(eq(workspaces.id, workspace.id))
+      .returning();
+    return presentWorkspace(db, updated!, organization);
+  } catch (err) {
+    if (uniqueViolation(err)?.startsWith('accounts_')) throw nameTaken();
+    throw err;
+  }
 }
 
 async function membershipAccess(db: Db, user: User, membershipId: number) {

@@ -1,7 +1,6 @@
 import { ExternalLinkIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-
-import { isActive, NAV_ENTRIES, type NavEntry, STAFF_NAV_ENTRIES, SUPPORT_LINKS } from '@/app/shell/nav';
+import { isActive, NAV_ENTRIES, type NavEntry, STAFF_NAV_ENTRIES, supportLinks } from '@/app/shell/nav';
 import { UserMenu } from '@/app/shell/user-menu';
 import { WorkspaceSwitcher } from '@/app/shell/workspace-switcher';
 import { SidebarLogo } from '@/components/sidebar-logo';
@@ -19,6 +18,7 @@ import {
   SidebarSeparator,
   useSidebar,
 } from '@/components/ui/sidebar';
+import { useLinks } from '@/hooks/use-links';
 import { useSignedIn } from '@/lib/signed-in';
 
 function NavGroup({ label, entries }: { label?: string; entries: NavEntry[] }) {
@@ -54,6 +54,7 @@ function NavGroup({ label, entries }: { label?: string; entries: NavEntry[] }) {
 export function AppSidebar() {
   const { user } = useSignedIn();
   const entries = NAV_ENTRIES.filter((entry) => entry.visible?.(user) ?? true);
+  const support = supportLinks(useLinks());
 
   return (
     <Sidebar collapsible="icon" aria-label="Main navigation">
@@ -65,31 +66,33 @@ export function AppSidebar() {
       <SidebarContent>
         <NavGroup entries={entries} />
         {user.isStaff ? <NavGroup label="Staff" entries={STAFF_NAV_ENTRIES} /> : null}
-        <SidebarGroup className="mt-auto">
-          <SidebarGroupLabel>Support</SidebarGroupLabel>
-          <SidebarMenu>
-            {SUPPORT_LINKS.map((link) => (
-              <SidebarMenuItem key={link.title}>
-                <SidebarMenuButton asChild tooltip={link.title}>
-                  <a
-                    href={link.href()}
-                    {...(link.newTab ? { target: '_blank', rel: 'noreferrer' } : {})}
-                    className="group/support"
-                  >
-                    <link.icon aria-hidden="true" />
-                    <span>{link.title}</span>
-                    {link.newTab ? (
-                      <ExternalLinkIcon
-                        aria-label="(opens in a new tab)"
-                        className="text-muted-foreground ml-auto !size-3 opacity-0 group-hover/support:opacity-100"
-                      />
-                    ) : null}
-                  </a>
-                </SidebarMenuButton>
-              </SidebarMenuItem>
-            ))}
-          </SidebarMenu>
-        </SidebarGroup>
+        {support.length > 0 ? (
+          <SidebarGroup className="mt-auto">
+            <SidebarGroupLabel>Support</SidebarGroupLabel>
+            <SidebarMenu>
+              {support.map((link) => (
+                <SidebarMenuItem key={link.title}>
+                  <SidebarMenuButton asChild tooltip={link.title}>
+                    <a
+                      href={link.href}
+                      {...(link.newTab ? { target: '_blank', rel: 'noreferrer' } : {})}
+                      className="group/support"
+                    >
+                      <link.icon aria-hidden="true" />
+                      <span>{link.title}</span>
+                      {link.newTab ? (
+                        <ExternalLinkIcon
+                          aria-label="(opens in a new tab)"
+                          className="text-muted-foreground ml-auto !size-3 opacity-0 group-hover/support:opacity-100"
+                        />
+                      ) : null}
+                    </a>
+                  </SidebarMenuButton>
+                </SidebarMenuItem>
+              ))}
+            </SidebarMenu>
+          </SidebarGroup>
+        ) : null}
       </SidebarContent>
       <SidebarFooter>
         <UserMenu />

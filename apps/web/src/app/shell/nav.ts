@@ -16,7 +16,7 @@ import {
 } from 'lucide-react';
 
 import type { CurrentUser } from '@/data/user/current-user-query';
-import { DOCS_URL, SLACK_URL, supportMailto } from '@/lib/links';
+import type { Links } from '@/hooks/use-links';
 import { paths } from '@/lib/paths';
 
 export type NavEntry = {
@@ -48,13 +48,23 @@ export const STAFF_NAV_ENTRIES: NavEntry[] = [
   { title: 'Staff', to: paths.staff, icon: ShieldIcon },
 ];
 
-export type SupportLink = { title: string; href: () => string; icon: LucideIcon; newTab: boolean };
+export type SupportLink = { title: string; href: string; icon: LucideIcon; newTab: boolean };
 
-export const SUPPORT_LINKS: SupportLink[] = [
-  { title: 'Docs', href: () => DOCS_URL, icon: BookOpenIcon, newTab: true },
-  { title: 'Join our Slack', href: () => SLACK_URL, icon: MessageCircleIcon, newTab: true },
-  { title: 'Contact an Engineer', href: supportMailto, icon: MailIcon, newTab: false },
-];
+/** Docs, community and Contact an Engineer, each only where this server configures one. */
+export function supportLinks(links: Links): SupportLink[] {
+  const found: SupportLink[] = [];
+  if (links.docsUrl) found.push({ title: 'Docs', href: links.docsUrl, icon: BookOpenIcon, newTab: true });
+  if (links.communityUrl)
+    found.push({
+      title: links.communityLabel,
+      href: links.communityUrl,
+      icon: MessageCircleIcon,
+      newTab: true,
+    });
+  if (links.supportMailto)
+    found.push({ title: 'Contact an Engineer', href: links.supportMailto, icon: MailIcon, newTab: false });
+  return found;
+}
 
 /** An entry is active when its path equals or prefixes the current path (by whole segments). */
 export function isActive(entryPath: string, pathname: string): boolean {

@@ -16,7 +16,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useApiTokenActivateMutation } from '@/data/api-tokens/api-token-activate-mutation';
 import { useLogoutMutation } from '@/data/auth/logout-mutation';
 import { useCurrentUserQuery } from '@/data/user/current-user-query';
-import { supportMailto } from '@/lib/links';
+import { useLinks } from '@/hooks/use-links';
 import { paths } from '@/lib/paths';
 
 /** The header of this page: the logo, and the signed-in email with a Logout item. */
@@ -89,6 +89,7 @@ export function ActivateTokenPage() {
   const navigate = useNavigate();
   const activate = useApiTokenActivateMutation();
   const identifier = params.get('id') ?? params.get('identifier');
+  const { supportMailto } = useLinks();
 
   let panel: React.ReactNode;
   if (!identifier) {
@@ -125,13 +126,17 @@ export function ActivateTokenPage() {
         title="Something went wrong..."
         icon={<TriangleAlertIcon className="size-5" aria-hidden="true" />}
         description={
-          <>
-            Try again or contact{' '}
-            <a href={supportMailto()} className="text-primary hover:underline">
-              support
-            </a>
-            .
-          </>
+          supportMailto ? (
+            <>
+              Try again or contact{' '}
+              <a href={supportMailto} className="text-primary hover:underline">
+                support
+              </a>
+              .
+            </>
+          ) : (
+            'Try again, or ask the administrator of this Cumulus server.'
+          )
         }
       />
     );

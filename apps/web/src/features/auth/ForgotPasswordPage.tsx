@@ -1,14 +1,19 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
+import { ContactSupportLink } from '@/components/contact-support-link';
+import { MailKeptNote } from '@/components/mail-kept-note';
 import { usePasswordResetMutation } from '@/data/auth/password-reset-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
-import { supportMailto } from '@/lib/links';
+import { useLinks } from '@/hooks/use-links';
+import { useMailKeptInLog } from '@/hooks/use-mail-delivery';
 import { paths } from '@/lib/paths';
 
 /** Forgot password ("Reset Password"): mails a reset link. */
 export function ForgotPasswordPage() {
   const reset = usePasswordResetMutation();
+  const kept = useMailKeptInLog();
+  const { supportMailto } = useLinks();
   return (
     <AuthCard
       title="Reset Password"
@@ -23,14 +28,17 @@ export function ForgotPasswordPage() {
     >
       {reset.isSuccess ? (
         <div role="status" className="grid gap-2 text-sm">
-          <p>An email with a link to reset your password has been sent.</p>
-          <p className="text-muted-foreground">
-            If it doesn&apos;t arrive within a few minutes,{' '}
-            <a href={supportMailto()} className="text-primary hover:underline">
-              contact support
-            </a>
-            .
-          </p>
+          {kept ? (
+            <MailKeptNote what="the email with a link to reset your password" />
+          ) : (
+            <p>An email with a link to reset your password has been sent.</p>
+          )}
+          {supportMailto && !kept ? (
+            <p className="text-muted-foreground">
+              If it doesn&apos;t arrive within a few minutes,{' '}
+              <ContactSupportLink>contact support</ContactSupportLink>.
+            </p>
+          ) : null}
         </div>
       ) : (
         <EmailRequestForm mutation={reset} submitLabel="Send reset link" />

@@ -5,6 +5,8 @@ import { loginBody } from '@/data/auth/login-mutation';
 import { LoginPage } from '@/features/auth/LoginPage';
 import { LOGIN_MESSAGES, loginFailure, providerFailure, verificationFailure } from '@/features/auth/messages';
 import { ApiError } from '@/lib/api/errors';
+import { stubApi } from '@/test/api-stub';
+import { deploymentAnswer } from '@/test/deployment';
 import { renderPage } from '@/test/render';
 
 describe('LoginPage', () => {
@@ -35,12 +37,37 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Password is required')).toBeInTheDocument();
   });
 
-  it('says when a provider is not configured', async () => {
+  it('offers no sign-in provider the server has not configured, and no terms it has not', async () => {
+    const api = stubApi({ 'GET /api/v2/deployment': deploymentAnswer() });
     renderPage(<LoginPage />, { url: '/login' });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue with GitHub' }));
-    expect(
-      await screen.findByText('Sign-in with GitHub is not configured on this server.'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('GET', '/api/v2/deployment')).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Continue with/ })).not.toBeInTheDocument();
+    expect(screen.queryByText('or')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'terms of service' })).not.toBeInTheDocument();
+  });
+
+  it('offers each provider the server has configured, and its terms', async () => {
+    stubApi({
+      'GET /api/v2/deployment': deploymentAnswer({
+        links: { terms_url: 'https://example.org/terms' },
+        providers: [
+          { id: 'github', name: 'GitHub', authorize_url: 'https://github.com/login/oauth/authorize?x=1' },
+        ],
+      }),
+    });
+    renderPage(<LoginPage />, { url: '/login' });
+    expect(await screen.findByRole('button', { name: 'Continue with GitHub' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue with Google' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'terms of service' })).toHaveAttribute(
+      'href',
+      'https://example.org/terms',
+    );
+  });
+
+  it('says SSO is not configured when the SSO route sent the browser back', () => {
+    renderPage(<LoginPage />, { url: '/login?sso=not-configured' });
+    expect(screen.getByText('Sign-in with SSO is not configured on this server.')).toBeInTheDocument();
   });
 });
 
@@ -51,9 +78,16 @@ describe('login answers (section 8)', () => {
   });
 
   it('maps each server answer to its message', () => {
-    const locked = `Account locked: too many login attempts. Contact support@${window.location.hostname} to unlock your account.`;
-    expect(loginFailure(ApiError.fromResponse(429, { detail: 'Account locked' })).message).toBe(locked);
-    expect(loginFailure(ApiError.fromResponse(403, {})).message).toBe(locked);
+    const locked =
+      'Account locked: too many login attempts. Contact help@example.org to unlock your account.';
+    expect(
+      loginFailure(ApiError.fromResponse(429, { detail: 'Account locked' }), 'help@example.org').message,
+    ).toBe(locked);
+    expect(loginFailure(ApiError.fromResponse(403, {}), 'help@example.org').message).toBe(locked);
+    // No support address configured: nobody is sent to an address that leads nowhere.
+    expect(loginFailure(ApiError.fromResponse(403, {})).message).toBe(
+      'Account locked: too many login attempts. Contact the administrator of this Cumulus server to unlock your account.',
+    );
     expect(
       loginFailure(ApiError.fromResponse(400, { non_field_errors: ['E-mail is not verified.'] })),
     ).toEqual({
@@ -85,8 +119,11 @@ describe('provider and verification answers (section 8)', () => {
     expect(
       providerFailure(nonField('User is already registered with this username.'), 'Google').message,
     ).toBe('This username is already in use by another account.');
-    expect(providerFailure(nonField('ada@example.com is not allowed to register'), 'Google').message).toBe(
-      `Free tier sign up is currently disabled. You do not currently have permission to enter the site. You can request access at support@${window.location.hostname}`,
+    expect(
+      providerFailure(nonField('ada@example.com is not allowed to register'), 'Google', 'help@example.org')
+        .message,
+    ).toBe(
+      'Free tier sign up is currently disabled. You do not currently have permission to enter the site. You can request access at help@example.org',
     );
     expect(providerFailure(ApiError.fromResponse(401, { detail: 'SSO required' }), 'GitHub')).toEqual({
       message: 'SSO is required for this user.',

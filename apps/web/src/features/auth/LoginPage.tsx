@@ -1,5 +1,4 @@
 import { KeyRoundIcon } from 'lucide-react';
-import * as React from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
@@ -12,25 +11,37 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useLoginMutation } from '@/data/auth/login-mutation';
+import { type Deployment, useDeploymentQuery } from '@/data/deployment/deployment-query';
 import { loginFailure } from '@/features/auth/messages';
-import { notConfiguredMessage, OAUTH_PROVIDERS, type OAuthProviderId } from '@/features/auth/providers';
+import { notConfiguredMessage } from '@/features/auth/providers';
 import { loginSchema } from '@/features/auth/schemas';
+import { useLinks } from '@/hooks/use-links';
 import { useSession } from '@/lib/api/session';
 import { useZodForm } from '@/lib/forms';
-import { TERMS_URL } from '@/lib/links';
 import { paths } from '@/lib/paths';
 import { returnToParam, storeReturnTo, takeReturnTo } from '@/lib/return-to';
 
-/** Login (spec/console.md section 2): username-or-email and password, or a sign-in provider. */
+type Provider = Deployment['signInProviders'][number];
+const PROVIDER_ICONS = {
+  google: <GoogleIcon className="size-4" />,
+  github: <GitHubIcon className="size-4" />,
+  sso: <KeyRoundIcon aria-hidden="true" />,
+} as const;
+
+/**
+ * Login (spec/console.md section 2): username-or-email and password, or a sign-in provider: a
+ * "Continue with ..." button for each provider this server has configured, none otherwise.
+ */
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
   const { token } = useSession();
   const login = useLoginMutation();
-  const [notice, setNotice] = React.useState<string | null>(
-    params.get('sso') === 'not-configured' ? notConfiguredMessage('SSO') : null,
-  );
+  const providers = useDeploymentQuery().data?.signInProviders ?? [];
+  const { termsUrl, supportEmail } = useLinks();
+  // /workos sends an SSO sign-in here when the server has no SSO configured.
+  const notice = params.get('sso') === 'not-configured' ? notConfiguredMessage('SSO') : null;
   const form = useZodForm(loginSchema, {
     mode: 'onChange',
     defaultValues: { usernameOrEmail: '', password: '' },
@@ -46,14 +57,14 @@ export function LoginPage() {
     login.mutate(values, { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) }),
   );
 
-  function continueWith(provider: OAuthProviderId) {
-    const { name, authorizeUrl } = OAUTH_PROVIDERS[provider];
-    if (!authorizeUrl) return setNotice(notConfiguredMessage(name));
+  function continueWith(provider: Provider) {
     storeReturnTo(returnToParam(params));
-    window.location.assign(authorizeUrl);
+    // SSO goes through the console's /workos route, which sends the browser to the server's login path.
+    if (provider.id === 'sso') navigate(paths.workos);
+    else window.location.assign(provider.authorizeUrl);
   }
 
-  const failure = login.isError ? loginFailure(login.error) : null;
+  const failure = login.isError ? loginFailure(login.error, supportEmail) : null;
 
   return (
     <AuthCard
@@ -61,46 +72,44 @@ export function LoginPage() {
       pageTitle="Login"
       description="Welcome back. Sign in to manage your clusters."
       footer={
-        <p className="text-xs">
-          By signing in you agree to the{' '}
-          <a href={TERMS_URL} target="_blank" rel="noreferrer" className="hover:text-foreground underline">
-            terms of service
-          </a>
-          .
-        </p>
+        termsUrl ? (
+          <p className="text-xs">
+            By signing in you agree to the{' '}
+            <a href={termsUrl} target="_blank" rel="noreferrer" className="hover:text-foreground underline">
+              terms of service
+            </a>
+            .
+          </p>
+        ) : null
       }
     >
-      <div className="grid gap-2">
-        <Button variant="outline" type="button" onClick={() => continueWith('google')}>
-          <GoogleIcon className="size-4" />
-          Continue with Google
-        </Button>
-        <Button variant="outline" type="button" onClick={() => continueWith('github')}>
-          <GitHubIcon className="size-4" />
-          Continue with GitHub
-        </Button>
-        <Button
-          variant="outline"
-          type="button"
-          onClick={() => {
-            storeReturnTo(returnToParam(params));
-            navigate(paths.workos);
-          }}
-        >
-          <KeyRoundIcon aria-hidden="true" />
-          Continue with SSO
-        </Button>
-      </div>
+      {providers.length > 0 ? (
+        <>
+          <div className="grid gap-2">
+            {providers.map((provider) => (
+              <Button
+                key={provider.id}
+                variant="outline"
+                type="button"
+                onClick={() => continueWith(provider)}
+              >
+                {PROVIDER_ICONS[provider.id]}
+                Continue with {provider.name}
+              </Button>
+            ))}
+          </div>
+          <div className="text-muted-foreground flex items-center gap-3 text-xs uppercase">
+            <span className="bg-border h-px flex-1" />
+            or
+            <span className="bg-border h-px flex-1" />
+          </div>
+        </>
+      ) : null}
       {notice ? (
         <Alert>
           <AlertDescription>{notice}</AlertDescription>
         </Alert>
       ) : null}
-      <div className="text-muted-foreground flex items-center gap-3 text-xs uppercase">
-        <span className="bg-border h-px flex-1" />
-        or
-        <span className="bg-border h-px flex-1" />
-      </div>
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
         <FormAlert>
           {failure ? (

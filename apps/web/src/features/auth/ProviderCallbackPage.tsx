@@ -10,6 +10,7 @@ import { useProviderTokenMutation } from '@/data/auth/provider-token-mutation';
 import { useSsoTokenMutation } from '@/data/auth/sso-token-mutation';
 import { providerFailure } from '@/features/auth/messages';
 import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
+import { useLinks } from '@/hooks/use-links';
 import { paths } from '@/lib/paths';
 import { takeReturnTo } from '@/lib/return-to';
 
@@ -31,6 +32,7 @@ function CallbackScreen<Answer, V>({
   const navigate = useNavigate();
   const code = params.get('code');
   const started = React.useRef(false);
+  const { supportEmail } = useLinks();
 
   React.useEffect(() => {
     if (started.current || !code) return;
@@ -39,7 +41,7 @@ function CallbackScreen<Answer, V>({
   }, [code, exchange, variables, navigate, params]);
 
   if (!code || exchange.isError) {
-    const failure = providerFailure(exchange.error, name);
+    const failure = providerFailure(exchange.error, name, supportEmail);
     return (
       <AuthCard
         title={`Sign in with ${name}`}

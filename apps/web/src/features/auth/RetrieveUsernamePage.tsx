@@ -1,14 +1,19 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
+import { ContactSupportLink } from '@/components/contact-support-link';
+import { MailKeptNote } from '@/components/mail-kept-note';
 import { useUsernameRetrieveMutation } from '@/data/auth/username-retrieve-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
-import { supportMailto } from '@/lib/links';
+import { useLinks } from '@/hooks/use-links';
+import { useMailKeptInLog } from '@/hooks/use-mail-delivery';
 import { paths } from '@/lib/paths';
 
 /** Retrieve username: mails the username of the account with this email. */
 export function RetrieveUsernamePage() {
   const retrieve = useUsernameRetrieveMutation();
+  const kept = useMailKeptInLog();
+  const { supportMailto } = useLinks();
   return (
     <AuthCard
       title="Forgot your username?"
@@ -23,13 +28,16 @@ export function RetrieveUsernamePage() {
     >
       {retrieve.isSuccess ? (
         <div role="status" className="grid gap-2 text-sm">
-          <p>An email with your username has been sent.</p>
-          <p className="text-muted-foreground">
-            Didn&apos;t get it?{' '}
-            <a href={supportMailto()} className="text-primary hover:underline">
-              Contact support
-            </a>
-          </p>
+          {kept ? (
+            <MailKeptNote what="the email with your username" />
+          ) : (
+            <p>An email with your username has been sent.</p>
+          )}
+          {supportMailto && !kept ? (
+            <p className="text-muted-foreground">
+              Didn&apos;t get it? <ContactSupportLink>Contact support</ContactSupportLink>
+            </p>
+          ) : null}
         </div>
       ) : (
         <EmailRequestForm mutation={retrieve} submitLabel="Send my username" />

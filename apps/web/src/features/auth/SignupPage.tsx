@@ -8,9 +8,9 @@ import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
 import { useRegisterMutation } from '@/data/auth/register-mutation';
 import { type SignupValues, signupSchema } from '@/features/auth/schemas';
+import { useLinks } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
-import { BOOK_DEMO_URL } from '@/lib/links';
 import { paths } from '@/lib/paths';
 
 const SERVER_FIELDS = ['fullName', 'preferredName', 'username', 'email', 'password1', 'password2'] as const;
@@ -29,6 +29,7 @@ export function SignupPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const register = useRegisterMutation();
+  const { bookDemoUrl } = useLinks();
   const form = useZodForm(signupSchema, {
     mode: 'onTouched',
     defaultValues: {
@@ -81,12 +82,14 @@ export function SignupPage() {
               Sign in
             </Link>
           </p>
-          <p>
-            Setting up for a team?{' '}
-            <a href={BOOK_DEMO_URL} target="_blank" rel="noreferrer" className="text-primary hover:underline">
-              Book a demo
-            </a>
-          </p>
+          {bookDemoUrl ? (
+            <p>
+              Setting up for a team?{' '}
+              <a href={bookDemoUrl} target="_blank" rel="noreferrer" className="text-primary hover:underline">
+                Book a demo
+              </a>
+            </p>
+          ) : null}
         </>
       }
     >

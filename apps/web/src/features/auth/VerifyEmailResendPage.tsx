@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
+import { MailKeptNote } from '@/components/mail-kept-note';
 import { useConfirmationEmailResendMutation } from '@/data/auth/confirmation-email-resend-mutation';
 import { EmailRequestForm } from '@/features/auth/email-request-form';
 import { paths } from '@/lib/paths';
@@ -19,9 +20,10 @@ export function VerifyEmailResendPage() {
       }
     >
       {resend.isSuccess ? (
-        <p role="status" className="text-sm">
-          {resend.data.detail}
-        </p>
+        <div role="status" className="grid gap-3 text-sm">
+          <p>{resend.data.detail}</p>
+          <MailKeptNote what="the verification email" />
+        </div>
       ) : (
         <EmailRequestForm mutation={resend} submitLabel="Resend email" />
       )}

@@ -1,10 +1,12 @@
+import { contactText } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
-import { supportEmail } from '@/lib/links';
 
 // The sign-in messages of spec/console.md section 8, word for word.
 
 export const LOGIN_MESSAGES = {
-  locked: () => `Account locked: too many login attempts. Contact ${supportEmail()} to unlock your account.`,
+  /** Names this server's support address (CUMULUS_SUPPORT_EMAIL), or whoever runs the server. */
+  locked: (supportEmail: string | null) =>
+    `Account locked: too many login attempts. Contact ${contactText(supportEmail)} to unlock your account.`,
   notVerified:
     'We need to confirm your email address. Please check your email or request another confirmation email.',
   badCredentials: 'We were unable to log you in with those credentials.',
@@ -14,9 +16,9 @@ export const LOGIN_MESSAGES = {
 
 export type LoginFailure = { message: string; resendLink?: boolean; ssoLink?: boolean };
 
-export function loginFailure(error: unknown): LoginFailure {
+export function loginFailure(error: unknown, supportEmail: string | null = null): LoginFailure {
   if (!isApiError(error)) return { message: LOGIN_MESSAGES.other };
-  if (error.status === 403 || error.status === 429) return { message: LOGIN_MESSAGES.locked() };
+  if (error.status === 403 || error.status === 429) return { message: LOGIN_MESSAGES.locked(supportEmail) };
   const nonField = error.nonFieldErrors;
   if (nonField.includes('E-mail is not verified.'))
     return { message: LOGIN_MESSAGES.notVerified, resendLink: true };
@@ -27,7 +29,11 @@ export function loginFailure(error: unknown): LoginFailure {
 }
 
 /** The OAuth and SSO callback failures (400 non-field errors, 401 SSO required). */
-export function providerFailure(error: unknown, provider: string): LoginFailure {
+export function providerFailure(
+  error: unknown,
+  provider: string,
+  supportEmail: string | null = null,
+): LoginFailure {
   if (isApiError(error)) {
     if (error.status === 401 && error.detail === 'SSO required') {
       return { message: LOGIN_MESSAGES.ssoRequired, ssoLink: true };
@@ -43,7 +49,7 @@ export function providerFailure(error: unknown, provider: string): LoginFailure 
     }
     if (nonField.some((message) => message.includes('is not allowed to register'))) {
       return {
-        message: `Free tier sign up is currently disabled. You do not currently have permission to enter the site. You can request access at ${supportEmail()}`,
+        message: `Free tier sign up is currently disabled. You do not currently have permission to enter the site. You can request access at ${contactText(supportEmail)}`,
       };
     }
   }

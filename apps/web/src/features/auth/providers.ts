@@ -1,11 +1,12 @@
 /**
- * Sign-in providers. `authorizeUrl` is where "Continue with ..." sends the browser; null means
- * the server has no such provider configured, and the button says so instead. The provider
- * redirects back to /auth/<id>/callback?code=..., which exchanges the code for a session.
+ * Sign-in providers. The server lists those it has configured (GET /api/v2/deployment,
+ * `sign_in_providers`, each with the `authorize_url` "Continue with ..." sends the browser to);
+ * the login page offers a button for those only. A provider redirects back to
+ * /auth/<id>/callback?code=..., which exchanges the code for a session.
  */
 export const OAUTH_PROVIDERS = {
-  google: { name: 'Google', authorizeUrl: null as string | null },
-  github: { name: 'GitHub', authorizeUrl: null as string | null },
+  google: { name: 'Google' },
+  github: { name: 'GitHub' },
 } as const;
 
 export type OAuthProviderId = keyof typeof OAUTH_PROVIDERS;

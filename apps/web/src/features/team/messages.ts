@@ -9,6 +9,11 @@ export const TEAM_MESSAGES = {
   workspaceCreated: 'Workspace created',
   organizationCreated: 'Organization created',
   inviteResent: 'Invite email resent',
+  inviteSent: (email: string) => `Invitation sent to ${email}`,
+  // With no mail server the invitation is printed in the server's log, not sent (say so).
+  inviteKept: (email: string) =>
+    `Invitation to ${email} printed in the server log (no mail server is configured)`,
+  inviteKeptAgain: 'Invite email printed in the server log again (no mail server is configured)',
   workspaceLimit:
     "Your organization has reached your plan's workspace limit. See plans to enable adding more workspaces.",
   memberLimit: (used: number, limit: number) =>

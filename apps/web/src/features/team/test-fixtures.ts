@@ -1,5 +1,7 @@
 // Wire-shaped answers of the Team calls, for component tests (the stub stands in for the server).
 
+import { deploymentAnswer } from '@/test/deployment';
+
 export const ORG_ID = 7;
 export const ME = 1;
 
@@ -150,6 +152,7 @@ export function teamRoutes({
   invites?: ReturnType<typeof invite>[];
 } = {}) {
   return {
+    'GET /api/v2/deployment': deploymentAnswer(),
     'GET /api/v2/users/user/valid-scopes': [
       { ...orgScope, type: 'compound', id: 'everything', name: 'Everything', organization_id: null },
       orgScope,

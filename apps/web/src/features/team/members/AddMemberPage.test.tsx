@@ -13,6 +13,7 @@ import {
 } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
 import { reply, stubApi } from '@/test/api-stub';
+import { deploymentAnswer } from '@/test/deployment';
 
 const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
 
@@ -49,6 +50,25 @@ describe('Add member', () => {
       workspaces: [{ workspace_id: 11, is_admin: true, core_limit: 1000, credit_limit: 100000 }],
     });
     expect(await screen.findByText('Invitation sent to grace@example.com')).toBeInTheDocument();
+  });
+
+  it('says an invitation was printed in the server log when the server sends no mail', async () => {
+    stubApi({
+      ...teamRoutes(),
+      'GET /api/v2/deployment': deploymentAnswer({ mail: 'server-log' }),
+      'POST /api/v2/users/organizations/add-membership': reply(201, {
+        membership: null,
+        invite: invite(301, 'grace@example.com', [11]),
+      }),
+    });
+    open(`/team/${ORG_ID}/add-member`);
+    fireEvent.change(await screen.findByLabelText('Username or Email'), {
+      target: { value: 'grace@example.com' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    expect(await screen.findByText(TEAM_MESSAGES.inviteKept('grace@example.com'))).toHaveTextContent(
+      'Invitation to grace@example.com printed in the server log (no mail server is configured)',
+    );
   });
 
   it('selects nothing when there are several workspaces, and checks the limits of the chosen ones', async () => {

@@ -13,6 +13,7 @@ import { errorText, TEAM_MESSAGES } from '@/features/team/messages';
 import { memberLimitReached } from '@/features/team/permissions';
 import { memberSchema } from '@/features/team/schemas';
 import { type TeamData, useTeam } from '@/features/team/use-team';
+import { useMailKeptInLogCheck } from '@/hooks/use-mail-delivery';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { paths } from '@/lib/paths';
@@ -22,6 +23,7 @@ function AddMemberForm({ data }: { data: TeamData }) {
   const navigate = useNavigate();
   const backToTeam = useBackToTeam();
   const add = useMemberAddMutation();
+  const mailKept = useMailKeptInLogCheck();
   const form = useZodForm(memberSchema, { defaultValues: initialMemberValues(workspaces) });
   const [formError, setFormError] = React.useState<string | null>(null);
   // Limit dialogs open by themselves when the limit is already reached (section 4).
@@ -31,7 +33,14 @@ function AddMemberForm({ data }: { data: TeamData }) {
     setFormError(null);
     add.mutate(addMemberBody(values, organization.id), {
       onSuccess: (answer) => {
-        toast.success(answer.invite ? `Invitation sent to ${answer.invite.invite.email}` : 'Member added');
+        const invited = answer.invite?.invite.email;
+        if (!invited) toast.success('Member added');
+        else
+          void mailKept().then((kept) =>
+            kept
+              ? toast.info(TEAM_MESSAGES.inviteKept(invited))
+              : toast.success(TEAM_MESSAGES.inviteSent(invited)),
+          );
         backToTeam(organization);
       },
       onError: (error) => {

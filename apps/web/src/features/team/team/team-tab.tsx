@@ -13,13 +13,15 @@ import type { OrganizationInvite } from '@/data/organizations/organization-invit
 import type { OrganizationMember } from '@/data/organizations/organization-members-query';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatarGroup } from '@/features/team/avatars';
+import { TEAM_MESSAGES } from '@/features/team/messages';
 import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/features/team/permissions';
 import { serverMessage } from '@/features/team/team/credit-limit-form';
 import { displayName } from '@/features/team/team/format';
 import { PersonCell } from '@/features/team/team/person-cell';
 import { RemoveDialog } from '@/features/team/team/remove-dialog';
 import { INVITE_PENDING } from '@/features/team/team/workspaces-tab';
-import { PERMISSIONS_GUIDE_URL } from '@/lib/links';
+import { useLinks } from '@/hooks/use-links';
+import { useMailKeptInLogCheck } from '@/hooks/use-mail-delivery';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 
@@ -104,6 +106,8 @@ export function TeamTab({
   const removeMember = useMemberRemoveMutation();
   const deleteInvite = useInviteDeleteMutation();
   const resend = useInviteResendMutation();
+  const mailKept = useMailKeptInLogCheck();
+  const { permissionsGuideUrl } = useLinks();
   const workspaceById = React.useMemo(() => new Map(workspaces.map((w) => [w.id, w])), [workspaces]);
   const rows = [...members.map(memberRow), ...invites.map(inviteRow)];
 
@@ -141,7 +145,10 @@ export function TeamTab({
     resend.mutate(
       { organizationId, inviteId: row.id },
       {
-        onSuccess: () => toast.success('Invite email resent'),
+        onSuccess: () =>
+          void mailKept().then((kept) =>
+            kept ? toast.info(TEAM_MESSAGES.inviteKeptAgain) : toast.success(TEAM_MESSAGES.inviteResent),
+          ),
         onError: (error) => toast.error(serverMessage(error)),
       },
     );
@@ -220,19 +227,21 @@ export function TeamTab({
           </TableBody>
         </Table>
       </div>
-      <p className="text-muted-foreground text-sm">
-        What admins and members may do is described in the{' '}
-        <a
-          href={PERMISSIONS_GUIDE_URL}
-          target="_blank"
-          rel="noreferrer"
-          className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
-        >
-          permissions guide
-          <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
-        </a>
-        .
-      </p>
+      {permissionsGuideUrl ? (
+        <p className="text-muted-foreground text-sm">
+          What admins and members may do is described in the{' '}
+          <a
+            href={permissionsGuideUrl}
+            target="_blank"
+            rel="noreferrer"
+            className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
+          >
+            permissions guide
+            <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
+          </a>
+          .
+        </p>
+      ) : null}
       <RemoveDialog
         removal={removal}
         organizationName={organizationName}

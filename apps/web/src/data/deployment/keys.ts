@@ -1,0 +1,3 @@
+export const deploymentKeys = {
+  all: ['deployment'] as const,
+};
