@@ -19,8 +19,8 @@ export const UPGRADABLE_TIERS: readonly Tier[] = ['essentials', 'free', 'basic']
 export const PLAN_COMPARISON: ReadonlyArray<{ feature: string; free: string; professional: string }> = [
   { feature: 'Credits included each month', free: '10,000', professional: '10,000' },
   {
-    feature: 'Credits beyond the allotment',
-    free: 'Up to what the plan includes',
+    feature: 'Credits beyond the included ones',
+    free: 'Only where the server takes no payments',
     professional: 'Pay as you go, up to the limits you set',
   },
   { feature: 'Members and seats', free: 'Up to 50', professional: 'Unlimited' },
