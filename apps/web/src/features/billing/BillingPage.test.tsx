@@ -2,10 +2,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { NOT_CONFIGURED } from '@/features/billing/BillingPage';
-import { adminProgram, ORG_ID, program } from '@/features/billing/test-fixtures';
+import { adminProgram, ORG_ID, program, signedInAs } from '@/features/billing/test-fixtures';
 import { openBilling, paymentRoutes } from '@/features/billing/test-pages';
 import { pickScope } from '@/features/scopes';
 import { TEAM_MESSAGES } from '@/features/team/messages';
+import { readStored, STORAGE_KEYS } from '@/lib/storage';
 import { reply } from '@/test/api-stub';
 
 const reasonOf = (element: HTMLElement) =>
@@ -190,6 +191,31 @@ describe('BillingPage', { timeout: 20_000 }, () => {
     const { api } = openBilling({ url: '/billing?account=nope' });
     expect(await screen.findByText('Account named nope not found')).toBeInTheDocument();
     expect(api.calls.some((call) => call.path.startsWith('/api/v2/pricing/'))).toBe(false);
+  });
+
+  it("does not take an organization's id for a workspace with the same id", async () => {
+    window.localStorage.clear();
+    const signedIn = signedInAs('member');
+    const [acme] = signedIn.workspaceMemberships!;
+    const labs = {
+      ...acme!,
+      id: 71,
+      isDefaultAccount: false,
+      account: {
+        ...acme!.account,
+        id: ORG_ID,
+        slug: 'labs',
+        name: 'labs',
+        organization: { id: 4, name: 'Labs', isPersonal: false },
+      },
+    };
+    openBilling({
+      url: `/billing?account=${ORG_ID}`,
+      signedIn: { ...signedIn, workspaceMemberships: [acme!, labs] },
+    });
+    expect(await screen.findByTestId('plan-tier')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Workspace acme' })).toBeInTheDocument();
+    expect(readStored(STORAGE_KEYS.selectedAccount)).not.toBe('labs');
   });
 
   it("notes Stripe's return from checkout until dismissed", async () => {

@@ -8,6 +8,7 @@ import {
   WORKSPACE_ID,
   workspaceUsage,
 } from '@/features/billing/test-fixtures';
+import type { SignedIn } from '@/lib/signed-in';
 import { stubApi } from '@/test/api-stub';
 import { renderSignedIn, testUser } from '@/test/signed-in';
 
@@ -78,12 +79,14 @@ export function openBilling({
   plan = program(),
   routes = {},
   isStaff = false,
+  signedIn = signedInAs(role),
 }: {
   url?: string;
   role?: 'admin' | 'member';
   plan?: unknown;
   routes?: Routes;
   isStaff?: boolean;
+  signedIn?: Partial<SignedIn>;
 } = {}) {
   const api = stubApi({
     'GET /api/v2/users/user/valid-scopes': [acmeScope],
@@ -92,7 +95,6 @@ export function openBilling({
     [`GET /api/v2/pricing/workspace/${WORKSPACE_ID}/usage`]: workspaceUsage(),
     ...routes,
   });
-  const signedIn = signedInAs(role);
   if (isStaff) signedIn.user = testUser({ isStaff: true });
   const view = renderSignedIn(<BillingPage />, { url, signedIn });
   return { ...view, api };
