@@ -31,7 +31,8 @@ export interface Session {
   page: Page;
   /** Console errors and uncaught exceptions seen so far. */
   errors: string[];
-  screenshot(name: string): Promise<void>;
+  /** Saves `<name>.png`: the viewport, or (`fullPage`) the whole scrolled page. */
+  screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,10 +57,18 @@ export async function openSession(
     context,
     page,
     errors,
-    async screenshot(name: string) {
+    async screenshot(name: string, { fullPage = false } = {}) {
       // Let enter animations (dialogs, sidebar width) settle before the picture.
       await page.waitForTimeout(400);
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+      const file = path.join(ARTIFACTS, `${name}.png`);
+      const viewport = page.viewportSize();
+      if (!fullPage || !viewport) return void (await page.screenshot({ path: file }));
+      // A viewport as tall as the page, so the fixed sidebar and sticky top bar stay where they belong.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: file });
+      await page.setViewportSize(viewport);
     },
     close: () => context.close(),
   };

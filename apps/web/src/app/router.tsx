@@ -9,7 +9,7 @@ import { Page } from '@/components/page';
 import { activateTokenRoutes } from '@/features/activate-token/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { batchRoutes } from '@/features/batch/routes';
-import { billingRoutes } from '@/features/billing/routes';
+import { billingRoutes, publicBillingRoutes } from '@/features/billing/routes';
 import { clustersRoutes } from '@/features/clusters/routes';
 import { getStartedRoutes } from '@/features/get-started/routes';
 import { notebooksRoutes } from '@/features/notebooks/routes';
@@ -52,6 +52,7 @@ export const router = createBrowserRouter([
     ErrorBoundary: RouteErrorPage,
     children: [
       ...authRoutes,
+      ...publicBillingRoutes,
       ...sandboxRoutes,
       ...tagRoutes,
       ...redirectRoutes,

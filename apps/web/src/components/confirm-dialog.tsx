@@ -21,10 +21,12 @@ type ConfirmDialogProps = {
   /** The destructive action's button ("Stop cluster"). */
   confirmLabel: string;
   cancelLabel?: string;
+  /** The confirm button's look: destructive (default) or, for a harmless request, the primary one. */
+  tone?: 'destructive' | 'default';
   onConfirm: () => void;
 };
 
-/** Asks before a destructive action (stopping a cluster, cancelling a job); closes either way. */
+/** Asks before an action (stopping a cluster, cancelling a job, changing a plan); closes either way. */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -32,6 +34,7 @@ export function ConfirmDialog({
   description,
   confirmLabel,
   cancelLabel = 'Cancel',
+  tone = 'destructive',
   onConfirm,
 }: ConfirmDialogProps) {
   return (
@@ -43,7 +46,7 @@ export function ConfirmDialog({
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={onConfirm}>
+          <AlertDialogAction className={buttonVariants({ variant: tone })} onClick={onConfirm}>
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

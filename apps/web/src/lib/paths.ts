@@ -16,7 +16,9 @@ export const paths = {
   oauthCallback: '/auth/:provider/callback',
   ssoCallback: '/auth/sso/callback',
   workos: '/workos',
-  billingRedirect: '/go-cumulus-pro',
+  /** The product plan (pro) page; route name go-cumulus-pro. */
+  proPlan: '/go-cumulus-pro',
+  billingRedirect: '/billing-redirect',
   componentSandbox: '/component-sandbox',
   tagAlertContentPreview: '/tag-alert-content-preview',
 

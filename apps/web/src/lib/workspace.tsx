@@ -22,7 +22,7 @@ const WorkspaceContext = React.createContext<WorkspaceContextValue | null>(null)
 export const ACCOUNT_PARAM = 'account';
 
 /**
- * The current workspace: the `account` query parameter when it names one of the user's
+ * The current workspace: the `account` query parameter when it is the slug of one of the user's
  * workspaces, else the stored selection, else the user's default account, else the first.
  */
 export function WorkspaceProvider({ children }: { children: React.ReactNode }) {
@@ -47,7 +47,8 @@ export function WorkspaceProvider({ children }: { children: React.ReactNode }) {
     [workspaces],
   );
 
-  const fromQuery = find(params.get(ACCOUNT_PARAM));
+  // Links name workspaces by slug; a number there may be an organization's id (Billing's account).
+  const fromQuery = workspaces.find((candidate) => candidate.slug === params.get(ACCOUNT_PARAM));
   const workspace = fromQuery ?? find(stored) ?? find(user.defaultAccount?.slug) ?? workspaces[0] ?? null;
 
   const remember = React.useCallback((slug: string) => {

@@ -1,6 +1,7 @@
 import { differenceInCalendarDays } from 'date-fns';
 import { Link } from 'react-router';
 
+import { UsageBanners } from '@/app/shell/usage-banners';
 import { Banner, type BannerTone } from '@/components/banner';
 import { Button } from '@/components/ui/button';
 import { useBannersQuery } from '@/data/interactions/banners-query';
@@ -87,6 +88,7 @@ function Announcements() {
 export function Banners() {
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-2 px-4 pt-4 empty:hidden md:px-8">
+      <UsageBanners />
       <Announcements />
       <TrialBanner />
       <ApiTokenBanner />

@@ -10,3 +10,11 @@ export const billingRoutes: RouteObject[] = [
     ...lazyPage(() => import('@/features/billing/BillingPage'), 'BillingPage'),
   },
 ];
+
+/** Public routes of this area: the product plan (pro) page. */
+export const publicBillingRoutes: RouteObject[] = [
+  {
+    path: paths.proPlan,
+    ...lazyPage(() => import('@/features/billing/ProPlanPage'), 'ProPlanPage'),
+  },
+];
