@@ -34,6 +34,7 @@ import { registerJobRoutes } from './modules/jobs/routes.js';
 import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
+import { registerVmTypeRoutes } from './modules/pricing/vm-type-routes.js';
 import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
 import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
@@ -83,6 +84,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerJobRoutes,
   registerFilestoreRoutes,
   registerUsageRoutes,
+  registerVmTypeRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

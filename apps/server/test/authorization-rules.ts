@@ -585,6 +585,10 @@ export const RULES: Record<string, RouteRule> = {
     query: () => ({ unit: 'credits', start: '2026-01-01', end: '2026-01-31', groupby: 'user' }),
   },
 
+  // The instance type catalogue: every signed-in user.
+  'GET /api/v1/vm-types/': { expect: signedIn(200) },
+  'GET /api/v2/pricing/vm-types/': { expect: signedIn(200) },
+
   // Filestores: members create and fill them, readers read them; syncs are the instances' to report.
   'POST /api/v2/filestore/list': {
     expect: { ...readers(200), staff: 403 },

@@ -15695,6 +15695,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vm-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Instance types matching the filters, cheapest first (`memory` in MiB), paged DRF-style by `page`. */
+        get: {
+            parameters: {
+                query?: {
+                    cores?: number;
+                    cores__gte?: number;
+                    cores__lte?: number;
+                    gpus?: number;
+                    gpus__gte?: number;
+                    gpus__lte?: number;
+                    gpu_name?: string;
+                    /** @description MiB */
+                    memory?: number;
+                    /** @description MiB */
+                    memory__gte?: number;
+                    /** @description MiB */
+                    memory__lte?: number;
+                    backend_type?: "vm_aws" | "vm_gcp" | "vm_azure";
+                    arch?: "x86_64" | "arm64" | "aarch64";
+                    exclude_local_disk?: "0" | "1" | "true" | "false" | "True" | "False";
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                name: string;
+                                /** @enum {string} */
+                                backend_type: "vm_aws" | "vm_gcp" | "vm_azure";
+                                cores: number;
+                                /** @description MiB */
+                                memory: number;
+                                gpus: number;
+                                gpu_name: string | null;
+                                /** @enum {string} */
+                                arch: "x86_64" | "arm64";
+                                local_disk: boolean;
+                                coiled_credits: number;
+                                credits_per_hour: number;
+                                /** @description List price in dollars an hour, on demand. */
+                                price_per_hour: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/pricing/vm-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Instance types with cores, memory (MiB), GPUs and price, matching the filters. */
+        get: {
+            parameters: {
+                query?: {
+                    cores?: number;
+                    cores__gte?: number;
+                    cores__lte?: number;
+                    gpus?: number;
+                    gpus__gte?: number;
+                    gpus__lte?: number;
+                    gpu_name?: string;
+                    /** @description MiB */
+                    memory?: number;
+                    /** @description MiB */
+                    memory__gte?: number;
+                    /** @description MiB */
+                    memory__lte?: number;
+                    backend_type?: "vm_aws" | "vm_gcp" | "vm_azure";
+                    arch?: "x86_64" | "arm64" | "aarch64";
+                    exclude_local_disk?: "0" | "1" | "true" | "false" | "True" | "False";
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                name: string;
+                                /** @enum {string} */
+                                backend_type: "vm_aws" | "vm_gcp" | "vm_azure";
+                                cores: number;
+                                /** @description MiB */
+                                memory: number;
+                                gpus: number;
+                                gpu_name: string | null;
+                                /** @enum {string} */
+                                arch: "x86_64" | "arm64";
+                                local_disk: boolean;
+                                coiled_credits: number;
+                                credits_per_hour: number;
+                                /** @description List price in dollars an hour, on demand. */
+                                price_per_hour: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/cluster_facing/run-task/{task_id}/output": {
         parameters: {
             query?: never;
