@@ -40,6 +40,8 @@ const envSchema = z.object({
   CUMULUS_METER_MINUTE_SECONDS: z.coerce.number().min(0.1).max(60).default(60),
   /** Raw metered minutes are kept this long; hourly rollups stay. */
   CUMULUS_USAGE_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
+  /** The SDK's standard variable: every AWS call goes there (tests: moto_server). */
+  AWS_ENDPOINT_URL: z.url().optional(),
 });
 
 export interface Config {
@@ -61,8 +63,14 @@ export interface Config {
   clusters: ClusterTimings;
   software: SoftwareConfig;
   usage: UsageConfig;
+  aws: AwsConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+}
+
+export interface AwsConfig {
+  /** `AWS_ENDPOINT_URL`: where every AWS call goes instead of AWS (per-service variables the SDK reads itself). */
+  endpointUrl: string | undefined;
 }
 
 export interface UsageConfig {
@@ -152,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minuteMs: e.CUMULUS_METER_MINUTE_SECONDS * 1000,
       retentionMs: e.CUMULUS_USAGE_RETENTION_DAYS * 86_400_000,
     },
+    aws: { endpointUrl: e.AWS_ENDPOINT_URL },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),

@@ -14,6 +14,7 @@ import { minutes } from './lib/time.js';
 import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
 import { createMailDelivery } from './mail/delivery.js';
+import { CLOUD_SECRET_PURPOSE } from './modules/cloud/credentials.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { clusterDomain } from './modules/clusters/reconcile/index.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
@@ -73,6 +74,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     db: database.db,
     changes: database.changes,
     secrets: new SecretBox(config.secret),
+    cloudSecrets: new SecretBox(config.secret, CLOUD_SECRET_PURPOSE),
     loops: { wake: (name) => loops.get(name)?.wake() },
     backends,
   };

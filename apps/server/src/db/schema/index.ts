@@ -1,5 +1,6 @@
 export * from './analytics.js';
 export * from './auth.js';
+export * from './cloud.js';
 export * from './cluster-resources.js';
 export * from './clusters.js';
 export * from './filestores.js';
