@@ -36,6 +36,7 @@ import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerVmTypeRoutes } from './modules/pricing/vm-type-routes.js';
+import { registerSetupRoutes } from './modules/setup/routes.js';
 import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
 import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
@@ -87,6 +88,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerUsageRoutes,
   registerVmTypeRoutes,
   registerCloudRoutes,
+  registerSetupRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

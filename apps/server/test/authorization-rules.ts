@@ -502,6 +502,7 @@ export const RULES: Record<string, RouteRule> = {
 
   // Calls instances make with their cluster's bearer token: user credentials are no such token.
   'GET /api/v2/cluster_facing/bootstrap': { expect: clusterOnly(), query: () => ({ backend_id: 'x' }) },
+  'GET /api/v2/cluster_facing/agent.tar.gz': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/scheduler': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/worker': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/no-client-shutdown': { expect: clusterOnly() },
@@ -647,6 +648,67 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/cloud-credentials/cf-template/{id}/{signature}': {
     expect: everyone(404),
     params: () => ({ id: 1, signature: 'forged-signature' }),
+  },
+
+  // Cloud setup: members read it; workspace and organization admins change it and list the
+  // account's resources (which needs the workspace's credentials: none here, hence 409).
+  'GET /api/v2/setup/account/{account}/aws/global': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/aws/global': { expect: memberAdmins(409), body: () => ({}) },
+  'GET /api/v2/setup/account/{account}/aws/regions': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/aws/regions': {
+    expect: memberAdmins(409),
+    body: () => ({ regions: [{ region: 'us-east-1' }] }),
+  },
+  'DELETE /api/v2/setup/account/{account}/aws/region': {
+    expect: memberAdmins(404),
+    query: () => ({ id: 2_000_000_000 }),
+  },
+  'DELETE /api/v2/setup/account/{account}/aws': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/aws/settings': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/aws/settings': {
+    expect: memberAdmins(200),
+    body: () => ({ spot: true }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-vpcs/{region}': {
+    expect: memberAdmins(409),
+    params: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-azs': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-subnets': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-security-groups': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/gcp/global': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/gcp/global': { expect: memberAdmins(409), body: () => ({}) },
+  'GET /api/v2/setup/account/{account}/gcp/regions': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/gcp/regions': {
+    expect: memberAdmins(409),
+    body: () => ({ regions: [{ region: 'us-east1' }] }),
+  },
+  'DELETE /api/v2/setup/account/{account}/gcp/region': {
+    expect: memberAdmins(404),
+    query: () => ({ id: 2_000_000_000 }),
+  },
+  'DELETE /api/v2/setup/account/{account}/gcp': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/settings': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/gcp/settings': {
+    expect: memberAdmins(200),
+    body: () => ({ spot: true }),
+  },
+  'GET /api/v2/setup/account/{account}/gcp/available-networks': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/available-subnets': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/available-target-tags': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/docker': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/docker': {
+    expect: memberAdmins(200),
+    body: () => ({ username: 'matrix' }),
   },
 
   // Filestores: members create and fill them, readers read them; syncs are the instances' to report.

@@ -84,3 +84,25 @@ export async function clustersInCloud(
     )
     .orderBy(clusters.id);
 }
+
+/** The backend a workspace's new clusters run on, and (for a cloud) the default region clients are told. */
+export async function chosenBackend(
+  db: Db,
+  workspaceId: number,
+): Promise<{ type: string; options?: Record<string, unknown> }> {
+  const [row] = await db
+    .select({ type: workspaces.activeBackend, region: cloudSetupRegions.region })
+    .from(workspaces)
+    .leftJoin(
+      cloudSetupRegions,
+      and(
+        eq(cloudSetupRegions.workspaceId, workspaces.id),
+        eq(cloudSetupRegions.isDefault, true),
+        eq(cloudSetupRegions.provider, 'aws'),
+      ),
+    )
+    .where(eq(workspaces.id, workspaceId))
+    .limit(1);
+  if (!row || row.type === 'in_process') return { type: 'in_process' };
+  return { type: row.type, options: { region_name: row.region } };
+}

@@ -129,3 +129,17 @@ export function findVmTypes(filter: VmTypeFilter): VmType[] {
       !(filter.excludeLocalDisk && t.localDisk),
   ).sort((a, b) => a.hourlyUsd - b.hourlyUsd || a.name.localeCompare(b.name));
 }
+
+/** The machine of a catalogue type, as backends size instances (arch in build words: aarch64). */
+export function machineShapeOf(name: string) {
+  const t = vmType(name);
+  return t
+    ? {
+        instanceType: t.name,
+        cores: t.cores,
+        memoryMib: t.memoryMib,
+        gpus: t.gpus,
+        arch: t.arch === 'arm64' ? 'aarch64' : 'x86_64',
+      }
+    : undefined;
+}

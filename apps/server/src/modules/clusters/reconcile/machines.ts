@@ -106,11 +106,19 @@ export async function launchQueued(
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
       });
+      // A cloud backend says which type it got (the first of those asked that had capacity) and why.
+      const launchedType =
+        typeof backendData.instanceType === 'string' ? backendData.instanceType : undefined;
       await ctx.db
         .update(instances)
-        .set({ backendData, launchedAt: new Date() })
+        .set({ backendData, launchedAt: new Date(), ...(launchedType && { instanceType: launchedType }) })
         .where(eq(instances.id, instance.id));
-      await setInstanceState(ctx.db, instance, 'starting');
+      await setInstanceState(
+        ctx.db,
+        instance,
+        'starting',
+        typeof backendData.note === 'string' ? backendData.note : undefined,
+      );
       await setProcessState(ctx.db, m.process, 'starting');
     }),
   );
