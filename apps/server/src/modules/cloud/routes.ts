@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { z } from '../../http/zod.js';
+import { registerClusterInfoSocket } from './cluster-info-socket.js';
 import * as credentials from './credentials.js';
 import * as roles from './role-setup.js';
 import {
@@ -37,6 +38,8 @@ const base = '/api/v2/cloud-credentials';
  * clusters run there follows the 409 confirm/retry protocol.
  */
 export function registerCloudRoutes(app: App, deps: Deps): void {
+  registerClusterInfoSocket(app, deps);
+
   app.get(
     '/api/v2/cloud/config/',
     {
