@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { findInstanceProcesses, signalGroups } from '../../src/compute/local-processes.js';
-import { PYTHON } from './clusters.js';
 
 /**
  * Plays the machines of moto's EC2: every instance Cumulus launched that EC2 says is running is
@@ -77,7 +76,7 @@ export class Ec2Machines {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? '/tmp',
         CUMULUS_WORK_DIR: this.workRoot,
-        CUMULUS_PYTHON: PYTHON,
+        CUMULUS_PYTHON: '/usr/bin/python3',
       },
     });
     child.unref();

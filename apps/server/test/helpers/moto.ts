@@ -6,7 +6,7 @@ import {
   IAMClient,
   PutUserPolicyCommand,
 } from '@aws-sdk/client-iam';
-import { freePort, waitFor } from './clusters.js';
+import { freePort, waitFor } from './wait.js';
 
 /**
  * AWS for tests: moto's server (`moto_server`, the `moto` Python package), speaking AWS's real
