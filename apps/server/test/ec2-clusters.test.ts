@@ -182,4 +182,26 @@ describe('a vm_aws cluster', () => {
     expect(all.every((i) => i.State?.Name === 'terminated')).toBe(true);
     await waitFor('the VMs gone', async () => (await machines.running()).size === 0, 30_000);
   }, 180_000);
+
+  it('runs spot workers when the cluster asks, the scheduler staying on demand', async () => {
+    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+      name: 'on-spot',
+      workers: 1,
+      options: { spot: true, spot_on_demand_fallback: true },
+    });
+    const spotCluster = created.body.id;
+    await waitForClusterState(api, slug, spotCluster, 'ready', 180_000);
+    const answer = await ec2().send(
+      new DescribeInstancesCommand({
+        Filters: [{ Name: 'tag:cumulus:cluster-id', Values: [String(spotCluster)] }],
+      }),
+    );
+    const launched = alive(answer.Reservations?.flatMap((r) => r.Instances ?? []) ?? []);
+    const lifecycle = Object.fromEntries(
+      launched.map((i) => [tag(i, 'cumulus:role'), i.InstanceLifecycle ?? 'on-demand']),
+    );
+    expect(lifecycle).toEqual({ scheduler: 'on-demand', worker: 'spot' });
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${spotCluster}`);
+    await waitForClusterState(api, slug, spotCluster, 'stopped', 120_000);
+  }, 240_000);
 });

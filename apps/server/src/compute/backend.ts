@@ -32,6 +32,9 @@ export interface LaunchSpec {
   serverUrl: string;
   /** How long the agent keeps trying to reach the control plane before it gives up and stops. */
   unreachableTimeoutMs: number;
+  /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
+  spot?: boolean;
+  spotOnDemandFallback?: boolean;
 }
 
 /** What a backend records about a launched instance to find it again after a restart. */

@@ -222,9 +222,9 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       if (types.length === 0)
         throw final(`None of ${asked.join(', ') || 'the instance types'} is an EC2 instance type.`);
       // Schedulers stay on demand: losing one loses the cluster.
-      const spot = p.settings.spot && spec.role === 'worker';
+      const spot = (spec.spot ?? p.settings.spot) && spec.role === 'worker';
       const markets: ('spot' | 'on-demand')[] = spot
-        ? p.settings.spot_on_demand_fallback
+        ? (spec.spotOnDemandFallback ?? p.settings.spot_on_demand_fallback)
           ? ['spot', 'on-demand']
           : ['spot']
         : ['on-demand'];

@@ -91,6 +91,11 @@ export async function launchQueued(
     ((role === 'scheduler'
       ? cluster.options.scheduler_instance_types
       : cluster.options.worker_instance_types) ?? []) as string[];
+  const backendOptions = (cluster.options.options ?? {}) as {
+    spot?: unknown;
+    spot_on_demand_fallback?: unknown;
+  };
+  const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
   const results = await Promise.allSettled(
     queued.map(async (m) => {
       const instance = m.instance!;
@@ -105,6 +110,8 @@ export async function launchQueued(
         clusterToken: token,
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
+        spot: flag(backendOptions.spot),
+        spotOnDemandFallback: flag(backendOptions.spot_on_demand_fallback),
       });
       // A cloud backend says which type it got (the first of those asked that had capacity) and why.
       const launchedType =
