@@ -27,10 +27,22 @@ export async function benchEc2(): Promise<void> {
   const proxy = await startEc2Proxy(moto.url);
   try {
     await startToReady(moto, proxy);
-    await reconcileScaling(moto, proxy);
   } finally {
     await proxy.close();
     await moto.stop();
+  }
+  console.log(
+    '\nvm_aws control plane work by cluster size (one reconcile pass at a time; each size on a fresh moto EC2 behind a counting proxy)',
+  );
+  for (const size of SIZES) {
+    const fresh = await startMoto();
+    const counting = await startEc2Proxy(fresh.url);
+    try {
+      await reconcileScaling(fresh, counting, size);
+    } finally {
+      await counting.close();
+      await fresh.stop();
+    }
   }
 }
 
@@ -104,7 +116,7 @@ async function startToReady(moto: Awaited<ReturnType<typeof startMoto>>, proxy: 
   );
 }
 
-async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, proxy: Ec2Proxy) {
+async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, proxy: Ec2Proxy, size: number) {
   const bench = await startBenchServer({
     CUMULUS_DEFAULT_ENVIRONMENT: 'off',
     CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '86400',
@@ -112,9 +124,6 @@ async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, pr
   });
   await bench.server.stopLoops();
   const { server } = bench;
-  console.log(
-    '\nvm_aws control plane work by cluster size (one reconcile pass at a time, moto EC2 behind a counting proxy)',
-  );
   try {
     const { api, slug } = await benchUser(server, 'ec2scale');
     await setUpAwsWorkspace(api, slug, proxy.url, _moto.keys);
@@ -131,10 +140,10 @@ async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, pr
       const t = performance.now();
       await reconcileCluster(ctx, id).catch(() => undefined);
       const ms = performance.now() - t;
-      return { ms, calls: new Map(proxy.calls) };
+      return { ms, ec2Ms: proxy.waitedMs, calls: new Map(proxy.calls) };
     };
     const show = (calls: Map<string, number>) => [...calls].map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
-    for (const size of SIZES) {
+    {
       const { body } = await api.post(`/api/v2/clusters/account/${slug}/`, {
         name: `scale-${size}`,
         workers: size - 1,
@@ -145,11 +154,11 @@ async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, pr
         .select({ id: instances.id })
         .from(instances)
         .where(and(eq(instances.clusterId, body.id), isNotNull(instances.launchedAt)));
-      const steady: { ms: number; calls: Map<string, number> }[] = [];
+      const steady: { ms: number; ec2Ms: number; calls: Map<string, number> }[] = [];
       for (let i = 0; i < PASSES; i++) steady.push(await pass(body.id));
       const ms = median(steady.map((p) => p.ms));
       console.log(
-        `  ${String(size).padStart(4)} instances  steady pass ${ms.toFixed(0).padStart(5)} ms, EC2: ${show(steady.at(-1)!.calls)}` +
+        `  ${String(size).padStart(4)} instances  steady pass ${ms.toFixed(0).padStart(5)} ms (EC2 answering ${median(steady.map((p) => p.ec2Ms)).toFixed(0)} ms), EC2: ${show(steady.at(-1)!.calls)}` +
           `  | launch pass ${launch.ms.toFixed(0)} ms (${launched.length} launched), EC2: ${show(launch.calls)}`,
       );
       await api.delete(`/api/v2/clusters/account/${slug}/id/${body.id}`);

@@ -97,6 +97,8 @@ export interface Ec2Proxy {
   url: string;
   /** Calls seen, by action (`RunInstances`, `DescribeInstances`...). */
   calls: Map<string, number>;
+  /** Milliseconds spent waiting for answers, summed over calls (what EC2 itself took). */
+  waitedMs: number;
   resetCalls(): void;
   /** Answers EC2's InsufficientInstanceCapacity to RunInstances of these instance types. */
   noCapacityFor: Set<string>;
@@ -116,10 +118,25 @@ export async function startEc2Proxy(target: string): Promise<Ec2Proxy> {
   const upstream = new URL(target);
   const calls = new Map<string, number>();
   const noCapacityFor = new Set<string>();
+  const proxy: Ec2Proxy = {
+    url: '',
+    calls,
+    waitedMs: 0,
+    resetCalls: () => {
+      calls.clear();
+      proxy.waitedMs = 0;
+    },
+    noCapacityFor,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const started = performance.now();
+      res.once('finish', () => {
+        proxy.waitedMs += performance.now() - started;
+      });
       const body = Buffer.concat(chunks);
       const params = new URLSearchParams(
         req.headers['content-type']?.includes('x-www-form-urlencoded') ? body.toString('utf8') : '',
@@ -154,11 +171,6 @@ export async function startEc2Proxy(target: string): Promise<Ec2Proxy> {
   });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    resetCalls: () => calls.clear(),
-    noCapacityFor,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  Object.assign(proxy, { url: `http://127.0.0.1:${port}` });
+  return proxy;
 }
