@@ -22,6 +22,8 @@ export interface AwsOptions {
 const common = (options: AwsOptions, region: string) => ({
   region,
   maxAttempts: options.maxAttempts ?? 3,
+  // The SDK waits forever for an answer by default: a call that hangs would hold a reconcile pass.
+  requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
   ...(options.endpoint && { endpoint: options.endpoint }),
 });
 

@@ -101,6 +101,8 @@ const tagsOf = (spec: LaunchSpec) =>
   }).map(([Key, Value]) => ({ Key, Value }));
 
 const PLACEMENT_TTL_MS = 5_000;
+/** RunInstances in flight at once per backend: a 200-worker cluster queues, not floods (EC2 throttles). */
+const LAUNCHES_AT_ONCE = 16;
 /** What a cluster that names no instance type is sized as (clients' AWS default). */
 const DEFAULT_TYPE = 'm6i.xlarge';
 
@@ -114,6 +116,18 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
   const placements = new Map<number, { at: number; value: Promise<Ec2Placement | null> }>();
   const clients = new Map<string, EC2Client>();
   const rootDevices = new Map<string, Promise<string | null>>();
+  let launching = 0;
+  const waiting: (() => void)[] = [];
+  async function slot<T>(work: () => Promise<T>): Promise<T> {
+    if (launching >= LAUNCHES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+    launching++;
+    try {
+      return await work();
+    } finally {
+      launching--;
+      waiting.shift()?.();
+    }
+  }
 
   async function placementOf(workspaceId: number): Promise<Ec2Placement> {
     let held = placements.get(workspaceId);
@@ -189,6 +203,84 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
     ...extra,
   });
 
+  async function launch(spec: LaunchSpec): Promise<BackendData> {
+    const p = await placementOf(spec.workspaceId);
+    const client = ec2(spec.workspaceId, p);
+    const existing = await findLaunched(client, spec.backendId).catch((err: unknown) => {
+      throw classify(err);
+    });
+    if (existing) return dataOf(existing, spec.workspaceId, p.region, { adopted: true });
+
+    const ami = p.settings.amis[p.region];
+    if (!ami)
+      throw final(`No machine image is set for ${p.region}: set one in the workspace's AWS settings.`);
+    const asked = spec.instanceTypes.length
+      ? spec.instanceTypes
+      : spec.role === 'scheduler'
+        ? p.settings.scheduler_instance_types
+        : p.settings.worker_instance_types;
+    const types = asked.filter((t) => /^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(t));
+    if (types.length === 0)
+      throw final(`None of ${asked.join(', ') || 'the instance types'} is an EC2 instance type.`);
+    // Schedulers stay on demand: losing one loses the cluster.
+    const spot = (spec.spot ?? p.settings.spot) && spec.role === 'worker';
+    const markets: ('spot' | 'on-demand')[] = spot
+      ? (spec.spotOnDemandFallback ?? p.settings.spot_on_demand_fallback)
+        ? ['spot', 'on-demand']
+        : ['spot']
+      : ['on-demand'];
+    const device = await rootDevice(client, p.region, ami);
+    const subnet = p.subnetIds.length ? p.subnetIds[spec.instanceId % p.subnetIds.length] : undefined;
+    const skipped: string[] = [];
+    for (const instanceType of types) {
+      for (const market of markets) {
+        const input: RunInstancesCommandInput = {
+          ImageId: ami,
+          InstanceType: instanceType as RunInstancesCommandInput['InstanceType'],
+          MinCount: 1,
+          MaxCount: 1,
+          ClientToken: `${spec.backendId}-${instanceType}-${market}`.slice(0, 64),
+          UserData: Buffer.from(userDataScript(spec)).toString('base64'),
+          ...(subnet && { SubnetId: subnet }),
+          ...(p.securityGroupId && { SecurityGroupIds: [p.securityGroupId] }),
+          ...(p.instanceProfileArn && { IamInstanceProfile: { Arn: p.instanceProfileArn } }),
+          ...(device && {
+            BlockDeviceMappings: [
+              {
+                DeviceName: device,
+                Ebs: { VolumeSize: p.settings.disk_size_gib, VolumeType: 'gp3', DeleteOnTermination: true },
+              },
+            ],
+          }),
+          ...(market === 'spot' && {
+            InstanceMarketOptions: {
+              MarketType: 'spot',
+              SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
+            },
+          }),
+          TagSpecifications: [
+            { ResourceType: 'instance', Tags: tagsOf(spec) },
+            { ResourceType: 'volume', Tags: tagsOf(spec) },
+          ],
+        };
+        try {
+          const made = (await client.send(new RunInstancesCommand(input))).Instances?.[0];
+          if (!made?.InstanceId) throw retryable('EC2 answered RunInstances without an instance.');
+          const note = skipped.length
+            ? `Launched ${instanceType}${market === 'spot' ? ' (spot)' : ''} after: ${skipped.join('; ')}`
+            : undefined;
+          return dataOf(made, spec.workspaceId, p.region, { ...(note && { note }) });
+        } catch (err) {
+          const code = awsCode(err);
+          if (!CAPACITY.has(code)) throw classify(err);
+          skipped.push(`${instanceType}${market === 'spot' ? ' spot' : ''}: ${awsMessage(err)}`);
+        }
+      }
+    }
+    // Capacity may come back: the reconciler tries again later, showing why.
+    throw retryable(`No capacity in ${p.region} for ${types.join(', ')}: ${skipped.join('; ')}`);
+  }
+
   return {
     type: 'vm_aws',
     capabilities: { ssh: true, dashboards: true, gpus: true, spot: true, builds: [] },
@@ -202,83 +294,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       return known ?? options.shapeOf(DEFAULT_TYPE)!;
     },
 
-    async launch(spec: LaunchSpec): Promise<BackendData> {
-      const p = await placementOf(spec.workspaceId);
-      const client = ec2(spec.workspaceId, p);
-      const existing = await findLaunched(client, spec.backendId).catch((err: unknown) => {
-        throw classify(err);
-      });
-      if (existing) return dataOf(existing, spec.workspaceId, p.region, { adopted: true });
-
-      const ami = p.settings.amis[p.region];
-      if (!ami)
-        throw final(`No machine image is set for ${p.region}: set one in the workspace's AWS settings.`);
-      const asked = spec.instanceTypes.length
-        ? spec.instanceTypes
-        : spec.role === 'scheduler'
-          ? p.settings.scheduler_instance_types
-          : p.settings.worker_instance_types;
-      const types = asked.filter((t) => /^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(t));
-      if (types.length === 0)
-        throw final(`None of ${asked.join(', ') || 'the instance types'} is an EC2 instance type.`);
-      // Schedulers stay on demand: losing one loses the cluster.
-      const spot = (spec.spot ?? p.settings.spot) && spec.role === 'worker';
-      const markets: ('spot' | 'on-demand')[] = spot
-        ? (spec.spotOnDemandFallback ?? p.settings.spot_on_demand_fallback)
-          ? ['spot', 'on-demand']
-          : ['spot']
-        : ['on-demand'];
-      const device = await rootDevice(client, p.region, ami);
-      const subnet = p.subnetIds.length ? p.subnetIds[spec.instanceId % p.subnetIds.length] : undefined;
-      const skipped: string[] = [];
-      for (const instanceType of types) {
-        for (const market of markets) {
-          const input: RunInstancesCommandInput = {
-            ImageId: ami,
-            InstanceType: instanceType as RunInstancesCommandInput['InstanceType'],
-            MinCount: 1,
-            MaxCount: 1,
-            ClientToken: `${spec.backendId}-${instanceType}-${market}`.slice(0, 64),
-            UserData: Buffer.from(userDataScript(spec)).toString('base64'),
-            ...(subnet && { SubnetId: subnet }),
-            ...(p.securityGroupId && { SecurityGroupIds: [p.securityGroupId] }),
-            ...(p.instanceProfileArn && { IamInstanceProfile: { Arn: p.instanceProfileArn } }),
-            ...(device && {
-              BlockDeviceMappings: [
-                {
-                  DeviceName: device,
-                  Ebs: { VolumeSize: p.settings.disk_size_gib, VolumeType: 'gp3', DeleteOnTermination: true },
-                },
-              ],
-            }),
-            ...(market === 'spot' && {
-              InstanceMarketOptions: {
-                MarketType: 'spot',
-                SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
-              },
-            }),
-            TagSpecifications: [
-              { ResourceType: 'instance', Tags: tagsOf(spec) },
-              { ResourceType: 'volume', Tags: tagsOf(spec) },
-            ],
-          };
-          try {
-            const made = (await client.send(new RunInstancesCommand(input))).Instances?.[0];
-            if (!made?.InstanceId) throw retryable('EC2 answered RunInstances without an instance.');
-            const note = skipped.length
-              ? `Launched ${instanceType}${market === 'spot' ? ' (spot)' : ''} after: ${skipped.join('; ')}`
-              : undefined;
-            return dataOf(made, spec.workspaceId, p.region, { ...(note && { note }) });
-          } catch (err) {
-            const code = awsCode(err);
-            if (!CAPACITY.has(code)) throw classify(err);
-            skipped.push(`${instanceType}${market === 'spot' ? ' spot' : ''}: ${awsMessage(err)}`);
-          }
-        }
-      }
-      // Capacity may come back: the reconciler tries again later, showing why.
-      throw retryable(`No capacity in ${p.region} for ${types.join(', ')}: ${skipped.join('; ')}`);
-    },
+    launch: (spec) => slot(() => launch(spec)),
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
       const seen = new Map<string, Observation>();
