@@ -11,7 +11,7 @@ import { median } from './clusters-start.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const RUNS = 3;
-const SIZES = [10, 50, 100, 200];
+const SIZES = (process.env.CUMULUS_BENCH_EC2_SIZES ?? '10,50,100,200').split(',').map(Number);
 const PASSES = 5;
 
 /**
