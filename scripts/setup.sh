@@ -4,18 +4,33 @@
 #     for /usr/bin/python3 or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
 #   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
+#   - with --aws: moto's AWS API server (`moto_server`, pip package moto[server]) the EC2 tests and
+#     bench run against
 # Prints what to do where it cannot install (no root, no apt-get).
 set -euo pipefail
 
 want_browser=false
 want_bench=false
+want_aws=false
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=true ;;
     --bench) want_bench=true ;;
-    *) echo "usage: $0 [--browser] [--bench]" >&2; exit 2 ;;
+    --aws) want_aws=true ;;
+    *) echo "usage: $0 [--browser] [--bench] [--aws]" >&2; exit 2 ;;
   esac
 done
+
+has_moto() { command -v moto_server >/dev/null 2>&1 || python3 -m moto.server --help >/dev/null 2>&1; }
+if $want_aws && ! has_moto; then
+  echo "setup: installing moto[server] (AWS's APIs on a local port, for the EC2 tests) with pip" >&2
+  python3 -m pip install --quiet 'moto[server]' >/dev/null 2>&1 ||
+    python3 -m pip install --quiet --break-system-packages 'moto[server]' >/dev/null 2>&1 || true
+  if ! has_moto; then
+    echo "setup: moto_server is missing and 'python3 -m pip install moto[server]' failed: the AWS tests need it" >&2
+    exit 1
+  fi
+fi
 
 python="${CUMULUS_PYTHON:-/usr/bin/python3}"
 packages=()

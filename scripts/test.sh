@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
-bash scripts/setup.sh --browser
+bash scripts/setup.sh --browser --aws
 step "lint";       npx biome check .
 step "typecheck";  npm run typecheck --silent
 step "api contract"; npm run api:check --silent

@@ -10,5 +10,12 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: more workers only adds contention for the embedded database.
     maxWorkers: 2,
+    // No test reaches AWS: an SDK call not pointed at a test's moto_server is refused locally,
+    // and no instance metadata service is asked for credentials.
+    env: {
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
   },
 });

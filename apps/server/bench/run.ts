@@ -1,6 +1,7 @@
 import { benchBatch } from './batch.js';
 import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
+import { benchEc2 } from './ec2.js';
 import { benchHotPaths } from './http/hot-paths.js';
 import { benchSoftware } from './software.js';
 import { benchTeam } from './team.js';
@@ -25,5 +26,6 @@ const benches: Record<string, () => Promise<void>> = {
   software: () => benchSoftware(),
   batch: () => benchBatch(),
   usage: () => benchUsage(),
+  ec2: () => benchEc2(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -19,6 +19,7 @@ import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerBackendOptionRoutes } from './modules/backend-options/routes.js';
+import { registerCloudRoutes } from './modules/cloud/routes.js';
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
 import { registerDashboardProxy } from './modules/dashboards/proxy.js';
@@ -37,6 +38,8 @@ import { registerLogRoutes } from './modules/logs/routes.js';
 import { registerMetricRoutes } from './modules/metrics/routes.js';
 import { registerOrganizationRoutes } from './modules/organizations/routes.js';
 import { registerPricingRoutes } from './modules/pricing/routes.js';
+import { registerVmTypeRoutes } from './modules/pricing/vm-type-routes.js';
+import { registerSetupRoutes } from './modules/setup/routes.js';
 import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
 import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
 import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
@@ -93,6 +96,9 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerPricingRoutes,
   registerSubscriptionRoutes,
   registerTagRoutes,
+  registerVmTypeRoutes,
+  registerCloudRoutes,
+  registerSetupRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */

@@ -58,6 +58,8 @@ const envSchema = z.object({
   CUMULUS_TERMS_URL: linkSetting('CUMULUS_TERMS_URL').optional(),
   /** Sign-up's "Book a demo" link; unset hides it. */
   CUMULUS_BOOK_DEMO_URL: linkSetting('CUMULUS_BOOK_DEMO_URL').optional(),
+  /** The SDK's standard variable: every AWS call goes there (tests: moto_server). */
+  AWS_ENDPOINT_URL: z.url().optional(),
 });
 
 /** A link the console shows: an absolute http(s) URL, or a path on this server. */
@@ -93,6 +95,7 @@ export interface Config {
   software: SoftwareConfig;
   usage: UsageConfig;
   billing: BillingConfig;
+  aws: AwsConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
   links: LinksConfig;
@@ -106,6 +109,11 @@ export interface LinksConfig {
   communityUrl: string | null;
   termsUrl: string | null;
   bookDemoUrl: string | null;
+}
+
+export interface AwsConfig {
+  /** `AWS_ENDPOINT_URL`: where every AWS call goes instead of AWS (per-service variables the SDK reads itself). */
+  endpointUrl: string | undefined;
 }
 
 export interface UsageConfig {
@@ -212,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stripePriceId: e.CUMULUS_STRIPE_PRICE_ID,
       proMonthlyCents: Math.round(e.CUMULUS_PRO_MONTHLY_USD * 100),
     },
+    aws: { endpointUrl: e.AWS_ENDPOINT_URL },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),

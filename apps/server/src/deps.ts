@@ -22,6 +22,8 @@ export interface Deps {
   /** Committed changes to cached rows (credentials, users), from every server on the database. */
   changes: ChangeFeed;
   secrets: SecretBox;
+  /** Seals cloud credentials (a key of its own, derived from the same server secret). */
+  cloudSecrets: SecretBox;
   loops: Loops;
   /** Where instances run: the backend of each workspace and cluster. */
   backends: Backends;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AppOptions, buildApp } from './app.js';
-import { type Backends, singleBackend } from './compute/backend.js';
+import { createEc2Backend } from './compute/aws/ec2-backend.js';
+import { type Backends, workspaceBackends } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
 import type { Config } from './config.js';
@@ -14,10 +15,14 @@ import { minutes } from './lib/time.js';
 import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
 import { createMailDelivery } from './mail/delivery.js';
+import { CLOUD_SECRET_PURPOSE } from './modules/cloud/credentials.js';
+import { chosenBackend } from './modules/cloud/workspace-backend.js';
 import { resolveClusterToken } from './modules/cluster-facing/token.js';
 import { clusterDomain } from './modules/clusters/reconcile/index.js';
 import { seedInteractionTypes } from './modules/interactions/service.js';
 import { jobDomain } from './modules/jobs/reconcile.js';
+import { machineShapeOf } from './modules/pricing/vm-types.js';
+import { awsPlacementOf } from './modules/setup/aws-account.js';
 import { collectEnvironments } from './modules/software/gc.js';
 import { buildDomain } from './modules/software/reconcile.js';
 import { limitsDomain } from './modules/usage/limits.js';
@@ -51,9 +56,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await seedInteractionTypes(database.db);
 
   const loops = new Map<LoopName, Periodic | Runner>();
+  const cloudSecrets = new SecretBox(config.secret, CLOUD_SECRET_PURPOSE);
   const backends =
     options.backends ??
-    singleBackend(
+    workspaceBackends(
       createLocalBackend({
         python: config.python,
         dataDir: config.dataDir,
@@ -67,12 +73,21 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           extraIndexUrl: config.software.pipExtraIndexUrl,
         }),
       }),
+      [
+        createEc2Backend({
+          aws: { endpoint: config.aws.endpointUrl },
+          placementOf: (workspaceId) => awsPlacementOf(database.db, cloudSecrets, workspaceId),
+          shapeOf: machineShapeOf,
+        }),
+      ],
+      (workspaceId) => chosenBackend(database.db, workspaceId),
     );
   const deps: Deps = {
     config,
     db: database.db,
     changes: database.changes,
     secrets: new SecretBox(config.secret),
+    cloudSecrets,
     loops: { wake: (name) => loops.get(name)?.wake() },
     backends,
   };

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import {
   batchJobs,
+  cloudSetupAttempts,
   filestores,
   httpsCertificates,
   instanceSpecs,
@@ -520,6 +521,7 @@ export const RULES: Record<string, RouteRule> = {
 
   // Calls instances make with their cluster's bearer token: user credentials are no such token.
   'GET /api/v2/cluster_facing/bootstrap': { expect: clusterOnly(), query: () => ({ backend_id: 'x' }) },
+  'GET /api/v2/cluster_facing/agent.tar.gz': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/scheduler': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/worker': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/no-client-shutdown': { expect: clusterOnly() },
@@ -674,6 +676,129 @@ export const RULES: Record<string, RouteRule> = {
     expect: { ...organizationAdmins(400), staff: 403 },
   },
   'POST /api/v2/subscriptions/webhooks/stripe': { expect: everyone(400), body: () => ({}) },
+  // The instance type catalogue: every signed-in user.
+  'GET /api/v1/vm-types/': { expect: signedIn(200) },
+  'GET /api/v2/pricing/vm-types/': { expect: signedIn(200) },
+
+  // Cloud credentials: members read them masked; workspace and organization admins change them.
+  'GET /api/v2/cloud/config/': { expect: signedIn(200) },
+  'GET /api/v2/cloud-credentials/{account}/aws': { expect: readers(200) },
+  'GET /api/v2/cloud-credentials/{account}/gcp': { expect: readers(200) },
+  'GET /api/v2/cloud-credentials/{account}/azure': { expect: readers(200) },
+  // Keys are checked with AWS before access matters: a malformed body answers 400 to anyone signed in.
+  'POST /api/v2/cloud-credentials/{account}/aws': {
+    expect: signedIn(400),
+    body: () => ({ credentials: {} }),
+  },
+  'POST /api/v2/cloud-credentials/{account}/gcp': { expect: signedIn(400), body: () => ({}) },
+  'POST /api/v2/cloud-credentials/{account}/azure': {
+    expect: memberAdmins(200),
+    body: () => ({
+      credentials: {
+        tenant_id: '2f7d0b36-2b52-4a53-9f0a-3f5a2a1b7c11',
+        client_id: '8a1c8a53-1111-4c4d-8c1f-0d8b4e7c2a22',
+        client_secret: 'matrix',
+      },
+      subscription_id: '0b2a7f25-3333-4d5e-9a7b-1c2d3e4f5a33',
+      resource_group_name: 'matrix-rg',
+    }),
+  },
+  'DELETE /api/v2/cloud-credentials/{account}/aws': { expect: memberAdmins(200) },
+  'DELETE /api/v2/cloud-credentials/{account}/gcp': { expect: memberAdmins(200) },
+  'DELETE /api/v2/cloud-credentials/{account}/azure': { expect: memberAdmins(200) },
+  'POST /api/v2/cloud-credentials/callback': {
+    expect: signedIn(404),
+    body: () => ({ attempt_id: 2_000_000_000, role_arn: 'arn:aws:iam::123456789012:role/matrix' }),
+  },
+  'POST /api/v2/cloud-credentials/account/{account}/check-role-assumption': {
+    // No setup was started with that external id: admins hear so.
+    expect: memberAdmins(400),
+    body: () => ({ role_arn: 'arn:aws:iam::123456789012:role/matrix', external_id: 'never-started' }),
+  },
+  'POST /api/v2/cloud-credentials/account/{account}/complete-role-assumption-setup': {
+    expect: memberAdmins(400),
+    body: () => ({ role_arn: 'arn:aws:iam::123456789012:role/matrix', external_id: 'never-started' }),
+  },
+  // The test server has no AWS identity of its own to be trusted with.
+  'POST /api/v2/cloud-credentials/account/{account}/start-role-assumption-setup': {
+    expect: memberAdmins(409),
+  },
+  'POST /api/v2/cloud-credentials/account/{account}/cf-setup-attempt': { expect: memberAdmins(409) },
+  'GET /api/v2/cloud-credentials/account/{account}/cf-setup-attempt/{id}': {
+    expect: memberAdmins(200),
+    params: async (c) => {
+      const [attempt] = await c.ts.server.deps.db
+        .insert(cloudSetupAttempts)
+        .values({ workspaceId: W(c).id, kind: 'cloudformation', externalId: freshName() })
+        .returning();
+      return { id: attempt!.id };
+    },
+  },
+  'GET /api/v2/cloud-credentials/cf-template/{id}/{signature}': {
+    expect: everyone(404),
+    params: () => ({ id: 1, signature: 'forged-signature' }),
+  },
+
+  // Cloud setup: members read it; workspace and organization admins change it and list the
+  // account's resources (which needs the workspace's credentials: none here, hence 409).
+  'GET /api/v2/setup/account/{account}/aws/global': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/aws/global': { expect: memberAdmins(409), body: () => ({}) },
+  'GET /api/v2/setup/account/{account}/aws/regions': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/aws/regions': {
+    expect: memberAdmins(409),
+    body: () => ({ regions: [{ region: 'us-east-1' }] }),
+  },
+  'DELETE /api/v2/setup/account/{account}/aws/region': {
+    expect: memberAdmins(404),
+    query: () => ({ id: 2_000_000_000 }),
+  },
+  'DELETE /api/v2/setup/account/{account}/aws': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/aws/settings': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/aws/settings': {
+    expect: memberAdmins(200),
+    body: () => ({ spot: true }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-vpcs/{region}': {
+    expect: memberAdmins(409),
+    params: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-azs': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-subnets': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/aws/available-security-groups': {
+    expect: memberAdmins(409),
+    query: () => ({ region: 'us-east-1' }),
+  },
+  'GET /api/v2/setup/account/{account}/gcp/global': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/gcp/global': { expect: memberAdmins(409), body: () => ({}) },
+  'GET /api/v2/setup/account/{account}/gcp/regions': { expect: readers(200) },
+  'POST /api/v2/setup/account/{account}/gcp/regions': {
+    expect: memberAdmins(409),
+    body: () => ({ regions: [{ region: 'us-east1' }] }),
+  },
+  'DELETE /api/v2/setup/account/{account}/gcp/region': {
+    expect: memberAdmins(404),
+    query: () => ({ id: 2_000_000_000 }),
+  },
+  'DELETE /api/v2/setup/account/{account}/gcp': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/settings': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/gcp/settings': {
+    expect: memberAdmins(200),
+    body: () => ({ spot: true }),
+  },
+  'GET /api/v2/setup/account/{account}/gcp/available-networks': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/available-subnets': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/gcp/available-target-tags': { expect: memberAdmins(200) },
+  'GET /api/v2/setup/account/{account}/docker': { expect: readers(200) },
+  'PATCH /api/v2/setup/account/{account}/docker': {
+    expect: memberAdmins(200),
+    body: () => ({ username: 'matrix' }),
+  },
 
   // Filestores: members create and fill them, readers read them; syncs are the instances' to report.
   'POST /api/v2/filestore/list': {

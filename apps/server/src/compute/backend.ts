@@ -32,6 +32,9 @@ export interface LaunchSpec {
   serverUrl: string;
   /** How long the agent keeps trying to reach the control plane before it gives up and stops. */
   unreachableTimeoutMs: number;
+  /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
+  spot?: boolean;
+  spotOnDemandFallback?: boolean;
 }
 
 /** What a backend records about a launched instance to find it again after a restart. */
@@ -143,6 +146,38 @@ export function singleBackend(backend: Backend): Backends {
     forWorkspace: async () => backend,
     async forCluster(cluster) {
       if (cluster.backendType !== backend.type)
+        throw final(`This server has no ${cluster.backendType} backend; the cluster cannot be managed here.`);
+      return backend;
+    },
+  };
+}
+
+/**
+ * The standard backend for workspaces that chose none, and cloud backends for those whose setup
+ * chose one: `chosen` answers a workspace's backend type and what clients should know of it there
+ * (its region...).
+ */
+export function workspaceBackends(
+  standard: Backend,
+  clouds: readonly Backend[],
+  chosen: (workspaceId: number) => Promise<{ type: string; options?: Record<string, unknown> }>,
+): Backends {
+  const byType = new Map([standard, ...clouds].map((b) => [b.type, b]));
+  return {
+    standard: () => standard,
+    async forWorkspace(workspaceId) {
+      const choice = await chosen(workspaceId);
+      const backend = byType.get(choice.type) ?? standard;
+      if (!choice.options || backend === standard) return backend;
+      const self = backend.describeSelf();
+      return {
+        ...backend,
+        describeSelf: () => ({ ...self, options: { ...self.options, ...choice.options } }),
+      };
+    },
+    async forCluster(cluster) {
+      const backend = byType.get(cluster.backendType);
+      if (!backend)
         throw final(`This server has no ${cluster.backendType} backend; the cluster cannot be managed here.`);
       return backend;
     },

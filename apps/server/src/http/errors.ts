@@ -22,6 +22,14 @@ export const badRequest = (detail: string, code = 'BAD_REQUEST', extra: ErrorBod
 export const conflict = (detail: string, code = 'CONFLICT', extra: ErrorBody = {}) =>
   new ApiError(409, { detail, code, ...extra });
 
+/**
+ * A 409 that needs the caller's decision (console.md section 4, client-contract.md section 0.5):
+ * `confirm` asks the user and repeats with confirm=true; `retry` repeats after 3 s. Both
+ * spellings are sent, as the console and the Python client each read theirs.
+ */
+export const actionRequired = (mode: 'confirm' | 'retry', detail: string) =>
+  new ApiError(409, { detail, code: 'ACTION_REQUIRED', action_required: mode, actionRequired: mode });
+
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
   new ApiError(403, { detail, code: 'PERMISSIONS_ERROR' });
 

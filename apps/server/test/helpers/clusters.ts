@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
@@ -8,20 +7,11 @@ import type { ServerOptions } from '../../src/server.js';
 import type { Api } from './api.js';
 import { createUser, type TestUser } from './factories.js';
 import { startTestServer, type TestServer } from './server.js';
+import { freePort, waitFor } from './wait.js';
+
+export { freePort, waitFor };
 
 export const PYTHON = '/usr/bin/python3';
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Fast loop timings for tests; a test may override any. */
 export const FAST_TIMINGS = {
@@ -87,28 +77,6 @@ export async function instanceProcesses(ts: TestServer): Promise<LocalProcess[]>
   const rows = await ts.server.deps.db.select({ backendId: instances.backendId }).from(instances);
   const ours = new Set(rows.map((r) => r.backendId));
   return (await findInstanceProcesses()).filter((p) => ours.has(p.backendId));
-}
-
-/** Polls `check` until it returns a value (not undefined/false) or the deadline passes. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 90_000,
-  everyMs = 250,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** Waits until the cluster reaches `state` and returns its details. */

@@ -1,6 +1,7 @@
 export * from './analytics.js';
 export * from './auth.js';
 export * from './billing.js';
+export * from './cloud.js';
 export * from './cluster-resources.js';
 export * from './clusters.js';
 export * from './filestores.js';

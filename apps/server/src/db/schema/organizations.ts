@@ -79,6 +79,12 @@ export const workspaces = pgTable(
     /** Workspace-wide monthly credit limit; null means none. */
     creditLimit: integer('credit_limit'),
     created: createdAt(),
+    /** The backend new clusters run on: this server's own (`in_process`) until a cloud is set up. */
+    activeBackend: varchar('active_backend', { length: 32 }).notNull().default('in_process'),
+    /** Credentials and the setup clusters need are in place in the workspace's cloud. */
+    setupComplete: boolean('setup_complete').notNull().default(false),
+    /** The workspace has cloud credentials of its own. */
+    configuredCustomerHosted: boolean('configured_customer_hosted').notNull().default(false),
   },
   (t) => [
     uniqueIndex('accounts_slug_key').on(t.slug),

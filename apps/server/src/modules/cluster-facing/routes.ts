@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { agentBundle } from '../../compute/agent-bundle.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { z } from '../../http/zod.js';
@@ -54,6 +55,19 @@ export function registerClusterFacingRoutes(app: App, deps: Deps): void {
     `${base}/bootstrap`,
     { config: cluster, schema: { tags, querystring: bootstrapQuery, response: { 200: bootstrapAnswer } } },
     async (request) => service.bootstrap(deps, callingCluster(request), request.query.backend_id),
+  );
+
+  app.get(
+    `${base}/agent.tar.gz`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          'The instance agent (the `cumulus` Python package) as a gzip tar archive: what a cloud VM fetches at boot to run it.',
+      },
+    },
+    async (_request, reply) => reply.type('application/gzip').send(await agentBundle()),
   );
 
   for (const [name, file] of Object.entries(PRELOADS)) {

@@ -8,6 +8,7 @@ import { clusters } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, notFound } from '../../http/errors.js';
+import { onUpgrade } from '../../http/upgrade.js';
 import { isLive } from '../clusters/states.js';
 import { dashboardPrefix, PASS_SECONDS, passCookie, redeemPass } from './passes.js';
 
@@ -128,38 +129,42 @@ function installUpgrade(
   app: FastifyInstance,
   upstreamOf: (clusterId: number, pass: string | undefined) => Promise<URL>,
 ): void {
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const match = PATH.exec(req.url ?? '');
-    const deny = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-    };
-    if (!match) return deny(404, 'Not Found');
-    const clusterId = Number(match[1]);
-    const fromLink = new URLSearchParams(match[3] ?? '').get('token') ?? undefined;
-    const cookies = app.parseCookie(req.headers.cookie ?? '');
-    upstreamOf(clusterId, fromLink ?? cookies[passCookie(clusterId)]).then(
-      (upstream) => {
-        const tunnel = connect(Number(upstream.port || 80), upstream.hostname, () => {
-          const headers = {
-            ...forwardedHeaders(req.headers, ['upgrade', 'connection']),
-            host: upstream.host,
+  onUpgrade(
+    app,
+    (path) => path.startsWith('/dashboard/'),
+    (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const match = PATH.exec(req.url ?? '');
+      const deny = (status: number, text: string) => {
+        socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      };
+      if (!match) return deny(404, 'Not Found');
+      const clusterId = Number(match[1]);
+      const fromLink = new URLSearchParams(match[3] ?? '').get('token') ?? undefined;
+      const cookies = app.parseCookie(req.headers.cookie ?? '');
+      upstreamOf(clusterId, fromLink ?? cookies[passCookie(clusterId)]).then(
+        (upstream) => {
+          const tunnel = connect(Number(upstream.port || 80), upstream.hostname, () => {
+            const headers = {
+              ...forwardedHeaders(req.headers, ['upgrade', 'connection']),
+              host: upstream.host,
+            };
+            const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+            tunnel.write(`${req.method} ${upstreamPath(req.url!)} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+            if (head.length > 0) tunnel.write(head);
+            socket.pipe(tunnel).pipe(socket);
+          });
+          const close = () => {
+            tunnel.destroy();
+            socket.destroy();
           };
-          const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
-          tunnel.write(`${req.method} ${upstreamPath(req.url!)} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
-          if (head.length > 0) tunnel.write(head);
-          socket.pipe(tunnel).pipe(socket);
-        });
-        const close = () => {
-          tunnel.destroy();
-          socket.destroy();
-        };
-        tunnel.once('error', () => deny(502, 'Bad Gateway'));
-        tunnel.once('close', close);
-        socket.once('error', close);
-        socket.once('close', close);
-      },
-      (err: unknown) =>
-        err instanceof ApiError && err.statusCode === 404 ? deny(404, 'Not Found') : deny(403, 'Forbidden'),
-    );
-  });
+          tunnel.once('error', () => deny(502, 'Bad Gateway'));
+          tunnel.once('close', close);
+          socket.once('error', close);
+          socket.once('close', close);
+        },
+        (err: unknown) =>
+          err instanceof ApiError && err.statusCode === 404 ? deny(404, 'Not Found') : deny(403, 'Forbidden'),
+      );
+    },
+  );
 }

@@ -14,6 +14,12 @@ export const workspaceBrief = z.object({
   avatar_url: z.string().nullable(),
   active: z.boolean(),
   can_use_cumulus_hosted: z.boolean(),
+  /** Backend type new clusters run on (`in_process` until a cloud is set up, then `vm_aws`...). */
+  active_backend: z.string(),
+  /** Credentials and what clusters need in the cloud are set up. */
+  setup_complete: z.boolean(),
+  /** The workspace has cloud credentials of its own. */
+  configured_customer_hosted: z.boolean(),
   organization: organizationBrief,
 });
 
@@ -31,5 +37,8 @@ export const presentWorkspaceBrief = (a: Workspace, o: Organization): z.infer<ty
   active: a.active,
   // Every workspace of a self-hosted install runs on this server's own compute.
   can_use_cumulus_hosted: true,
+  active_backend: a.activeBackend,
+  setup_complete: a.setupComplete,
+  configured_customer_hosted: a.configuredCustomerHosted,
   organization: presentOrganizationBrief(o),
 });

@@ -84,6 +84,11 @@ describe('Create cluster', () => {
       env_name: null,
       batch_job_ids: null,
     });
+    // In a cloud workspace: the picked worker type, and spot workers falling back to on demand.
+    const cloud = createClusterBody({ ...input, workerInstanceType: 'm5.xlarge', spot: true });
+    expect(cloud.worker_instance_types).toEqual(['m5.xlarge']);
+    expect(cloud.options).toEqual({ spot: true, spot_on_demand_fallback: true });
+    expect(body.worker_instance_types).toBeNull();
     // A picked environment is sent by name; none leaves the server's Python.
     expect(createClusterBody({ ...input, envName: 'analysis' }).env_name).toBe('analysis');
     // client-contract.md 2.2: all keys present, `options` and `local_versions` only when non-empty.

@@ -1,15 +1,114 @@
 import { CloudIcon } from 'lucide-react';
+import * as React from 'react';
 
-import { PlaceholderPage } from '@/components/placeholder-page';
+import { EmptyState } from '@/components/empty-state';
+import { Page, PageHeader } from '@/components/page';
+import { Badge } from '@/components/ui/badge';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useAwsRegionsQuery } from '@/data/cloud/aws-setup';
+import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
+import { useWorkspaceBackendQuery } from '@/data/cloud/workspace-backend-query';
+import { AwsCredentialsCard } from '@/features/setup/aws-credentials-card';
+import { AwsNetworkCard } from '@/features/setup/aws-network-card';
+import { AwsSettingsCard } from '@/features/setup/aws-settings-card';
+import { AzureCredentialsCard, GcpCredentialsCard } from '@/features/setup/other-cloud-cards';
+import { usePageMeta } from '@/lib/page-meta';
+import { useWorkspace } from '@/lib/workspace';
 
-/** Placeholder until its capability lands; replace this page, keep the route. */
+const BACKEND_LABEL: Record<string, string> = {
+  in_process: "This Cumulus server's own machine",
+  vm_aws: 'AWS (EC2, your account)',
+  vm_gcp: 'GCP (your project)',
+  vm_azure: 'Azure (your subscription)',
+};
+
+/**
+ * The Cloud page (console.md section 2's `account` and `setup` routes): where the workspace's
+ * clusters run. AWS in three steps (credentials or role assumption, region and network,
+ * settings); GCP and Azure credentials. Once AWS is set up the workspace is polled every 3 s
+ * until it runs on its cloud backend.
+ */
 export function CloudSetupPage() {
+  usePageMeta({ title: 'Cloud Setup', breadcrumbs: [{ label: 'Cloud' }] });
+  const { workspace } = useWorkspace();
+  if (!workspace)
+    return (
+      <Page>
+        <PageHeader title="Cloud Setup" />
+        <EmptyState
+          icon={CloudIcon}
+          title="No workspace"
+          description="Join or create a workspace to set up its cloud."
+        />
+      </Page>
+    );
   return (
-    <PlaceholderPage
-      title="Cloud Setup"
-      breadcrumbs={[{ label: 'Cloud' }]}
-      description="Where this workspace runs its instances."
-      icon={CloudIcon}
+    <CloudSetup
+      key={workspace.slug}
+      slug={workspace.slug}
+      name={workspace.name}
+      isAdmin={workspace.isAdmin}
     />
+  );
+}
+
+function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdmin: boolean }) {
+  const [waiting, setWaiting] = React.useState(false);
+  const details = useWorkspaceBackendQuery(slug, waiting);
+  const credentials = useCloudCredentialsQuery(slug, 'aws');
+  const regions = useAwsRegionsQuery(slug);
+  const backend = details.data?.activeBackend ?? 'in_process';
+  const defaultRegion = regions.data?.regions.find((r) => r.default)?.region ?? null;
+  const polling = waiting && backend === 'in_process';
+
+  return (
+    <Page>
+      <PageHeader
+        title="Cloud Setup"
+        description={
+          <>
+            Where clusters of <span className="text-foreground font-medium">{name}</span> run.
+          </>
+        }
+      />
+      <div
+        className="bg-card flex flex-wrap items-center gap-3 rounded-lg border p-4 text-sm"
+        aria-live="polite"
+      >
+        <span className="text-muted-foreground">New clusters run on</span>
+        <span className="font-medium">{BACKEND_LABEL[backend] ?? backend}</span>
+        {details.data?.setupComplete ? <Badge variant="secondary">Setup complete</Badge> : null}
+        {polling ? <span className="text-muted-foreground">Waiting for the workspace to switch…</span> : null}
+      </div>
+      {!isAdmin ? (
+        <p className="text-muted-foreground text-sm">
+          You are not an admin of {name}: ask one to change where its clusters run.
+        </p>
+      ) : null}
+      <Tabs defaultValue="aws" className="gap-4">
+        <TabsList>
+          <TabsTrigger value="aws">AWS</TabsTrigger>
+          <TabsTrigger value="gcp">GCP</TabsTrigger>
+          <TabsTrigger value="azure">Azure</TabsTrigger>
+        </TabsList>
+        <TabsContent value="aws" className="grid gap-6">
+          <AwsCredentialsCard account={slug} isAdmin={isAdmin} />
+          <AwsNetworkCard
+            account={slug}
+            enabled={isAdmin && (credentials.data?.configured ?? false)}
+            onDone={() => setWaiting(true)}
+          />
+          {regions.data?.regions.length ? (
+            <AwsSettingsCard account={slug} region={defaultRegion} isAdmin={isAdmin} />
+          ) : null}
+        </TabsContent>
+        <TabsContent value="gcp">
+          <GcpCredentialsCard account={slug} isAdmin={isAdmin} />
+        </TabsContent>
+        <TabsContent value="azure">
+          <AzureCredentialsCard account={slug} isAdmin={isAdmin} />
+        </TabsContent>
+      </Tabs>
+    </Page>
   );
 }

@@ -91,6 +91,11 @@ export async function launchQueued(
     ((role === 'scheduler'
       ? cluster.options.scheduler_instance_types
       : cluster.options.worker_instance_types) ?? []) as string[];
+  const backendOptions = (cluster.options.options ?? {}) as {
+    spot?: unknown;
+    spot_on_demand_fallback?: unknown;
+  };
+  const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
   const results = await Promise.allSettled(
     queued.map(async (m) => {
       const instance = m.instance!;
@@ -105,12 +110,22 @@ export async function launchQueued(
         clusterToken: token,
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
+        spot: flag(backendOptions.spot),
+        spotOnDemandFallback: flag(backendOptions.spot_on_demand_fallback),
       });
+      // A cloud backend says which type it got (the first of those asked that had capacity) and why.
+      const launchedType =
+        typeof backendData.instanceType === 'string' ? backendData.instanceType : undefined;
       await ctx.db
         .update(instances)
-        .set({ backendData, launchedAt: new Date() })
+        .set({ backendData, launchedAt: new Date(), ...(launchedType && { instanceType: launchedType }) })
         .where(eq(instances.id, instance.id));
-      await setInstanceState(ctx.db, instance, 'starting');
+      await setInstanceState(
+        ctx.db,
+        instance,
+        'starting',
+        typeof backendData.note === 'string' ? backendData.note : undefined,
+      );
       await setProcessState(ctx.db, m.process, 'starting');
     }),
   );

@@ -19,6 +19,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useClusterCreateMutation } from '@/data/clusters/cluster-create-mutation';
+import { CLOUD_BACKENDS, CloudMachineFields } from '@/features/clusters/dashboard/cloud-machine-fields';
 import {
   createClusterBody,
   createClusterSchema,
@@ -37,7 +38,7 @@ const FORM_FIELDS = ['name', 'workers', 'envName'] as const;
 type CreateClusterDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  workspace: { slug: string; name: string };
+  workspace: { slug: string; name: string; activeBackend?: string };
 };
 
 /**
@@ -50,6 +51,7 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
   const form = useZodForm(createClusterSchema, { defaultValues: defaultValues(workspace.slug) });
   const tags = useFieldArray({ control: form.control, name: 'tags' });
   const { errors } = form.formState;
+  const cloudBackend = CLOUD_BACKENDS.find((b) => b === workspace.activeBackend) ?? null;
 
   function close(next: boolean) {
     onOpenChange(next);
@@ -134,6 +136,7 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
               )}
             />
           </div>
+          {cloudBackend ? <CloudMachineFields control={form.control} backendType={cloudBackend} /> : null}
           <Controller
             control={form.control}
             name="envName"

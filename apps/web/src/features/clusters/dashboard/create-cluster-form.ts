@@ -38,6 +38,9 @@ export const createClusterSchema = z
     /** A software environment's name; empty: the server's own interpreter. */
     envName: z.string(),
     tags: z.array(tagRow).max(100, 'A cluster takes at most 100 tags'),
+    /** Cloud workspaces only: a worker instance type ('' = the workspace's defaults) and spot. */
+    workerInstanceType: z.string().max(64).default(''),
+    spot: z.boolean().default(false),
   })
   .superRefine((values, ctx) => {
     const seen = new Set<string>();
@@ -70,6 +73,8 @@ export function defaultValues(workspace: string): CreateClusterValues {
     idleTimeout: DEFAULT_IDLE_TIMEOUT,
     envName: '',
     tags: [{ key: '', value: '' }],
+    workerInstanceType: '',
+    spot: false,
   };
 }
 
@@ -84,7 +89,7 @@ export function createClusterBody(input: CreateClusterInput): CreateClusterBody 
   return {
     name: input.name,
     workers: Number(input.workers),
-    worker_instance_types: null,
+    worker_instance_types: input.workerInstanceType ? [input.workerInstanceType] : null,
     scheduler_instance_types: null,
     worker_options: {},
     worker_class: null,
@@ -114,5 +119,7 @@ export function createClusterBody(input: CreateClusterInput): CreateClusterBody 
     cluster_timeout_seconds: null,
     coiled_cloud_env_image: null,
     filestores_to_attach: null,
+    // Spot workers fall back to on demand when spot capacity is short (the client's spot_with_fallback).
+    ...(input.spot && { options: { spot: true, spot_on_demand_fallback: true } }),
   };
 }

@@ -1,0 +1,23 @@
+import { execFile } from 'node:child_process';
+import { PYTHON_DIR } from '../lib/python-dir.js';
+
+let bundle: Promise<Buffer> | null = null;
+
+/**
+ * The `cumulus` Python package as a gzip tar archive: what a cloud VM downloads at boot to run
+ * the same instance agent local instances run (made once per server process).
+ */
+export function agentBundle(): Promise<Buffer> {
+  bundle ??= new Promise<Buffer>((resolve, reject) => {
+    execFile(
+      'tar',
+      ['-czf', '-', '--exclude=__pycache__', '--exclude=*.pyc', '-C', PYTHON_DIR, 'cumulus'],
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
+  }).catch((err: unknown) => {
+    bundle = null;
+    throw err;
+  });
+  return bundle;
+}

@@ -1,0 +1,205 @@
+import {
+  AuthorizeSecurityGroupIngressCommand,
+  CreateSecurityGroupCommand,
+  DeleteSecurityGroupCommand,
+  DescribeAvailabilityZonesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcsCommand,
+  type EC2Client,
+  type IpPermission,
+  RevokeSecurityGroupIngressCommand,
+} from '@aws-sdk/client-ec2';
+import {
+  AddRoleToInstanceProfileCommand,
+  CreateInstanceProfileCommand,
+  CreateRoleCommand,
+  DeleteInstanceProfileCommand,
+  DeleteRoleCommand,
+  GetInstanceProfileCommand,
+  type IAMClient,
+  RemoveRoleFromInstanceProfileCommand,
+} from '@aws-sdk/client-iam';
+import { awsCode } from './clients.js';
+
+/**
+ * What clusters need in a workspace's AWS account, and what it has: VPCs, zones, subnets and
+ * security groups to choose from; the security group and instance profile Cumulus makes.
+ */
+
+/** Dask's scheduler and dashboard ports: the only ones opened, and only to the allowed CIDR. */
+export const CLUSTER_PORTS = [8786, 8787] as const;
+
+const nameOf = (tags: { Key?: string; Value?: string }[] | undefined) =>
+  tags?.find((t) => t.Key === 'Name')?.Value ?? null;
+
+export async function listVpcs(ec2: EC2Client) {
+  const answer = await ec2.send(new DescribeVpcsCommand({}));
+  return (answer.Vpcs ?? []).map((v) => ({
+    vpc_id: v.VpcId ?? '',
+    cidr_block: v.CidrBlock ?? '',
+    is_default: v.IsDefault ?? false,
+    name: nameOf(v.Tags),
+  }));
+}
+
+export async function listAvailabilityZones(ec2: EC2Client) {
+  const answer = await ec2.send(new DescribeAvailabilityZonesCommand({}));
+  return (answer.AvailabilityZones ?? []).map((z) => ({
+    name: z.ZoneName ?? '',
+    zone_id: z.ZoneId ?? '',
+    state: z.State ?? '',
+  }));
+}
+
+const vpcFilter = (vpcId?: string) => (vpcId ? [{ Name: 'vpc-id', Values: [vpcId] }] : undefined);
+
+export async function listSubnets(ec2: EC2Client, vpcId?: string) {
+  const answer = await ec2.send(new DescribeSubnetsCommand({ Filters: vpcFilter(vpcId) }));
+  return (answer.Subnets ?? []).map((s) => ({
+    subnet_id: s.SubnetId ?? '',
+    vpc_id: s.VpcId ?? '',
+    availability_zone: s.AvailabilityZone ?? '',
+    cidr_block: s.CidrBlock ?? '',
+    available_ips: s.AvailableIpAddressCount ?? 0,
+    map_public_ip_on_launch: s.MapPublicIpOnLaunch ?? false,
+    name: nameOf(s.Tags),
+  }));
+}
+
+export async function listSecurityGroups(ec2: EC2Client, vpcId?: string) {
+  const answer = await ec2.send(new DescribeSecurityGroupsCommand({ Filters: vpcFilter(vpcId) }));
+  return (answer.SecurityGroups ?? []).map((g) => ({
+    group_id: g.GroupId ?? '',
+    group_name: g.GroupName ?? '',
+    vpc_id: g.VpcId ?? '',
+    description: g.Description ?? '',
+  }));
+}
+
+/** The VPC to use when none is named: the region's default one. */
+export async function defaultVpcId(ec2: EC2Client): Promise<string | null> {
+  const answer = await ec2.send(
+    new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }),
+  );
+  return answer.Vpcs?.[0]?.VpcId ?? null;
+}
+
+const portRules = (cidr: string): IpPermission[] =>
+  CLUSTER_PORTS.map((port) => ({
+    IpProtocol: 'tcp',
+    FromPort: port,
+    ToPort: port,
+    IpRanges: [{ CidrIp: cidr, Description: 'Dask scheduler and dashboard (Cumulus)' }],
+  }));
+
+const ignoring = (code: string) => (err: unknown) => {
+  if (awsCode(err) !== code) throw err;
+};
+
+/**
+ * The cluster security group of a VPC, made once and found again by name: Dask's ports open to
+ * the allowed CIDR only, and every port open between the cluster's own machines.
+ */
+export async function ensureSecurityGroup(
+  ec2: EC2Client,
+  options: { vpcId: string; name: string; allowedCidr: string; tags: Record<string, string> },
+): Promise<{ groupId: string; created: boolean }> {
+  const found = await ec2.send(
+    new DescribeSecurityGroupsCommand({
+      Filters: [
+        { Name: 'vpc-id', Values: [options.vpcId] },
+        { Name: 'group-name', Values: [options.name] },
+      ],
+    }),
+  );
+  const existing = found.SecurityGroups?.[0]?.GroupId;
+  if (existing) return { groupId: existing, created: false };
+  const made = await ec2.send(
+    new CreateSecurityGroupCommand({
+      GroupName: options.name,
+      Description: 'Dask clusters run by Cumulus',
+      VpcId: options.vpcId,
+      TagSpecifications: [
+        {
+          ResourceType: 'security-group',
+          Tags: Object.entries({ Name: options.name, ...options.tags }).map(([Key, Value]) => ({
+            Key,
+            Value,
+          })),
+        },
+      ],
+    }),
+  );
+  const groupId = made.GroupId!;
+  await ec2
+    .send(
+      new AuthorizeSecurityGroupIngressCommand({
+        GroupId: groupId,
+        IpPermissions: [
+          ...portRules(options.allowedCidr),
+          { IpProtocol: '-1', UserIdGroupPairs: [{ GroupId: groupId, Description: 'Within the cluster' }] },
+        ],
+      }),
+    )
+    .catch(ignoring('InvalidPermission.Duplicate'));
+  return { groupId, created: true };
+}
+
+/** Moves the Dask ports of a security group from one allowed CIDR to another. */
+export async function changeAllowedCidr(ec2: EC2Client, groupId: string, from: string, to: string) {
+  if (from === to) return;
+  await ec2
+    .send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(to) }))
+    .catch(ignoring('InvalidPermission.Duplicate'));
+  await ec2
+    .send(new RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(from) }))
+    .catch(ignoring('InvalidPermission.NotFound'));
+}
+
+/** The ports' allowed CIDRs a security group has now (what a test or the settings page checks). */
+export async function allowedCidrsOf(ec2: EC2Client, groupId: string): Promise<Record<number, string[]>> {
+  const answer = await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }));
+  const out: Record<number, string[]> = {};
+  for (const p of answer.SecurityGroups?.[0]?.IpPermissions ?? [])
+    if (p.FromPort !== undefined) out[p.FromPort] = (p.IpRanges ?? []).map((r) => r.CidrIp ?? '');
+  return out;
+}
+
+export async function deleteSecurityGroup(ec2: EC2Client, groupId: string) {
+  await ec2
+    .send(new DeleteSecurityGroupCommand({ GroupId: groupId }))
+    .catch(ignoring('InvalidGroup.NotFound'));
+}
+
+const EC2_TRUST = JSON.stringify({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+});
+
+/** The instance profile cluster machines run with (a role EC2 may assume), made once. */
+export async function ensureInstanceProfile(iam: IAMClient, name: string) {
+  const existing = await iam
+    .send(new GetInstanceProfileCommand({ InstanceProfileName: name }))
+    .catch(ignoring('NoSuchEntity'));
+  if (existing?.InstanceProfile?.Arn)
+    return { name, arn: existing.InstanceProfile.Arn, roleName: name, created: false };
+  await iam
+    .send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: EC2_TRUST, Path: '/' }))
+    .catch(ignoring('EntityAlreadyExists'));
+  const made = await iam.send(new CreateInstanceProfileCommand({ InstanceProfileName: name, Path: '/' }));
+  await iam
+    .send(new AddRoleToInstanceProfileCommand({ InstanceProfileName: name, RoleName: name }))
+    .catch(ignoring('LimitExceeded'));
+  return { name, arn: made.InstanceProfile!.Arn!, roleName: name, created: true };
+}
+
+export async function deleteInstanceProfile(iam: IAMClient, name: string) {
+  await iam
+    .send(new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: name, RoleName: name }))
+    .catch(ignoring('NoSuchEntity'));
+  await iam
+    .send(new DeleteInstanceProfileCommand({ InstanceProfileName: name }))
+    .catch(ignoring('NoSuchEntity'));
+  await iam.send(new DeleteRoleCommand({ RoleName: name })).catch(ignoring('NoSuchEntity'));
+}

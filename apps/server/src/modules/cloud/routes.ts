@@ -1,0 +1,240 @@
+import type { CloudProvider } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
+import { z } from '../../http/zod.js';
+import { registerClusterInfoSocket } from './cluster-info-socket.js';
+import * as credentials from './credentials.js';
+import * as roles from './role-setup.js';
+import {
+  AWS_REGIONS,
+  AZURE_REGIONS,
+  attemptAnswer,
+  attemptParams,
+  awsCredentialsBody,
+  azureCredentialsBody,
+  callbackBody,
+  cloudConfigSchema,
+  confirmQuery,
+  credentialsAnswer,
+  deletedAnswer,
+  GCP_REGIONS,
+  GCP_ZONES,
+  gcpCredentialsBody,
+  roleCheckAnswer,
+  roleInfoBody,
+  roleSetupAnswer,
+  templateParams,
+  workspaceParams,
+} from './schemas.js';
+
+const tags = ['cloud'];
+const user = { auth: 'user' } as const;
+const base = '/api/v2/cloud-credentials';
+
+/**
+ * Cloud credentials of a workspace (console.md section 2's Cloud pages, client-contract.md
+ * section 7): stored sealed, shown masked, checked when saved; replacing or deleting them while
+ * clusters run there follows the 409 confirm/retry protocol.
+ */
+export function registerCloudRoutes(app: App, deps: Deps): void {
+  registerClusterInfoSocket(app, deps);
+
+  app.get(
+    '/api/v2/cloud/config/',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Regions (and GCP zones) the console offers, with the defaults.',
+        response: { 200: cloudConfigSchema },
+      },
+    },
+    async () => ({
+      aws: { default_region: 'us-east-1', supported_regions: [...AWS_REGIONS] },
+      gcp: {
+        default_region: 'us-east1',
+        default_zone: 'us-east1-c',
+        supported_regions: [...GCP_REGIONS],
+        supported_zones: GCP_ZONES,
+      },
+      azure: { default_region: 'eastus', supported_regions: [...AZURE_REGIONS] },
+    }),
+  );
+
+  const bodies = { aws: awsCredentialsBody, gcp: gcpCredentialsBody, azure: azureCredentialsBody } as const;
+  const save = {
+    aws: credentials.saveAwsCredentials,
+    gcp: credentials.saveGcpCredentials,
+    azure: credentials.saveAzureCredentials,
+  } as const;
+  for (const provider of ['aws', 'gcp', 'azure'] as const satisfies readonly CloudProvider[]) {
+    const url = `${base}/:account/${provider}`;
+    app.get(
+      url,
+      {
+        config: user,
+        schema: {
+          tags,
+          description: `The workspace's ${provider} credentials as they may be shown (key ids masked, no secret).`,
+          params: workspaceParams,
+          response: { 200: credentialsAnswer },
+        },
+      },
+      async (request) =>
+        credentials.getCredentials(deps, currentUser(request), request.params.account, provider),
+    );
+    app.post(
+      url,
+      {
+        config: user,
+        schema: {
+          tags,
+          description: `Checks and stores the workspace's ${provider} credentials (admins). 409 action_required while clusters run there with other credentials.`,
+          params: workspaceParams,
+          querystring: confirmQuery,
+          body: bodies[provider],
+          response: { 200: credentialsAnswer },
+        },
+      },
+      async (request) =>
+        // The schema for the provider validated the body.
+        save[provider](
+          deps,
+          currentUser(request),
+          request.params.account,
+          request.body as never,
+          request.query.confirm ?? false,
+        ),
+    );
+    app.delete(
+      url,
+      {
+        config: user,
+        schema: {
+          tags,
+          description: `Forgets the workspace's ${provider} credentials (admins). 409 action_required while clusters run there.`,
+          params: workspaceParams,
+          querystring: confirmQuery,
+          response: { 200: deletedAnswer },
+        },
+      },
+      async (request) =>
+        credentials.deleteCredentials(
+          deps,
+          currentUser(request),
+          request.params.account,
+          provider,
+          request.query.confirm ?? false,
+        ),
+    );
+  }
+
+  app.post(
+    `${base}/account/:account/start-role-assumption-setup`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          "The principal a role in the workspace's AWS account must trust, and the external id it must require.",
+        params: workspaceParams,
+        response: { 200: roleSetupAnswer },
+      },
+    },
+    async (request) => roles.startRoleSetup(deps, currentUser(request), request.params.account),
+  );
+  app.post(
+    `${base}/account/:account/check-role-assumption`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Tries to assume the role now; answers whether AWS allowed it and why not.',
+        params: workspaceParams,
+        body: roleInfoBody,
+        response: { 200: roleCheckAnswer },
+      },
+    },
+    async (request) => roles.checkRole(deps, currentUser(request), request.params.account, request.body),
+  );
+  app.post(
+    `${base}/account/:account/complete-role-assumption-setup`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "Assumes the role once and keeps it as the workspace's AWS credentials.",
+        params: workspaceParams,
+        querystring: confirmQuery,
+        body: callbackBody,
+        response: { 200: credentialsAnswer },
+      },
+    },
+    async (request) =>
+      roles.completeRoleSetup(
+        deps,
+        currentUser(request),
+        request.params.account,
+        request.body,
+        request.query.confirm ?? false,
+      ),
+  );
+  app.post(
+    `${base}/callback`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Reports the role a setup attempt made (its stack output); completes the setup.',
+        body: callbackBody,
+        response: { 200: credentialsAnswer },
+      },
+    },
+    async (request) => roles.roleCallback(deps, currentUser(request), request.body),
+  );
+  app.post(
+    `${base}/account/:account/cf-setup-attempt`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Starts a CloudFormation setup: the template Cumulus serves, a quick-create link, and an id to poll.',
+        params: workspaceParams,
+        querystring: confirmQuery,
+        response: { 200: attemptAnswer },
+      },
+    },
+    async (request) => roles.startCloudFormation(deps, currentUser(request), request.params.account),
+  );
+  app.get(
+    `${base}/account/:account/cf-setup-attempt/:id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'A CloudFormation setup attempt: pending until its role is reported, then complete or error.',
+        params: attemptParams,
+        response: { 200: attemptAnswer },
+      },
+    },
+    async (request) =>
+      roles.getCloudFormation(deps, currentUser(request), request.params.account, request.params.id),
+  );
+  app.get(
+    `${base}/cf-template/:id/:signature`,
+    {
+      config: { auth: 'none', csrf: false },
+      schema: {
+        tags,
+        description:
+          "An attempt's CloudFormation template (signed link: CloudFormation fetches it without signing in).",
+        params: templateParams,
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async (request) => roles.cloudFormationTemplate(deps, request.params.id, request.params.signature),
+  );
+}

@@ -1,0 +1,368 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { awsCode, awsMessage } from '../../compute/aws/clients.js';
+import {
+  changeAllowedCidr,
+  defaultVpcId,
+  deleteInstanceProfile,
+  deleteSecurityGroup,
+  ensureInstanceProfile,
+  ensureSecurityGroup,
+  listSecurityGroups,
+  listSubnets,
+  listVpcs,
+} from '../../compute/aws/network.js';
+import { type CloudSetupRegion, cloudSetupRegions, cloudSetups, type User } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, fieldError, notFound } from '../../http/errors.js';
+import { workspaceAccess } from '../access/workspace.js';
+import { guardClustersInCloud } from '../cloud/guard.js';
+import { refreshWorkspaceBackend } from '../cloud/workspace-backend.js';
+import {
+  type AwsGlobal,
+  awsClientsOf,
+  awsSetupRow,
+  DEFAULT_AWS_SETTINGS,
+  regionRows,
+} from './aws-account.js';
+import type {
+  AwsSettings,
+  awsGlobalAnswer,
+  awsGlobalBody,
+  awsRegionsBody,
+  awsSettingsPatch,
+  regionAnswer,
+} from './schemas.js';
+
+/**
+ * AWS setup of a workspace (`setup/account/{ws}/aws/*`): the instance profile and cluster
+ * security groups Cumulus makes in the account, the regions (VPC, subnets, security group)
+ * clusters run in, and their settings. Every AWS call uses the workspace's own credentials.
+ */
+
+const cloudError = (err: unknown) =>
+  err instanceof ApiError
+    ? err
+    : new ApiError(400, { detail: `AWS said: ${awsMessage(err)}`, code: 'AWS_ERROR' });
+
+async function aws<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw cloudError(err);
+  }
+}
+
+const groupName = (slug: string) => `cumulus-${slug}`.slice(0, 255);
+const profileName = (workspaceId: number) => `cumulus-instances-${workspaceId}`;
+const tagsOf = (workspace: { id: number; slug: string }) => ({
+  'cumulus:workspace': workspace.slug,
+  'cumulus:workspace-id': String(workspace.id),
+});
+
+function presentGlobal(global: AwsGlobal | null): z.infer<typeof awsGlobalAnswer> {
+  return {
+    configured: !!global,
+    allowed_cidr: global?.allowed_cidr ?? null,
+    instance_profile_name: global?.instance_profile_name ?? null,
+    instance_profile_arn: global?.instance_profile_arn ?? null,
+    security_groups: global?.security_groups ?? {},
+  };
+}
+
+export async function getGlobal(deps: Deps, user: User, slug: string) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  const row = await awsSetupRow(deps.db, workspace.id);
+  return presentGlobal((row?.global as AwsGlobal | null) ?? null);
+}
+
+/** Makes (or finds again) the instance profile and the security group of a region's default VPC. */
+export async function setUpGlobal(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof awsGlobalBody>,
+  callerIp: string,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const clients = await awsClientsOf(deps, workspace.id);
+  const existing = await awsSetupRow(deps.db, workspace.id);
+  const before = (existing?.global as AwsGlobal | null) ?? null;
+  const allowedCidr = body.allowed_cidr ?? before?.allowed_cidr ?? `${callerIp.replace(/^::ffff:/, '')}/32`;
+  const region = body.region ?? clients.defaultRegion;
+  const ec2 = clients.ec2(region);
+  const profile = await aws(() => ensureInstanceProfile(clients.iam(), profileName(workspace.id)));
+  const vpcId = await aws(() => defaultVpcId(ec2));
+  if (!vpcId)
+    throw fieldError(
+      'region',
+      `${region} has no default VPC: add the region with a VPC instead (aws/regions).`,
+    );
+  const group = await aws(() =>
+    ensureSecurityGroup(ec2, {
+      vpcId,
+      name: groupName(workspace.slug),
+      allowedCidr,
+      tags: tagsOf(workspace),
+    }),
+  );
+  if (before && before.allowed_cidr !== allowedCidr)
+    await aws(() => changeAllowedCidr(ec2, group.groupId, before.allowed_cidr, allowedCidr));
+  const global: AwsGlobal = {
+    allowed_cidr: allowedCidr,
+    instance_profile_name: profile.name,
+    instance_profile_arn: profile.arn,
+    security_groups: { ...before?.security_groups, [region]: { vpc_id: vpcId, group_id: group.groupId } },
+  };
+  await saveGlobal(deps, workspace.id, global, { allowed_cidr: allowedCidr });
+  return presentGlobal(global);
+}
+
+async function saveGlobal(
+  deps: Deps,
+  workspaceId: number,
+  global: AwsGlobal,
+  settings: Partial<AwsSettings> = {},
+) {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(cloudSetups)
+      .where(and(eq(cloudSetups.workspaceId, workspaceId), eq(cloudSetups.provider, 'aws')));
+    const value = {
+      global: global as unknown as Record<string, unknown>,
+      settings: { ...row?.settings, ...settings },
+    };
+    if (row)
+      await tx
+        .update(cloudSetups)
+        .set({ ...value, updated: new Date() })
+        .where(eq(cloudSetups.id, row.id));
+    else await tx.insert(cloudSetups).values({ workspaceId, provider: 'aws', ...value });
+    await refreshWorkspaceBackend(tx, workspaceId);
+  });
+}
+
+export function presentRegion(r: CloudSetupRegion): z.infer<typeof regionAnswer> {
+  const n = r.network as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return {
+    id: r.id,
+    provider: r.provider as 'aws' | 'gcp',
+    region: r.region,
+    default: r.isDefault,
+    vpc_id: str(n.vpc_id),
+    subnet_ids: Array.isArray(n.subnet_ids) ? (n.subnet_ids as string[]) : [],
+    security_group_id: str(n.security_group_id),
+    network: str(n.network),
+    subnet: str(n.subnet),
+  };
+}
+
+export async function getRegions(deps: Deps, user: User, slug: string, provider: 'aws' | 'gcp') {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  return { regions: (await regionRows(deps.db, workspace.id, provider)).map(presentRegion) };
+}
+
+/**
+ * Adds or updates regions: each gets a VPC (the default one unless named), its subnets (all of
+ * the VPC's unless named, each checked to be in it) and a security group (named, else the
+ * cluster group Cumulus makes in that VPC).
+ */
+export async function setRegions(deps: Deps, user: User, slug: string, body: z.infer<typeof awsRegionsBody>) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await awsSetupRow(deps.db, workspace.id);
+  const global = (row?.global as AwsGlobal | null) ?? null;
+  if (!global)
+    throw new ApiError(409, {
+      detail: 'Set up AWS for the workspace first (aws/global).',
+      code: 'NO_CLOUD_SETUP',
+    });
+  const clients = await awsClientsOf(deps, workspace.id);
+  const chosen: { region: string; network: Record<string, unknown>; isDefault: boolean }[] = [];
+  for (const [i, r] of body.regions.entries()) {
+    const ec2 = clients.ec2(r.region);
+    const vpcId = r.vpc_id ?? (await aws(() => defaultVpcId(ec2)));
+    if (!vpcId) throw fieldError(`regions.${i}.vpc_id`, `${r.region} has no default VPC: name one.`);
+    const subnets = await aws(() => listSubnets(ec2, vpcId));
+    if (subnets.length === 0 && !(await aws(() => listVpcs(ec2))).some((v) => v.vpc_id === vpcId))
+      throw fieldError(`regions.${i}.vpc_id`, `There is no VPC ${vpcId} in ${r.region}.`);
+    const known = new Set(subnets.map((s) => s.subnet_id));
+    const wrong = (r.subnet_ids ?? []).find((s) => !known.has(s));
+    if (wrong) throw fieldError(`regions.${i}.subnet_ids`, `Subnet ${wrong} is not in ${vpcId}.`);
+    const subnetIds = r.subnet_ids?.length ? r.subnet_ids : [...known];
+    if (subnetIds.length === 0) throw fieldError(`regions.${i}.vpc_id`, `${vpcId} has no subnets.`);
+    let groupId = r.security_group_id;
+    if (groupId) {
+      const groups = await aws(() => listSecurityGroups(ec2, vpcId));
+      if (!groups.some((g) => g.group_id === groupId))
+        throw fieldError(`regions.${i}.security_group_id`, `Security group ${groupId} is not in ${vpcId}.`);
+    } else {
+      const made = global.security_groups[r.region];
+      groupId =
+        made?.vpc_id === vpcId
+          ? made.group_id
+          : (
+              await aws(() =>
+                ensureSecurityGroup(ec2, {
+                  vpcId,
+                  name: groupName(workspace.slug),
+                  allowedCidr: global.allowed_cidr,
+                  tags: tagsOf(workspace),
+                }),
+              )
+            ).groupId;
+      global.security_groups[r.region] = { vpc_id: vpcId, group_id: groupId };
+    }
+    chosen.push({
+      region: r.region,
+      network: { vpc_id: vpcId, subnet_ids: subnetIds, security_group_id: groupId },
+      isDefault: r.default ?? false,
+    });
+  }
+  await deps.db.transaction(async (tx) => {
+    const existing = await regionRows(tx, workspace.id, 'aws');
+    const newDefault =
+      chosen.find((c) => c.isDefault)?.region ??
+      existing.find((e) => e.isDefault)?.region ??
+      chosen[0]!.region;
+    for (const c of chosen)
+      await tx
+        .insert(cloudSetupRegions)
+        .values({ workspaceId: workspace.id, provider: 'aws', region: c.region, network: c.network })
+        .onConflictDoUpdate({
+          target: [cloudSetupRegions.workspaceId, cloudSetupRegions.provider, cloudSetupRegions.region],
+          set: { network: c.network },
+        });
+    for (const r of await regionRows(tx, workspace.id, 'aws'))
+      await tx
+        .update(cloudSetupRegions)
+        .set({ isDefault: r.region === newDefault })
+        .where(eq(cloudSetupRegions.id, r.id));
+    await tx
+      .update(cloudSetups)
+      .set({ global: global as unknown as Record<string, unknown>, updated: new Date() })
+      .where(eq(cloudSetups.id, row!.id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return getRegions(deps, user, slug, 'aws');
+}
+
+/** Removes a region; removing the last one while clusters run there follows the 409 protocol. */
+export async function deleteRegion(
+  deps: Deps,
+  user: User,
+  slug: string,
+  provider: 'aws' | 'gcp',
+  id: number,
+  confirm: boolean,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const rows = await regionRows(deps.db, workspace.id, provider);
+  const target = rows.find((r) => r.id === id);
+  if (!target) throw notFound();
+  if (rows.length === 1)
+    await guardClustersInCloud(
+      deps,
+      workspace.id,
+      provider,
+      confirm,
+      `Removing the last ${provider.toUpperCase()} region`,
+    );
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(cloudSetupRegions).where(eq(cloudSetupRegions.id, id));
+    const left = rows.filter((r) => r.id !== id);
+    if (target.isDefault && left[0])
+      await tx.update(cloudSetupRegions).set({ isDefault: true }).where(eq(cloudSetupRegions.id, left[0].id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return { deleted: true };
+}
+
+/** Undoes the AWS setup: what Cumulus made in the account goes (as far as AWS lets it), then its records. */
+export async function deleteAwsSetup(deps: Deps, user: User, slug: string, confirm: boolean) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await awsSetupRow(deps.db, workspace.id);
+  if (!row) return { deleted: false };
+  await guardClustersInCloud(deps, workspace.id, 'aws', confirm, 'Removing the AWS setup');
+  const global = row.global as AwsGlobal | null;
+  if (global) {
+    const clients = await awsClientsOf(deps, workspace.id).catch(() => null);
+    if (clients) {
+      for (const [region, g] of Object.entries(global.security_groups))
+        await deleteSecurityGroup(clients.ec2(region), g.group_id).catch(() => undefined);
+      await deleteInstanceProfile(clients.iam(), global.instance_profile_name).catch(() => undefined);
+    }
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .delete(cloudSetupRegions)
+      .where(and(eq(cloudSetupRegions.workspaceId, workspace.id), eq(cloudSetupRegions.provider, 'aws')));
+    await tx.delete(cloudSetups).where(eq(cloudSetups.id, row.id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return { deleted: true };
+}
+
+export async function getSettings(deps: Deps, user: User, slug: string): Promise<AwsSettings> {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  const row = await awsSetupRow(deps.db, workspace.id);
+  const global = row?.global as AwsGlobal | null;
+  return {
+    ...DEFAULT_AWS_SETTINGS(global?.allowed_cidr ?? '0.0.0.0/32'),
+    ...(row?.settings as Partial<AwsSettings>),
+  };
+}
+
+/** Changes settings; a new allowed CIDR moves the Dask ports of every cluster security group Cumulus made. */
+export async function patchSettings(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof awsSettingsPatch>,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await awsSetupRow(deps.db, workspace.id);
+  const global = (row?.global as AwsGlobal | null) ?? null;
+  if (body.allowed_cidr && global && body.allowed_cidr !== global.allowed_cidr) {
+    const clients = await awsClientsOf(deps, workspace.id);
+    for (const [region, g] of Object.entries(global.security_groups))
+      await aws(() =>
+        changeAllowedCidr(clients.ec2(region), g.group_id, global.allowed_cidr, body.allowed_cidr!),
+      );
+    global.allowed_cidr = body.allowed_cidr;
+  }
+  const settings = { ...row?.settings, ...body };
+  if (row)
+    await deps.db
+      .update(cloudSetups)
+      .set({
+        settings,
+        ...(global && { global: global as unknown as Record<string, unknown> }),
+        updated: new Date(),
+      })
+      .where(eq(cloudSetups.id, row.id));
+  else await deps.db.insert(cloudSetups).values({ workspaceId: workspace.id, provider: 'aws', settings });
+  return getSettings(deps, user, slug);
+}
+
+/** `available-*`: what the account has in a region, listed with the workspace's credentials. */
+export async function available<T>(
+  deps: Deps,
+  user: User,
+  slug: string,
+  region: string,
+  list: (ec2: EC2Client) => Promise<T>,
+  vpcId?: string,
+): Promise<T> {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const ec2 = (await awsClientsOf(deps, workspace.id)).ec2(region);
+  try {
+    return await list(ec2);
+  } catch (err) {
+    if (awsCode(err).startsWith('InvalidVpcID'))
+      throw fieldError('vpc_id', `There is no VPC ${vpcId} in ${region}.`);
+    throw cloudError(err);
+  }
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minutePrice } from '../src/modules/usage/prices.js';
+import type { Api } from './helpers/api.js';
+import { createUser } from './helpers/factories.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** The instance type catalogue as clients choose from it (client-contract.md section 7) and the console lists it. */
+let ts: TestServer;
+let api: Api;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  api = ts.api.as((await createUser(ts)).key);
+});
+afterAll(async () => ts?.close());
+
+describe('GET /api/v1/vm-types/', () => {
+  it('answers exactly 200 with {results, next} matching the filters, memory in MiB', async () => {
+    const res = await api.get('/api/v1/vm-types/', {
+      query: {
+        backend_type: 'vm_aws',
+        cores__gte: 4,
+        cores__lte: 4,
+        memory__gte: 16384,
+        gpus: 0,
+        arch: 'x86_64',
+      },
+    });
+    expect(res.status).toBe(200);
+    const names = res.body.results.map((t: { name: string }) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['m6i.xlarge', 'm5.xlarge', 't3.xlarge']));
+    expect(names).not.toContain('m7g.xlarge'); // arm
+    expect(names).not.toContain('c6i.xlarge'); // 8 GiB
+    expect(names).not.toContain('g4dn.xlarge'); // a GPU
+    const m6i = res.body.results.find((t: { name: string }) => t.name === 'm6i.xlarge');
+    expect(m6i).toMatchObject({
+      cores: 4,
+      memory: 16384,
+      gpus: 0,
+      backend_type: 'vm_aws',
+      coiled_credits: 4,
+    });
+    expect(res.body.next).toBeNull();
+  });
+
+  it('pages with next links until the last page', async () => {
+    const first = await api.get('/api/v1/vm-types/', { query: { page_size: 5 } });
+    expect(first.status).toBe(200);
+    expect(first.body.results).toHaveLength(5);
+    expect(first.body.next).toContain('page=2');
+    const seen = new Set<string>();
+    let url: string | null = '/api/v1/vm-types/?page_size=5';
+    while (url) {
+      const res: { body: { results: { name: string }[]; next: string | null } } = await api.get(
+        url.replace(/^https?:\/\/[^/]+/, ''),
+      );
+      for (const t of res.body.results) seen.add(t.name);
+      url = res.body.next;
+    }
+    expect(seen.size).toBe(first.body.count);
+  });
+
+  it('counts a GPU as 10 cores of credits and filters by GPU name', async () => {
+    const res = await api.get('/api/v1/vm-types/', { query: { gpus__gte: 1, gpu_name: 'nvidia-tesla-t4' } });
+    expect(res.body.results.map((t: { name: string }) => t.name)).toEqual(['g4dn.xlarge', 'g4dn.2xlarge']);
+    expect(res.body.results[0].coiled_credits).toBe(14);
+  });
+
+  it('refuses a bad filter with a 400 naming it, and anonymous callers with 401', async () => {
+    const bad = await api.get('/api/v1/vm-types/', { query: { cores__gte: 'many' } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['cores__gte']);
+    expect((await ts.api.get('/api/v1/vm-types/')).status).toBe(401);
+  });
+});
+
+describe('GET /api/v2/pricing/vm-types/', () => {
+  it('answers {items, count} with limit and offset, arm as arm64, without local disks when asked', async () => {
+    const arm = await api.get('/api/v2/pricing/vm-types/', {
+      query: { arch: 'aarch64', backend_type: 'vm_aws' },
+    });
+    expect(arm.status).toBe(200);
+    expect(arm.body.items.length).toBeGreaterThan(2);
+    expect(arm.body.items.every((t: { arch: string }) => t.arch === 'arm64')).toBe(true);
+
+    const all = await api.get('/api/v2/pricing/vm-types/', { query: { backend_type: 'vm_aws', limit: 500 } });
+    const noDisk = await api.get('/api/v2/pricing/vm-types/', {
+      query: { backend_type: 'vm_aws', exclude_local_disk: 'true', limit: 500 },
+    });
+    expect(noDisk.body.count).toBeLessThan(all.body.count);
+    expect(noDisk.body.items.some((t: { local_disk: boolean }) => t.local_disk)).toBe(false);
+
+    const page = await api.get('/api/v2/pricing/vm-types/', {
+      query: { backend_type: 'vm_aws', limit: 3, offset: 3 },
+    });
+    expect(page.body.items.map((t: { name: string }) => t.name)).toEqual(
+      all.body.items.slice(3, 6).map((t: { name: string }) => t.name),
+    );
+    expect(page.body.count).toBe(all.body.count);
+  });
+
+  it('prices what metering prices: the listed hourly rate a minute at a time', () => {
+    const minute = minutePrice(
+      { instanceType: 'm6i.xlarge', cores: 4, memoryMib: 16384, gpus: 0 },
+      { localCoreHourUsd: 0, localGibHourUsd: 0 },
+      50_000,
+    );
+    expect(minute.microCloudCost).toBe(Math.round((0.192 * 1e6) / 60));
+    expect(minute.microCredits).toBe(Math.round((4 * 1e6) / 60));
+  });
+});

@@ -1,0 +1,176 @@
+import * as React from 'react';
+
+import { FormAlert } from '@/components/form-alert';
+import { FormField } from '@/components/form-field';
+import { SubmitButton } from '@/components/submit-button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import {
+  type SaveCredentials,
+  useDeleteCloudCredentialsMutation,
+  useSaveCloudCredentialsMutation,
+} from '@/data/cloud/cloud-credentials-mutation';
+import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
+import type { CloudProvider } from '@/data/cloud/keys';
+import { CredentialsSummary } from '@/features/setup/credentials-summary';
+import { setupError } from '@/features/setup/messages';
+
+/** A credentials card: what is stored (masked, Delete), and the form that replaces it (admins). */
+function CredentialsCard({
+  account,
+  provider,
+  title,
+  description,
+  isAdmin,
+  children,
+}: {
+  account: string;
+  provider: CloudProvider;
+  title: string;
+  description: string;
+  isAdmin: boolean;
+  children: (save: (input: SaveCredentials) => void, state: { pending: boolean }) => React.ReactNode;
+}) {
+  const stored = useCloudCredentialsQuery(account, provider);
+  const save = useSaveCloudCredentialsMutation(account);
+  const remove = useDeleteCloudCredentialsMutation(account);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {stored.data?.configured ? (
+          <CredentialsSummary
+            credentials={stored.data}
+            onDelete={isAdmin ? () => remove.mutate(provider) : undefined}
+            deleting={remove.isPending}
+          />
+        ) : null}
+        <FormAlert>{setupError(save.error) ?? setupError(remove.error)}</FormAlert>
+        {save.dialog}
+        {remove.dialog}
+        {isAdmin ? children((input) => save.mutate(input), { pending: save.isPending }) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAdmin: boolean }) {
+  const [key, setKey] = React.useState('');
+  const [project, setProject] = React.useState('');
+  const [invalid, setInvalid] = React.useState<string | null>(null);
+  return (
+    <CredentialsCard
+      account={account}
+      provider="gcp"
+      title="GCP service account"
+      description="The key file's JSON; checked for its shape and project. Cumulus runs no GCP clusters yet: settings are kept for when it does."
+      isAdmin={isAdmin}
+    >
+      {(save, { pending }) => (
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            let parsed: Record<string, unknown>;
+            try {
+              parsed = JSON.parse(key);
+            } catch {
+              setInvalid('The key file is not JSON.');
+              return;
+            }
+            setInvalid(null);
+            save({
+              provider: 'gcp',
+              body: { credentials: parsed, ...(project.trim() && { project_id: project.trim() }) },
+            });
+          }}
+        >
+          <FormField label="Service account key (JSON)" error={invalid}>
+            <Textarea
+              className="min-h-32 font-mono text-xs"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+            />
+          </FormField>
+          <FormField label="Project id" description="Optional: checked against the key's.">
+            <Input
+              className="font-mono sm:w-64"
+              value={project}
+              onChange={(e) => setProject(e.target.value)}
+            />
+          </FormField>
+          <SubmitButton pending={pending} disabled={!key.trim()} className="w-auto justify-self-start">
+            Save GCP credentials
+          </SubmitButton>
+        </form>
+      )}
+    </CredentialsCard>
+  );
+}
+
+const AZURE_FIELDS = [
+  ['tenant_id', 'Tenant id'],
+  ['client_id', 'Client (application) id'],
+  ['client_secret', 'Client secret'],
+  ['subscription_id', 'Subscription id'],
+  ['resource_group_name', 'Resource group'],
+] as const;
+
+export function AzureCredentialsCard({ account, isAdmin }: { account: string; isAdmin: boolean }) {
+  const [values, setValues] = React.useState<Record<string, string>>({});
+  const set = (field: string) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+  return (
+    <CredentialsCard
+      account={account}
+      provider="azure"
+      title="Azure service principal"
+      description="Checked for its shape. Cumulus runs no Azure clusters yet."
+      isAdmin={isAdmin}
+    >
+      {(save, { pending }) => (
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save({
+              provider: 'azure',
+              body: {
+                credentials: {
+                  tenant_id: values.tenant_id ?? '',
+                  client_id: values.client_id ?? '',
+                  client_secret: values.client_secret ?? '',
+                },
+                subscription_id: values.subscription_id ?? '',
+                resource_group_name: values.resource_group_name ?? '',
+              },
+            });
+          }}
+        >
+          <div className="grid gap-4 sm:grid-cols-2">
+            {AZURE_FIELDS.map(([field, label]) => (
+              <FormField key={field} label={label}>
+                <Input
+                  type={field === 'client_secret' ? 'password' : 'text'}
+                  autoComplete="off"
+                  className="font-mono"
+                  value={values[field] ?? ''}
+                  onChange={set(field)}
+                />
+              </FormField>
+            ))}
+          </div>
+          <SubmitButton pending={pending} className="w-auto justify-self-start">
+            Save Azure credentials
+          </SubmitButton>
+        </form>
+      )}
+    </CredentialsCard>
+  );
+}
