@@ -127,7 +127,10 @@ describe('plans and limits', () => {
     expect(ok.body).toMatchObject({ organization_credit_limit: 500, program_dollars_spend_limit: 12.5 });
     const [event] = await events(plain, t.org.id);
     expect(event).toMatchObject({ kind: 'limits', userId: t.adminUser.id });
-    expect(event!.data).toMatchObject({ changes: { organizationCreditLimit: [null, 500] } });
+    expect(event!.data).toMatchObject({ changes: { organization_credit_limit: [null, 500] } });
+    expect(event!.detail).toBe(
+      `${t.adminUser.username} set organization credit limit to 500, program dollars spend limit to 12.5.`,
+    );
     // Without Stripe, lifting the cap again needs no billing method.
     expect(
       (await t.admin.patch(url, { organization_credit_limit: null })).body.organization_credit_limit,

@@ -106,12 +106,34 @@ export async function getProgramUsage(deps: PricingDeps, user: User, organizatio
 
 const toMicro = (dollars: number | null) => (dollars === null ? null : Math.round(dollars * MICRO));
 
-/** What changed, for the billing event: field → [before, after]. */
+/** The names users know the plan's fields by (the API's), for billing events. */
+const FIELD_NAMES: Record<string, string> = {
+  tier: 'tier',
+  coreLimitMembers: 'core_limit_members',
+  memberLimit: 'member_limit',
+  nodeLimit: 'node_limit',
+  seatLimit: 'seat_limit',
+  workspaceLimit: 'workspace_limit',
+  creditAllotment: 'credit_allotment',
+  organizationCreditLimit: 'organization_credit_limit',
+  dollarsSpendLimitMicroUsd: 'program_dollars_spend_limit',
+  spendLimitShouldStopInstances: 'spend_limit_should_stop_instances',
+  billingMethod: 'billing_method',
+  creditValueMicroUsd: 'cumulus_credit_value',
+  trialExpiration: 'trial_expiration',
+  nextPhaseTier: 'next_phase_tier',
+  cancelAt: 'cancel_at',
+};
+/** Money kept in millionths reads as dollars in events. */
+const shown = (key: string, v: unknown) =>
+  typeof v === 'number' && key.endsWith('MicroUsd') ? v / MICRO : v instanceof Date ? v.toISOString() : v;
+
+/** What changed, for the billing event: API field name → [before, after]. */
 function changed(before: Record<string, unknown>, after: Record<string, unknown>) {
   return Object.fromEntries(
     Object.entries(after)
-      .filter(([k, v]) => v !== undefined && before[k] !== v)
-      .map(([k, v]) => [k, [before[k] ?? null, v]]),
+      .filter(([k, v]) => v !== undefined && String(before[k]) !== String(v))
+      .map(([k, v]) => [FIELD_NAMES[k] ?? k, [shown(k, before[k] ?? null), shown(k, v)]]),
   );
 }
 
@@ -208,10 +230,11 @@ async function applyChanges(
       organizationId: organization.id,
       userId: user.id,
       kind: 'limits',
-      detail: `${user.username} changed ${Object.keys(diff).join(', ')}.`,
-      data: {
-        changes: JSON.parse(JSON.stringify(diff, (_k, v) => (v instanceof Date ? v.toISOString() : v))),
-      },
+      // "alice set organization credit limit to 500, program dollars spend limit to no limit."
+      detail: `${user.username} set ${Object.entries(diff)
+        .map(([k, [, after]]) => `${k.replaceAll('_', ' ')} to ${after ?? 'no limit'}`)
+        .join(', ')}.`,
+      data: { changes: diff },
     });
   });
   // Limits act at once: lowered ones stop what they cover, raised ones stop refusing.
