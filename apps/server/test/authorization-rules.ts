@@ -321,6 +321,17 @@ export const RULES: Record<string, RouteRule> = {
   'PUT /api/v2/interactions/get-started': { expect: signedIn(200), body: () => ({}) },
   'POST /api/v2/interactions/interaction': { expect: signedIn(201), body: () => ({ action: 'matrix' }) },
   'GET /api/v1/banners': { expect: signedIn(200) },
+  // What users did, for staff.
+  'GET /api/v2/interactions/user-interactions': { expect: staffOnly(200), query: () => ({ success: false }) },
+  'GET /api/v2/interactions/user-interactions/hello': { expect: staffOnly(200) },
+  'GET /api/v2/interactions/user-interactions/keys': {
+    expect: staffOnly(200),
+    query: () => ({ query: 'a' }),
+  },
+  'GET /api/v2/interactions/user-interactions/key/values': {
+    expect: staffOnly(200),
+    query: () => ({ key: 'action', starts_with: 'm' }),
+  },
 
   // Staff tools.
   'POST /api/v2/staff/users/{id}/unlock': {
