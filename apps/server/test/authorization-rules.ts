@@ -339,6 +339,13 @@ export const RULES: Record<string, RouteRule> = {
     params: (c) => ({ id: c.cast.member.id }),
   },
   'GET /api/v2/staff/emails': { expect: staffOnly(200) },
+  'GET /api/v2/staff/users': { expect: staffOnly(200), query: (c) => ({ search: c.cast.member.username }) },
+  'PATCH /api/v2/staff/users/{id}': {
+    expect: staffOnly(200),
+    params: (c) => ({ id: c.cast.member.id }),
+    body: () => ({ is_active: true }),
+  },
+  'GET /api/v2/staff/clusters': { expect: staffOnly(200) },
 
   // Organizations.
   'POST /api/v2/users/organizations/create': { expect: signedIn(201), body: () => ({ name: freshName() }) },

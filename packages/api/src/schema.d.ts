@@ -3196,6 +3196,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staff/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Part of a username, email or full name. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                full_name: string;
+                                is_staff: boolean;
+                                /** @description False: locked by staff; the user cannot sign in or use a token. */
+                                is_active: boolean;
+                                /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                                locked_out: boolean;
+                                email_verified: boolean;
+                                date_joined: string;
+                                last_login: string | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag; never your own. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        is_staff?: boolean;
+                        is_active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            full_name: string;
+                            is_staff: boolean;
+                            /** @description False: locked by staff; the user cannot sign in or use a token. */
+                            is_active: boolean;
+                            /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                            locked_out: boolean;
+                            email_verified: boolean;
+                            date_joined: string;
+                            last_login: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v2/staff/users/{id}/unlock": {
         parameters: {
             query?: never;
@@ -3300,6 +3458,107 @@ export interface paths {
                                 last_error: string | null;
                                 created: string;
                                 sent_at: string | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Clusters needing attention: failed clusters staff have not marked seen (`staff-has-seen`), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Clusters staff have already marked seen (true) or not yet (false). */
+                    seen?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                created: string;
+                                updated: string;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                desired_workers: number;
+                                ready_workers: number;
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                tags: {
+                                    [key: string]: string;
+                                };
+                                backend_type: string;
+                                scheduler_address: string | null;
+                                idle_timeout: number;
+                                reason: string;
+                                staff_has_seen: boolean;
+                                staff_seen_at: string | null;
+                                staff_seen_by: {
+                                    id: number;
+                                    username: string;
+                                } | null;
                             }[];
                             count: number;
                         };
