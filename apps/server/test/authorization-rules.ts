@@ -333,6 +333,10 @@ export const RULES: Record<string, RouteRule> = {
     query: () => ({ key: 'action', starts_with: 'm' }),
   },
 
+  // The Python client of this server (Get Started's install step): the package is public.
+  'GET /api/v2/client/install': { expect: signedIn(200) },
+  'GET /api/v2/client/cumulus.tar.gz': { expect: everyone(200) },
+
   // Staff tools.
   'POST /api/v2/staff/users/{id}/unlock': {
     expect: staffOnly(200),
