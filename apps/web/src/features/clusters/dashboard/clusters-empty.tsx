@@ -1,11 +1,13 @@
 import { PlusIcon, ServerIcon } from 'lucide-react';
 
 import { Button } from '@/components/ui/button';
+import { useClientCommands } from '@/features/clusters/client-commands';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { FIRST_CLUSTER_SNIPPET, LOGIN_SNIPPET } from '@/features/clusters/snippets';
+import { FIRST_CLUSTER_SNIPPET } from '@/features/clusters/snippets';
 
 /** A scope without clusters: how to start one from Python, or from here. */
 export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: () => void }) {
+  const commands = useClientCommands();
   return (
     <GuideEmptyState
       slot="clusters-empty"
@@ -21,7 +23,18 @@ export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: (
         ) : null
       }
       steps={[
-        { text: 'Sign in from your terminal', code: LOGIN_SNIPPET, copyLabel: 'Copy login command' },
+        {
+          text: 'Install the Python client of this server',
+          code: commands.install,
+          label: 'Terminal',
+          copyLabel: 'Copy install commands',
+        },
+        {
+          text: 'Sign in from your terminal',
+          code: commands.login,
+          label: 'Terminal',
+          copyLabel: 'Copy login command',
+        },
         {
           text: 'Start a cluster and connect to it',
           code: FIRST_CLUSTER_SNIPPET,
