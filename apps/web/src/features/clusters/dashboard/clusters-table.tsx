@@ -3,14 +3,13 @@ import type * as React from 'react';
 import { Link } from 'react-router';
 
 import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
+import { ClusterStateCell, CreatorCell, TimeAgoCell } from '@/features/clusters/components/cluster-cells';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import type { Direction, OrderField } from '@/features/clusters/dashboard/search-params';
-import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';
+import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
 import { clusterLink } from '@/features/clusters/links';
-import { useFormatDateTime } from '@/lib/preferences';
 
 type Order = { orderBy: OrderField; direction: Direction };
 
@@ -63,7 +62,6 @@ type ClustersTableProps = {
 };
 
 export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...table }: ClustersTableProps) {
-  const formatDateTime = useFormatDateTime();
   const sort = (field: OrderField, label: string) => (
     <SortHeader field={field} label={label} order={order} onOrder={onOrder} />
   );
@@ -98,9 +96,7 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
     {
       id: 'state',
       header: sort('state', 'State'),
-      cell: (cluster) => (
-        <StateChip state={cluster.currentState.state} title={cluster.currentState.reason || undefined} />
-      ),
+      cell: (cluster) => <ClusterStateCell cluster={cluster} />,
     },
     {
       id: 'workers',
@@ -117,20 +113,12 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
     {
       id: 'creator',
       header: 'Creator',
-      cell: (cluster) => cluster.creator?.username ?? <span className="text-muted-foreground">—</span>,
+      cell: (cluster) => <CreatorCell creator={cluster.creator} />,
     },
     {
       id: 'created',
       header: sort('created', 'Created'),
-      cell: (cluster) => (
-        <time
-          dateTime={cluster.created}
-          title={formatDateTime(cluster.created)}
-          className="text-muted-foreground"
-        >
-          {timeAgo(cluster.created)}
-        </time>
-      ),
+      cell: (cluster) => <TimeAgoCell value={cluster.created} />,
     },
     {
       id: 'runtime',
