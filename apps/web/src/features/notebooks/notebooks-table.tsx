@@ -5,7 +5,12 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
-import { ClusterStateCell, CreatorCell, TimeAgoCell } from '@/features/clusters/components/cluster-cells';
+import {
+  ClusterNameCell,
+  ClusterStateCell,
+  CreatorCell,
+  TimeAgoCell,
+} from '@/features/clusters/components/cluster-cells';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import { clusterLink } from '@/features/clusters/links';
 
@@ -26,19 +31,7 @@ export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
     {
       id: 'name',
       header: 'Name',
-      cell: (notebook) => (
-        <div className="flex min-w-0 flex-col">
-          <Link
-            to={clusterLink(notebook)}
-            className="hover:text-primary truncate font-medium underline-offset-4 hover:underline"
-          >
-            {notebook.name}
-          </Link>
-          <span className="text-muted-foreground font-mono text-xs">
-            #{notebook.id} · {notebook.account.name}
-          </span>
-        </div>
-      ),
+      cell: (notebook) => <ClusterNameCell cluster={notebook} />,
     },
     {
       id: 'state',

@@ -1,15 +1,18 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
 
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
-import { ClusterStateCell, CreatorCell, TimeAgoCell } from '@/features/clusters/components/cluster-cells';
+import {
+  ClusterNameCell,
+  ClusterStateCell,
+  CreatorCell,
+  TimeAgoCell,
+} from '@/features/clusters/components/cluster-cells';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import type { Direction, OrderField } from '@/features/clusters/dashboard/search-params';
 import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
-import { clusterLink } from '@/features/clusters/links';
 
 type Order = { orderBy: OrderField; direction: Direction };
 
@@ -70,27 +73,15 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
       id: 'name',
       header: sort('name', 'Name'),
       cell: (cluster) => (
-        <div className="flex min-w-0 flex-col">
-          <Link
-            to={clusterLink(cluster)}
-            className="hover:text-primary truncate font-medium underline-offset-4 hover:underline"
-          >
-            {cluster.name}
-          </Link>
-          <span className="text-muted-foreground flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
-            <span>
-              #{cluster.id}
-              {showWorkspace ? ` · ${cluster.account.name}` : ''}
-            </span>
-            {Object.entries(cluster.tags)
-              .slice(0, MAX_TAGS_SHOWN)
-              .map(([key, value]) => (
-                <span key={key} className="bg-muted rounded border px-1.5 leading-4">
-                  {value ? `${key}=${value}` : key}
-                </span>
-              ))}
-          </span>
-        </div>
+        <ClusterNameCell cluster={cluster} showWorkspace={showWorkspace}>
+          {Object.entries(cluster.tags)
+            .slice(0, MAX_TAGS_SHOWN)
+            .map(([key, value]) => (
+              <span key={key} className="bg-muted rounded border px-1.5 leading-4">
+                {value ? `${key}=${value}` : key}
+              </span>
+            ))}
+        </ClusterNameCell>
       ),
     },
     {
