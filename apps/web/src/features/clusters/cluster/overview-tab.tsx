@@ -7,7 +7,7 @@ import { StateChip, stateTone } from '@/components/state-chip';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
-import { type StateRecord, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
+import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
 import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
@@ -69,7 +69,7 @@ function StateTimeline({ records }: { records: StateRecord[] }) {
 export function ClusterOverviewTab() {
   const { cluster, clusterRef } = useClusterContext();
   const polling = { refetchInterval: clusterPollMs(cluster.currentState.state) };
-  const states = useClusterStatesQuery({ ref: clusterRef }, polling);
+  const states = useClusterStatesQuery({ ref: clusterRef, at: stateMark(cluster) }, polling);
   const alerts = useClusterAlertsQuery({ ref: clusterRef }, polling);
   const address = cluster.schedulerAddress ?? cluster.scheduler?.address ?? null;
   const dashboard = cluster.scheduler?.dashboardAddress ?? null;
