@@ -1,4 +1,4 @@
-import { ArrowRightIcon, PartyPopperIcon, PlusIcon } from 'lucide-react';
+import { ArrowRightIcon, PartyPopperIcon } from 'lucide-react';
 import * as React from 'react';
 import { generatePath, Link } from 'react-router';
 
@@ -11,13 +11,12 @@ import { useGetStartedMutation } from '@/data/interactions/get-started-mutation'
 import { useGetStartedQuery } from '@/data/interactions/get-started-query';
 import { useClientCommands } from '@/features/clusters/client-commands';
 import { CodeBlock } from '@/features/clusters/components/code-block';
-import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
+import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
 import { type ChecklistData, checklist, computedOn, isComplete } from '@/features/get-started/checklist';
 import { StepCard } from '@/features/get-started/step-card';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
-import { useWorkspace } from '@/lib/workspace';
 
 export const CREATE_SNIPPET = `import cumulus
 
@@ -64,8 +63,6 @@ export function GetStartedPage() {
   const progress = useGetStartedQuery();
   const update = useGetStartedMutation();
   const commands = useClientCommands();
-  const { workspace } = useWorkspace();
-  const [creating, setCreating] = React.useState(false);
 
   const data = (progress.data?.data ?? {}) as ChecklistData;
   const steps = flags.data && progress.data ? checklist(flags.data, data) : null;
@@ -191,12 +188,7 @@ export function GetStartedPage() {
           description="A Dask scheduler and workers on this server. Create one here, or from Python:"
         >
           <div className="flex flex-wrap items-center gap-3">
-            {workspace ? (
-              <Button onClick={() => setCreating(true)}>
-                <PlusIcon aria-hidden="true" />
-                Create cluster
-              </Button>
-            ) : null}
+            <CreateClusterButton />
             {done('cluster') ? (
               <Button asChild variant="outline">
                 <Link to={paths.clusters}>See it on the Dashboard</Link>
@@ -240,9 +232,6 @@ export function GetStartedPage() {
           </Button>
         </StepCard>
       </ol>
-      {workspace ? (
-        <CreateClusterDialog open={creating} onOpenChange={setCreating} workspace={workspace} />
-      ) : null}
     </Page>
   );
 }

@@ -1,12 +1,12 @@
-import { PlusIcon, ServerIcon } from 'lucide-react';
+import { ServerIcon } from 'lucide-react';
+import type * as React from 'react';
 
-import { Button } from '@/components/ui/button';
 import { useClientCommands } from '@/features/clusters/client-commands';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
 import { FIRST_CLUSTER_SNIPPET } from '@/features/clusters/snippets';
 
 /** A scope without clusters: how to start one from Python, or from here. */
-export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: () => void }) {
+export function ClustersEmpty({ scope, action }: { scope: string; action?: React.ReactNode }) {
   const commands = useClientCommands();
   return (
     <GuideEmptyState
@@ -14,14 +14,7 @@ export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: (
       icon={ServerIcon}
       title={`No clusters in ${scope} yet`}
       description="A cluster is a Dask scheduler and its workers. Start one from Python and it shows up here, with its state, instances and logs."
-      action={
-        onCreate ? (
-          <Button onClick={onCreate} className="mt-1">
-            <PlusIcon />
-            Create cluster
-          </Button>
-        ) : null
-      }
+      action={action}
       steps={[
         {
           text: 'Install the Python client of this server',
