@@ -1,4 +1,4 @@
-import { ExternalLinkIcon } from 'lucide-react';
+import { ArrowRightIcon } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
 
@@ -56,8 +56,8 @@ export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
         <div className="flex items-center justify-end gap-1">
           <Button asChild variant="ghost" size="sm" aria-label={`Open ${notebook.name}`}>
             <Link to={clusterLink(notebook)}>
-              <ExternalLinkIcon aria-hidden="true" />
               Open
+              <ArrowRightIcon aria-hidden="true" />
             </Link>
           </Button>
           <StopClusterButton cluster={notebook} variant="compact" />

@@ -23,6 +23,10 @@ import {
 import { usePaginationParams } from '@/hooks/use-pagination-params';
 import { errorMessage } from '@/lib/api/errors';
 
+/** `ValueError: bad` shown after its class reads `bad`. */
+const withoutClass = (message: string, errorClass: string | null) =>
+  errorClass && message.startsWith(`${errorClass}:`) ? message.slice(errorClass.length + 1).trim() : message;
+
 function Outcome({ success }: { success: boolean | null }) {
   if (success === null) return <span className="text-muted-foreground">—</span>;
   return success ? (
@@ -104,7 +108,7 @@ export function InteractionsTab() {
         row.errorMessage ? (
           <span className="text-muted-foreground line-clamp-2 text-xs break-words" title={row.errorMessage}>
             {row.errorClass ? <span className="text-foreground font-mono">{row.errorClass} </span> : null}
-            {row.errorMessage}
+            {withoutClass(row.errorMessage, row.errorClass)}
           </span>
         ) : (
           <span className="text-muted-foreground">—</span>

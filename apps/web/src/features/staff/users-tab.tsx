@@ -118,8 +118,8 @@ export function UsersTab() {
       id: 'user',
       header: 'User',
       cell: (user) => (
-        <div className="flex min-w-0 flex-col">
-          <span className="font-medium">{user.username}</span>
+        <div className="flex max-w-56 min-w-0 flex-col sm:max-w-80">
+          <span className="truncate font-medium">{user.username}</span>
           <span className="text-muted-foreground truncate text-xs">
             {user.email}
             {user.fullName ? ` · ${user.fullName}` : ''}
