@@ -76,13 +76,14 @@ export function ClusterOverviewTab() {
   const tags = Object.entries(cluster.tags);
 
   return (
-    <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    // Columns of minmax(0, …): a long snippet scrolls inside its block instead of widening the page.
+    <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       {alerts.data?.length ? (
         <div className="lg:col-span-2">
           <ClusterAlerts alerts={alerts.data} />
         </div>
       ) : null}
-      <div className="grid content-start gap-5">
+      <div className="grid min-w-0 grid-cols-1 content-start gap-5">
         <Card>
           <CardHeader>
             <CardTitle>Connect from Python</CardTitle>
@@ -121,7 +122,7 @@ export function ClusterOverviewTab() {
           </CardContent>
         </Card>
       </div>
-      <div className="grid content-start gap-5">
+      <div className="grid min-w-0 grid-cols-1 content-start gap-5">
         <Card>
           <CardHeader>
             <CardTitle>Scheduler</CardTitle>
@@ -199,7 +200,10 @@ export function ClusterOverviewTab() {
             ) : (
               <ul className="flex flex-wrap gap-2">
                 {tags.map(([key, value]) => (
-                  <li key={key} className="bg-muted rounded-md border px-2 py-1 font-mono text-xs">
+                  <li
+                    key={key}
+                    className="bg-muted max-w-full rounded-md border px-2 py-1 font-mono text-xs break-all"
+                  >
                     {key}
                     <span className="text-muted-foreground">=</span>
                     {value}
