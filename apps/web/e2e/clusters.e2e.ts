@@ -187,6 +187,17 @@ describe('Clusters', () => {
     );
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled()).toBe(true);
     await eventually(async () => expect(await instanceProcesses(base)).toEqual([]), 60_000);
+    // The timeline ends where the header does, each state once (the page polls no more).
+    const timeline = page.getByRole('list', { name: 'State timeline' });
+    await eventually(async () =>
+      expect(await timeline.locator('li [data-slot=state-chip]').allTextContents()).toEqual([
+        'Pending',
+        'Starting',
+        'Ready',
+        'Stopping',
+        'Stopped',
+      ]),
+    );
     await session.screenshot('cluster-stopped');
 
     expectNoConsoleErrors(session.errors);
