@@ -1,4 +1,4 @@
-import { MailIcon } from 'lucide-react';
+import { ChevronRightIcon, MailIcon } from 'lucide-react';
 
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -22,6 +22,10 @@ function Email({ email }: { email: OutboxEmail }) {
     <li className="bg-card rounded-xl border">
       <details className="group">
         <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
+          <ChevronRightIcon
+            className="text-muted-foreground size-4 shrink-0 transition-transform group-open:rotate-90"
+            aria-hidden="true"
+          />
           <span className="min-w-0 flex-1">
             <span className="block truncate font-medium">{email.subject}</span>
             <span className="text-muted-foreground block truncate text-xs">To {email.to}</span>
