@@ -19,6 +19,7 @@ import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
 import { registerProviderRoutes } from './modules/auth/providers.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerBackendOptionRoutes } from './modules/backend-options/routes.js';
+import { registerClientRoutes } from './modules/client/routes.js';
 import { registerCloudRoutes } from './modules/cloud/routes.js';
 import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
 import { registerClusterRoutes } from './modules/clusters/routes.js';
@@ -70,6 +71,7 @@ const MODULES: Array<(app: App, deps: Deps) => void> = [
   registerTokenRoutes,
   registerUserRoutes,
   registerInteractionRoutes,
+  registerClientRoutes,
   registerStaffRoutes,
   registerOrganizationRoutes,
   registerWorkspaceRoutes,

@@ -341,6 +341,21 @@ export const RULES: Record<string, RouteRule> = {
   'PUT /api/v2/interactions/get-started': { expect: signedIn(200), body: () => ({}) },
   'POST /api/v2/interactions/interaction': { expect: signedIn(201), body: () => ({ action: 'matrix' }) },
   'GET /api/v1/banners': { expect: signedIn(200) },
+  // What users did, for staff.
+  'GET /api/v2/interactions/user-interactions': { expect: staffOnly(200), query: () => ({ success: false }) },
+  'GET /api/v2/interactions/user-interactions/hello': { expect: staffOnly(200) },
+  'GET /api/v2/interactions/user-interactions/keys': {
+    expect: staffOnly(200),
+    query: () => ({ query: 'a' }),
+  },
+  'GET /api/v2/interactions/user-interactions/key/values': {
+    expect: staffOnly(200),
+    query: () => ({ key: 'action', starts_with: 'm' }),
+  },
+
+  // The Python client of this server (Get Started's install step): the package is public.
+  'GET /api/v2/client/install': { expect: signedIn(200) },
+  'GET /api/v2/client/cumulus.tar.gz': { expect: everyone(200) },
 
   // Staff tools.
   'POST /api/v2/staff/users/{id}/unlock': {
@@ -348,6 +363,13 @@ export const RULES: Record<string, RouteRule> = {
     params: (c) => ({ id: c.cast.member.id }),
   },
   'GET /api/v2/staff/emails': { expect: staffOnly(200) },
+  'GET /api/v2/staff/users': { expect: staffOnly(200), query: (c) => ({ search: c.cast.member.username }) },
+  'PATCH /api/v2/staff/users/{id}': {
+    expect: staffOnly(200),
+    params: (c) => ({ id: c.cast.member.id }),
+    body: () => ({ is_active: true }),
+  },
+  'GET /api/v2/staff/clusters': { expect: staffOnly(200) },
 
   // Organizations.
   'POST /api/v2/users/organizations/create': { expect: signedIn(201), body: () => ({ name: freshName() }) },

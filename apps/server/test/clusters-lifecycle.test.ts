@@ -70,6 +70,15 @@ describe('a cluster on real Dask', () => {
     expect(stopped.body.current_state).toMatchObject({ state: 'stopping', reason: 'done testing' });
     const final = await waitForClusterState(api, c.slug, id, 'stopped');
     expect(final.current_state.reason).toBe('done testing');
+    // The history has each state once, in order, up to the one the details answer.
+    const history = await api.get(`/api/v2/clusters/account/${c.slug}/id/${id}/states`);
+    expect(history.body.cluster.map((r: any) => r.state)).toEqual([
+      'pending',
+      'starting',
+      'ready',
+      'stopping',
+      'stopped',
+    ]);
     await waitFor(
       'no instance process left',
       async () => (await instanceProcesses(c.ts)).length === 0,

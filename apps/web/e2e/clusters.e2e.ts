@@ -52,7 +52,9 @@ describe('Clusters', () => {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.getByText(`No clusters in ${user.username} yet`).waitFor();
     await page.getByText('client = Client(cumulus.Cluster(n_workers=4))').waitFor();
-    await page.getByText('cumulus login').waitFor();
+    // Install this server's client, then sign in to this server (its port is not the default 8000).
+    await page.getByText(`cumulus login --server ${base}`, { exact: true }).waitFor();
+    await page.getByText(`pip install --no-build-isolation ${base}/api/v2/client/cumulus.tar.gz`).waitFor();
     expect(await page.title()).toContain('Dashboard');
     await session.screenshot('dashboard-empty');
 
@@ -185,6 +187,17 @@ describe('Clusters', () => {
     );
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled()).toBe(true);
     await eventually(async () => expect(await instanceProcesses(base)).toEqual([]), 60_000);
+    // The timeline ends where the header does, each state once (the page polls no more).
+    const timeline = page.getByRole('list', { name: 'State timeline' });
+    await eventually(async () =>
+      expect(await timeline.locator('li [data-slot=state-chip]').allTextContents()).toEqual([
+        'Pending',
+        'Starting',
+        'Ready',
+        'Stopping',
+        'Stopped',
+      ]),
+    );
     await session.screenshot('cluster-stopped');
 
     expectNoConsoleErrors(session.errors);

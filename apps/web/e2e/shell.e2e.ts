@@ -74,7 +74,8 @@ describe('signed-in shell', () => {
     await page.goto('/staff');
     await page
       .getByText(
-        'Sorry, only Cumulus admins can view this page. If this is a mistake, please contact Cumulus support.',
+        'Sorry, only cumulus admins can view this page. If this is a mistake, please contact cumulus support.',
+        { exact: true },
       )
       .waitFor();
     await session.screenshot('shell-staff-only');

@@ -3523,7 +3523,9 @@ export interface paths {
                         success?: boolean | null;
                         cumulus_version?: string | null;
                         coiled_version?: string | null;
+                        source?: string | null;
                         error_message?: string | null;
+                        error_class?: string | null;
                         additional_text?: string | null;
                         additional_data?: unknown;
                     };
@@ -3565,6 +3567,304 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Staff only: client interactions, newest first, with their user, workspace and organization. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description A workspace slug (or id). */
+                    account?: string;
+                    /** @description An organization id or name. */
+                    organization?: string;
+                    /** @description A user id, username or email. */
+                    user?: string;
+                    /** @description Only interactions at or after this time (ISO 8601, or a date). */
+                    timestamp?: string;
+                    action?: string;
+                    version?: number;
+                    source?: string;
+                    success?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    /** @description Error messages containing this text. */
+                    error_message?: string;
+                    error_class?: string;
+                    /** @description Only staff users' interactions (true) or only others' (false). */
+                    is_staff?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                timestamp: string;
+                                action: string;
+                                version: number | null;
+                                success: boolean | null;
+                                source: string;
+                                client_version: string | null;
+                                error_message: string | null;
+                                error_class: string | null;
+                                additional_text: string | null;
+                                additional_data: unknown;
+                                user: {
+                                    id: number;
+                                    username: string;
+                                    email: string;
+                                    is_staff: boolean;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    name: string;
+                                    slug: string;
+                                } | null;
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/hello": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            total: number;
+                            last_day: number;
+                            failures_last_day: number;
+                            latest: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Keys starting with this text. */
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: string[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/key/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    key: "account" | "organization" | "user" | "action" | "version" | "source" | "error_class";
+                    starts_with?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: string[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3641,6 +3941,269 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v2/client/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The address clients sign in to (`cumulus login --server`). */
+                            server_url: string;
+                            /** @description The Python client of this server, for `pip install`. */
+                            package_url: string;
+                            client_version: string;
+                            /** @description Null when the interpreter cannot be read. */
+                            python: {
+                                /** @description The interpreter this server's clusters run (CUMULUS_PYTHON). */
+                                path: string;
+                                version: string;
+                                /** @description Its Dask `distributed` version. */
+                                distributed: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/client/cumulus.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Python client as a source distribution (gzip tar): `pip install --no-build-isolation <this URL>`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Part of a username, email or full name. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                full_name: string;
+                                is_staff: boolean;
+                                /** @description False: locked by staff; the user cannot sign in or use a token. */
+                                is_active: boolean;
+                                /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                                locked_out: boolean;
+                                email_verified: boolean;
+                                date_joined: string;
+                                last_login: string | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag; never your own. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        is_staff?: boolean;
+                        is_active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            full_name: string;
+                            is_staff: boolean;
+                            /** @description False: locked by staff; the user cannot sign in or use a token. */
+                            is_active: boolean;
+                            /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                            locked_out: boolean;
+                            email_verified: boolean;
+                            date_joined: string;
+                            last_login: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v2/staff/users/{id}/unlock": {
@@ -3747,6 +4310,107 @@ export interface paths {
                                 last_error: string | null;
                                 created: string;
                                 sent_at: string | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Clusters needing attention: failed clusters staff have not marked seen (`staff-has-seen`), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Clusters staff have already marked seen (true) or not yet (false). */
+                    seen?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                created: string;
+                                updated: string;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                desired_workers: number;
+                                ready_workers: number;
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                tags: {
+                                    [key: string]: string;
+                                };
+                                backend_type: string;
+                                scheduler_address: string | null;
+                                idle_timeout: number;
+                                reason: string;
+                                staff_has_seen: boolean;
+                                staff_seen_at: string | null;
+                                staff_seen_by: {
+                                    id: number;
+                                    username: string;
+                                } | null;
                             }[];
                             count: number;
                         };

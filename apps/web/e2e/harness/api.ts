@@ -18,10 +18,18 @@ export async function verificationLink(smtp: SmtpSink, email: string): Promise<s
   return linkIn(mail, /http:\/\/\S+\/verify-email-confirm\/[a-f0-9]+/);
 }
 
-/** Registers over HTTP and follows the mailed verification link: a user who can sign in. */
-export async function createVerifiedUser(base: string, smtp: SmtpSink, prefix = 'e2e') {
+/**
+ * Registers over HTTP and follows the mailed verification link: a user who can sign in. `email`
+ * gives one the server knows beforehand (CUMULUS_STAFF_EMAILS makes such a user staff).
+ */
+export async function createVerifiedUser(
+  base: string,
+  smtp: SmtpSink,
+  prefix = 'e2e',
+  { email: given }: { email?: string } = {},
+) {
   const username = uniqueName(prefix);
-  const email = `${username}@example.com`;
+  const email = given ?? `${username}@example.com`;
   await json(
     await fetch(`${base}/api/v1/registration/`, {
       method: 'POST',

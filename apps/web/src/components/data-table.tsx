@@ -1,5 +1,6 @@
 import type * as React from 'react';
 
+import { PINNED_ACTIONS, PINNED_ACTIONS_HEAD } from '@/components/pinned-column';
 import { TablePagination, type TablePaginationProps } from '@/components/table-pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -26,7 +27,10 @@ type DataTableProps<Row> = Omit<TablePaginationProps, 'disabled' | 'className'> 
 
 const SKELETON_ROWS = ['a', 'b', 'c', 'd', 'e'];
 
-/** A table for server-paginated lists: the server pages, this renders one page and the controls. */
+/**
+ * A table for server-paginated lists: the server pages, this renders one page and the controls.
+ * A column with id `actions` stays in view on a phone.
+ */
 function DataTable<Row>({
   rows,
   columns,
@@ -47,7 +51,11 @@ function DataTable<Row>({
               {columns.map((column) => (
                 <TableHead
                   key={column.id}
-                  className={cn('text-muted-foreground h-9 px-4 text-xs font-medium', column.headerClassName)}
+                  className={cn(
+                    'text-muted-foreground h-9 px-4 text-xs font-medium',
+                    column.id === 'actions' && PINNED_ACTIONS_HEAD,
+                    column.headerClassName,
+                  )}
                 >
                   {column.header}
                 </TableHead>
@@ -79,7 +87,10 @@ function DataTable<Row>({
             {rows.map((row) => (
               <TableRow key={getRowId(row)}>
                 {columns.map((column) => (
-                  <TableCell key={column.id} className={cn('px-4 py-2.5', column.className)}>
+                  <TableCell
+                    key={column.id}
+                    className={cn('px-4 py-2.5', column.id === 'actions' && PINNED_ACTIONS, column.className)}
+                  >
                     {column.cell(row)}
                   </TableCell>
                 ))}

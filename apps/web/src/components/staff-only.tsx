@@ -6,8 +6,9 @@ import { Page } from '@/components/page';
 import { usePageMeta } from '@/lib/page-meta';
 import { useSignedIn } from '@/lib/signed-in';
 
+/** console.md section 2, word for word ({product} is `cumulus`). */
 export const STAFF_ONLY_MESSAGE =
-  'Sorry, only Cumulus admins can view this page. If this is a mistake, please contact Cumulus support.';
+  'Sorry, only cumulus admins can view this page. If this is a mistake, please contact cumulus support.';
 
 function StaffOnlyMessage() {
   usePageMeta({ title: 'Staff only' });

@@ -10,6 +10,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, tstz } from './columns.js';
+import { workspaces } from './organizations.js';
 import { users } from './users.js';
 
 export const interactionTypes = pgTable('interaction_types', {
@@ -57,12 +58,21 @@ export const clientInteractions = pgTable(
     version: integer('version'),
     success: boolean('success'),
     clientVersion: varchar('client_version', { length: 30 }),
+    /** Who reported it: `python` (a client version was sent) or `console`. */
+    source: varchar('source', { length: 50 }).notNull().default('console'),
+    /** The workspace it was about, when the report named one of the user's. */
+    workspaceId: integer('workspace_id').references(() => workspaces.id, { onDelete: 'set null' }),
     errorMessage: text('error_message'),
+    /** The exception's class, from the start of the error message (`ValueError: ...`). */
+    errorClass: varchar('error_class', { length: 200 }),
     additionalText: text('additional_text'),
     additionalData: jsonb('additional_data'),
     created: createdAt(),
   },
-  (t) => [index('client_interactions_user_idx').on(t.userId, t.created)],
+  (t) => [
+    index('client_interactions_user_idx').on(t.userId, t.created),
+    index('client_interactions_created_idx').on(t.created),
+  ],
 );
 
 export const banners = pgTable('banners', {

@@ -6,11 +6,13 @@ import {
   analyticsProfiles,
   analyticsSamples,
   analyticsSpans,
+  clusters,
   computations,
   daskSchedulers,
   taskGroups,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
+import { recordComputed } from '../interactions/service.js';
 import type { MetricsReport, profileBody, SpanBody } from './report-schemas.js';
 
 /**
@@ -71,7 +73,7 @@ export async function recordMetrics(db: Db, clusterId: number, report: MetricsRe
   if (report.plugins) info.plugins = report.plugins;
   if (report.idle_timeout !== undefined) info.idle_timeout = report.idle_timeout;
   if (report.tags) info.tags = report.tags;
-  return db.transaction(async (tx) => {
+  const recorded = await db.transaction(async (tx) => {
     const schedulerRef = await upsertScheduler(tx, clusterId, report.ident, info, time);
     const computationIds = await upsertComputations(tx, clusterId, schedulerRef, report.computations);
     const groups = await upsertTaskGroups(tx, clusterId, schedulerRef, computationIds, report.task_groups);
@@ -121,6 +123,17 @@ export async function recordMetrics(db: Db, clusterId: number, report: MetricsRe
       samples,
     };
   });
+  if (recorded.computations > 0) await tickComputeStep(db, clusterId);
+  return recorded;
+}
+
+/** The first computation on a cluster ticks its creator's get-started "compute" step. */
+async function tickComputeStep(db: Db, clusterId: number) {
+  const [cluster] = await db
+    .select({ creatorId: clusters.creatorId })
+    .from(clusters)
+    .where(eq(clusters.id, clusterId));
+  if (cluster?.creatorId) await recordComputed(db, cluster.creatorId, clusterId);
 }
 
 /** Upserts the reported computations; answers every id a group of this report may name. */

@@ -17,7 +17,8 @@ import { sqlNotEnded } from './states.js';
 
 /**
  * Every change of what a cluster, process or instance *is* goes through here: the row's state and
- * the history the `states` call reads change together, and only when the state really changes
+ * the history the `states` call reads change together (one transaction: a reader never sees a
+ * cluster's state without its history record), and only when the state really changes
  * (the conditional update makes concurrent writers record a transition once). Two callers: the
  * reconciler (reconcile/), which alone moves clusters, and what instances report of themselves
  * (observe.ts). Requests change desires instead (desired.ts).
@@ -30,24 +31,28 @@ export async function setClusterState(
   reason = '',
 ): Promise<boolean> {
   const now = new Date();
-  const [row] = await db
-    .update(clusters)
-    .set({ state, stateReason: reason, stateUpdated: now, updated: now })
-    .where(and(eq(clusters.id, clusterId), ne(clusters.state, state)))
-    .returning({ name: clusters.name });
-  if (!row) return false;
-  await recordState(db, clusterId, 'cluster', clusterId, row.name, state, reason, now);
-  return true;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(clusters)
+      .set({ state, stateReason: reason, stateUpdated: now, updated: now })
+      .where(and(eq(clusters.id, clusterId), ne(clusters.state, state)))
+      .returning({ name: clusters.name });
+    if (!row) return false;
+    await recordState(tx, clusterId, 'cluster', clusterId, row.name, state, reason, now);
+    return true;
+  });
 }
 
 export async function setInfraState(db: Db, clusterId: number, state: InfraState, reason = '') {
   const now = new Date();
-  const [row] = await db
-    .update(clusters)
-    .set({ infraState: state, updated: now })
-    .where(and(eq(clusters.id, clusterId), ne(clusters.infraState, state)))
-    .returning({ name: clusters.name });
-  if (row) await recordState(db, clusterId, 'cluster_infra', clusterId, row.name, state, reason, now);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(clusters)
+      .set({ infraState: state, updated: now })
+      .where(and(eq(clusters.id, clusterId), ne(clusters.infraState, state)))
+      .returning({ name: clusters.name });
+    if (row) await recordState(tx, clusterId, 'cluster_infra', clusterId, row.name, state, reason, now);
+  });
 }
 
 /** Moves a process; a stopped or errored process stays so unless `force`. */
@@ -59,35 +64,37 @@ export async function setProcessState(
   extra: Partial<Pick<ClusterProcess, 'address'>> = {},
 ): Promise<boolean> {
   const now = new Date();
-  const [row] = await db
-    .update(clusterProcesses)
-    // A stop without a reason keeps the reason it was asked to stop for (also when the process
-    // stops before the reconciler marked it stopping with that reason).
-    .set({
-      state,
-      stateReason:
-        reason ||
-        (state === 'stopped'
-          ? sql<string>`coalesce(nullif(${clusterProcesses.stateReason}, ''), ${clusterProcesses.desiredReason})`
-          : ''),
-      stateUpdated: now,
-      ...extra,
-    })
-    .where(
-      and(
-        eq(clusterProcesses.id, process.id),
-        ne(clusterProcesses.state, state),
-        sqlNotEnded(clusterProcesses.state),
-      ),
-    )
-    .returning({ id: clusterProcesses.id, reason: clusterProcesses.stateReason });
-  if (!row) {
-    if (Object.keys(extra).length > 0)
-      await db.update(clusterProcesses).set(extra).where(eq(clusterProcesses.id, process.id));
-    return false;
-  }
-  await recordState(db, process.clusterId, process.role, process.id, process.name, state, row.reason, now);
-  return true;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(clusterProcesses)
+      // A stop without a reason keeps the reason it was asked to stop for (also when the process
+      // stops before the reconciler marked it stopping with that reason).
+      .set({
+        state,
+        stateReason:
+          reason ||
+          (state === 'stopped'
+            ? sql<string>`coalesce(nullif(${clusterProcesses.stateReason}, ''), ${clusterProcesses.desiredReason})`
+            : ''),
+        stateUpdated: now,
+        ...extra,
+      })
+      .where(
+        and(
+          eq(clusterProcesses.id, process.id),
+          ne(clusterProcesses.state, state),
+          sqlNotEnded(clusterProcesses.state),
+        ),
+      )
+      .returning({ id: clusterProcesses.id, reason: clusterProcesses.stateReason });
+    if (!row) {
+      if (Object.keys(extra).length > 0)
+        await tx.update(clusterProcesses).set(extra).where(eq(clusterProcesses.id, process.id));
+      return false;
+    }
+    await recordState(tx, process.clusterId, process.role, process.id, process.name, state, row.reason, now);
+    return true;
+  });
 }
 
 /** Moves an instance; a stopped or errored instance stays so. */
@@ -98,16 +105,18 @@ export async function setInstanceState(
   reason = '',
 ): Promise<boolean> {
   const now = new Date();
-  const [row] = await db
-    .update(instances)
-    // A stop without a reason keeps the reason it was asked to stop for.
-    .set({ state, stateReason: reason || keepReason(instances.stateReason, state), stateUpdated: now })
-    .where(and(eq(instances.id, instance.id), ne(instances.state, state), sqlNotEnded(instances.state)))
-    .returning({ id: instances.id, reason: instances.stateReason });
-  if (!row) return false;
-  const type = instance.role === 'scheduler' ? 'scheduler_instance' : 'worker_instance';
-  await recordState(db, instance.clusterId, type, instance.id, instance.name, state, row.reason, now);
-  return true;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(instances)
+      // A stop without a reason keeps the reason it was asked to stop for.
+      .set({ state, stateReason: reason || keepReason(instances.stateReason, state), stateUpdated: now })
+      .where(and(eq(instances.id, instance.id), ne(instances.state, state), sqlNotEnded(instances.state)))
+      .returning({ id: instances.id, reason: instances.stateReason });
+    if (!row) return false;
+    const type = instance.role === 'scheduler' ? 'scheduler_instance' : 'worker_instance';
+    await recordState(tx, instance.clusterId, type, instance.id, instance.name, state, row.reason, now);
+    return true;
+  });
 }
 
 const keepReason = (column: AnyPgColumn, state: string) =>

@@ -19,3 +19,10 @@ export const FLAG_NAMES = [
   'completed-setup-once',
 ] as const;
 export type FlagName = (typeof FLAG_NAMES)[number];
+
+/**
+ * Steps of the get-started checklist that no flag covers, kept in the `get-started` flag's data
+ * (`interactions/get-started`): `computed` is set by the server when a scheduler of a cluster the
+ * user created first reports a computation.
+ */
+export const GET_STARTED_COMPUTED = 'computed';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
-import { pageOf, pageQuery, pageResult } from '../../http/pagination.js';
+import { itemsOf, pageOf, pageQuery, pageResult } from '../../http/pagination.js';
 import { z } from '../../http/zod.js';
 import {
   bannerSchema,
@@ -15,11 +15,24 @@ import {
   interactionBody,
   interactionSchema,
   interactionTypeSchema,
+  stringItems,
+  userInteractionKeysQuery,
+  userInteractionSchema,
+  userInteractionsHelloSchema,
+  userInteractionsQuery,
+  userInteractionValuesQuery,
 } from './schemas.js';
 import * as service from './service.js';
+import {
+  listUserInteractions,
+  userInteractionKeys,
+  userInteractionsHello,
+  userInteractionValues,
+} from './user-interactions.js';
 
 const tags = ['interactions'];
 const user = { auth: 'user' } as const;
+const staff = { auth: 'staff' } as const;
 
 export function registerInteractionRoutes(app: App, { db }: Deps): void {
   app.get(
@@ -94,6 +107,46 @@ export function registerInteractionRoutes(app: App, { db }: Deps): void {
     },
     async (request, reply) =>
       reply.code(201).send(await service.recordClientInteraction(db, currentUser(request), request.body)),
+  );
+
+  // What users did, for staff: the reports of `interactions/interaction`, filtered.
+  app.get(
+    '/api/v2/interactions/user-interactions',
+    {
+      config: staff,
+      schema: {
+        tags,
+        description:
+          'Staff only: client interactions, newest first, with their user, workspace and organization.',
+        querystring: userInteractionsQuery,
+        response: { 200: itemsOf(userInteractionSchema) },
+      },
+    },
+    async (request) => listUserInteractions(db, request.query),
+  );
+
+  app.get(
+    '/api/v2/interactions/user-interactions/hello',
+    { config: staff, schema: { tags, response: { 200: userInteractionsHelloSchema } } },
+    async (request) => userInteractionsHello(db, currentUser(request).username),
+  );
+
+  app.get(
+    '/api/v2/interactions/user-interactions/keys',
+    {
+      config: staff,
+      schema: { tags, querystring: userInteractionKeysQuery, response: { 200: stringItems } },
+    },
+    async (request) => userInteractionKeys(request.query.query),
+  );
+
+  app.get(
+    '/api/v2/interactions/user-interactions/key/values',
+    {
+      config: staff,
+      schema: { tags, querystring: userInteractionValuesQuery, response: { 200: stringItems } },
+    },
+    async (request) => userInteractionValues(db, request.query),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   banners,
@@ -7,12 +7,14 @@ import {
   interactionTypes,
   type User,
   userFlags,
+  workspaceMemberships,
+  workspaces,
 } from '../../db/schema/index.js';
 import { fieldError } from '../../http/errors.js';
 import { type PageQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import { type FlagName, INTERACTION_TYPES } from './catalog.js';
+import { type FlagName, GET_STARTED_COMPUTED, INTERACTION_TYPES } from './catalog.js';
 import type { clientInteractionBody } from './schemas.js';
 
 /** Reference rows every install has; safe to run at every start. */
@@ -102,11 +104,55 @@ export async function updateGetStarted(
   return { completed, data };
 }
 
+/** `ValueError` of `ValueError: bad`, `distributed.comm.CommClosedError` of `...: closed`. */
+export function errorClassOf(message: string | null | undefined): string | null {
+  const found = message?.match(/^\s*([A-Za-z_][\w.]{0,199}):/);
+  return found ? found[1]! : null;
+}
+
+/** The workspace a report names (`additional_data.workspace`, a slug), when it is one of the user's. */
+async function reportedWorkspace(db: Db, user: User, data: unknown): Promise<number | null> {
+  const named =
+    (data as { workspace?: unknown; account?: unknown } | null)?.workspace ??
+    (data as { account?: unknown } | null)?.account;
+  if (typeof named !== 'string' || named.length > 100) return null;
+  const [found] = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .innerJoin(
+      workspaceMemberships,
+      and(eq(workspaceMemberships.workspaceId, workspaces.id), eq(workspaceMemberships.userId, user.id)),
+    )
+    .where(eq(workspaces.slug, named))
+    .limit(1);
+  return found?.id ?? null;
+}
+
+/**
+ * Ticks a step of the user's get-started checklist that only the server sees (merged into the
+ * `get-started` flag's data); a step already ticked keeps its first value.
+ */
+export async function recordGetStartedStep(db: Db, userId: number, step: string, value: unknown = true) {
+  await db
+    .insert(userFlags)
+    .values({ userId, name: 'get-started', completed: false, data: { [step]: value } })
+    .onConflictDoUpdate({
+      target: [userFlags.userId, userFlags.name],
+      set: { data: sql`coalesce(${userFlags.data}, '{}'::jsonb) || excluded.data`, updated: new Date() },
+      setWhere: sql`not (coalesce(${userFlags.data}, '{}'::jsonb) ? ${step})`,
+    });
+}
+
+/** A scheduler reported computations: the first one on a cluster a user created ticks their "compute" step. */
+export const recordComputed = (db: Db, creatorId: number, clusterId: number) =>
+  recordGetStartedStep(db, creatorId, GET_STARTED_COMPUTED, { cluster_id: clusterId });
+
 export async function recordClientInteraction(
   db: Db,
   user: User,
   input: z.infer<typeof clientInteractionBody>,
 ) {
+  const clientVersion = input.cumulus_version ?? input.coiled_version ?? null;
   const [row] = await db
     .insert(clientInteractions)
     .values({
@@ -114,8 +160,11 @@ export async function recordClientInteraction(
       action: input.action,
       version: input.version ?? null,
       success: input.success ?? null,
-      clientVersion: input.cumulus_version ?? input.coiled_version ?? null,
+      clientVersion,
+      source: input.source ?? (clientVersion ? 'python' : 'console'),
+      workspaceId: await reportedWorkspace(db, user, input.additional_data),
       errorMessage: input.error_message ?? null,
+      errorClass: input.error_class ?? errorClassOf(input.error_message),
       additionalText: input.additional_text ?? null,
       additionalData: input.additional_data ?? null,
     })

@@ -1,13 +1,49 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../http/pagination.js';
-import { emailSchema, unlockAnswer, unlockBody, unlockParams } from './schemas.js';
-import { listEmails, unlockUser } from './service.js';
+import {
+  attentionClusterSchema,
+  attentionQuery,
+  emailSchema,
+  staffUserBody,
+  staffUserParams,
+  staffUserSchema,
+  staffUsersQuery,
+  unlockAnswer,
+  unlockBody,
+  unlockParams,
+} from './schemas.js';
+import { listAttentionClusters, listEmails, listUsers, unlockUser, updateUser } from './service.js';
 
 const tags = ['staff'];
 const staff = { auth: 'staff' } as const;
 
 export function registerStaffRoutes(app: App, { db }: Deps): void {
+  app.get(
+    '/api/v2/staff/users',
+    {
+      config: staff,
+      schema: { tags, querystring: staffUsersQuery, response: { 200: itemsOf(staffUserSchema) } },
+    },
+    async (request) => listUsers(db, request.query),
+  );
+
+  app.patch(
+    '/api/v2/staff/users/:id',
+    {
+      config: staff,
+      schema: {
+        tags,
+        description: 'Locks or unlocks a user (`is_active`), or sets their staff flag; never your own.',
+        params: staffUserParams,
+        body: staffUserBody,
+        response: { 200: staffUserSchema },
+      },
+    },
+    async (request) => updateUser(db, currentUser(request), request.params.id, request.body),
+  );
+
   app.post(
     '/api/v2/staff/users/:id/unlock',
     {
@@ -22,5 +58,20 @@ export function registerStaffRoutes(app: App, { db }: Deps): void {
     '/api/v2/staff/emails',
     { config: staff, schema: { tags, querystring: offsetQuery, response: { 200: itemsOf(emailSchema) } } },
     async (request) => listEmails(db, request.query),
+  );
+
+  app.get(
+    '/api/v2/staff/clusters',
+    {
+      config: staff,
+      schema: {
+        tags,
+        description:
+          'Clusters needing attention: failed clusters staff have not marked seen (`staff-has-seen`), newest first.',
+        querystring: attentionQuery,
+        response: { 200: itemsOf(attentionClusterSchema) },
+      },
+    },
+    async (request) => listAttentionClusters(db, request.query),
   );
 }

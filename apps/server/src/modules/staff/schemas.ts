@@ -1,4 +1,6 @@
-import { id, z } from '../../http/zod.js';
+import { offsetQuery } from '../../http/pagination.js';
+import { id, queryBool, text, z } from '../../http/zod.js';
+import { clusterSummarySchema } from '../clusters/schemas.js';
 
 export const unlockParams = z.object({ id });
 export const unlockBody = z.object({ address: z.string().trim().max(100).optional() }).nullish();
@@ -14,4 +16,36 @@ export const emailSchema = z.object({
   last_error: z.string().nullable(),
   created: z.string(),
   sent_at: z.string().nullable(),
+});
+
+export const staffUsersQuery = offsetQuery.extend({
+  search: text(254).optional().describe('Part of a username, email or full name.'),
+});
+export const staffUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  full_name: z.string(),
+  is_staff: z.boolean(),
+  is_active: z.boolean().describe('False: locked by staff; the user cannot sign in or use a token.'),
+  locked_out: z.boolean().describe('Too many failed sign-ins lately (cleared by `unlock`).'),
+  email_verified: z.boolean(),
+  date_joined: z.string(),
+  last_login: z.string().nullable(),
+});
+export const staffUserParams = z.object({ id });
+export const staffUserBody = z
+  .object({ is_staff: z.boolean().optional(), is_active: z.boolean().optional() })
+  .refine((b) => b.is_staff !== undefined || b.is_active !== undefined, 'Send is_staff or is_active.');
+
+export const attentionQuery = offsetQuery.extend({
+  seen: queryBool
+    .default(false)
+    .describe('Clusters staff have already marked seen (true) or not yet (false).'),
+});
+export const attentionClusterSchema = clusterSummarySchema.extend({
+  reason: z.string(),
+  staff_has_seen: z.boolean(),
+  staff_seen_at: z.string().nullable(),
+  staff_seen_by: z.object({ id: z.number().int(), username: z.string() }).nullable(),
 });

@@ -1,11 +1,12 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { apiTokens, type User, userFlags } from '../../db/schema/index.js';
+import { apiTokens, type User } from '../../db/schema/index.js';
 import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../../http/auth.js';
 import { fieldError, notFound } from '../../http/errors.js';
 import { type PageQuery, paginate } from '../../http/pagination.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { setFlag } from '../interactions/service.js';
 
 type TokenRow = typeof apiTokens.$inferSelect;
 
@@ -27,6 +28,9 @@ function mint(): { identifier: string; secret: string; token: string } {
   const secret = randomHex(24);
   return { identifier, secret, token: `${identifier}-${secret}` };
 }
+
+/** A token made on the Profile page or claimed by `cumulus login` both tick `has-api-key`. */
+const markHasApiKey = (db: Db, userId: number) => setFlag(db, userId, 'has-api-key', true);
 
 export async function createToken(
   db: Db,
@@ -51,13 +55,7 @@ export async function createToken(
         activatedAt: new Date(),
       })
       .returning();
-    await tx
-      .insert(userFlags)
-      .values({ userId: user.id, name: 'has-api-key', completed: true })
-      .onConflictDoUpdate({
-        target: [userFlags.userId, userFlags.name],
-        set: { completed: true, updated: new Date() },
-      });
+    await markHasApiKey(tx, user.id);
     return row!;
   });
   return { ...present(row), token: minted.token };
@@ -113,11 +111,15 @@ export async function activateToken(db: Db, user: User, identifier: string) {
     .where(and(eq(apiTokens.identifier, identifier), isNull(apiTokens.userId), isNull(apiTokens.revokedAt)))
     .limit(1);
   if (!row || !isPendingTokenUsable(row.created)) throw notFound();
-  const [activated] = await db
-    .update(apiTokens)
-    .set({ userId: user.id, activatedAt: new Date() })
-    .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
-    .returning();
+  const activated = await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(apiTokens)
+      .set({ userId: user.id, activatedAt: new Date() })
+      .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
+      .returning();
+    if (claimed) await markHasApiKey(tx, user.id);
+    return claimed;
+  });
   if (!activated) throw notFound();
   return present(activated);
 }

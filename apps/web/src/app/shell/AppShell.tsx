@@ -3,6 +3,7 @@ import { Outlet, useNavigate } from 'react-router';
 
 import { AppSidebar } from '@/app/shell/app-sidebar';
 import { Banners } from '@/app/shell/banners';
+import { ScopeWorkspaceSync } from '@/app/shell/scope-workspace-sync';
 import { ShellSkeleton } from '@/app/shell/shell-skeleton';
 import { TopBar } from '@/app/shell/top-bar';
 import { WelcomeDialog } from '@/app/shell/welcome-dialog';
@@ -79,6 +80,7 @@ export function AppShell() {
   return (
     <SignedInContext.Provider value={signedIn}>
       <WorkspaceProvider>
+        <ScopeWorkspaceSync />
         <PageMetaProvider>
           <SidebarProvider defaultOpen={readSidebarCookie()}>
             <AppSidebar />

@@ -1,12 +1,10 @@
 import { differenceInCalendarDays } from 'date-fns';
 import { Link } from 'react-router';
-
+import { ApiTokenBanner } from '@/app/shell/api-token-banner';
 import { UsageBanners } from '@/app/shell/usage-banners';
 import { Banner, type BannerTone } from '@/components/banner';
 import { Button } from '@/components/ui/button';
 import { useBannersQuery } from '@/data/interactions/banners-query';
-import { useInteractionRecordMutation } from '@/data/interactions/interaction-record-mutation';
-import { useNoticeSeen } from '@/data/interactions/notice-seen';
 import type { OrganizationMembership } from '@/data/user/organization-memberships-query';
 import { paths } from '@/lib/paths';
 import { useSignedIn } from '@/lib/signed-in';
@@ -27,25 +25,6 @@ export function earliestTrialExpiration(
 
 export function trialDaysLeft(expiration: Date, now = new Date()): number {
   return Math.max(0, differenceInCalendarDays(expiration, now));
-}
-
-function ApiTokenBanner() {
-  const seen = useNoticeSeen('api-token-message');
-  const record = useInteractionRecordMutation();
-  if (seen || record.isSuccess) return null;
-  return (
-    <Banner
-      title="Long-lived API tokens are here"
-      onDismiss={() => record.mutate('api-token-message')}
-      action={
-        <Button asChild size="sm" variant="outline">
-          <Link to={`${paths.profile}?createTokenDialog=true`}>Create a token</Link>
-        </Button>
-      }
-    >
-      Create an API token on the Profile page to use Cumulus from scripts, CI and the Python client.
-    </Banner>
-  );
 }
 
 function TrialBanner() {

@@ -15,23 +15,31 @@ import { Label } from '@/components/ui/label';
 import { useClientInteractionMutation } from '@/data/interactions/client-interaction-mutation';
 import { useFlagSetMutation } from '@/data/interactions/flag-set-mutation';
 import { useFlagsQuery } from '@/data/interactions/flags-query';
+import { SHELL_DIALOG_ATTRIBUTE, usePageDialogOpen } from '@/hooks/use-page-dialog-open';
 
 const SEEN_FLAG = 'user-source-dialog' as const;
 const SOURCE_MAX = 500;
 
 /**
  * The first-login welcome dialog (spec section 2): how the user learned of the product and
- * whether it is for academic use. Skip and Submit both mark it seen.
+ * whether it is for academic use. Skip and Submit both mark it seen. It waits while a page's own
+ * dialog is open (a link to /profile?createTokenDialog=true on first sign-in): one modal at a time.
  */
 export function WelcomeDialog() {
   const flags = useFlagsQuery();
+  if (flags.data === undefined || flags.data[SEEN_FLAG] === true) return null;
+  return <PendingWelcome />;
+}
+
+function PendingWelcome() {
+  const pageDialogOpen = usePageDialogOpen();
   const setFlag = useFlagSetMutation();
   const record = useClientInteractionMutation();
   const [source, setSource] = React.useState('');
   const [academic, setAcademic] = React.useState(false);
   const [closed, setClosed] = React.useState(false);
 
-  const open = !closed && flags.data !== undefined && flags.data[SEEN_FLAG] !== true;
+  const open = !closed && !pageDialogOpen;
 
   function finish(submitted: boolean) {
     setClosed(true);
@@ -47,7 +55,7 @@ export function WelcomeDialog() {
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && finish(false)}>
-      <DialogContent className="sm:max-w-md">
+      <DialogContent className="sm:max-w-md" {...{ [SHELL_DIALOG_ATTRIBUTE]: 'welcome' }}>
         <DialogHeader>
           <DialogTitle>Welcome to Cumulus</DialogTitle>
           <DialogDescription>

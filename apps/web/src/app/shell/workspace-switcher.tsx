@@ -9,6 +9,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
 import { initials } from '@/components/user-avatar';
+import { useScope, workspaceScope, workspacesInScope } from '@/features/scopes';
 import { useWorkspace, type Workspace } from '@/lib/workspace';
 
 function WorkspaceMark({ workspace }: { workspace: Workspace }) {
@@ -22,8 +23,17 @@ function WorkspaceMark({ workspace }: { workspace: Workspace }) {
 /** Picks the current workspace (stored; pages that work per workspace read `useWorkspace`). */
 export function WorkspaceSwitcher() {
   const { workspace, workspaces, selectWorkspace } = useWorkspace();
+  const { scope, scopes, setScope } = useScope();
   const { isMobile } = useSidebar();
   if (!workspace) return null;
+
+  // A workspace outside what the lists show becomes what they show (see ScopeWorkspaceSync).
+  function select(next: Workspace) {
+    selectWorkspace(next.slug);
+    if (workspacesInScope(scope, workspaces).some((candidate) => candidate.id === next.id)) return;
+    const listed = workspaceScope(scopes, next.id);
+    if (listed) setScope(listed);
+  }
 
   return (
     <SidebarMenu>
@@ -54,7 +64,7 @@ export function WorkspaceSwitcher() {
           >
             <DropdownMenuLabel className="text-muted-foreground text-xs">Workspaces</DropdownMenuLabel>
             {workspaces.map((candidate) => (
-              <DropdownMenuItem key={candidate.id} onSelect={() => selectWorkspace(candidate.slug)}>
+              <DropdownMenuItem key={candidate.id} onSelect={() => select(candidate)}>
                 <span className="grid flex-1 leading-tight">
                   <span className="truncate">{candidate.name}</span>
                   <span className="text-muted-foreground truncate text-xs">

@@ -1,4 +1,5 @@
 import { apiTokenKeys } from '@/data/api-tokens/keys';
+import { interactionKeys } from '@/data/interactions/keys';
 import { api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -7,7 +8,11 @@ export const activateApiToken = (identifier: string) =>
   call(api.PATCH('/api/v1/api-tokens/{id}/activate/', { params: { path: { id: identifier } } }));
 
 export function useApiTokenActivateMutation(options?: MutationOptions<typeof activateApiToken>) {
+  // The server ticks has-api-key with it (the token banner and Get Started read the flag).
   return useApiMutation(activateApiToken, options, (queryClient) =>
-    queryClient.invalidateQueries({ queryKey: apiTokenKeys.list() }),
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: apiTokenKeys.list() }),
+      queryClient.invalidateQueries({ queryKey: interactionKeys.flags() }),
+    ]),
   );
 }

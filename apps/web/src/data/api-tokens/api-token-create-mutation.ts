@@ -1,6 +1,7 @@
 import { addDays } from 'date-fns';
 
 import { apiTokenKeys } from '@/data/api-tokens/keys';
+import { interactionKeys } from '@/data/interactions/keys';
 import { api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -14,7 +15,11 @@ export const createApiToken = ({ label, days }: { label: string; days?: number }
   call(api.POST('/api/v1/api-tokens/', { body: { label: label || null, expiry: tokenExpiry(days) } }));
 
 export function useApiTokenCreateMutation(options?: MutationOptions<typeof createApiToken>) {
+  // The server ticks has-api-key with it (the token banner and Get Started read the flag).
   return useApiMutation(createApiToken, options, (queryClient) =>
-    queryClient.invalidateQueries({ queryKey: apiTokenKeys.list() }),
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: apiTokenKeys.list() }),
+      queryClient.invalidateQueries({ queryKey: interactionKeys.flags() }),
+    ]),
   );
 }

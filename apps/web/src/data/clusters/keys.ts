@@ -8,6 +8,8 @@ export const clusterKeys = {
   all: ['clusters'] as const,
   lists: () => [...clusterKeys.all, 'paginate'] as const,
   list: (query: PaginateQuery) => [...clusterKeys.lists(), query] as const,
+  /** Under lists(): a stop refreshes the notebook list too. */
+  notebooks: (query: PaginateQuery) => [...clusterKeys.lists(), 'notebooks', query] as const,
   frontend: (id: number) => [...clusterKeys.all, 'frontend', id] as const,
   cluster: (id: number) => [...clusterKeys.all, 'cluster', id] as const,
   details: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'details', ref.account] as const,

@@ -4,4 +4,5 @@ export const interactionKeys = {
   list: () => [...interactionKeys.all, 'list'] as const,
   flags: () => [...interactionKeys.all, 'flags'] as const,
   banners: () => [...interactionKeys.all, 'banners'] as const,
+  getStarted: () => [...interactionKeys.all, 'get-started'] as const,
 };

@@ -1,10 +1,12 @@
 import { ListChecksIcon } from 'lucide-react';
 
+import { useClientCommands } from '@/features/clusters/client-commands';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { BATCH_RUN_SNIPPET, LOGIN_SNIPPET } from '@/features/clusters/snippets';
+import { BATCH_RUN_SNIPPET } from '@/features/clusters/snippets';
 
 /** No batch jobs yet: what one is, and how to submit one with the Python client. */
 export function JobsEmpty({ scope }: { scope: string }) {
+  const { login } = useClientCommands();
   return (
     <GuideEmptyState
       slot="jobs-empty"
@@ -12,7 +14,12 @@ export function JobsEmpty({ scope }: { scope: string }) {
       title={`No batch jobs in ${scope} yet`}
       description="A batch job runs a command as many tasks on a cluster started for it, each task with its own CUMULUS_BATCH_TASK_ID; the cluster stops when the job ends. Submit one with the Python client and follow each task's state, exit code and logs here."
       steps={[
-        { text: 'Sign in from your terminal', code: LOGIN_SNIPPET, copyLabel: 'Copy login command' },
+        {
+          text: 'Sign in from your terminal',
+          code: login,
+          label: 'Terminal',
+          copyLabel: 'Copy login command',
+        },
         {
           text: 'Run a script as 10 tasks',
           code: BATCH_RUN_SNIPPET,

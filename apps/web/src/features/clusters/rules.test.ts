@@ -60,6 +60,7 @@ describe('who may stop a cluster (mirrors the server)', () => {
 describe('Create cluster', () => {
   it('sends every key of the contract body, null where the console has nothing to say', () => {
     const input = createClusterSchema.parse({
+      workspace: 'acme',
       name: 'etl-nightly',
       workers: '3',
       idleTimeout: '1 hour',

@@ -1,7 +1,5 @@
 // What the console tells people to type. The Python client is `cumulus` (python/cumulus).
 
-export const LOGIN_SNIPPET = 'cumulus login';
-
 /** The first cluster: a new one with four workers, and a Dask client on it. */
 export const FIRST_CLUSTER_SNIPPET = `import cumulus
 from dask.distributed import Client

@@ -1,14 +1,108 @@
 import { NotebookPenIcon } from 'lucide-react';
 
-import { PlaceholderPage } from '@/components/placeholder-page';
+import { ErrorState } from '@/components/error-state';
+import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { Page, PageHeader } from '@/components/page';
+import { useNotebooksPaginateQuery } from '@/data/clusters/notebooks-paginate-query';
+import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
+import { dashboardPollMs } from '@/features/clusters/states';
+import { NotebooksTable } from '@/features/notebooks/notebooks-table';
+import { ScopePicker, scopeQuery, useScope } from '@/features/scopes';
+import { usePaginationParams } from '@/hooks/use-pagination-params';
+import { errorMessage } from '@/lib/api/errors';
+import { usePageMeta } from '@/lib/page-meta';
 
-/** Placeholder until its capability lands; replace this page, keep the route. */
+/** The tag that makes a cluster a notebook cluster (apps/server clusters/queries.ts NOTEBOOK_TAGS). */
+export const NOTEBOOK_TAG = { key: 'cumulus-cluster-type', value: 'notebook' } as const;
+
+export const NOTEBOOK_SNIPPET = `import cumulus
+from dask.distributed import Client
+
+cluster = cumulus.Cluster(
+    name="my-notebook",
+    tags={"${NOTEBOOK_TAG.key}": "${NOTEBOOK_TAG.value}"},
+    shutdown_on_close=False,
+)
+client = Client(cluster)`;
+
+/**
+ * Notebooks (sidebar entry for users with shouldSeeNotebookPage): the notebook clusters of the
+ * current scope (`clusters/paginate-notebook`), paged in the URL, with Open and Stop.
+ */
 export function NotebooksPage() {
+  usePageMeta({ title: 'Notebooks', breadcrumbs: [{ label: 'Notebooks' }] });
+  const { scope, error: scopeError } = useScope();
+  const { page, pageSize, setPage, setPageSize } = usePaginationParams();
+  const notebooks = useNotebooksPaginateQuery(
+    {
+      query: scope ? { ...scopeQuery(scope), offset: page * pageSize, limit: pageSize } : null,
+    },
+    { refetchInterval: (query) => dashboardPollMs(query.state.data?.items ?? []) },
+  );
+  const failure = notebooks.error ?? (scope ? null : scopeError);
+  const total = notebooks.data?.count ?? 0;
+
+  let body: React.ReactNode;
+  if (failure) {
+    body = (
+      <ErrorState
+        title="Could not load notebooks"
+        message={errorMessage(failure)}
+        onRetry={() => void notebooks.refetch()}
+        retrying={notebooks.isFetching}
+      />
+    );
+  } else if (notebooks.isPending) {
+    body = <LoadingSkeleton variant="table" columns={5} />;
+  } else if (total === 0 && page === 0) {
+    body = (
+      <GuideEmptyState
+        slot="notebooks-empty"
+        icon={NotebookPenIcon}
+        title={`No notebook clusters in ${scope?.name ?? 'this scope'} yet`}
+        description={
+          <>
+            A notebook cluster is a cluster tagged{' '}
+            <code className="text-foreground font-mono text-xs">
+              {NOTEBOOK_TAG.key}: {NOTEBOOK_TAG.value}
+            </code>
+            , kept running for a notebook to come back to. Start one from Python, or with Create cluster on
+            the Dashboard and that tag.
+          </>
+        }
+        steps={[
+          {
+            text: 'Start a notebook cluster and connect to it',
+            code: NOTEBOOK_SNIPPET,
+            label: 'Python',
+            copyLabel: 'Copy notebook snippet',
+          },
+        ]}
+      />
+    );
+  } else {
+    body = (
+      <NotebooksTable
+        notebooks={notebooks.data?.items ?? []}
+        total={total}
+        page={page}
+        pageSize={pageSize}
+        onPageChange={setPage}
+        onPageSizeChange={setPageSize}
+        loading={notebooks.isPlaceholderData && notebooks.isFetching}
+        empty="No notebook clusters on this page."
+      />
+    );
+  }
+
   return (
-    <PlaceholderPage
-      title="Notebooks"
-      description="Jupyter notebooks running on Cumulus clusters."
-      icon={NotebookPenIcon}
-    />
+    <Page>
+      <PageHeader
+        title="Notebooks"
+        description={scope ? `Notebook clusters in ${scope.name}` : 'Your notebook clusters'}
+        actions={<ScopePicker className="w-60" />}
+      />
+      {body}
+    </Page>
   );
 }

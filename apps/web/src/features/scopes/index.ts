@@ -20,4 +20,6 @@ export {
   type ScopeQuery,
   scopeKey,
   scopeQuery,
+  workspaceScope,
+  workspacesInScope,
 } from '@/features/scopes/scope';

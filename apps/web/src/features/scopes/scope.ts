@@ -68,3 +68,30 @@ export function effectiveScope(
   const workspace = valid.find((scope) => scope.type === 'account' && scope.id === workspaceId);
   return workspace ?? firstCompound;
 }
+
+/**
+ * The user's workspaces a scope lists clusters of: a workspace scope its own, an organization
+ * scope the user's workspaces in it, Everything and "me" all of them, a staff list those named.
+ * A cluster made in one of these shows in the scope's list.
+ */
+export function workspacesInScope<W extends { id: number; name: string; organization: { id: number } }>(
+  scope: Scope | null | undefined,
+  workspaces: readonly W[],
+): W[] {
+  if (!scope) return [...workspaces];
+  switch (scope.type) {
+    case 'account':
+      return workspaces.filter((workspace) => workspace.id === Number(scope.id));
+    case 'organization':
+      return workspaces.filter((workspace) => workspace.organization.id === Number(scope.id));
+    case 'compound':
+    case 'user':
+      return [...workspaces];
+    case 'custom_staff':
+      return workspaces.filter((workspace) => scope.workspaceNames.includes(workspace.name));
+  }
+}
+
+/** The valid scope of one workspace (picking a workspace in the sidebar lists it). */
+export const workspaceScope = (valid: readonly Scope[], workspaceId: number) =>
+  valid.find((scope) => scope.type === 'account' && Number(scope.id) === workspaceId) ?? null;

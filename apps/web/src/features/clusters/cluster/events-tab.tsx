@@ -8,6 +8,7 @@ import { TableCell, TableRow } from '@/components/ui/table';
 import {
   type ClusterStates,
   type StateRecord,
+  stateMark,
   useClusterStatesQuery,
 } from '@/data/clusters/cluster-states-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
@@ -39,7 +40,7 @@ export function clusterEvents(states: ClusterStates): ClusterEvent[] {
 export function ClusterEventsTab() {
   const { cluster, clusterRef } = useClusterContext();
   const states = useClusterStatesQuery(
-    { ref: clusterRef },
+    { ref: clusterRef, at: stateMark(cluster) },
     { refetchInterval: clusterPollMs(cluster.currentState.state) },
   );
   const formatDateTime = useFormatDateTime();

@@ -2,6 +2,7 @@ import { ScrollTextIcon, ServerOffIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
+import { PINNED_ACTIONS } from '@/components/pinned-column';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
@@ -61,6 +62,7 @@ export function ClusterInstancesTab() {
   }
   return (
     <PlainTable
+      actionsLast
       headers={[
         'Instance',
         'Role',
@@ -126,7 +128,7 @@ export function ClusterInstancesTab() {
                 'Never'
               )}
             </TableCell>
-            <TableCell className="px-4 py-1.5 text-right">
+            <TableCell className={cn('px-4 py-1.5 text-right', PINNED_ACTIONS)}>
               {instance ? (
                 <Button asChild variant="ghost" size="sm" className="text-muted-foreground">
                   <Link to={`${clusterLink(cluster, 'logs')}&${logsSearch({ instance: instance.id })}`}>

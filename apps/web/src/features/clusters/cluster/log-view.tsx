@@ -117,7 +117,8 @@ export function LogView({
                 // biome-ignore lint/suspicious/noArrayIndexKey: see above.
                 key={index}
                 data-slot="log-line"
-                className="hover:bg-muted/40 grid grid-cols-[10.5rem_10rem_minmax(0,1fr)] gap-3 px-4"
+                // A phone puts time and instance over the message, which keeps the width.
+                className="hover:bg-muted/40 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 px-4 max-sm:pb-1 sm:grid-cols-[10.5rem_10rem_minmax(0,1fr)]"
               >
                 <time className="text-muted-foreground tabular-nums select-none">
                   {formatTime(line.timestamp)}
@@ -125,7 +126,12 @@ export function LogView({
                 <span className={cn('truncate', colourOf(line.instance))} title={line.instance}>
                   {instanceLabel(line.instance)}
                 </span>
-                <span className="pr-4 whitespace-pre-wrap [overflow-wrap:anywhere]">{line.message}</span>
+                <span
+                  data-slot="log-message"
+                  className="col-span-2 whitespace-pre-wrap [overflow-wrap:anywhere] sm:col-span-1 sm:pr-4"
+                >
+                  {line.message}
+                </span>
               </div>
             ))}
           </div>

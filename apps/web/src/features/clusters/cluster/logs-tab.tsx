@@ -64,9 +64,9 @@ export function ClusterLogsTab() {
   const lines = logs.data?.lines ?? [];
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center gap-3">
-        <div className="relative min-w-56 flex-1">
+        <div className="relative min-w-56 flex-1 max-sm:min-w-full">
           <SearchIcon
             className="text-muted-foreground pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2"
             aria-hidden="true"
@@ -84,7 +84,7 @@ export function ClusterLogsTab() {
           value={search.instance === null ? ALL : String(search.instance)}
           onValueChange={(value) => change({ instance: value === ALL ? null : Number(value) })}
         >
-          <SelectTrigger aria-label="Instance" className="w-64">
+          <SelectTrigger aria-label="Instance" className="w-64 max-w-full">
             <SelectValue />
           </SelectTrigger>
           <SelectContent>

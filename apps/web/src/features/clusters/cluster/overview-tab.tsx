@@ -7,7 +7,7 @@ import { StateChip, stateTone } from '@/components/state-chip';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
-import { type StateRecord, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
+import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
 import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { CodeBlock } from '@/features/clusters/components/code-block';
@@ -69,20 +69,21 @@ function StateTimeline({ records }: { records: StateRecord[] }) {
 export function ClusterOverviewTab() {
   const { cluster, clusterRef } = useClusterContext();
   const polling = { refetchInterval: clusterPollMs(cluster.currentState.state) };
-  const states = useClusterStatesQuery({ ref: clusterRef }, polling);
+  const states = useClusterStatesQuery({ ref: clusterRef, at: stateMark(cluster) }, polling);
   const alerts = useClusterAlertsQuery({ ref: clusterRef }, polling);
   const address = cluster.schedulerAddress ?? cluster.scheduler?.address ?? null;
   const dashboard = cluster.scheduler?.dashboardAddress ?? null;
   const tags = Object.entries(cluster.tags);
 
   return (
-    <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    // Columns of minmax(0, …): a long snippet scrolls inside its block instead of widening the page.
+    <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       {alerts.data?.length ? (
         <div className="lg:col-span-2">
           <ClusterAlerts alerts={alerts.data} />
         </div>
       ) : null}
-      <div className="grid content-start gap-5">
+      <div className="grid min-w-0 grid-cols-1 content-start gap-5">
         <Card>
           <CardHeader>
             <CardTitle>Connect from Python</CardTitle>
@@ -121,7 +122,7 @@ export function ClusterOverviewTab() {
           </CardContent>
         </Card>
       </div>
-      <div className="grid content-start gap-5">
+      <div className="grid min-w-0 grid-cols-1 content-start gap-5">
         <Card>
           <CardHeader>
             <CardTitle>Scheduler</CardTitle>
@@ -199,7 +200,10 @@ export function ClusterOverviewTab() {
             ) : (
               <ul className="flex flex-wrap gap-2">
                 {tags.map(([key, value]) => (
-                  <li key={key} className="bg-muted rounded-md border px-2 py-1 font-mono text-xs">
+                  <li
+                    key={key}
+                    className="bg-muted max-w-full rounded-md border px-2 py-1 font-mono text-xs break-all"
+                  >
                     {key}
                     <span className="text-muted-foreground">=</span>
                     {value}

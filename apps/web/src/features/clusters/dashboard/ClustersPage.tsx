@@ -1,5 +1,4 @@
-import { PlusIcon, SearchXIcon } from 'lucide-react';
-import * as React from 'react';
+import { SearchXIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
@@ -13,7 +12,7 @@ import { JobsList } from '@/features/batch/jobs-list';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersEmpty } from '@/features/clusters/dashboard/clusters-empty';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
-import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
+import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
 import {
   type DashboardTab,
   paginateQuery,
@@ -25,7 +24,6 @@ import { dashboardPollMs } from '@/features/clusters/states';
 import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
-import { useWorkspace } from '@/lib/workspace';
 
 /** "Acme", "everything you can see", "clusters ada created". */
 function scopeLabel(scope: Scope): string {
@@ -41,12 +39,9 @@ function scopeLabel(scope: Scope): string {
  */
 export function ClustersPage() {
   usePageMeta({ title: 'Dashboard', breadcrumbs: [{ label: 'Dashboard' }] });
-  const { workspace } = useWorkspace();
   const { scope, error: scopeError } = useScope();
   const [params, setParams] = useSearchParams();
   const tab = readDashboardTab(params);
-  const [creating, setCreating] = React.useState(false);
-  const openCreate = workspace ? () => setCreating(true) : undefined;
   const oneWorkspace = scope?.type === 'account' ? scope : null;
 
   return (
@@ -63,12 +58,7 @@ export function ClustersPage() {
         actions={
           <>
             <ScopePicker className="w-60" />
-            {openCreate ? (
-              <Button onClick={openCreate}>
-                <PlusIcon />
-                Create cluster
-              </Button>
-            ) : null}
+            <CreateClusterButton />
           </>
         }
       />
@@ -86,7 +76,7 @@ export function ClustersPage() {
           </TabsTrigger>
         </TabsList>
         <TabsContent value="clusters" className="flex flex-col gap-6">
-          <ClustersTab scope={scope} scopeError={scopeError} onCreate={openCreate} />
+          <ClustersTab scope={scope} scopeError={scopeError} />
         </TabsContent>
         <TabsContent value="jobs">
           <JobsList
@@ -97,17 +87,14 @@ export function ClustersPage() {
           />
         </TabsContent>
       </Tabs>
-      {workspace ? (
-        <CreateClusterDialog open={creating} onOpenChange={setCreating} workspace={workspace} />
-      ) : null}
     </Page>
   );
 }
 
-type ClustersTabProps = { scope: Scope | null; scopeError: Error | null; onCreate?: () => void };
+type ClustersTabProps = { scope: Scope | null; scopeError: Error | null };
 
 /** The clusters of the scope, or how to start one. */
-function ClustersTab({ scope, scopeError, onCreate }: ClustersTabProps) {
+function ClustersTab({ scope, scopeError }: ClustersTabProps) {
   const { search, setPage, setPageSize, setFilters, setOrder } = useDashboardSearch();
   // Refreshed every few seconds while a cluster on the page is changing.
   const clusters = useClustersPaginateQuery(
@@ -132,7 +119,12 @@ function ClustersTab({ scope, scopeError, onCreate }: ClustersTabProps) {
     );
   if (clusters.isPending) return <LoadingSkeleton variant="table" columns={6} />;
   if (nothingYet)
-    return <ClustersEmpty scope={scope ? scopeLabel(scope) : 'this workspace'} onCreate={onCreate} />;
+    return (
+      <ClustersEmpty
+        scope={scope ? scopeLabel(scope) : 'this workspace'}
+        action={<CreateClusterButton className="mt-1" />}
+      />
+    );
   return (
     <>
       <ClusterFilters filters={search.filters} onChange={setFilters} problems={search.problems} />

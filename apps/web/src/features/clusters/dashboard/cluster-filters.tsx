@@ -1,6 +1,5 @@
-import { CheckIcon, ListFilterIcon, SearchIcon, UserIcon, XIcon } from 'lucide-react';
-import * as React from 'react';
-
+import { CheckIcon, ListFilterIcon, SearchIcon, UserIcon } from 'lucide-react';
+import { FilterChips } from '@/components/filter-chips';
 import { FieldError } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import {
@@ -13,6 +12,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { type Filter, parseFilterTerm, withFilter } from '@/features/clusters/dashboard/search-params';
 import { CLUSTER_STATES } from '@/features/clusters/states';
+import { useFilterTerm } from '@/hooks/use-filter-term';
 import { cn } from '@/lib/utils';
 
 type ClusterFiltersProps = {
@@ -30,23 +30,11 @@ const chipText = (filter: Filter) =>
  * name; a state menu; a "Mine" toggle; and the active filters as removable chips.
  */
 export function ClusterFilters({ filters, onChange, problems = [] }: ClusterFiltersProps) {
-  const [term, setTerm] = React.useState('');
-  const [problem, setProblem] = React.useState<string | null>(null);
+  const { term, setTerm, problem, submit } = useFilterTerm(parseFilterTerm, (filter) =>
+    onChange(withFilter(filters, filter)),
+  );
   const states = filters.filter((f) => f.key === 'state').map((f) => f.value);
   const mine = filters.some((f) => f.key === 'mine');
-
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    const parsed = parseFilterTerm(term);
-    if (!parsed) return;
-    if ('problem' in parsed) {
-      setProblem(parsed.problem);
-      return;
-    }
-    setProblem(null);
-    setTerm('');
-    onChange(withFilter(filters, parsed));
-  }
 
   function toggleState(state: string, on: boolean) {
     const rest = filters.filter((f) => !(f.key === 'state' && f.value === state));
@@ -66,10 +54,7 @@ export function ClusterFilters({ filters, onChange, problems = [] }: ClusterFilt
           />
           <Input
             value={term}
-            onChange={(event) => {
-              setTerm(event.target.value);
-              setProblem(null);
-            }}
+            onChange={(event) => setTerm(event.target.value)}
             aria-label="Filter clusters"
             aria-invalid={problem ? true : undefined}
             aria-describedby={problem ? 'cluster-filter-problem' : undefined}
@@ -123,31 +108,7 @@ export function ClusterFilters({ filters, onChange, problems = [] }: ClusterFilt
         </Button>
       </div>
       <FieldError id="cluster-filter-problem" messages={problem ? [problem, ...problems] : problems} />
-      {filters.length > 0 ? (
-        <ul aria-label="Active filters" className="flex flex-wrap items-center gap-2">
-          {filters.map((filter) => (
-            <li key={`${filter.key}:${filter.value}`}>
-              <span className="bg-muted inline-flex h-7 items-center gap-1 rounded-full border pr-1 pl-3 text-xs">
-                <span className="font-mono">{chipText(filter)}</span>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  className="size-5 rounded-full"
-                  aria-label={`Remove filter ${chipText(filter)}`}
-                  onClick={() => remove(filter)}
-                >
-                  <XIcon className="size-3" />
-                </Button>
-              </span>
-            </li>
-          ))}
-          <li>
-            <Button variant="link" size="sm" className="h-7 px-1 text-xs" onClick={() => onChange([])}>
-              Clear filters
-            </Button>
-          </li>
-        </ul>
-      ) : null}
+      <FilterChips filters={filters} label={chipText} onRemove={remove} onClear={() => onChange([])} />
     </div>
   );
 }

@@ -1,27 +1,33 @@
-import { PlusIcon, ServerIcon } from 'lucide-react';
+import { ServerIcon } from 'lucide-react';
+import type * as React from 'react';
 
-import { Button } from '@/components/ui/button';
+import { useClientCommands } from '@/features/clusters/client-commands';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { FIRST_CLUSTER_SNIPPET, LOGIN_SNIPPET } from '@/features/clusters/snippets';
+import { FIRST_CLUSTER_SNIPPET } from '@/features/clusters/snippets';
 
 /** A scope without clusters: how to start one from Python, or from here. */
-export function ClustersEmpty({ scope, onCreate }: { scope: string; onCreate?: () => void }) {
+export function ClustersEmpty({ scope, action }: { scope: string; action?: React.ReactNode }) {
+  const commands = useClientCommands();
   return (
     <GuideEmptyState
       slot="clusters-empty"
       icon={ServerIcon}
       title={`No clusters in ${scope} yet`}
       description="A cluster is a Dask scheduler and its workers. Start one from Python and it shows up here, with its state, instances and logs."
-      action={
-        onCreate ? (
-          <Button onClick={onCreate} className="mt-1">
-            <PlusIcon />
-            Create cluster
-          </Button>
-        ) : null
-      }
+      action={action}
       steps={[
-        { text: 'Sign in from your terminal', code: LOGIN_SNIPPET, copyLabel: 'Copy login command' },
+        {
+          text: 'Install the Python client of this server',
+          code: commands.install,
+          label: 'Terminal',
+          copyLabel: 'Copy install commands',
+        },
+        {
+          text: 'Sign in from your terminal',
+          code: commands.login,
+          label: 'Terminal',
+          copyLabel: 'Copy login command',
+        },
         {
           text: 'Start a cluster and connect to it',
           code: FIRST_CLUSTER_SNIPPET,

@@ -1,16 +1,18 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
 
 import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
+import {
+  ClusterNameCell,
+  ClusterStateCell,
+  CreatorCell,
+  TimeAgoCell,
+} from '@/features/clusters/components/cluster-cells';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
 import type { Direction, OrderField } from '@/features/clusters/dashboard/search-params';
-import { formatDuration, runtimeSeconds, timeAgo } from '@/features/clusters/format';
-import { clusterLink } from '@/features/clusters/links';
-import { useFormatDateTime } from '@/lib/preferences';
+import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
 
 type Order = { orderBy: OrderField; direction: Direction };
 
@@ -63,7 +65,6 @@ type ClustersTableProps = {
 };
 
 export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...table }: ClustersTableProps) {
-  const formatDateTime = useFormatDateTime();
   const sort = (field: OrderField, label: string) => (
     <SortHeader field={field} label={label} order={order} onOrder={onOrder} />
   );
@@ -72,35 +73,21 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
       id: 'name',
       header: sort('name', 'Name'),
       cell: (cluster) => (
-        <div className="flex min-w-0 flex-col">
-          <Link
-            to={clusterLink(cluster)}
-            className="hover:text-primary truncate font-medium underline-offset-4 hover:underline"
-          >
-            {cluster.name}
-          </Link>
-          <span className="text-muted-foreground flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
-            <span>
-              #{cluster.id}
-              {showWorkspace ? ` · ${cluster.account.name}` : ''}
-            </span>
-            {Object.entries(cluster.tags)
-              .slice(0, MAX_TAGS_SHOWN)
-              .map(([key, value]) => (
-                <span key={key} className="bg-muted rounded border px-1.5 leading-4">
-                  {value ? `${key}=${value}` : key}
-                </span>
-              ))}
-          </span>
-        </div>
+        <ClusterNameCell cluster={cluster} showWorkspace={showWorkspace}>
+          {Object.entries(cluster.tags)
+            .slice(0, MAX_TAGS_SHOWN)
+            .map(([key, value]) => (
+              <span key={key} className="bg-muted rounded border px-1.5 leading-4">
+                {value ? `${key}=${value}` : key}
+              </span>
+            ))}
+        </ClusterNameCell>
       ),
     },
     {
       id: 'state',
       header: sort('state', 'State'),
-      cell: (cluster) => (
-        <StateChip state={cluster.currentState.state} title={cluster.currentState.reason || undefined} />
-      ),
+      cell: (cluster) => <ClusterStateCell cluster={cluster} />,
     },
     {
       id: 'workers',
@@ -117,20 +104,12 @@ export function ClustersTable({ clusters, order, onOrder, showWorkspace, ...tabl
     {
       id: 'creator',
       header: 'Creator',
-      cell: (cluster) => cluster.creator?.username ?? <span className="text-muted-foreground">—</span>,
+      cell: (cluster) => <CreatorCell creator={cluster.creator} />,
     },
     {
       id: 'created',
       header: sort('created', 'Created'),
-      cell: (cluster) => (
-        <time
-          dateTime={cluster.created}
-          title={formatDateTime(cluster.created)}
-          className="text-muted-foreground"
-        >
-          {timeAgo(cluster.created)}
-        </time>
-      ),
+      cell: (cluster) => <TimeAgoCell value={cluster.created} />,
     },
     {
       id: 'runtime',

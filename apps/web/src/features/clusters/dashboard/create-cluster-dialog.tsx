@@ -1,4 +1,5 @@
 import { PlusIcon, XIcon } from 'lucide-react';
+import * as React from 'react';
 import { Controller, useFieldArray } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -35,41 +36,64 @@ import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 /** The fields server errors are shown on; others go to the alert above the form. */
 const FORM_FIELDS = ['name', 'workers', 'envName'] as const;
 
+type WorkspaceChoice = {
+  slug: string;
+  name: string;
+  /** Where the workspace's clusters run: a cloud backend offers instance types and spot. */
+  activeBackend?: string;
+  organization: { name: string; isPersonal: boolean };
+};
+
 type CreateClusterDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  workspace: { slug: string; name: string; activeBackend?: string };
+  /** Where the cluster may go: the user's workspaces in the scope the page lists (never empty). */
+  workspaces: WorkspaceChoice[];
+  /** Picked at first: the sidebar's workspace when it is one of them. */
+  defaultWorkspace: string;
 };
 
+const describeWorkspace = (workspace: WorkspaceChoice) =>
+  workspace.organization.isPersonal ? workspace.name : `${workspace.name} (${workspace.organization.name})`;
+
 /**
- * Name, workers, idle timeout, software environment and tags; creates the cluster in the current
- * workspace and opens it.
+ * Workspace, name, workers, idle timeout, software environment and tags; creates the cluster in
+ * the workspace shown (one of the listed scope's) and opens it.
  */
-export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClusterDialogProps) {
+export function CreateClusterDialog({
+  open,
+  onOpenChange,
+  workspaces,
+  defaultWorkspace,
+}: CreateClusterDialogProps) {
   const navigate = useNavigate();
   const create = useClusterCreateMutation();
-  const form = useZodForm(createClusterSchema, { defaultValues: defaultValues(workspace.slug) });
+  const form = useZodForm(createClusterSchema, { defaultValues: defaultValues(defaultWorkspace) });
   const tags = useFieldArray({ control: form.control, name: 'tags' });
   const { errors } = form.formState;
+  const slug = form.watch('workspace');
+  const workspace = workspaces.find((candidate) => candidate.slug === slug) ?? workspaces[0]!;
+
+  // Opening starts from the workspace the page shows now (the scope may have changed meanwhile).
+  React.useEffect(() => {
+    if (open) form.reset(defaultValues(defaultWorkspace));
+  }, [open, defaultWorkspace, form]);
   const cloudBackend = CLOUD_BACKENDS.find((b) => b === workspace.activeBackend) ?? null;
 
   function close(next: boolean) {
     onOpenChange(next);
-    if (!next) {
-      create.reset();
-      form.reset(defaultValues(workspace.slug));
-    }
+    if (!next) create.reset();
   }
 
   const onSubmit = form.handleSubmit((input) =>
     create.mutate(
-      { account: workspace.slug, body: createClusterBody(input) },
+      { account: input.workspace, body: createClusterBody(input) },
       {
         onSuccess: ({ id, existing }) => {
           if (existing) toast.info(`${input.name} is already running in ${workspace.name}; here it is.`);
-          else toast.success(`Creating ${input.name}`);
+          else toast.success(`Creating ${input.name} in ${workspace.name}`);
           close(false);
-          navigate(clusterLink({ id, account: { slug: workspace.slug } }));
+          navigate(clusterLink({ id, account: { slug: input.workspace } }));
         },
         onError: (error) => setServerFieldErrors(form.setError, error, FORM_FIELDS),
       },
@@ -94,6 +118,26 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
             </DialogDescription>
           </DialogHeader>
           <FormAlert>{failure}</FormAlert>
+          <Controller
+            control={form.control}
+            name="workspace"
+            render={({ field }) => (
+              <FormField id="create-cluster-workspace" label="Workspace" error={errors.workspace?.message}>
+                <Select value={field.value} onValueChange={field.onChange} disabled={workspaces.length < 2}>
+                  <SelectTrigger id="create-cluster-workspace" className="w-full" onBlur={field.onBlur}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {workspaces.map((candidate) => (
+                      <SelectItem key={candidate.slug} value={candidate.slug}>
+                        {describeWorkspace(candidate)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </FormField>
+            )}
+          />
           <FormField label="Name" error={errors.name?.message}>
             <Input
               autoComplete="off"
@@ -142,7 +186,7 @@ export function CreateClusterDialog({ open, onOpenChange, workspace }: CreateClu
             name="envName"
             render={({ field }) => (
               <SoftwarePicker
-                workspace={workspace.slug}
+                workspace={slug}
                 value={field.value}
                 onChange={field.onChange}
                 onBlur={field.onBlur}

@@ -20,6 +20,8 @@ const tagRow = z.object({
 
 export const createClusterSchema = z
   .object({
+    /** The workspace's slug: one of those the current scope lists, so the new cluster shows there. */
+    workspace: z.string().min(1, 'Pick a workspace'),
     name: z
       .string()
       .trim()
@@ -68,6 +70,7 @@ export function suggestedName(workspace: string, random: () => number = Math.ran
 
 export function defaultValues(workspace: string): CreateClusterValues {
   return {
+    workspace,
     name: suggestedName(workspace),
     workers: String(DEFAULT_WORKERS),
     idleTimeout: DEFAULT_IDLE_TIMEOUT,

@@ -2,7 +2,7 @@ import { ExternalLinkIcon, PencilIcon, SendIcon, Trash2Icon } from 'lucide-react
 import * as React from 'react';
 import { generatePath, Link } from 'react-router';
 import { toast } from 'sonner';
-
+import { PINNED_ACTIONS, PINNED_ACTIONS_HEAD } from '@/components/pinned-column';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -162,7 +162,7 @@ export function TeamTab({
               <TableHead className={head}>Username / Email</TableHead>
               <TableHead className={head}>Admin</TableHead>
               <TableHead className={head}>Workspaces</TableHead>
-              <TableHead className={cn(head, 'text-right')}>
+              <TableHead className={cn(head, 'text-right', PINNED_ACTIONS_HEAD)}>
                 <span className="sr-only">Actions</span>
               </TableHead>
             </TableRow>
@@ -186,7 +186,7 @@ export function TeamTab({
                     workspaces={row.workspaceIds.flatMap((id) => workspaceById.get(id) ?? [])}
                   />
                 </TableCell>
-                <TableCell className="px-4">
+                <TableCell className={cn('px-4', PINNED_ACTIONS)}>
                   <div className="flex justify-end gap-1">
                     {row.kind === 'invite' && permissions.canManageMembers ? (
                       <Button
@@ -197,14 +197,14 @@ export function TeamTab({
                         onClick={() => resendInvite(row)}
                       >
                         <SendIcon aria-hidden="true" />
-                        Resend Invite
+                        <span className="max-sm:sr-only">Resend Invite</span>
                       </Button>
                     ) : null}
                     {permissions.canManageMembers ? (
                       <Button asChild variant="ghost" size="sm">
                         <Link to={editPath(row)} aria-label={`Edit ${row.name}`}>
                           <PencilIcon aria-hidden="true" />
-                          Edit
+                          <span className="max-sm:sr-only">Edit</span>
                         </Link>
                       </Button>
                     ) : null}
@@ -217,7 +217,7 @@ export function TeamTab({
                         onClick={() => setRemoval({ kind: row.kind, id: row.id, name: row.name })}
                       >
                         <Trash2Icon aria-hidden="true" />
-                        Remove
+                        <span className="max-sm:sr-only">Remove</span>
                       </Button>
                     ) : null}
                   </div>

@@ -3,6 +3,7 @@ import * as React from 'react';
 import { generatePath, Link } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
+import { PINNED_ACTIONS, PINNED_ACTIONS_HEAD } from '@/components/pinned-column';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
@@ -146,7 +147,7 @@ function WorkspaceCard({
                     <TableHead className="text-muted-foreground h-9 px-4 text-right text-xs">
                       Credit limit
                     </TableHead>
-                    <TableHead className="h-9 w-20 px-4">
+                    <TableHead className={cn('h-9 w-20 px-4', PINNED_ACTIONS_HEAD)}>
                       <span className="sr-only">Actions</span>
                     </TableHead>
                   </TableRow>
@@ -175,12 +176,12 @@ function WorkspaceCard({
                       <TableCell className="px-4 text-right tabular-nums">
                         {formatNumber(row.creditLimit)}
                       </TableCell>
-                      <TableCell className="px-4 text-right">
+                      <TableCell className={cn('px-4 text-right', PINNED_ACTIONS)}>
                         {canEdit && row.editPath ? (
                           <Button asChild variant="ghost" size="sm">
                             <Link to={row.editPath} aria-label={`Edit ${row.name}`}>
                               <PencilIcon aria-hidden="true" />
-                              Edit
+                              <span className="max-sm:sr-only">Edit</span>
                             </Link>
                           </Button>
                         ) : null}

@@ -1,0 +1,71 @@
+import type { Deps } from '../../deps.js';
+import type { App } from '../../http/app-types.js';
+import { z } from '../../http/zod.js';
+import { clientSdist } from './sdist.js';
+
+const tags = ['client'];
+
+export const CLIENT_PACKAGE_PATH = '/api/v2/client/cumulus.tar.gz';
+
+const installSchema = z.object({
+  server_url: z.string().describe('The address clients sign in to (`cumulus login --server`).'),
+  package_url: z.string().describe('The Python client of this server, for `pip install`.'),
+  client_version: z.string(),
+  python: z
+    .object({
+      path: z.string().describe("The interpreter this server's clusters run (CUMULUS_PYTHON)."),
+      version: z.string(),
+      distributed: z.string().nullable().describe('Its Dask `distributed` version.'),
+    })
+    .nullable()
+    .describe('Null when the interpreter cannot be read.'),
+});
+
+/**
+ * What Get Started tells a user to type: where this server is, where its Python client is, and
+ * which interpreter clusters run (a client environment made from it has the same Python and Dask,
+ * which package sync needs).
+ */
+export function registerClientRoutes(app: App, { config, backends }: Deps): void {
+  app.get(
+    '/api/v2/client/install',
+    { config: { auth: 'user' }, schema: { tags, response: { 200: installSchema } } },
+    async () => {
+      const [sdist, interpreter] = await Promise.all([
+        clientSdist(),
+        (async () => (await backends.standard().builder?.interpreter()) ?? null)().catch(() => null),
+      ]);
+      return {
+        server_url: config.publicUrl,
+        package_url: `${config.publicUrl}${CLIENT_PACKAGE_PATH}`,
+        client_version: sdist.version,
+        python: interpreter
+          ? {
+              path: config.python,
+              version: interpreter.version,
+              distributed: interpreter.packages.get('distributed') ?? null,
+            }
+          : null,
+      };
+    },
+  );
+
+  app.get(
+    CLIENT_PACKAGE_PATH,
+    {
+      config: { auth: 'none', csrf: false },
+      schema: {
+        tags,
+        description:
+          'The Python client as a source distribution (gzip tar): `pip install --no-build-isolation <this URL>`.',
+      },
+    },
+    async (_request, reply) => {
+      const sdist = await clientSdist();
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="${sdist.fileName}"`)
+        .send(sdist.bytes);
+    },
+  );
+}

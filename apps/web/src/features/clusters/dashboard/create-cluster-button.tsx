@@ -1,0 +1,44 @@
+import { PlusIcon } from 'lucide-react';
+import * as React from 'react';
+
+import { Button } from '@/components/ui/button';
+import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
+import { useScope, workspacesInScope } from '@/features/scopes';
+import { WhyDisabled } from '@/features/team/why-disabled';
+import { useWorkspace } from '@/lib/workspace';
+
+/**
+ * Create cluster, into a workspace of the scope the page lists (the sidebar's when it is one), so
+ * the new cluster shows where the user looks; unavailable, saying why, when the scope holds none
+ * of the user's workspaces.
+ */
+export function CreateClusterButton({ className }: { className?: string }) {
+  const { scope } = useScope();
+  const { workspace, workspaces } = useWorkspace();
+  const [open, setOpen] = React.useState(false);
+  const choices = workspacesInScope(scope, workspaces);
+  const initial = choices.find((candidate) => candidate.id === workspace?.id) ?? choices[0];
+  const reason = initial
+    ? null
+    : workspaces.length === 0
+      ? 'You are not a member of any workspace yet.'
+      : `None of your workspaces is in ${scope?.name ?? 'this scope'}: pick another scope to create a cluster.`;
+  return (
+    <>
+      <WhyDisabled reason={reason}>
+        <Button onClick={() => setOpen(true)} disabled={!initial} className={className}>
+          <PlusIcon aria-hidden="true" />
+          Create cluster
+        </Button>
+      </WhyDisabled>
+      {initial ? (
+        <CreateClusterDialog
+          open={open}
+          onOpenChange={setOpen}
+          workspaces={choices}
+          defaultWorkspace={initial.slug}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Flags } from '@/data/interactions/flags-query';
+
+// The Get Started checklist (console.md sections 2 and 3): each step ticks itself from what the
+// server records — the interaction flags, and the checklist's own `data` for what no flag covers.
+
+export type StepId = 'install' | 'sign-in' | 'cluster' | 'compute' | 'cloud';
+
+export type Step = { id: StepId; done: boolean; optional: boolean };
+
+/** What the checklist's data holds: `installed` (the user says so), `computed` (the server saw it). */
+export type ChecklistData = { installed?: unknown; computed?: unknown };
+
+/** The cluster the first computation ran on, when the server recorded one. */
+export function computedOn(data: ChecklistData): number | null {
+  const computed = data.computed as { clusterId?: unknown } | null | undefined;
+  return typeof computed?.clusterId === 'number' ? computed.clusterId : null;
+}
+
+export function checklist(flags: Flags, data: ChecklistData): Step[] {
+  const signedIn = flags['has-api-key'] === true;
+  const created = flags['has-created-cluster'] === true;
+  const computed = Boolean(data.computed);
+  return [
+    // Signing in from a terminal, or computing from Python, needs the client: installed, then.
+    { id: 'install', done: data.installed === true || signedIn || computed, optional: false },
+    { id: 'sign-in', done: signedIn, optional: false },
+    { id: 'cluster', done: created, optional: false },
+    { id: 'compute', done: computed, optional: false },
+    { id: 'cloud', done: flags['completed-setup-once'] === true, optional: true },
+  ];
+}
+
+/** Every step that is not optional is done. */
+export const isComplete = (steps: Step[]) => steps.every((step) => step.optional || step.done);

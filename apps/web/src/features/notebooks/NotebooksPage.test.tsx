@@ -1,0 +1,78 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NotebooksPage } from '@/features/notebooks/NotebooksPage';
+import { pickScope } from '@/features/scopes';
+import { stubApi } from '@/test/api-stub';
+import { renderSignedIn } from '@/test/signed-in';
+
+const VALID = [
+  {
+    type: 'compound',
+    id: 'everything',
+    name: 'Everything',
+    slug: null,
+    email: null,
+    workspace_names: ['ada'],
+    organization_id: null,
+  },
+];
+
+const notebook = (id: number, name: string, state: string, creator: string) => ({
+  id,
+  name,
+  created: '2026-11-25T10:00:00+00:00',
+  updated: '2026-11-25T10:00:00+00:00',
+  current_state: { state, reason: '', updated: '2026-11-25T10:00:00+00:00' },
+  desired_workers: 1,
+  ready_workers: 1,
+  creator: { id: creator === 'ada' ? 1 : 2, username: creator },
+  account: { id: 3, slug: 'ada', name: 'ada' },
+  tags: { 'cumulus-cluster-type': 'notebook' },
+  backend_type: 'in_process',
+  scheduler_address: null,
+  idle_timeout: 1200,
+});
+
+describe('Notebooks', () => {
+  beforeEach(() => pickScope(null));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('lists the notebook clusters of the scope with state, creator, Open and Stop', async () => {
+    const api = stubApi({
+      'GET /api/v2/users/user/valid-scopes': VALID,
+      'GET /api/v2/clusters/paginate-notebook': {
+        items: [notebook(9, 'analysis', 'ready', 'ada'), notebook(8, 'old-notes', 'stopped', 'grace')],
+        count: 2,
+      },
+    });
+    renderSignedIn(<NotebooksPage />, { url: '/notebooks?page=0&pagesize=20' });
+    const row = (await screen.findByRole('link', { name: 'analysis' })).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Ready')).toBeInTheDocument();
+    expect(within(row).getByText('ada', { selector: 'td' })).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Open analysis' })).toHaveAttribute(
+      'href',
+      '/clusters/9?account=ada',
+    );
+    expect(within(row).getByRole('button', { name: 'Stop analysis' })).toBeEnabled();
+    const stopped = screen.getByRole('link', { name: 'old-notes' }).closest('tr') as HTMLElement;
+    expect(within(stopped).getByRole('button', { name: 'Stop old-notes' })).toBeDisabled();
+    const [call] = api.callsTo('GET', '/api/v2/clusters/paginate-notebook');
+    expect(Object.fromEntries(call!.query)).toEqual({
+      compound_scope: 'everything',
+      offset: '0',
+      limit: '20',
+    });
+  });
+
+  it('explains how to start one when there is none', async () => {
+    stubApi({
+      'GET /api/v2/users/user/valid-scopes': VALID,
+      'GET /api/v2/clusters/paginate-notebook': { items: [], count: 0 },
+    });
+    renderSignedIn(<NotebooksPage />, { url: '/notebooks' });
+    expect(await screen.findByText('No notebook clusters in Everything yet')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByText(/tags=\{"cumulus-cluster-type": "notebook"\}/)).toBeInTheDocument(),
+    );
+  });
+});

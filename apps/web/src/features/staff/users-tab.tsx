@@ -1,0 +1,182 @@
+import { UsersIcon } from 'lucide-react';
+import { toast } from 'sonner';
+
+import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Switch } from '@/components/ui/switch';
+import { useStaffUserUnlockMutation } from '@/data/staff/staff-user-unlock-mutation';
+import { useStaffUserUpdateMutation } from '@/data/staff/staff-user-update-mutation';
+import { type StaffUser, useStaffUsersQuery } from '@/data/staff/staff-users-query';
+import { TimeAgoCell } from '@/features/clusters/components/cluster-cells';
+import { SearchBox, useSearchText } from '@/features/staff/search-box';
+import { SEARCH_PARAM } from '@/features/staff/search-params';
+import { usePaginationParams } from '@/hooks/use-pagination-params';
+import { errorMessage, serverMessage } from '@/lib/api/errors';
+import { useSignedIn } from '@/lib/signed-in';
+
+function StatusBadge({ user }: { user: StaffUser }) {
+  if (!user.isActive)
+    return (
+      <Badge variant="outline" className="border-destructive/40 text-destructive">
+        Locked
+      </Badge>
+    );
+  if (user.lockedOut)
+    return (
+      <Badge variant="outline" className="border-warning/40 text-warning" title="Too many failed sign-ins">
+        Locked out
+      </Badge>
+    );
+  if (!user.emailVerified) return <Badge variant="outline">Unverified</Badge>;
+  return (
+    <Badge variant="outline" className="text-muted-foreground">
+      Active
+    </Badge>
+  );
+}
+
+/** Lock (no sign-in, every session refused) or unlock: reactivates and clears failed sign-ins. */
+function LockButton({ user, self }: { user: StaffUser; self: boolean }) {
+  const update = useStaffUserUpdateMutation();
+  const unlock = useStaffUserUnlockMutation();
+  const pending = update.isPending || unlock.isPending;
+  const fail = (error: Error) => toast.error(serverMessage(error));
+  if (!user.isActive || user.lockedOut) {
+    return (
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={pending}
+        aria-label={`Unlock ${user.username}`}
+        onClick={async () => {
+          try {
+            if (!user.isActive) await update.mutateAsync({ id: user.id, change: { is_active: true } });
+            if (user.lockedOut) await unlock.mutateAsync(user.id);
+            toast.success(`${user.username} can sign in again`);
+          } catch (error) {
+            fail(error as Error);
+          }
+        }}
+      >
+        Unlock
+      </Button>
+    );
+  }
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={pending || self}
+      title={self ? 'You cannot lock your own account' : undefined}
+      aria-label={`Lock ${user.username}`}
+      className="hover:text-destructive"
+      onClick={() =>
+        update.mutate(
+          { id: user.id, change: { is_active: false } },
+          { onSuccess: () => toast.success(`${user.username} is locked out`), onError: fail },
+        )
+      }
+    >
+      Lock
+    </Button>
+  );
+}
+
+function StaffSwitch({ user, self }: { user: StaffUser; self: boolean }) {
+  const update = useStaffUserUpdateMutation();
+  return (
+    <Switch
+      checked={user.isStaff}
+      disabled={update.isPending || self}
+      aria-label={`Staff: ${user.username}`}
+      onCheckedChange={(isStaff) =>
+        update.mutate(
+          { id: user.id, change: { is_staff: isStaff } },
+          {
+            onSuccess: () =>
+              toast.success(isStaff ? `${user.username} is staff` : `${user.username} is no longer staff`),
+            onError: (error) => toast.error(serverMessage(error)),
+          },
+        )
+      }
+    />
+  );
+}
+
+/** Users: search, who is locked, lock/unlock, the staff flag. */
+export function UsersTab() {
+  const { user: me } = useSignedIn();
+  const { text, setText, search } = useSearchText(SEARCH_PARAM);
+  const { page, pageSize, setPage, setPageSize } = usePaginationParams();
+  const users = useStaffUsersQuery({ search: search || undefined, offset: page * pageSize, limit: pageSize });
+
+  const columns: DataTableColumn<StaffUser>[] = [
+    {
+      id: 'user',
+      header: 'User',
+      cell: (user) => (
+        <div className="flex max-w-56 min-w-0 flex-col sm:max-w-80">
+          <span className="truncate font-medium">{user.username}</span>
+          <span className="text-muted-foreground truncate text-xs">
+            {user.email}
+            {user.fullName ? ` · ${user.fullName}` : ''}
+          </span>
+        </div>
+      ),
+    },
+    { id: 'status', header: 'Status', cell: (user) => <StatusBadge user={user} /> },
+    { id: 'joined', header: 'Joined', cell: (user) => <TimeAgoCell value={user.dateJoined} /> },
+    {
+      id: 'login',
+      header: 'Last sign-in',
+      cell: (user) =>
+        user.lastLogin ? (
+          <TimeAgoCell value={user.lastLogin} />
+        ) : (
+          <span className="text-muted-foreground">Never</span>
+        ),
+    },
+    { id: 'staff', header: 'Staff', cell: (user) => <StaffSwitch user={user} self={user.id === me.id} /> },
+    {
+      id: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      className: 'py-1.5 text-right',
+      cell: (user) => <LockButton user={user} self={user.id === me.id} />,
+    },
+  ];
+
+  return (
+    <div className="flex flex-col gap-4">
+      <SearchBox label="Search users" placeholder="Username, email or name" value={text} onChange={setText} />
+      {users.isError ? (
+        <ErrorState
+          title="Could not load users"
+          message={errorMessage(users.error)}
+          onRetry={() => void users.refetch()}
+        />
+      ) : (
+        <DataTable
+          rows={users.data?.items ?? []}
+          columns={columns}
+          getRowId={(user) => String(user.id)}
+          loading={users.isPending || (users.isPlaceholderData && users.isFetching)}
+          empty={
+            <EmptyState
+              icon={UsersIcon}
+              title={search ? `No user matches “${search}”` : 'No users yet'}
+              className="border-0 py-6"
+            />
+          }
+          total={users.data?.count ?? 0}
+          page={page}
+          pageSize={pageSize}
+          onPageChange={setPage}
+          onPageSizeChange={setPageSize}
+        />
+      )}
+    </div>
+  );
+}
