@@ -255,9 +255,10 @@ describe('Team', () => {
     });
     // One member and one pending invite: a plan of 2 seats and 1 workspace is full.
     await suite.server.withDatabase(async (database) => {
-      await database.query('update organizations set member_limit = 2, workspace_limit = 1 where id = $1', [
-        organization.id,
-      ]);
+      await database.query(
+        'update programs set member_limit = 2, workspace_limit = 1 where organization_id = $1 and ended is null',
+        [organization.id],
+      );
     });
 
     const session = await suite.open();
