@@ -70,10 +70,14 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
   const config = useCloudConfigQuery();
   const save = useSaveCloudCredentialsMutation(account);
   const [keyId, setKeyId] = React.useState('');
-  const [secret, setSecret] = React.useState('');
+  // The secret stays out of React state and of the DOM's attributes (a controlled input mirrors
+  // its value into the `value` attribute): only the input element holds it, cleared once saved.
+  const secretInput = React.useRef<HTMLInputElement>(null);
+  const [hasSecret, setHasSecret] = React.useState(false);
   const [region, setRegion] = React.useState('us-east-1');
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
+    const secret = secretInput.current?.value ?? '';
     save.mutate(
       {
         provider: 'aws',
@@ -82,7 +86,12 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
           default_region: region as never,
         },
       },
-      { onSuccess: () => setSecret('') },
+      {
+        onSuccess: () => {
+          if (secretInput.current) secretInput.current.value = '';
+          setHasSecret(false);
+        },
+      },
     );
   };
   return (
@@ -104,8 +113,8 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
             type="password"
             autoComplete="off"
             className="font-mono"
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
+            ref={secretInput}
+            onChange={(e) => setHasSecret(e.target.value !== '')}
           />
         </FormField>
       </div>
@@ -125,7 +134,7 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
       </FormField>
       <SubmitButton
         pending={save.isPending}
-        disabled={!keyId || !secret}
+        disabled={!keyId || !hasSecret}
         className="w-auto justify-self-start"
       >
         {replacing ? 'Replace credentials' : 'Save credentials'}
