@@ -74,10 +74,14 @@ describe('Profile', () => {
     const other = await createVerifiedUser(suite.server.base, suite.server.smtp, 'taken');
 
     await page.goto('/profile?createTokenDialog=true');
-    await signIn(page, user, { firstTime: true });
+    await signIn(page, user);
+    // One modal at a time: the page's own dialog first, the welcome dialog once it is closed.
     await page.getByRole('dialog', { name: 'Create API token' }).waitFor();
     await page.keyboard.press('Escape');
     await page.waitForURL('**/profile');
+    const welcome = page.getByRole('dialog', { name: 'Welcome to Cumulus' });
+    await welcome.getByRole('button', { name: 'Skip' }).click();
+    await welcome.waitFor({ state: 'detached' });
 
     await page.locator('#username').getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Username').fill('not a slug!');
