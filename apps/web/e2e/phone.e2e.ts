@@ -111,7 +111,7 @@ function screens(seed: {
     {
       name: 'profile',
       path: '/profile',
-      ready: (page) => page.getByRole('heading', { name: 'API Tokens' }).waitFor(),
+      ready: (page) => page.getByRole('heading', { name: 'API Tokens', exact: true }).waitFor(),
     },
     { name: 'batch-jobs', path: '/batch/jobs', ready: heading('Batch Jobs') },
     { name: 'staff-users', path: '/staff', ready: (page) => page.getByRole('switch').first().waitFor() },
