@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { usageMinutes, workspaceMemberships, workspaces } from '../src/db/schema/index.js';
 import { rollUp } from '../src/modules/usage/meter.js';
-import type { Api } from './helpers/api.js';
 import { useClusterServer, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 
