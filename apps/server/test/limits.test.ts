@@ -145,8 +145,19 @@ describe('credit limits', () => {
     expect(byOrganization.body).toMatchObject({ code: 'CREDIT_LIMIT_REACHED', limit: 'organization' });
 
     await o.api.patch(`/api/v2/pricing/update/${o.orgId}`, { organization_credit_limit: null });
+    // The member's own credit limit null too: no limit anywhere.
+    await c.ts.server.deps.db
+      .update(workspaceMemberships)
+      .set({ creditLimit: null })
+      .where(eq(workspaceMemberships.userId, o.user.id));
     const allowed = await o.api.post(clusters(o), { name: 'some', workers: 0 });
     expect(allowed.status, allowed.text).toBe(201);
+    expect((await o.api.get(`/api/v2/pricing/workspace/${o.workspaceId}/usage`)).body).toMatchObject({
+      credit_limit: null,
+      workspace_credit_limit: null,
+      workspace_credits_user_usage_percent: null,
+      workspace_credits_usage_percent: null,
+    });
     await o.api.delete(`${clusters(o)}id/${allowed.body.id}`);
   });
 
