@@ -1,3 +1,5 @@
+-- Plan gates (spot and ARM usage limits, custom networking, private package index, billing periods),
+-- credit limits that may be null (no limit), the empty billing method, and spot workers on instance specs.
 ALTER TABLE "workspace_invites" ALTER COLUMN "credit_limit" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "organizations" ALTER COLUMN "billing_method" SET DEFAULT '';--> statement-breakpoint
 ALTER TABLE "account_memberships" ALTER COLUMN "credit_limit" DROP NOT NULL;--> statement-breakpoint
