@@ -1,10 +1,18 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingEvents, emailOutbox, organizations, usageHourly } from '../src/db/schema/index.js';
+import {
+  billingEvents,
+  emailOutbox,
+  instanceSpecs,
+  organizations,
+  subscriptions,
+  usageHourly,
+} from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import {
   addMember,
+  createClusterRow,
   createOrganization,
   createUser,
   createWorkspace,
@@ -95,13 +103,35 @@ describe('plans and limits', () => {
       credit_allotment: 10000,
       organization_credit_limit: null,
       program_dollars_spend_limit: null,
-      billing_method: 'none',
+      billing_method: '',
       billing_configured: false,
       can_update_limits: false,
       can_change_plan: false,
       cumulus_credit_value: 0.05,
+      // The free tier's gates (pricing/tiers.ts).
+      spot_usage_limit: 25,
+      arm_usage_limit: 25,
+      can_use_custom_networking: false,
+      can_use_private_pypi: false,
+      billing_periods: 1,
+      subscription_period_end: null,
     });
-    expect(program.renew_date).toMatch(/^\d{4}-\d\d-01T00:00:00\.000000\+00:00$/);
+    // Credits renew, and limits reset, on the 1st of next month (UTC).
+    const now = new Date();
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    expect(program.renew_date).toBe(`${first.toISOString().slice(0, 10)}T00:00:00.000000+00:00`);
+    // The organization answers the same fields.
+    const details = (await t.member.get(`/api/v2/users/organizations/details/${t.org.id}`)).body;
+    expect(details).toMatchObject({
+      billing_method: '',
+      seat_limit: 50,
+      spot_usage_limit: 25,
+      arm_usage_limit: 25,
+      can_use_custom_networking: false,
+      can_use_private_pypi: false,
+      billing_periods: 1,
+      renew_date: program.renew_date,
+    });
     expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
       can_update_limits: true,
       can_change_plan: true,
@@ -217,6 +247,30 @@ describe('plans and limits', () => {
     expect(Date.parse(mine.displayed_pro_trial_expiration)).toBe(Date.parse(trial));
     const details = (await paid.api.as(admin.key).get(`/api/v2/users/organizations/details/${orgId}`)).body;
     expect(details).toMatchObject({ node_limit: 2, feature_tier: 'basic', cumulus_credit_value: 0.1 });
+    // The basic tier's gates came with it; staff change them, admins cannot.
+    expect(changed.body).toMatchObject({ spot_usage_limit: 100, can_use_custom_networking: true });
+    const gates = {
+      spot_usage_limit: 3,
+      arm_usage_limit: null,
+      can_use_custom_networking: false,
+      can_use_private_pypi: true,
+      billing_periods: 12,
+    };
+    expect((await paid.api.as(admin.key).patch(`/api/v2/pricing/update/${orgId}`, gates)).status).toBe(400);
+    expect((await paid.api.as(admin.key).patch(`/api/v2/pricing/update-staff/${orgId}`, gates)).status).toBe(
+      403,
+    );
+    const gated = await paid.api.as(staff.key).patch(`/api/v2/pricing/update-staff/${orgId}`, gates);
+    expect(gated.body).toMatchObject(gates);
+    expect(
+      (await paid.api.as(admin.key).get(`/api/v2/users/organizations/details/${orgId}`)).body,
+    ).toMatchObject(gates);
+    const bad = await paid.api.as(staff.key).patch(`/api/v2/pricing/update-staff/${orgId}`, {
+      spot_usage_limit: -1,
+      billing_periods: 0,
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body).sort()).toEqual(['billing_periods', 'spot_usage_limit']);
     const cores = (await paid.api.as(admin.key).get(`/api/v1/${me.default_account.slug}/usage/cores/`)).body;
     expect(cores).toMatchObject({
       cores_used: 0,
@@ -239,9 +293,26 @@ describe('plans and limits', () => {
       member_limit: null,
       next_phase_tier: null,
       can_change_plan: false,
+      billing_periods: 12,
+      can_use_private_pypi: true,
     });
-    const down = await t.admin.post(`/api/v2/pricing/downgrade-to-free/${t.org.id}`);
-    expect(down.body).toMatchObject({ tier: 'free', member_limit: 50 });
+    // An Enterprise plan changes through us: its admin can neither drop it nor check out another.
+    const refused = await t.admin.post(`/api/v2/pricing/downgrade-to-free/${t.org.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe('Contact us to make changes to your Enterprise plan');
+    const checkout = await t.admin.post(
+      `/api/v2/subscriptions/subscriptions/checkout-session/${t.org.id}`,
+      {},
+    );
+    expect(checkout.status).toBe(403);
+    expect(checkout.body.detail).toBe('Contact us to make changes to your Enterprise plan');
+    expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
+      tier: 'enterprise',
+      billing_method: 'invoice',
+    });
+    const down = await paid.api.as(staff.key).post(`/api/v2/pricing/downgrade-to-free/${t.org.id}`);
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ tier: 'free', member_limit: 50, billing_periods: 1 });
     const listed = (
       await t.admin.get('/api/v2/pricing/billing-events/', {
         query: { organization_id: t.org.id, kind: 'plan' },
@@ -312,10 +383,12 @@ describe('billing with Stripe', () => {
     const stale = await post(paid, completed, { timestamp: Math.floor(Date.now() / 1000) - 301 });
     expect(stale.status).toBe(400);
     const unchanged = (await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body;
-    expect(unchanged).toMatchObject({ tier: 'free', billing_method: 'none', subscription_status: null });
+    expect(unchanged).toMatchObject({ tier: 'free', billing_method: '', subscription_status: null });
     expect(await events(paid, t.org.id)).toHaveLength(before);
 
-    const accepted = await post(paid, completed);
+    // Signed a few minutes ago, inside Stripe's 300 s tolerance: accepted.
+    const accepted = await post(paid, completed, { timestamp: Math.floor(Date.now() / 1000) - 290 });
+    expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({ received: true, duplicate: false });
     const program = (await t.member.get(`/api/v2/pricing/${t.org.id}`)).body;
     expect(program).toMatchObject({
@@ -324,9 +397,12 @@ describe('billing with Stripe', () => {
       subscription_status: 'active',
       member_limit: null,
     });
-    const sub = [...stripe.subscriptions.values()].at(-1)!;
-    const end = (sub.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
-    expect(Date.parse(program.renew_date)).toBe(end * 1000);
+    const first = [...stripe.subscriptions.values()].at(-1)!;
+    const periodEnd = (s: typeof first) =>
+      (s.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
+    // Credits renew on the 1st whatever Stripe's period; the subscription's renewal is shown apart.
+    expect(program.renew_date).toMatch(/^\d{4}-\d\d-01T00:00:00\.000000\+00:00$/);
+    expect(Date.parse(program.subscription_period_end)).toBe(periodEnd(first) * 1000);
     expect((await post(paid, completed)).body).toEqual({ received: true, duplicate: true });
     expect((await events(paid, t.org.id)).filter((e) => e.kind === 'plan')).toHaveLength(1);
 
@@ -336,7 +412,7 @@ describe('billing with Stripe', () => {
     expect(active.body).toMatchObject({
       status: 'active',
       tier: 'professional',
-      stripe_subscription_id: sub.id,
+      stripe_subscription_id: first.id,
     });
     expect(
       (await t.member.get(`/api/v2/subscriptions/subscriptions/subscription/${active.body.id}`)).body.id,
@@ -351,6 +427,52 @@ describe('billing with Stripe', () => {
       {},
     );
     expect(confirmed.status).toBe(200);
+    expect(again.body.detail).toContain('the current one is cancelled');
+
+    // Completing it cancels the first subscription in Stripe: one subscription bills.
+    const replacing = await post(paid, stripe.completeCheckout(confirmed.body.id));
+    expect(replacing.status).toBe(200);
+    const sub = [...stripe.subscriptions.values()].at(-1)!;
+    expect(sub.id).not.toBe(first.id);
+    expect(stripe.calls).toContain(`DELETE /v1/subscriptions/${first.id}`);
+    expect(stripe.subscriptions.get(first.id as string)).toMatchObject({ status: 'canceled' });
+    const rows = await paid.server.deps.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.organizationId, t.org.id));
+    expect(Object.fromEntries(rows.map((r) => [r.stripeSubscriptionId, r.status]))).toEqual({
+      [first.id as string]: 'canceled',
+      [sub.id as string]: 'active',
+    });
+    expect(
+      [...stripe.subscriptions.values()].filter(
+        (s) => s.customer === org!.stripeCustomerId && s.status === 'active',
+      ),
+    ).toHaveLength(1);
+    expect(
+      (
+        await t.member.get('/api/v2/subscriptions/subscriptions/active-subscription', {
+          query: { organization_id: t.org.id },
+        })
+      ).body,
+    ).toMatchObject({ stripe_subscription_id: sub.id, status: 'active' });
+    expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
+      tier: 'professional',
+      billing_method: 'stripe',
+      subscription_status: 'active',
+    });
+    // Stripe's own word that the first ended changes nothing more, and cancels nothing else.
+    const calls = stripe.calls.length;
+    await post(
+      paid,
+      stripe.event('customer.subscription.deleted', stripe.subscriptions.get(first.id as string)!),
+    );
+    expect(stripe.calls.slice(calls).filter((c) => c.startsWith('DELETE'))).toEqual([]);
+    expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
+      tier: 'professional',
+      subscription_status: 'active',
+    });
+    const end = periodEnd(sub);
 
     // Payments: card, invoices, preview, portal.
     stripe.addCard(org!.stripeCustomerId!);
@@ -398,7 +520,7 @@ describe('billing with Stripe', () => {
     );
     expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
       tier: 'free',
-      billing_method: 'none',
+      billing_method: '',
       subscription_status: 'canceled',
       next_phase_tier: null,
     });
@@ -409,6 +531,33 @@ describe('billing with Stripe', () => {
         })
       ).body,
     ).toBeNull();
+  });
+
+  it("keeps a trial staff set unless Stripe's subscription carries one of its own", async () => {
+    const t = await team(paid);
+    const trial = new Date(Math.floor(Date.now() / 1000 + 9 * 86_400) * 1000).toISOString();
+    await paid.api
+      .as(staff.key)
+      .patch(`/api/v2/pricing/update-staff/${t.org.id}`, { trial_expiration: trial });
+    const checkout = await t.admin.post(
+      `/api/v2/subscriptions/subscriptions/checkout-session/${t.org.id}`,
+      {},
+    );
+    expect((await post(paid, stripe.completeCheckout(checkout.body.id))).status).toBe(200);
+    const sub = [...stripe.subscriptions.values()].at(-1)!;
+    await post(paid, stripe.updateSubscription(sub.id as string, { cancel_at_period_end: false }));
+    const kept = (await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body;
+    expect(kept).toMatchObject({ tier: 'professional', subscription_status: 'active' });
+    expect(Date.parse(kept.trial_expiration)).toBe(Date.parse(trial));
+    // A subscription in a trial of its own says when it ends.
+    const stripeTrial = Math.floor(Date.now() / 1000) + 14 * 86_400;
+    await post(
+      paid,
+      stripe.updateSubscription(sub.id as string, { status: 'trialing', trial_end: stripeTrial }),
+    );
+    expect(Date.parse((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body.trial_expiration)).toBe(
+      stripeTrial * 1000,
+    );
   });
 
   it('keeps an organization on card billing above its allotment only with a billing method', async () => {
@@ -458,5 +607,32 @@ describe('v1 billing events', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.event_after).toBeDefined();
+  });
+});
+
+describe('v1 usage/cores', () => {
+  it("counts a scheduler's machine cores and each worker's threads of live clusters", async () => {
+    const t = await team(plain);
+    const { db } = plain.server.deps;
+    // The member's cluster: a scheduler on an 8-core machine and 1 worker of 1 thread (the factory's).
+    const cluster = await createClusterRow(plain, t.ws, t.memberUser);
+    await db.insert(instanceSpecs).values({
+      clusterId: cluster.id,
+      role: 'scheduler',
+      backendType: 'in_process',
+      instanceType: 'local',
+      cores: 8,
+      memoryMib: 8192,
+      arch: 'x86_64',
+    });
+    // The admin's, with no machine recorded: its scheduler counts one core.
+    await createClusterRow(plain, t.ws, t.adminUser);
+    await createClusterRow(plain, t.ws, t.adminUser, { state: 'stopped' });
+    const cores = (await t.member.get(`/api/v1/${t.ws.slug}/usage/cores/`)).body;
+    expect(cores).toMatchObject({
+      cores_used: 8 + 1,
+      workspace_cores_used: 8 + 1 + (1 + 1),
+      core_limit: 1000,
+    });
   });
 });

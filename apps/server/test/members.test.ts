@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   organizationInvites,
   organizationMemberships,
+  programs,
   workspaceMemberships,
 } from '../src/db/schema/index.js';
 import {
@@ -74,12 +75,13 @@ describe('adding a member', () => {
       email_or_username: byEmail.email.toUpperCase(),
       organization_id: org.id,
       role: 'admin',
-      workspaces: [{ workspace_id: second.id, is_admin: true, core_limit: 8, credit_limit: 0 }],
+      workspaces: [{ workspace_id: second.id, is_admin: true, core_limit: 8, credit_limit: null }],
     });
     expect(viaEmail.status).toBe(201);
+    // null: no credit limit.
     expect(viaEmail.body.membership).toMatchObject({
       role: 'admin',
-      workspace_memberships: [{ workspace_id: second.id, is_admin: true, core_limit: 8, credit_limit: 0 }],
+      workspace_memberships: [{ workspace_id: second.id, is_admin: true, core_limit: 8, credit_limit: null }],
     });
   });
 
@@ -156,6 +158,47 @@ describe('adding a member', () => {
       .where(eq(organizationInvites.id, expiring!.id));
     const details = await ts.api.as(admin.key).get(`${ORGS}/details/${org.id}`);
     expect(details.body).toMatchObject({ member_count: 3, pending_invite_count: 1, member_limit: 5 });
+    expect(
+      (await add(admin, { email_or_username: (await createBareUser(ts)).username, organization_id: org.id }))
+        .status,
+    ).toBe(201);
+  });
+
+  it("blocks adding beyond the plan's seat limit like the member limit, members and invites alike", async () => {
+    // admin, wsAdmin and member hold three seats of four.
+    const { admin, org } = await team();
+    await ts.server.deps.db
+      .update(programs)
+      .set({ seatLimit: 4, memberLimit: 50 })
+      .where(and(eq(programs.organizationId, org.id), isNull(programs.ended)));
+    expect(
+      (await add(admin, { email_or_username: (await createBareUser(ts)).username, organization_id: org.id }))
+        .status,
+    ).toBe(201);
+    const refused = {
+      detail: 'Your organization is using 4 of 4 allowed seats. Upgrade your plan to add more members.',
+      code: 'SEAT_LIMIT_REACHED',
+      seats_used: 4,
+      seat_limit: 4,
+    };
+    const byName = await add(admin, {
+      email_or_username: (await createBareUser(ts)).username,
+      organization_id: org.id,
+    });
+    expect(byName.status).toBe(400);
+    expect(byName.body).toEqual(refused);
+    const byEmail = await add(admin, {
+      email_or_username: `${uniq('seat')}@example.com`,
+      organization_id: org.id,
+    });
+    expect(byEmail.body).toEqual(refused);
+    const details = await ts.api.as(admin.key).get(`${ORGS}/details/${org.id}`);
+    expect(details.body).toMatchObject({ member_count: 4, pending_invite_count: 0, seat_limit: 4 });
+    // No seat limit: no refusal.
+    await ts.server.deps.db
+      .update(programs)
+      .set({ seatLimit: null })
+      .where(and(eq(programs.organizationId, org.id), isNull(programs.ended)));
     expect(
       (await add(admin, { email_or_username: (await createBareUser(ts)).username, organization_id: org.id }))
         .status,

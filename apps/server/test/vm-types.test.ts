@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minutePrice } from '../src/modules/usage/prices.js';
+import { hourlyPrice, minutePrice } from '../src/modules/usage/prices.js';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -99,13 +99,23 @@ describe('GET /api/v2/pricing/vm-types/', () => {
     expect(page.body.count).toBe(all.body.count);
   });
 
-  it('prices what metering prices: the listed hourly rate a minute at a time', () => {
-    const minute = minutePrice(
+  it('prices what metering prices: the listed hourly rate, whose 60 minutes add up to it exactly', () => {
+    const hourly = hourlyPrice(
       { instanceType: 'm6i.xlarge', cores: 4, memoryMib: 16384, gpus: 0 },
       { localCoreHourUsd: 0, localGibHourUsd: 0 },
       50_000,
     );
-    expect(minute.microCloudCost).toBe(Math.round((0.192 * 1e6) / 60));
-    expect(minute.microCredits).toBe(Math.round((4 * 1e6) / 60));
+    // $0.192 an hour; 4 credits at $0.05.
+    expect(hourly).toEqual({ microCloudCost: 192_000, microCredits: 4_000_000, microCumulusCost: 200_000 });
+    const minutes = Array.from({ length: 60 }, (_, i) => minutePrice(hourly, i));
+    const sum = (of: keyof typeof hourly) => minutes.reduce((t, m) => t + m[of], 0);
+    expect([sum('microCredits'), sum('microCloudCost'), sum('microCumulusCost')]).toEqual([
+      4_000_000, 192_000, 200_000,
+    ]);
+    // Each minute within a millionth of a sixtieth: 66,666 or 66,667 micro-credits.
+    expect(new Set(minutes.map((m) => m.microCredits))).toEqual(new Set([66_666, 66_667]));
+    // Any hour-long run of minutes, not only one starting on the hour.
+    const later = Array.from({ length: 60 }, (_, i) => minutePrice(hourly, (i + 17) % 60).microCredits);
+    expect(later.reduce((t, n) => t + n, 0)).toBe(4_000_000);
   });
 });

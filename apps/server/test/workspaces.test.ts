@@ -204,6 +204,12 @@ describe('changing a workspace', () => {
     const ok = await ts.api.as(wsAdmin.key).patch(url, { credit_limit: 0 });
     expect(ok.body.credit_limit).toBe(0);
     expect((await ts.api.as(admin.key).patch(url, { credit_limit: 250 })).body.credit_limit).toBe(250);
+    // null clears it: no limit again.
+    const cleared = await ts.api.as(wsAdmin.key).patch(url, { credit_limit: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.credit_limit).toBeNull();
+    const read = await ts.api.as(admin.key).get(`${WS}/details`, { query: { workspace_id: workspace.id } });
+    expect(read.body.credit_limit).toBeNull();
     const refused = await ts.api.as(member.key).patch(url, { credit_limit: 1 });
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toBe(`You are not an admin of ${workspace.name}`);
@@ -226,6 +232,11 @@ describe('changing a workspace', () => {
       .as(admin.key)
       .patch(url, { is_admin: true, core_limit: 12, credit_limit: 34 });
     expect(edited.body).toMatchObject({ id: row.id, is_admin: true, core_limit: 12, credit_limit: 34 });
+    // A member's credit limit may be no limit (null).
+    const unlimited = await ts.api.as(admin.key).patch(url, { credit_limit: null });
+    expect(unlimited.body).toMatchObject({ id: row.id, credit_limit: null });
+    const [stored] = await db.select().from(workspaceMemberships).where(eq(workspaceMemberships.id, row.id));
+    expect(stored!.creditLimit).toBeNull();
     const negative = await ts.api.as(admin.key).patch(url, { core_limit: -5 });
     expect(negative.body).toEqual({ core_limit: ['Core limit must be greater than or equal to 0'] });
     expect((await ts.api.as(admin.key).delete(url)).status).toBe(204);

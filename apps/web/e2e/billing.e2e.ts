@@ -25,6 +25,9 @@ async function answerStripePages(page: Page) {
   );
 }
 
+/** Percentages as the console shows them: one decimal, rounded down. */
+const oneDecimalDown = (value: number) => (Math.floor(value * 10 + 1e-7) / 10).toFixed(1);
+
 const noPageScroll = (page: Page) =>
   eventually(async () =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0),
@@ -48,14 +51,6 @@ describe('Billing', () => {
     await eventually(async () => expect((await usage()).credits_used).toBeGreaterThanOrEqual(2), 120_000);
     await api.call('DELETE', `${clusters}id/${cluster.id}?reason=test`);
     await eventually(async () => expect(await state()).toBe('stopped'), CLUSTER_DEADLINE_MS);
-    // Metering has caught up with the stopped cluster once usage stays put for a few seconds.
-    let used = await usage();
-    await eventually(async () => {
-      const before = used.credits_used;
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-      used = await usage();
-      expect(used.credits_used).toBe(before);
-    }, 120_000);
 
     const session = await suite.open({ width: 1280, height: 900 });
     const { page } = session;
@@ -66,6 +61,40 @@ describe('Billing', () => {
       .getByRole('row')
       .filter({ hasText: `metered (${cluster.id})` })
       .waitFor();
+
+    // A running cluster passes a small workspace credit limit: the limits loop stops it, its page
+    // says which limit, and the Workspace Monthly Limit banner appears.
+    const capped = await api.call('POST', clusters, { name: 'capped', workers: 0 });
+    await page.goto(`/clusters/${capped.id}?account=${slug}`);
+    await page.getByRole('heading', { name: 'capped', level: 1 }).waitFor();
+    const chip = page.locator('header [data-slot=state-chip]').first();
+    await eventually(async () => expect(await chip.textContent()).toBe('Ready'), CLUSTER_DEADLINE_MS);
+    const workspaceUsage = () => api.call('GET', `/api/v2/pricing/workspace/${workspaceId}/usage`);
+    const wsLimit = Math.ceil((await workspaceUsage()).workspace_credits_used) + 1;
+    await api.call('PATCH', `/api/v2/users/workspaces/details/${workspaceId}`, { credit_limit: wsLimit });
+    await eventually(async () => expect(await chip.textContent()).toBe('Stopped'), CLUSTER_DEADLINE_MS);
+    const reason = `reached its monthly credit limit (${wsLimit} credits); limits reset on `;
+    await page.locator('header').getByText(reason, { exact: false }).first().waitFor();
+    const limitBanner = page.getByRole('region', { name: 'Workspace Monthly Limit' });
+    // The banner may first show the warning of a poll taken just short of 100%.
+    await eventually(async () => expect(await limitBanner.getAttribute('data-tone')).toBe('error'), 30_000);
+    expect(await limitBanner.textContent()).toContain('has reached its monthly credit limit');
+    const stoppedBy = (await api.call('GET', `${clusters}id/${capped.id}`)).current_state.reason;
+    expect(stoppedBy).toMatch(/^Stopped because workspace \S+ reached its monthly credit limit/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await session.screenshot('limit-stopped-cluster');
+    // The workspace's limit goes again (null: no limit); the banner with it.
+    await api.call('PATCH', `/api/v2/users/workspaces/details/${workspaceId}`, { credit_limit: null });
+    await limitBanner.waitFor({ state: 'detached', timeout: 30_000 });
+
+    // Metering has caught up with the stopped clusters once usage stays put for a few seconds.
+    let used = await usage();
+    await eventually(async () => {
+      const before = used.credits_used;
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      used = await usage();
+      expect(used.credits_used).toBe(before);
+    }, 120_000);
 
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Billing' }).click();
     await page.waitForURL('**/billing');
@@ -95,7 +124,7 @@ describe('Billing', () => {
     const plan = page.getByRole('region', { name: 'Monthly Plan' });
     await plan.waitFor();
     expect(await plan.getAttribute('data-tone')).toBe('error');
-    const percent = `${percents.program_credits_usage_percent.toFixed(1)}%`;
+    const percent = `${oneDecimalDown(percents.program_credits_usage_percent)}%`;
     expect(await plan.textContent()).toContain(
       `Your organization has run out of its monthly credits (${percent} used): running clusters will be stopped shortly.`,
     );
@@ -103,7 +132,7 @@ describe('Billing', () => {
     const spend = page.getByRole('region', { name: 'Monthly spent limit alert' });
     expect(await spend.getAttribute('data-tone')).toBe('warning');
     expect(await spend.textContent()).toContain(
-      `${percents.program_dollars_spend_usage_percent.toFixed(1)}% of it is spent`,
+      `${oneDecimalDown(percents.program_dollars_spend_usage_percent)}% of it is spent`,
     );
     // The workspace's limit, set outside the page, shows at the next poll (10 s).
     const workspace = page.getByRole('region', { name: 'Workspace Monthly Limit' });

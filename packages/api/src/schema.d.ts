@@ -1918,7 +1918,7 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         avatar_url?: string | null;
-                        credit_limit?: number;
+                        credit_limit?: number | null;
                     };
                 };
             };
@@ -1960,7 +1960,7 @@ export interface paths {
                                 workspace_id: number;
                                 is_admin: boolean;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                             }[];
                         };
                     };
@@ -2512,7 +2512,7 @@ export interface paths {
                             };
                             is_admin: boolean;
                             is_default_account: boolean;
-                            credit_limit: number;
+                            credit_limit: number | null;
                             core_limit: number;
                         }[];
                     };
@@ -2594,7 +2594,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 is_admin: boolean;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 core_limit: number;
                             }[];
                             displayed_pro_trial_expiration: string | null;
@@ -4509,6 +4509,12 @@ export interface paths {
                             credit_limit: number | null;
                             dollars_spend_limit: number | null;
                             spend_limit_should_stop_instances: boolean;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
+                            renew_date: string;
                             billing_method: string;
                             cumulus_credit_value: number;
                             subscription_status: string | null;
@@ -4683,6 +4689,12 @@ export interface paths {
                             credit_limit: number | null;
                             dollars_spend_limit: number | null;
                             spend_limit_should_stop_instances: boolean;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
+                            renew_date: string;
                             billing_method: string;
                             cumulus_credit_value: number;
                             subscription_status: string | null;
@@ -4839,7 +4851,7 @@ export interface paths {
                                     id: number;
                                     workspace_id: number;
                                     is_admin: boolean;
-                                    credit_limit: number;
+                                    credit_limit: number | null;
                                     core_limit: number;
                                 }[];
                                 displayed_pro_trial_expiration: string | null;
@@ -4927,7 +4939,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 is_admin: boolean;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 core_limit: number;
                             }[];
                             displayed_pro_trial_expiration: string | null;
@@ -5002,7 +5014,7 @@ export interface paths {
                             /** @default 1000 */
                             core_limit?: number;
                             /** @default 100000 */
-                            credit_limit?: number;
+                            credit_limit?: number | null;
                         }[];
                     };
                 };
@@ -5038,7 +5050,7 @@ export interface paths {
                                     id: number;
                                     workspace_id: number;
                                     is_admin: boolean;
-                                    credit_limit: number;
+                                    credit_limit: number | null;
                                     core_limit: number;
                                 }[];
                                 displayed_pro_trial_expiration: string | null;
@@ -5058,7 +5070,7 @@ export interface paths {
                                     id: number;
                                     workspace_id: number;
                                     core_limit: number;
-                                    credit_limit: number;
+                                    credit_limit: number | null;
                                     is_admin: boolean;
                                     email: string;
                                     organization_invite_id: number;
@@ -5147,7 +5159,7 @@ export interface paths {
                             /** @default 1000 */
                             core_limit?: number;
                             /** @default 100000 */
-                            credit_limit?: number;
+                            credit_limit?: number | null;
                         }[];
                     };
                 };
@@ -5182,7 +5194,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 is_admin: boolean;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 core_limit: number;
                             }[];
                             displayed_pro_trial_expiration: string | null;
@@ -5476,7 +5488,7 @@ export interface paths {
                                     workspace_id: number;
                                     is_admin: boolean;
                                     core_limit: number;
-                                    credit_limit: number;
+                                    credit_limit: number | null;
                                 }[];
                             }[];
                             count: number;
@@ -5561,7 +5573,7 @@ export interface paths {
                                 workspace_id: number;
                                 is_admin: boolean;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                             }[];
                         };
                     };
@@ -5654,7 +5666,7 @@ export interface paths {
                                 workspace_id: number;
                                 is_admin: boolean;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                             }[];
                         };
                     };
@@ -5716,7 +5728,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        credit_limit: number;
+                        credit_limit: number | null;
                     };
                 };
             };
@@ -5758,7 +5770,7 @@ export interface paths {
                                 workspace_id: number;
                                 is_admin: boolean;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                             }[];
                         };
                     };
@@ -5859,7 +5871,7 @@ export interface paths {
                     "application/json": {
                         is_admin?: boolean;
                         core_limit?: number;
-                        credit_limit?: number;
+                        credit_limit?: number | null;
                     };
                 };
             };
@@ -5884,7 +5896,7 @@ export interface paths {
                             workspace_id: number;
                             is_admin: boolean;
                             core_limit: number;
-                            credit_limit: number;
+                            credit_limit: number | null;
                         };
                     };
                 };
@@ -5956,7 +5968,7 @@ export interface paths {
                                 workspace_id: number;
                                 is_admin: boolean;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                             }[];
                             count: number;
                         };
@@ -6033,7 +6045,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 is_admin: boolean;
                                 email: string;
                                 organization_invite_id: number;
@@ -6136,7 +6148,7 @@ export interface paths {
                             /** @default 1000 */
                             core_limit?: number;
                             /** @default 100000 */
-                            credit_limit?: number;
+                            credit_limit?: number | null;
                         }[];
                     };
                 };
@@ -6163,7 +6175,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 is_admin: boolean;
                                 email: string;
                                 organization_invite_id: number;
@@ -6239,7 +6251,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 is_admin: boolean;
                                 email: string;
                                 organization_invite_id: number;
@@ -6348,7 +6360,7 @@ export interface paths {
                     "application/json": {
                         is_admin?: boolean;
                         core_limit?: number;
-                        credit_limit?: number;
+                        credit_limit?: number | null;
                     };
                 };
             };
@@ -6363,7 +6375,7 @@ export interface paths {
                             id: number;
                             workspace_id: number;
                             core_limit: number;
-                            credit_limit: number;
+                            credit_limit: number | null;
                             is_admin: boolean;
                             email: string;
                             organization_invite_id: number;
@@ -6439,7 +6451,7 @@ export interface paths {
                                     id: number;
                                     workspace_id: number;
                                     core_limit: number;
-                                    credit_limit: number;
+                                    credit_limit: number | null;
                                     is_admin: boolean;
                                     email: string;
                                     organization_invite_id: number;
@@ -6514,7 +6526,7 @@ export interface paths {
                                 id: number;
                                 workspace_id: number;
                                 core_limit: number;
-                                credit_limit: number;
+                                credit_limit: number | null;
                                 is_admin: boolean;
                                 email: string;
                                 organization_invite_id: number;
@@ -17216,10 +17228,16 @@ export interface paths {
                             credit_allotment: number;
                             program_dollars_spend_limit: number | null;
                             organization_credit_limit: number | null;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
                             started: string;
                             billing_method: string;
                             subscription_status: string | null;
                             renew_date: string;
+                            subscription_period_end: string | null;
                             trial_expiration: string | null;
                             /** @enum {string|null} */
                             next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
@@ -17458,10 +17476,16 @@ export interface paths {
                             credit_allotment: number;
                             program_dollars_spend_limit: number | null;
                             organization_credit_limit: number | null;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
                             started: string;
                             billing_method: string;
                             subscription_status: string | null;
                             renew_date: string;
+                            subscription_period_end: string | null;
                             trial_expiration: string | null;
                             /** @enum {string|null} */
                             next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
@@ -17537,9 +17561,14 @@ export interface paths {
                         node_limit?: number | null;
                         seat_limit?: number | null;
                         workspace_limit?: number | null;
+                        spot_usage_limit?: number | null;
+                        arm_usage_limit?: number | null;
+                        can_use_custom_networking?: boolean;
+                        can_use_private_pypi?: boolean;
+                        billing_periods?: number;
                         credit_allotment?: number;
                         /** @enum {string} */
-                        billing_method?: "none" | "stripe" | "aws" | "invoice";
+                        billing_method?: "" | "stripe" | "aws" | "invoice";
                         cumulus_credit_value?: number;
                         /** Format: date-time */
                         trial_expiration?: string | null;
@@ -17570,10 +17599,16 @@ export interface paths {
                             credit_allotment: number;
                             program_dollars_spend_limit: number | null;
                             organization_credit_limit: number | null;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
                             started: string;
                             billing_method: string;
                             subscription_status: string | null;
                             renew_date: string;
+                            subscription_period_end: string | null;
                             trial_expiration: string | null;
                             /** @enum {string|null} */
                             next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
@@ -17659,10 +17694,16 @@ export interface paths {
                             credit_allotment: number;
                             program_dollars_spend_limit: number | null;
                             organization_credit_limit: number | null;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
                             started: string;
                             billing_method: string;
                             subscription_status: string | null;
                             renew_date: string;
+                            subscription_period_end: string | null;
                             trial_expiration: string | null;
                             /** @enum {string|null} */
                             next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;
@@ -17752,10 +17793,16 @@ export interface paths {
                             credit_allotment: number;
                             program_dollars_spend_limit: number | null;
                             organization_credit_limit: number | null;
+                            spot_usage_limit: number | null;
+                            arm_usage_limit: number | null;
+                            can_use_custom_networking: boolean;
+                            can_use_private_pypi: boolean;
+                            billing_periods: number;
                             started: string;
                             billing_method: string;
                             subscription_status: string | null;
                             renew_date: string;
+                            subscription_period_end: string | null;
                             trial_expiration: string | null;
                             /** @enum {string|null} */
                             next_phase_tier: "essentials" | "free" | "basic" | "professional" | "enterprise" | null;

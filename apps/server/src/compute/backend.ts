@@ -100,6 +100,11 @@ export interface Backend {
   describeSelf(): BackendDescription;
   /** The machine an instance would run on, for the instance types asked (first that fits). */
   machineFor(instanceTypes: readonly string[]): MachineShape;
+  /**
+   * Whether a cluster's workers would run on spot capacity: what it asked (its backend options'
+   * `spot`), else the workspace's setting. Absent: the backend has no spot capacity.
+   */
+  spotWorkers?(workspaceId: number, asked: boolean | undefined): Promise<boolean>;
   launch(spec: LaunchSpec): Promise<BackendData>;
   describe(instances: readonly InstanceRef[]): Promise<Map<string, Observation>>;
   stop(instance: InstanceRef): Promise<void>;

@@ -148,6 +148,17 @@ export class StripeFake {
         const sub = this.subscriptions.get(second!);
         return sub ? send(200, sub) : missing(`subscription: '${second}'`);
       }
+      case parts[1] === 'subscriptions' && !!second && req.method === 'DELETE': {
+        // Cancel now; Stripe refuses to cancel what has ended.
+        const sub = this.subscriptions.get(second!);
+        if (!sub) return missing(`subscription: '${second}'`);
+        if (sub.status === 'canceled')
+          return send(400, {
+            error: { type: 'invalid_request_error', message: 'This subscription is already canceled.' },
+          });
+        Object.assign(sub, { status: 'canceled', canceled_at: now(), ended_at: now(), cancel_at: null });
+        return send(200, sub);
+      }
       case parts[1] === 'subscriptions' && !!second && req.method === 'POST': {
         const sub = this.subscriptions.get(second!);
         if (!sub) return missing(`subscription: '${second}'`);
@@ -202,6 +213,7 @@ export class StripeFake {
     const subscription = {
       id: newId('sub'),
       object: 'subscription',
+      created: now(),
       customer: session.customer,
       status,
       metadata: (session.subscription_data as Json).metadata ?? {},

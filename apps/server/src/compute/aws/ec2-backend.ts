@@ -294,6 +294,15 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       return known ?? options.shapeOf(DEFAULT_TYPE)!;
     },
 
+    async spotWorkers(workspaceId, asked) {
+      if (asked !== undefined) return asked;
+      // A workspace not set up yet launches nothing; its clusters fail at launch, saying why.
+      return placementOf(workspaceId).then(
+        (p) => p.settings.spot,
+        () => false,
+      );
+    },
+
     launch: (spec) => slot(() => launch(spec)),
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {

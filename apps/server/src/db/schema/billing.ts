@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -40,6 +41,15 @@ export const programs = pgTable(
     dollarsSpendLimitMicroUsd: bigint('dollars_spend_limit_micro_usd', { mode: 'number' }),
     /** Monthly credits the whole organization may use; 0 allows none. */
     organizationCreditLimit: integer('organization_credit_limit'),
+    /** Spot instances running at once across the organization. */
+    spotUsageLimit: integer('spot_usage_limit'),
+    /** ARM (aarch64) instances running at once across the organization. */
+    armUsageLimit: integer('arm_usage_limit'),
+    /** Feature gates of the tier: clusters in networks of the customer's own, a private package index. */
+    canUseCustomNetworking: boolean('can_use_custom_networking').notNull().default(false),
+    canUsePrivatePypi: boolean('can_use_private_pypi').notNull().default(false),
+    /** Months one billing period (one invoice) covers: 1 monthly, 12 yearly. Usage limits reset monthly. */
+    billingPeriods: integer('billing_periods').notNull().default(1),
     started: tstz('started').notNull().defaultNow(),
     ended: tstz('ended'),
   },

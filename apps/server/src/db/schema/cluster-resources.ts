@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { clusters, processRole } from './clusters.js';
 import { createdAt, tstz } from './columns.js';
 import { workspaces } from './organizations.js';
@@ -24,6 +24,8 @@ export const instanceSpecs = pgTable(
     memoryMib: integer('memory_mib').notNull(),
     gpus: integer('gpus').notNull().default(0),
     arch: varchar('arch', { length: 16 }).notNull(),
+    /** The role's instances run on spot capacity (workers asking for it on a backend that has it). */
+    spot: boolean('spot').notNull().default(false),
     diskSizeGib: integer('disk_size_gib'),
     /** Dask's share of the machine: worker threads and memory limit as asked (null: Dask's default). */
     daskThreads: integer('dask_threads'),

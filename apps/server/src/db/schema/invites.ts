@@ -40,7 +40,8 @@ export const workspaceInvites = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     isAdmin: boolean('is_admin').notNull().default(false),
     coreLimit: integer('core_limit').notNull().default(1000),
-    creditLimit: integer('credit_limit').notNull().default(100000),
+    /** Null: no limit. */
+    creditLimit: integer('credit_limit').default(100000),
     created: createdAt(),
   },
   (t) => [

@@ -27,8 +27,8 @@ export const organizations = pgTable('organizations', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 64 }).notNull(),
   isPersonal: boolean('is_personal').notNull().default(false),
-  /** How the organization pays: none, stripe (card), aws (marketplace), invoice. */
-  billingMethod: varchar('billing_method', { length: 32 }).notNull().default('none'),
+  /** How the organization pays: '' (no billing method), stripe (card), aws (marketplace), invoice. */
+  billingMethod: varchar('billing_method', { length: 32 }).notNull().default(''),
   /** Dollars one credit costs, in millionths (50000: $0.05). */
   creditValueMicroUsd: bigint('credit_value_micro_usd', { mode: 'number' }).notNull().default(50_000),
   /** Whether reaching the spend limit stops running clusters (else only refuses new ones). */
@@ -105,7 +105,8 @@ export const workspaceMemberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     isAdmin: boolean('is_admin').notNull().default(false),
-    creditLimit: integer('credit_limit').notNull().default(100000),
+    /** The member's monthly credits in the workspace; null: no limit. */
+    creditLimit: integer('credit_limit').default(100000),
     coreLimit: integer('core_limit').notNull().default(1000),
     created: createdAt(),
   },

@@ -1,7 +1,29 @@
 import type { Backend } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusterFiles, instanceSpecs } from '../../db/schema/index.js';
+import type { ClusterMachines } from './limits.js';
 import type { CreateClusterBody } from './schemas.js';
+
+/**
+ * What a new cluster's machines will be, for the plan's spot and ARM limits (read before its
+ * transaction: the workspace's spot setting comes from the backend): each role's architecture as
+ * its instance spec will record it, and whether its workers run on spot.
+ */
+export async function clusterMachines(
+  backend: Backend,
+  workspaceId: number,
+  body: CreateClusterBody,
+): Promise<ClusterMachines> {
+  const asked = (body.options as { spot?: unknown } | null | undefined)?.spot;
+  return {
+    schedulerArch: backend.machineFor(body.scheduler_instance_types ?? []).arch,
+    workerArch: backend.machineFor(body.worker_instance_types ?? []).arch,
+    spotWorkers:
+      backend.capabilities.spot && backend.spotWorkers
+        ? await backend.spotWorkers(workspaceId, typeof asked === 'boolean' ? asked : undefined)
+        : false,
+  };
+}
 
 /** The key of a cluster's host setup script among its files (`cluster_facing/db-file-ref/{key}`). */
 export const HOST_SETUP_KEY = 'host-setup-script';
@@ -16,6 +38,7 @@ export async function recordClusterResources(
   backend: Backend,
   cluster: Cluster,
   body: CreateClusterBody,
+  spotWorkers: boolean,
 ): Promise<void> {
   const roles = [
     {
@@ -46,6 +69,7 @@ export async function recordClusterResources(
         memoryMib: machine.memoryMib,
         gpus: machine.gpus,
         arch: machine.arch,
+        spot: r.role === 'worker' && spotWorkers,
         diskSizeGib: r.disk,
         daskThreads: r.threads,
         daskMemoryLimit: r.memoryLimit === null ? null : String(r.memoryLimit).slice(0, 64),

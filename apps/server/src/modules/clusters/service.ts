@@ -17,8 +17,15 @@ import { assertWithinCreditLimits } from '../usage/limits.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
-import { assertWithinCoreLimit, assertWithinNodeLimit, clusterCores } from './limits.js';
-import { recordClusterResources } from './resources.js';
+import {
+  assertWithinCoreLimit,
+  assertWithinNodeLimit,
+  assertWithinSpotArmLimits,
+  clusterCores,
+  kindsOf,
+  machinesOf,
+} from './limits.js';
+import { clusterMachines, recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
 import { isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
 import { recordState } from './transitions.js';
@@ -65,6 +72,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
 
   await assertWithinCreditLimits(db, access.workspace, user.id);
   const backend = await deps.backends.forWorkspace(access.workspace.id);
+  const machines = await clusterMachines(backend, access.workspace.id, body);
   const named = body.env_id != null || !!body.env_name;
   const fallback = named ? null : await defaultEnvironmentBuild(deps, user, access);
   const result = await desire(deps, async (tx, want) => {
@@ -94,6 +102,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
     await assertWithinNodeLimit(tx, access.organization, 1 + desiredWorkers);
+    await assertWithinSpotArmLimits(tx, access.organization, kindsOf(machines, desiredWorkers, true));
     const software = await buildForCluster(tx, access.workspace.id, backend.type, {
       id: body.env_id,
       name: body.env_name,
@@ -133,7 +142,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
         updated: now,
       })
       .returning();
-    await recordClusterResources(tx, backend, row!, body);
+    await recordClusterResources(tx, backend, row!, body, machines.spotWorkers);
     if (body.batch_job_ids?.length) await attachJobs(tx, access, row!.id, body.batch_job_ids);
     if (body.filestores_to_attach?.length) await attachStores(tx, row!, body.filestores_to_attach);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
@@ -157,6 +166,13 @@ async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Clu
       clusterCores(cluster.desiredWorkers, cluster.workerCores),
     );
   await assertWithinNodeLimit(tx, access.organization, 1 + cluster.desiredWorkers, cluster.id);
+  const machines = await machinesOf(tx, cluster.id);
+  await assertWithinSpotArmLimits(
+    tx,
+    access.organization,
+    kindsOf(machines, cluster.desiredWorkers, true),
+    cluster.id,
+  );
   await want.run(cluster.id, `Resumed by ${user.username}`);
 }
 

@@ -5,7 +5,7 @@ export const workspaceInviteSchema = z.object({
   id: z.number().int(),
   workspace_id: z.number().int(),
   core_limit: z.number().int(),
-  credit_limit: z.number().int(),
+  credit_limit: z.number().int().nullable(),
   is_admin: z.boolean(),
   email: z.string(),
   organization_invite_id: z.number().int(),

@@ -13,11 +13,13 @@ export const DEFAULT_CORE_LIMIT = 1000;
 export const DEFAULT_CREDIT_LIMIT = 100000;
 const LIMIT_MAX = 2_147_483_647;
 
+/** A monthly credit limit; null is no limit, 0 allows nothing. */
 export const creditLimitField = z
   .number({ error: 'A credit limit is required' })
   .int()
   .min(0, 'Credit limit must be greater than or equal to 0')
-  .max(LIMIT_MAX);
+  .max(LIMIT_MAX)
+  .nullable();
 export const coreLimitField = z
   .number()
   .int()

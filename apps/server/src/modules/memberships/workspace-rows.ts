@@ -12,7 +12,7 @@ export interface CurrentRow {
   workspaceId: number;
   isAdmin: boolean;
   coreLimit: number;
-  creditLimit: number;
+  creditLimit: number | null;
 }
 
 export interface RowPlan {

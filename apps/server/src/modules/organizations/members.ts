@@ -121,19 +121,24 @@ export async function getMembership(db: Db, user: User, membershipId: number): P
   return (await presentMemberships(db, [row]))[0]!;
 }
 
-/** Members plus pending invites plus the one being added may not exceed the plan's member limit. */
+/**
+ * Members plus pending invites plus the one being added may not exceed the plan's member limit,
+ * nor its seat limit (each member, and each pending invite, holds a seat).
+ */
 async function assertMemberLimit(db: Db, organization: Organization): Promise<void> {
-  const { memberLimit } = await activeProgram(db, organization.id);
-  if (memberLimit === null) return;
+  const { memberLimit, seatLimit } = await activeProgram(db, organization.id);
+  if (memberLimit === null && seatLimit === null) return;
   const counts = await organizationCounts(db, organization.id);
   const used = counts.members + counts.pendingInvites;
-  if (used + 1 > memberLimit) {
-    throw badRequest(
-      `Your organization is using ${used} of ${memberLimit} allowed seats. Upgrade your plan to add more members.`,
-      'MEMBER_LIMIT_REACHED',
-      { seats_used: used, member_limit: memberLimit },
+  const over = (limit: number | null) => limit !== null && used + 1 > limit;
+  const refuse = (limit: number, code: string, field: string) =>
+    badRequest(
+      `Your organization is using ${used} of ${limit} allowed seats. Upgrade your plan to add more members.`,
+      code,
+      { seats_used: used, [field]: limit },
     );
-  }
+  if (over(memberLimit)) throw refuse(memberLimit!, 'MEMBER_LIMIT_REACHED', 'member_limit');
+  if (over(seatLimit)) throw refuse(seatLimit!, 'SEAT_LIMIT_REACHED', 'seat_limit');
 }
 
 /**

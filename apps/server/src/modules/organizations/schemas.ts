@@ -1,6 +1,7 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
 import { roleSchema, workspaceRowInput } from '../memberships/schemas.js';
+import { planGatesFields } from '../pricing/schemas.js';
 import { organizationBrief } from './present.js';
 
 /** Workspace and organization names (console.md section 5): 4 to 34 characters. */
@@ -60,7 +61,8 @@ export const workspaceRowSchema = z.object({
   id: z.number().int(),
   workspace_id: z.number().int(),
   is_admin: z.boolean(),
-  credit_limit: z.number().int(),
+  /** Null: no limit. */
+  credit_limit: z.number().int().nullable(),
   core_limit: z.number().int(),
 });
 
@@ -101,6 +103,10 @@ export const organizationSchema = organizationBrief.extend({
   credit_limit: z.number().int().nullable(),
   dollars_spend_limit: z.number().nullable(),
   spend_limit_should_stop_instances: z.boolean(),
+  ...planGatesFields,
+  /** When credits renew and limits reset: the 1st of next month (UTC). */
+  renew_date: z.string(),
+  /** Empty, stripe, aws or invoice. */
   billing_method: z.string(),
   cumulus_credit_value: z.number(),
   subscription_status: z.string().nullable(),

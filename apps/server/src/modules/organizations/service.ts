@@ -21,7 +21,8 @@ import { contains, startsWith } from '../../lib/sql.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
-import { activeProgram, startFirstProgram } from '../pricing/programs.js';
+import { activeProgram, planGatesOf, startFirstProgram } from '../pricing/programs.js';
+import { creditsRenewAt } from '../usage/limits.js';
 import { repairDefaults } from './defaults.js';
 import { presentOrganizationBrief } from './present.js';
 import { presentMemberUser } from './present-members.js';
@@ -79,6 +80,8 @@ async function presentOrganization(
     dollars_spend_limit:
       program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / 1_000_000,
     spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
+    ...planGatesOf(program),
+    renew_date: creditsRenewAt(),
     billing_method: organization.billingMethod,
     cumulus_credit_value: organization.creditValueMicroUsd / 1_000_000,
     subscription_status: organization.subscriptionStatus,

@@ -1,34 +1,29 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Program, usageHourly, type Workspace, workspaces } from '../../db/schema/index.js';
-import { covers, credits, monthlyUsage, overruns } from '../usage/limits.js';
+import { covers, monthlyUsage, overruns, sumOf } from '../usage/limits.js';
+import { cents, MICRO, percentFloor, toMicro } from '../usage/micro.js';
 
-const MICRO = 1_000_000;
+/** A limit in whole credits (or null) in micro-credits. */
+const microOf = (limit: number | null) => (limit === null ? null : BigInt(limit) * MICRO);
 
 /**
- * How far `used` is through `limit`, in percent with two decimals; null without a limit. A limit
- * of 0 allows nothing, so it is reached at once.
+ * This month's credits and spend of an organization against its program (`pricing/usage/{org}`):
+ * percentages floored to two decimals, so short of a limit never reads 100%.
  */
-export function percentOf(used: number, limit: number | null): number | null {
-  if (limit === null) return null;
-  if (limit <= 0) return 100;
-  return Math.round((used / limit) * 10_000) / 100;
-}
-
-/** This month's credits and spend of an organization against its program (`pricing/usage/{org}`). */
 export async function programConsumption(db: Db, program: Program) {
   const used = await monthlyUsage(db, [program.organizationId]);
-  const microCredits = used.reduce((t, r) => t + r.credits, 0);
-  const microCost = used.reduce((t, r) => t + r.cost, 0);
+  const microCredits = sumOf(used, () => true);
+  const microCost = sumOf(used, () => true, 'cost');
   return {
-    credits_used: credits(microCredits),
-    dollars_spent: Math.round(microCost / 10_000) / 100,
-    program_credits_usage_percent: percentOf(microCredits / MICRO, program.organizationCreditLimit),
-    program_dollars_spend_usage_percent: percentOf(
-      microCost / MICRO,
-      program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / MICRO,
+    credits_used: cents(microCredits),
+    dollars_spent: cents(microCost),
+    program_credits_usage_percent: percentFloor(microCredits, microOf(program.organizationCreditLimit)),
+    program_dollars_spend_usage_percent: percentFloor(
+      microCost,
+      program.dollarsSpendLimitMicroUsd === null ? null : BigInt(program.dollarsSpendLimitMicroUsd),
     ),
-    credit_allotment_usage_percent: percentOf(microCredits / MICRO, program.creditAllotment || null),
+    credit_allotment_usage_percent: percentFloor(microCredits, microOf(program.creditAllotment || null)),
   };
 }
 
@@ -40,13 +35,13 @@ export async function workspaceConsumption(
   memberCreditLimit: number | null,
 ) {
   const used = (await monthlyUsage(db, [workspace.organizationId])).filter((r) => r.ws === workspace.id);
-  const mine = used.filter((r) => r.user === userId).reduce((t, r) => t + r.credits, 0);
-  const all = used.reduce((t, r) => t + r.credits, 0);
+  const mine = sumOf(used, (r) => r.user === userId);
+  const all = sumOf(used, () => true);
   return {
-    credits_used: credits(mine),
-    workspace_credits_used: credits(all),
-    workspace_credits_user_usage_percent: percentOf(mine / MICRO, memberCreditLimit),
-    workspace_credits_usage_percent: percentOf(all / MICRO, workspace.creditLimit),
+    credits_used: cents(mine),
+    workspace_credits_used: cents(all),
+    workspace_credits_user_usage_percent: percentFloor(mine, microOf(memberCreditLimit)),
+    workspace_credits_usage_percent: percentFloor(all, microOf(workspace.creditLimit)),
   };
 }
 
@@ -70,25 +65,25 @@ export async function organizationUsage(db: Db, organizationId: number, from: Da
     .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
     .from(workspaces)
     .where(eq(workspaces.organizationId, organizationId));
-  const dollars = (micro: number) => Math.round(micro / 10_000) / 100;
   const per = rows.map((r) => {
     const ws = names.find((n) => n.id === r.ws);
     return {
       account_id: r.ws,
       account_slug: ws?.slug ?? null,
       account_name: ws?.name ?? `workspace ${r.ws}`,
-      credits: credits(Number(r.credits)),
-      cumulus_cost: dollars(Number(r.cost)),
-      approx_cloud_cost: dollars(Number(r.cloud)),
+      credits: cents(toMicro(r.credits)),
+      cumulus_cost: cents(toMicro(r.cost)),
+      approx_cloud_cost: cents(toMicro(r.cloud)),
       instance_minutes: Number(r.minutes),
     };
   });
-  const total = (of: 'credits' | 'cost' | 'cloud' | 'minutes') => rows.reduce((t, r) => t + Number(r[of]), 0);
+  const total = (of: 'credits' | 'cost' | 'cloud' | 'minutes') =>
+    rows.reduce((t, r) => t + toMicro(r[of]), 0n);
   return {
-    credits: credits(total('credits')),
-    cumulus_cost: dollars(total('cost')),
-    approx_cloud_cost: dollars(total('cloud')),
-    instance_minutes: total('minutes'),
+    credits: cents(total('credits')),
+    cumulus_cost: cents(total('cost')),
+    approx_cloud_cost: cents(total('cloud')),
+    instance_minutes: Number(total('minutes')),
     workspaces: per.sort((a, b) => b.credits - a.credits),
   };
 }

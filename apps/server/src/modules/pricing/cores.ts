@@ -1,22 +1,29 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clusters } from '../../db/schema/index.js';
+import { clusters, instanceSpecs } from '../../db/schema/index.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
 import { nodesInUse } from '../clusters/limits.js';
 import { sqlLiveCluster } from '../clusters/states.js';
 import { activeProgram } from './programs.js';
 
-const coresOf = sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`;
+/** A scheduler counts the cores of its machine (1 when its machine is not known), each worker its threads. */
+const coresOf = sql<number>`coalesce(sum(coalesce(${instanceSpecs.cores}, 1) + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`;
 
 /** `GET /api/v1/{ws}/usage/cores/`: cores in use now against the caller's limit, and the plan's nodes. */
 export async function coreUsage(db: Db, access: WorkspaceAccess, userId: number) {
   const live = and(eq(clusters.workspaceId, access.workspace.id), sqlLiveCluster);
-  const [[mine], [all], nodes, program] = await Promise.all([
+  const cores = (where: SQL | undefined) =>
     db
       .select({ cores: coresOf })
       .from(clusters)
-      .where(and(live, eq(clusters.creatorId, userId))),
-    db.select({ cores: coresOf }).from(clusters).where(live),
+      .leftJoin(
+        instanceSpecs,
+        and(eq(instanceSpecs.clusterId, clusters.id), eq(instanceSpecs.role, 'scheduler')),
+      )
+      .where(where);
+  const [[mine], [all], nodes, program] = await Promise.all([
+    cores(and(live, eq(clusters.creatorId, userId))),
+    cores(live),
     nodesInUse(db, access.organization.id),
     activeProgram(db, access.organization.id),
   ]);

@@ -61,6 +61,15 @@ export async function changeTier(tx: Db, organizationId: number, tier: Tier): Pr
   return next!;
 }
 
+/** The tier's gates (console.md section 3), as the organization and the program answer them. */
+export const planGatesOf = (p: Program) => ({
+  spot_usage_limit: p.spotUsageLimit,
+  arm_usage_limit: p.armUsageLimit,
+  can_use_custom_networking: p.canUseCustomNetworking,
+  can_use_private_pypi: p.canUsePrivatePypi,
+  billing_periods: p.billingPeriods,
+});
+
 /** Changes limits of the active program in place. */
 export async function updateProgram(
   tx: Db,

@@ -8,6 +8,7 @@ import { organizationAccess } from '../access/organization.js';
 import { workspaceAccess, workspaceAccessBy } from '../access/workspace.js';
 import { workspaceParams } from '../clusters/schemas.js';
 import { organizationParams } from '../memberships/schemas.js';
+import { creditsRenewAt } from '../usage/limits.js';
 import { organizationUsage, workspaceConsumption } from './consumption.js';
 import { coreUsage } from './cores.js';
 import {
@@ -81,7 +82,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
       const memberLimit = access.membership?.creditLimit ?? null;
       return {
         workspace_id: access.workspace.id,
-        renew_date: await pricing.renewDateOf(db, access.organization.id),
+        renew_date: creditsRenewAt(),
         credit_limit: memberLimit,
         workspace_credit_limit: access.workspace.creditLimit,
         ...(await workspaceConsumption(db, access.workspace, me.id, memberLimit)),

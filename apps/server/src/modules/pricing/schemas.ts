@@ -1,10 +1,22 @@
 import { offsetQuery, pageQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
 import { BILLING_EVENT_KEYS, BILLING_EVENT_KINDS } from './events.js';
-import { TIERS } from './tiers.js';
+import { BILLING_METHODS, TIERS } from './tiers.js';
 
 const limit = z.number().int().nullable();
 const tier = z.enum(TIERS);
+
+/** The tier's gates, on the organization and its program. */
+export const planGatesFields = {
+  /** Spot instances running at once across the organization; null: no limit, 0: none. */
+  spot_usage_limit: limit,
+  /** ARM (aarch64) instances running at once across the organization; null: no limit, 0: none. */
+  arm_usage_limit: limit,
+  can_use_custom_networking: z.boolean(),
+  can_use_private_pypi: z.boolean(),
+  /** Months one billing period (one invoice) covers; usage limits reset monthly whatever it is. */
+  billing_periods: z.number().int(),
+};
 
 export const programSchema = z.object({
   id: z.number().int(),
@@ -19,12 +31,15 @@ export const programSchema = z.object({
   /** Dollars a month; null: no limit. */
   program_dollars_spend_limit: z.number().nullable(),
   organization_credit_limit: limit,
+  ...planGatesFields,
   started: z.string(),
   // The organization's billing, which the plan page shows with it.
   billing_method: z.string(),
   subscription_status: z.string().nullable(),
-  /** When this month's credits and limits renew (the subscription's period end when paying by card). */
+  /** When this month's credits renew and limits reset: the 1st of next month (UTC). */
   renew_date: z.string(),
+  /** When the paying Stripe subscription renews (its period end); null without one. */
+  subscription_period_end: z.string().nullable(),
   trial_expiration: z.string().nullable(),
   next_phase_tier: tier.nullable(),
   cancel_at: z.string().nullable(),
@@ -70,8 +85,19 @@ export const updateStaffBody = updateLimitsBody
     node_limit: nonNegative('The node limit').optional(),
     seat_limit: nonNegative('The seat limit').optional(),
     workspace_limit: nonNegative('The workspace limit').optional(),
+    spot_usage_limit: nonNegative('The spot usage limit').optional(),
+    arm_usage_limit: nonNegative('The ARM usage limit').optional(),
+    can_use_custom_networking: z.boolean().optional(),
+    can_use_private_pypi: z.boolean().optional(),
+    billing_periods: z
+      .number()
+      .int('Billing periods must be a whole number of months.')
+      .min(1, 'A billing period is at least 1 month.')
+      .max(120)
+      .optional(),
     credit_allotment: z.number().int().min(0).max(2_000_000_000).optional(),
-    billing_method: z.enum(['none', 'stripe', 'aws', 'invoice']).optional(),
+    /** Empty: no billing method. */
+    billing_method: z.enum(BILLING_METHODS).optional(),
     cumulus_credit_value: z.number().min(0).max(1000).optional(),
     trial_expiration: z.iso.datetime({ offset: true }).nullable().optional(),
     next_phase_tier: tier.nullable().optional(),
@@ -190,7 +216,7 @@ export const createBillingEventBody = z.object({
 
 export const coreUsageSchema = z.object({
   account: z.string(),
-  /** Cores of this member's live clusters in the workspace (a scheduler counts one). */
+  /** Cores of this member's live clusters in the workspace: a scheduler's machine's, a worker's threads. */
   cores_used: z.number().int(),
   core_limit: limit,
   /** Cores of every live cluster in the workspace. */

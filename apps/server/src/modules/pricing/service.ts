@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { type Organization, organizations, type Program, type User, users } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { fieldError } from '../../http/errors.js';
+import { fieldError, permissionDenied } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { enqueueEmail } from '../../mail/outbox.js';
@@ -9,24 +9,16 @@ import { type OrganizationAccess, organizationAccess } from '../access/organizat
 import { payingSubscription } from '../subscriptions/service.js';
 import { callStripe, stripeOf } from '../subscriptions/stripe.js';
 import { applySubscription } from '../subscriptions/sync.js';
-import { renewDate } from '../usage/limits.js';
+import { creditsRenewAt } from '../usage/limits.js';
 import { programConsumption } from './consumption.js';
 import { recordBillingEvent } from './events.js';
-import { activeProgram, changeTier, updateProgram } from './programs.js';
+import { activeProgram, changeTier, planGatesOf, updateProgram } from './programs.js';
 import type { programSchema, updateLimitsBody, updateStaffBody } from './schemas.js';
-import { type ProgramLimits, TIER_NAMES } from './tiers.js';
+import { NO_BILLING_METHOD, type ProgramLimits, TIER_NAMES } from './tiers.js';
 
 const MICRO = 1_000_000;
 type ProgramOut = z.infer<typeof programSchema>;
 type PricingDeps = Pick<Deps, 'db' | 'config' | 'loops'>;
-
-/** When this month's credits renew: the paying subscription's period end, else the 1st of next month. */
-export async function renewDateOf(db: Deps['db'], organizationId: number): Promise<string> {
-  const sub = await payingSubscription(db, organizationId);
-  return sub?.currentPeriodEnd
-    ? isoTime(sub.currentPeriodEnd)
-    : isoTime(new Date(`${renewDate()}T00:00:00Z`));
-}
 
 export async function presentProgram(
   deps: Pick<Deps, 'db' | 'config'>,
@@ -47,10 +39,14 @@ export async function presentProgram(
     program_dollars_spend_limit:
       program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / MICRO,
     organization_credit_limit: program.organizationCreditLimit,
+    ...planGatesOf(program),
     started: isoTime(program.started),
     billing_method: organization.billingMethod,
     subscription_status: organization.subscriptionStatus,
-    renew_date: await renewDateOf(deps.db, organization.id),
+    renew_date: creditsRenewAt(),
+    subscription_period_end: isoTimeOrNull(
+      (await payingSubscription(deps.db, organization.id))?.currentPeriodEnd,
+    ),
     trial_expiration: isoTimeOrNull(organization.trialExpiration),
     next_phase_tier: organization.nextPhaseTier,
     cancel_at: isoTimeOrNull(organization.cancelAt),
@@ -66,6 +62,14 @@ export async function presentProgram(
 /** Plans are changed by the organization's admins, and by staff. */
 export const planAdmin = (deps: Pick<Deps, 'db'>, user: User, organizationId: number) =>
   organizationAccess(deps.db, user, organizationId, user.isStaff ? 'read' : 'admin');
+
+/** console.md section 6: an Enterprise plan changes through us (staff), not its admins. */
+export const ENTERPRISE_CONTACT = 'Contact us to make changes to your Enterprise plan';
+
+/** Refuses a plan change of an Enterprise organization to anyone but staff. */
+export function assertMayChangePlan(user: User, program: Pick<Program, 'tier'>): void {
+  if (program.tier === 'enterprise' && !user.isStaff) throw permissionDenied(ENTERPRISE_CONTACT);
+}
 
 const viewerOf = (access: OrganizationAccess, user: User) => ({
   isAdmin: access.isAdmin,
@@ -95,7 +99,7 @@ export async function getProgramUsage(deps: PricingDeps, user: User, organizatio
   return {
     id: program.id,
     billing_method: organization.billingMethod,
-    renew_date: await renewDateOf(deps.db, organizationId),
+    renew_date: creditsRenewAt(),
     credit_allotment: program.creditAllotment,
     organization_credit_limit: program.organizationCreditLimit,
     program_dollars_spend_limit:
@@ -114,6 +118,11 @@ const FIELD_NAMES: Record<string, string> = {
   nodeLimit: 'node_limit',
   seatLimit: 'seat_limit',
   workspaceLimit: 'workspace_limit',
+  spotUsageLimit: 'spot_usage_limit',
+  armUsageLimit: 'arm_usage_limit',
+  canUseCustomNetworking: 'can_use_custom_networking',
+  canUsePrivatePypi: 'can_use_private_pypi',
+  billingPeriods: 'billing_periods',
   creditAllotment: 'credit_allotment',
   organizationCreditLimit: 'organization_credit_limit',
   dollarsSpendLimitMicroUsd: 'program_dollars_spend_limit',
@@ -155,7 +164,7 @@ export async function updateLimits(
     limit !== undefined &&
     !user.isStaff &&
     stripeOf(deps.config.billing) &&
-    access.organization.billingMethod === 'none' &&
+    access.organization.billingMethod === NO_BILLING_METHOD &&
     (limit === null || limit > program.creditAllotment)
   )
     throw fieldError(
@@ -193,6 +202,13 @@ async function applyChanges(
     ...(body.node_limit !== undefined && { nodeLimit: body.node_limit }),
     ...(body.seat_limit !== undefined && { seatLimit: body.seat_limit }),
     ...(body.workspace_limit !== undefined && { workspaceLimit: body.workspace_limit }),
+    ...(body.spot_usage_limit !== undefined && { spotUsageLimit: body.spot_usage_limit }),
+    ...(body.arm_usage_limit !== undefined && { armUsageLimit: body.arm_usage_limit }),
+    ...(body.can_use_custom_networking !== undefined && {
+      canUseCustomNetworking: body.can_use_custom_networking,
+    }),
+    ...(body.can_use_private_pypi !== undefined && { canUsePrivatePypi: body.can_use_private_pypi }),
+    ...(body.billing_periods !== undefined && { billingPeriods: body.billing_periods }),
     ...(body.credit_allotment !== undefined && { creditAllotment: body.credit_allotment }),
     ...(body.organization_credit_limit !== undefined && {
       organizationCreditLimit: body.organization_credit_limit,
@@ -223,7 +239,10 @@ async function applyChanges(
   };
   if (Object.keys(diff).length === 0) return;
   await deps.db.transaction(async (tx) => {
-    await updateProgram(tx, organization.id, limits);
+    // A new tier starts a program with that tier's limits and gates; fields given beside it win.
+    const { tier, ...rest } = limits;
+    if (tier !== undefined && tier !== program.tier) await changeTier(tx, organization.id, tier);
+    await updateProgram(tx, organization.id, rest);
     if (Object.keys(billing).length)
       await tx.update(organizations).set(billing).where(eq(organizations.id, organization.id));
     await recordBillingEvent(tx, {
@@ -253,7 +272,7 @@ async function moveToTier(
     await changeTier(tx, program.organizationId, tier);
     await tx
       .update(organizations)
-      .set({ nextPhaseTier: null, cancelAt: null, ...(billingMethod && { billingMethod }) })
+      .set({ nextPhaseTier: null, cancelAt: null, ...(billingMethod !== undefined && { billingMethod }) })
       .where(eq(organizations.id, program.organizationId));
     await recordBillingEvent(tx, {
       organizationId: program.organizationId,
@@ -275,6 +294,7 @@ async function moveToTier(
 export async function downgradeToFree(deps: PricingDeps, user: User, organizationId: number) {
   const { organization } = await planAdmin(deps, user, organizationId);
   const program = await activeProgram(deps.db, organizationId);
+  assertMayChangePlan(user, program);
   const sub = await payingSubscription(deps.db, organizationId);
   const stripe = stripeOf(deps.config.billing);
   if (sub && stripe) {
@@ -297,7 +317,7 @@ export async function downgradeToFree(deps: PricingDeps, user: User, organizatio
       user,
       program,
       'free',
-      organization.billingMethod === 'stripe' ? 'none' : undefined,
+      organization.billingMethod === 'stripe' ? NO_BILLING_METHOD : undefined,
     );
   }
   return answer(deps, user, organizationId);

@@ -12,7 +12,8 @@ import { ApiError, badRequest, fieldError, notFound } from '../../http/errors.js
 import { isoTimeOrNull } from '../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { workspaceAccessBy } from '../access/workspace.js';
-import { planAdmin } from '../pricing/service.js';
+import { activeProgram } from '../pricing/programs.js';
+import { assertMayChangePlan, planAdmin } from '../pricing/service.js';
 import { TIER_NAMES } from '../pricing/tiers.js';
 import { callStripe, requireStripe, stripeOf } from './stripe.js';
 import { PAYING } from './sync.js';
@@ -95,7 +96,8 @@ async function ensureCustomer(deps: Pick<Deps, 'db'>, stripe: Stripe, org: Organ
 /**
  * `checkout-session/{org}`: a Stripe Checkout for the Professional plan. An organization already
  * paying by card is asked to confirm (409 actionRequired confirm): the new subscription replaces
- * the old one when it completes.
+ * the old one when it completes (the webhook cancels the old one in Stripe). An Enterprise
+ * organization's admins are told to contact us.
  */
 export async function checkoutSession(
   deps: Pick<Deps, 'db' | 'config'>,
@@ -112,11 +114,12 @@ export async function checkoutSession(
         ? 'Contact us to make changes to your Enterprise plan'
         : 'Only the Professional plan is paid by card; choose professional.',
     );
+  assertMayChangePlan(user, await activeProgram(deps.db, organizationId));
   const stripe = requireStripe(deps.config.billing);
   const current = await payingSubscription(deps.db, organizationId);
   if (current && !confirm)
     throw new ApiError(409, {
-      detail: `${organization.name} already has a ${TIER_NAMES[current.tier]} subscription (${current.status.replace('_', ' ')}). Continue to a new checkout? The new subscription replaces the current one once it is paid.`,
+      detail: `${organization.name} already has a ${TIER_NAMES[current.tier]} subscription (${current.status.replace('_', ' ')}). Continue to a new checkout? Once the new subscription is paid the current one is cancelled, so only one is ever billed.`,
       code: 'SUBSCRIPTION_EXISTS',
       actionRequired: 'confirm',
     });

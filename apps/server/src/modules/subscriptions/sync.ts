@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { organizations, subscriptions } from '../../db/schema/index.js';
 import { recordBillingEvent } from '../pricing/events.js';
 import { activeProgram, changeTier } from '../pricing/programs.js';
-import { TIERS, type Tier } from '../pricing/tiers.js';
+import { NO_BILLING_METHOD, TIERS, type Tier } from '../pricing/tiers.js';
 
 /** Statuses in which a subscription pays for its tier (past_due keeps it while Stripe retries). */
 export const PAYING = new Set(['active', 'trialing', 'past_due']);
@@ -93,11 +93,12 @@ export async function applySubscription(
     .set({
       stripeCustomerId: customer,
       subscriptionStatus: sub.status,
-      trialExpiration: fromUnix(sub.trial_end),
+      // Only a subscription that carries a trial says when it ends: one without keeps a trial staff set.
+      ...(sub.trial_end && { trialExpiration: fromUnix(sub.trial_end) }),
       cancelAt: paying ? cancelAt : null,
       nextPhaseTier: paying && cancelAt ? 'free' : null,
       ...(paying && { billingMethod: 'stripe' }),
-      ...(ended && org?.billingMethod === 'stripe' && { billingMethod: 'none' }),
+      ...(ended && org?.billingMethod === 'stripe' && { billingMethod: NO_BILLING_METHOD }),
     })
     .where(eq(organizations.id, organizationId));
   if (before?.status !== sub.status)

@@ -3,8 +3,9 @@ import { stripeEvents } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import { recordBillingEvent } from '../pricing/events.js';
+import { cancelReplaced } from './replace.js';
 import { callStripe, stripeOf } from './stripe.js';
-import { applySubscription, organizationFor } from './sync.js';
+import { applySubscription, organizationFor, PAYING } from './sync.js';
 
 /** Stripe's signature timestamps older than this are refused (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -42,6 +43,26 @@ export function verifyWebhook(
 }
 
 /**
+ * What applying a subscription takes: when it pays, every other subscription of the organization
+ * still paying is cancelled in Stripe first (a confirmed second checkout replaces the first, so
+ * the organization is billed once), and their cancelled state is applied after it.
+ */
+async function applyReplacing(
+  deps: Pick<Deps, 'db'>,
+  stripe: Stripe,
+  organizationId: number,
+  sub: Stripe.Subscription,
+): Promise<(tx: Deps['db']) => Promise<void>> {
+  const replaced = PAYING.has(sub.status)
+    ? await cancelReplaced(deps.db, stripe, organizationId, sub.id)
+    : [];
+  return async (tx) => {
+    await applySubscription(tx, organizationId, sub);
+    for (const old of replaced) await applySubscription(tx, organizationId, old);
+  };
+}
+
+/**
  * Applies a verified event once (its id is recorded in the same transaction). Whatever must be
  * read from Stripe is read before the transaction opens.
  */
@@ -55,7 +76,7 @@ export async function handleWebhook(deps: Pick<Deps, 'config' | 'db'>, event: St
       if (!subscriptionId) break;
       const sub = await callStripe(() => stripe.subscriptions.retrieve(subscriptionId));
       const org = await organizationFor(deps.db, session.metadata, idOf(session.customer));
-      if (org !== null) apply = (tx) => applySubscription(tx, org, sub);
+      if (org !== null) apply = await applyReplacing(deps, stripe, org, sub);
       break;
     }
     case 'customer.subscription.created':
@@ -64,7 +85,7 @@ export async function handleWebhook(deps: Pick<Deps, 'config' | 'db'>, event: St
     case 'customer.subscription.trial_will_end': {
       const sub = event.data.object;
       const org = await organizationFor(deps.db, sub.metadata, idOf(sub.customer));
-      if (org !== null) apply = (tx) => applySubscription(tx, org, sub);
+      if (org !== null) apply = await applyReplacing(deps, stripe, org, sub);
       break;
     }
     case 'invoice.paid':

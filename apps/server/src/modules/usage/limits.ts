@@ -10,11 +10,13 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
+import { isoTime } from '../../lib/time.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
 import { desire } from '../clusters/desired.js';
 import { sqlLiveCluster } from '../clusters/states.js';
 import { recordBillingEvent } from '../pricing/events.js';
 import { activePrograms } from '../pricing/programs.js';
+import { cents, MICRO, toMicro } from './micro.js';
 
 /**
  * Limits that act. Every round (a minute) the month's metered usage is held against each limit:
@@ -34,11 +36,12 @@ export interface Overrun {
   what: string;
 }
 
-const MICRO = 1_000_000;
 const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 /** When this month's limits reset: the first day of the next month, as YYYY-MM-DD. */
 export const renewDate = (now = new Date()) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+/** When credits renew and limits reset (the 1st of next month, UTC), as a wire timestamp (`renew_date`). */
+export const creditsRenewAt = (now = new Date()) => isoTime(new Date(`${renewDate(now)}T00:00:00Z`));
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -59,12 +62,20 @@ export async function monthlyUsage(db: Db, organizationIds?: number[]) {
       }
     group by 1, 2, 3`);
   return rowsOf<{ org: number; ws: number; user: number | null; credits: string; cost: string }>(result).map(
-    (r) => ({ org: r.org, ws: r.ws, user: r.user, credits: Number(r.credits), cost: Number(r.cost) }),
+    (r) => ({ org: r.org, ws: r.ws, user: r.user, credits: toMicro(r.credits), cost: toMicro(r.cost) }),
   );
 }
+export type MonthlyUsage = Awaited<ReturnType<typeof monthlyUsage>>;
 
-/** Micro-credits as credits with two decimals. */
-export const credits = (micro: number) => Math.round(micro / 10_000) / 100;
+/** Micro-credits (or micro-dollars) used by the rows `keep` selects. */
+export const sumOf = (
+  used: MonthlyUsage,
+  keep: (r: MonthlyUsage[number]) => boolean,
+  of: 'credits' | 'cost' = 'credits',
+) => used.filter(keep).reduce((total, r) => total + r[of], 0n);
+
+/** Whole credits (a limit) in micro-credits. */
+const micro = (n: number | bigint) => BigInt(n) * MICRO;
 
 /** Every limit at or over 100% this month (of the given organizations, else all). */
 export async function overruns(db: Db, organizationIds?: number[]): Promise<Overrun[]> {
@@ -96,30 +107,30 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
       .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
       .where(organizationIds ? inArray(workspaces.organizationId, organizationIds) : undefined),
   ]);
-  const sum = (keep: (r: (typeof used)[number]) => boolean, of: 'credits' | 'cost' = 'credits') =>
-    used.filter(keep).reduce((total, r) => total + r[of], 0);
+  const sum = (keep: (r: MonthlyUsage[number]) => boolean, of: 'credits' | 'cost' = 'credits') =>
+    sumOf(used, keep, of);
   const found: Overrun[] = [];
   for (const org of orgs) {
     const plan = plans.get(org.id);
     const creditLimit = plan?.organizationCreditLimit ?? null;
     const spendLimit = plan?.dollarsSpendLimitMicroUsd ?? null;
-    if (creditLimit !== null && sum((r) => r.org === org.id) >= creditLimit * MICRO)
+    if (creditLimit !== null && sum((r) => r.org === org.id) >= micro(creditLimit))
       found.push({
         kind: 'organization',
         organizationId: org.id,
         stops: true,
         what: `organization ${org.name} used its ${creditLimit} monthly credits`,
       });
-    if (spendLimit !== null && sum((r) => r.org === org.id, 'cost') >= spendLimit)
+    if (spendLimit !== null && sum((r) => r.org === org.id, 'cost') >= BigInt(spendLimit))
       found.push({
         kind: 'spend',
         organizationId: org.id,
         stops: org.spendLimitShouldStopInstances,
-        what: `organization ${org.name} reached its spend limit of $${(spendLimit / MICRO).toFixed(2)}`,
+        what: `organization ${org.name} reached its spend limit of $${cents(spendLimit).toFixed(2)}`,
       });
   }
   for (const ws of spaces)
-    if (ws.limit !== null && sum((r) => r.ws === ws.id) >= ws.limit * MICRO)
+    if (ws.limit !== null && sum((r) => r.ws === ws.id) >= micro(ws.limit))
       found.push({
         kind: 'workspace',
         organizationId: ws.org,
@@ -128,15 +139,16 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
         what: `workspace ${ws.name} reached its monthly credit limit (${ws.limit} credits)`,
       });
   for (const m of members) {
+    if (m.limit === null) continue;
     const usedByMember = sum((r) => r.ws === m.ws && r.user === m.user);
-    if (usedByMember >= m.limit * MICRO)
+    if (usedByMember >= micro(m.limit))
       found.push({
         kind: 'member',
         organizationId: m.org,
         workspaceId: m.ws,
         userId: m.user,
         stops: true,
-        what: `${m.username} reached their monthly credit limit in ${m.workspace} (${m.limit} credits, ${credits(usedByMember)} used)`,
+        what: `${m.username} reached their monthly credit limit in ${m.workspace} (${m.limit} credits, ${cents(usedByMember)} used)`,
       });
   }
   return found;

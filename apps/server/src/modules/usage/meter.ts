@@ -12,7 +12,7 @@ import {
   workspaces,
 } from '../../db/schema/index.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
-import { minutePrice, type Rates } from './prices.js';
+import { hourlyPrice, minutePrice, type Rates } from './prices.js';
 
 const MINUTE = 60_000;
 /** A minute is metered this long after it ends (instances report their stop within it). */
@@ -112,7 +112,7 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
       memoryMib: r.spec?.memoryMib ?? 1024,
       gpus: r.spec?.gpus ?? 0,
     };
-    const price = minutePrice(machine, ctx.rates, r.creditValue);
+    const price = hourlyPrice(machine, ctx.rates, r.creditValue);
     for (let m = start; m < end; m += unit)
       rows.push({
         minute: new Date(m),
@@ -131,7 +131,8 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
         gpus: machine.gpus,
         gpuType: machine.gpus ? String(r.cluster.options.gpu_type ?? 'gpu') : '',
         tags: r.cluster.tags,
-        ...price,
+        // The minute's place in its hour: 60 of them add up to the hourly price exactly.
+        ...minutePrice(price, Math.floor(m / unit) % 60),
       });
   }
   await db.transaction(async (tx) => {
@@ -145,7 +146,11 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
   return rows.length;
 }
 
-/** Rebuilds the hourly rollup of every hour touching [from, to) from the minutes. */
+/**
+ * Rebuilds the hourly rollup of every hour touching [from, to) from the minutes. Hours and days
+ * are UTC's whatever the database session's time zone (one offset by half an hour would split
+ * hours, any other would move days).
+ */
 export async function rollUp(tx: Db, from: Date, to: Date): Promise<void> {
   const first = new Date(floorTo(from.getTime(), 3_600_000));
   const last = new Date(floorTo(to.getTime() - 1, 3_600_000) + 3_600_000);
@@ -154,7 +159,7 @@ export async function rollUp(tx: Db, from: Date, to: Date): Promise<void> {
     insert into usage_hourly (hour, cluster_id, cluster_name, account_id, organization_id, user_id, cluster_type,
       backend_type, instance_type, zone, gpu_type, tags, instance_minutes, core_minutes, micro_credits,
       micro_cloud_cost, micro_cumulus_cost)
-    select date_trunc('hour', minute), cluster_id, max(cluster_name), max(account_id), max(organization_id),
+    select date_trunc('hour', minute, 'UTC'), cluster_id, max(cluster_name), max(account_id), max(organization_id),
       max(user_id), max(cluster_type), max(backend_type), instance_type, zone, gpu_type,
       (array_agg(tags))[1], count(*), sum(cores), sum(micro_credits), sum(micro_cloud_cost), sum(micro_cumulus_cost)
     from usage_minutes

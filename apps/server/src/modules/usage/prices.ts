@@ -12,20 +12,46 @@ export interface Rates {
   localGibHourUsd: number;
 }
 
-/** One minute of an instance, in micro-credits and micro-dollars. */
-export function minutePrice(
+export interface HourlyPrice {
+  microCredits: number;
+  microCloudCost: number;
+  microCumulusCost: number;
+}
+
+/** An instance's price per hour, in whole millionths. */
+export function hourlyPrice(
   machine: { instanceType: string; cores: number; memoryMib: number; gpus: number },
   rates: Rates,
   creditValueMicroUsd: number,
-): { microCredits: number; microCloudCost: number; microCumulusCost: number } {
-  const microCredits = Math.round((creditsPerHour(machine) * 1e6) / 60);
+): HourlyPrice {
+  const microCredits = Math.round(creditsPerHour(machine) * 1e6);
   const listed = vmType(machine.instanceType);
-  const hourly = listed
+  const hourlyUsd = listed
     ? listed.hourlyUsd
     : machine.cores * rates.localCoreHourUsd + (machine.memoryMib / 1024) * rates.localGibHourUsd;
+  // Credits × dollars per credit, both in millionths: exact in BigInt, rounded half up once.
+  const cumulus = (BigInt(microCredits) * BigInt(creditValueMicroUsd) + 500_000n) / 1_000_000n;
   return {
     microCredits,
-    microCloudCost: Math.round((hourly * 1e6) / 60),
-    microCumulusCost: Math.round((microCredits * creditValueMicroUsd) / 1e6),
+    microCloudCost: Math.round(hourlyUsd * 1e6),
+    microCumulusCost: Number(cumulus),
+  };
+}
+
+/**
+ * The share of an hourly amount that minute `index` (0-59 within its hour) gets: the running
+ * total rounded down at each minute's end, so any 60 consecutive minutes add up to the hourly
+ * amount exactly (a 4-core hour is 4 credits, not 60 rounded sixtieths) and no minute is off by
+ * more than one millionth.
+ */
+const share = (hourly: number, index: number) =>
+  Math.floor((hourly * (index + 1)) / 60) - Math.floor((hourly * index) / 60);
+
+/** One minute of an instance (minute `index` of its hour), in micro-credits and micro-dollars. */
+export function minutePrice(hourly: HourlyPrice, index: number): HourlyPrice {
+  return {
+    microCredits: share(hourly.microCredits, index),
+    microCloudCost: share(hourly.microCloudCost, index),
+    microCumulusCost: share(hourly.microCumulusCost, index),
   };
 }

@@ -4,6 +4,7 @@ import type { User } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime } from '../../lib/time.js';
 import { readableWorkspaceIds } from '../access/workspace.js';
+import { decimal, toMicro } from './micro.js';
 import type { UsageGroup, UsageQuery, usageAnswer } from './schemas.js';
 
 const PROVIDER = sql`case h.backend_type when 'vm_aws' then 'aws' when 'vm_gcp' then 'gcp' when 'vm_azure' then 'azure' else 'local' end`;
@@ -33,7 +34,10 @@ function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; labe
     case 'cloud_provider':
       return { key: PROVIDER, label: PROVIDER };
     case 'billing_method':
-      return { key: sql`coalesce(o.billing_method, 'none')`, label: sql`coalesce(o.billing_method, 'none')` };
+      return {
+        key: sql`coalesce(o.billing_method, '')`,
+        label: sql`coalesce(nullif(o.billing_method, ''), 'no billing method')`,
+      };
     case 'tag':
       return {
         key: sql`coalesce(h.tags ->> ${tag ?? ''}, '')`,
@@ -42,10 +46,11 @@ function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; labe
   }
 }
 
+/** Each unit's sum, as an exact integer (millionths for money and credits) in text. */
 const MEASURE: Record<UsageQuery['unit'], SQL> = {
-  credits: sql`sum(h.micro_credits) / 1e6`,
-  'cumulus-cost': sql`sum(h.micro_cumulus_cost) / 1e6`,
-  'approx-cloud-cost': sql`sum(h.micro_cloud_cost) / 1e6`,
+  credits: sql`sum(h.micro_credits)`,
+  'cumulus-cost': sql`sum(h.micro_cumulus_cost)`,
+  'approx-cloud-cost': sql`sum(h.micro_cloud_cost)`,
   'instance-minutes': sql`sum(h.instance_minutes)`,
 };
 
@@ -85,9 +90,10 @@ export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.in
       )})`,
     );
   }
+  // Buckets are UTC days, weeks (from Monday) and months whatever the session's time zone.
   const result = await db.execute(sql`
-    select date_trunc(${query.period}, ${time}) as bucket, ${group.key} as key, max(${group.label}) as label,
-      (${MEASURE[query.unit]})::float8 as value
+    select date_trunc(${query.period}, ${time}, 'UTC') as bucket, ${group.key} as key, max(${group.label}) as label,
+      (${MEASURE[query.unit]})::text as value
     from ${source} h
     left join accounts a on a.id = h.account_id
     left join organizations o on o.id = h.organization_id
@@ -95,31 +101,37 @@ export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.in
     where ${sql.join(conditions, sql` and `)}
     group by 1, 2
     order by 1, 2`);
-  const rows = rowsOf<{ bucket: string | Date; key: string; label: string; value: number }>(result);
-  const groups = new Map<string, { key: string; label: string; total: number }>();
-  const buckets = new Map<string, { start: string; total: number; values: Record<string, number> }>();
+  const rows = rowsOf<{ bucket: string | Date; key: string; label: string; value: string }>(result);
+  // Summed exactly (BigInt) and made decimal once, at the end.
+  const groups = new Map<string, { key: string; label: string; total: bigint }>();
+  const buckets = new Map<string, { start: string; total: bigint; values: Map<string, bigint> }>();
   for (const row of rows) {
     const start = isoTime(new Date(row.bucket));
-    const value = Number(row.value);
-    const g = groups.get(row.key) ?? { key: row.key, label: row.label, total: 0 };
+    const value = toMicro(row.value);
+    const g = groups.get(row.key) ?? { key: row.key, label: row.label, total: 0n };
     g.total += value;
     groups.set(row.key, g);
-    const b = buckets.get(start) ?? { start, total: 0, values: {} };
-    b.values[row.key] = value;
+    const b = buckets.get(start) ?? { start, total: 0n, values: new Map() };
+    b.values.set(row.key, value);
     b.total += value;
     buckets.set(start, b);
   }
-  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  const out = query.unit === 'instance-minutes' ? (n: bigint) => Number(n) : (n: bigint) => decimal(n);
+  const total = [...groups.values()].reduce((sum, g) => sum + g.total, 0n);
   return {
     unit: query.unit,
     period: query.period,
     groupby: query.groupby ?? null,
     start: query.start,
     end: query.end,
-    total: round([...groups.values()].reduce((sum, g) => sum + g.total, 0)),
+    total: out(total),
     groups: [...groups.values()]
-      .map((g) => ({ ...g, total: round(g.total) }))
-      .sort((a, b) => b.total - a.total),
-    buckets: [...buckets.values()].map((b) => ({ ...b, total: round(b.total) })),
+      .sort((a, b) => (b.total > a.total ? 1 : b.total < a.total ? -1 : a.key.localeCompare(b.key)))
+      .map((g) => ({ ...g, total: out(g.total) })),
+    buckets: [...buckets.values()].map((b) => ({
+      start: b.start,
+      total: out(b.total),
+      values: Object.fromEntries([...b.values].map(([k, v]) => [k, out(v)])),
+    })),
   };
 }

@@ -41,7 +41,7 @@ export const membershipSchema = z.object({
   account: workspaceBrief,
   is_admin: z.boolean(),
   is_default_account: z.boolean(),
-  credit_limit: z.number().int(),
+  credit_limit: z.number().int().nullable(),
   core_limit: z.number().int(),
 });
 

@@ -13,7 +13,13 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { assertMayManage, type ClusterAccess } from '../clusters/access.js';
 import { desire } from '../clusters/desired.js';
-import { assertWithinCoreLimit, assertWithinNodeLimit } from '../clusters/limits.js';
+import {
+  assertWithinCoreLimit,
+  assertWithinNodeLimit,
+  assertWithinSpotArmLimits,
+  kindsOf,
+  machinesOf,
+} from '../clusters/limits.js';
 import { presentProcess } from '../clusters/present.js';
 import { isActiveProcess, isLive } from '../clusters/states.js';
 import type { addWorkersBody, listWorkersQuery, removeWorkersQuery, workerSchema } from './schemas.js';
@@ -96,6 +102,8 @@ export async function addWorkers(
     if (cluster.creatorId !== null)
       await assertWithinCoreLimit(tx, target.access, cluster.creatorId, body.n_workers * row!.workerCores);
     await assertWithinNodeLimit(tx, target.access.organization, body.n_workers);
+    const machines = await machinesOf(tx, cluster.id);
+    await assertWithinSpotArmLimits(tx, target.access.organization, kindsOf(machines, body.n_workers, false));
     await want.workers(cluster.id, row!.desiredWorkers + body.n_workers);
     const added: ClusterProcess[] = [];
     for (let i = 0; i < body.n_workers; i++) added.push(await want.addProcess(cluster, 'worker'));

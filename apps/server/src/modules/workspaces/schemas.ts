@@ -10,7 +10,8 @@ export const workspaceMemberSchema = z.object({
   workspace_id: z.number().int(),
   is_admin: z.boolean(),
   core_limit: z.number().int(),
-  credit_limit: z.number().int(),
+  /** Null: no limit. */
+  credit_limit: z.number().int().nullable(),
 });
 
 export const workspaceSchema = workspaceBrief.extend({

@@ -198,14 +198,14 @@ export async function workspaceDetails(
   return presentWorkspace(db, workspace, organization);
 }
 
-/** The workspace-wide credit limit, set by its admins or the organization's. */
-export const updateWorkspace = (db: Db, user: User, workspaceId: number, creditLimit: number) =>
+/** The workspace-wide credit limit (null: no limit), set by its admins or the organization's. */
+export const updateWorkspace = (db: Db, user: User, workspaceId: number, creditLimit: number | null) =>
   patchWorkspace(db, user, { id: workspaceId }, { credit_limit: creditLimit });
 
 export interface WorkspacePatch {
   name?: string | undefined;
   avatar_url?: string | null | undefined;
-  credit_limit?: number | undefined;
+  credit_limit?: number | null | undefined;
 }
 
 /**

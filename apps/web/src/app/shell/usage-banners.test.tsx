@@ -77,8 +77,7 @@ describe('usage banners', () => {
     expect(within(mine).getByRole('link', { name: 'Team' })).toHaveAttribute('href', '/team');
     expect(await banner('Workspace Monthly Limit')).toHaveTextContent('acme is 95.0% through');
     const spend = await banner('Monthly spent limit alert');
-    expect(spend).toHaveTextContent('80.0% of it is spent');
-    expect(spend).toHaveTextContent('Ask your organization admin to update it on the Billing page.');
+    expect(spend).toHaveTextContent('A workspace admin set a monthly spend limit and 80.0% of it is spent.');
   });
 
   it('say nothing below the thresholds', async () => {

@@ -27,14 +27,16 @@ describe('BillingPage', { timeout: 20_000 }, () => {
     expect(screen.getByText('Plan, credits and payment of Acme Inc.')).toBeInTheDocument();
     const plan = card('Plan');
     expect(plan).toHaveTextContent('10,000 credits a month');
-    expect(plan).toHaveTextContent('RenewsAugust 1, 2030');
+    expect(plan).toHaveTextContent('Credits renewAugust 1, 2030');
+    // Without a subscription there is no subscription renewal.
+    expect(plan).not.toHaveTextContent('Subscription renews');
     expect(plan).toHaveTextContent('Members50');
     expect(plan).toHaveTextContent('NodesNo limit');
 
     const month = card('This month');
     const credits = await within(month).findByRole('meter', { name: 'Credits used' });
-    expect(credits).toHaveAttribute('aria-valuetext', '12.5%');
-    expect(month).toHaveTextContent('1,234.5 credits of 10,000 included12.5%');
+    expect(credits).toHaveAttribute('aria-valuetext', '12.4%');
+    expect(month).toHaveTextContent('1,234.5 credits of 10,000 included12.4%');
     expect(month).toHaveTextContent('$61.73 · no limit');
 
     const upgrade = screen.getByRole('button', { name: 'Upgrade to Professional' });
@@ -133,10 +135,17 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   it("shows an admin the card, the next invoice, the invoices with their links and the organization's events", async () => {
     openBilling({
       role: 'admin',
-      plan: adminProgram({ tier: 'professional', billing_method: 'stripe', subscription_status: 'past_due' }),
+      plan: adminProgram({
+        tier: 'professional',
+        billing_method: 'stripe',
+        subscription_status: 'past_due',
+        subscription_period_end: '2030-07-19T08:00:00.000000+00:00',
+      }),
       routes: paymentRoutes,
     });
     expect(await screen.findByTestId('plan-tier')).toHaveTextContent('Professional');
+    // Credits renew on the 1st; the card is charged when Stripe's period ends, shown apart.
+    expect(card('Plan')).toHaveTextContent('Credits renewAugust 1, 2030Subscription renewsJuly 19, 2030');
     expect(screen.getByText('Subscription past due')).toBeInTheDocument();
     expect(await within(card('Payment method')).findByText('visa •••• 4242')).toBeInTheDocument();
     expect(card('Payment method')).toHaveTextContent('Expires 03/2031');

@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/api/errors';
 export function CreditsCard({ organizationId }: { organizationId: number }) {
   const usage = useProgramUsageQuery({ organizationId });
   return (
-    <BillingCard title="This month" description="Credits and spend since the plan last renewed.">
+    <BillingCard title="This month" description="Credits and spend since the first of the month (UTC).">
       {usage.error && !usage.data ? (
         <ErrorState
           title="Could not load this month's usage"

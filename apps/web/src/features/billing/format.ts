@@ -1,7 +1,11 @@
 // How the Billing page and the usage banners write numbers (console.md section 9).
 
-/** Percentages are shown with 1 decimal: 92.456 -> "92.5%". */
-export const formatPercent = (value: number) => `${value.toFixed(1)}%`;
+/**
+ * Percentages are shown with 1 decimal, rounded down so that short of a limit never reads 100%:
+ * 92.46 -> "92.4%", 99.99 -> "99.9%". (The server floors them to 2 decimals; the epsilon keeps a
+ * decimal like 80.3, whose double is a hair under it, at 80.3.)
+ */
+export const formatPercent = (value: number) => `${(Math.floor(value * 10 + 1e-7) / 10).toFixed(1)}%`;
 
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const credits = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

@@ -140,7 +140,7 @@ describe('plan changes', { timeout: 20_000 }, () => {
   it('lets staff edit the whole plan', async () => {
     const { api } = openBilling({
       isStaff: true,
-      plan: program({ can_update_limits: true, can_update_staff: true }),
+      plan: program({ can_update_limits: true, can_update_staff: true, billing_method: 'invoice' }),
       routes: {
         ...paymentRoutes,
         [`PATCH /api/v2/pricing/update-staff/${ORG_ID}`]: program({
@@ -156,11 +156,25 @@ describe('plan changes', { timeout: 20_000 }, () => {
     fireEvent.change(within(staff).getByLabelText('Node limit'), { target: { value: '4' } });
     fireEvent.click(within(staff).getByRole('combobox', { name: 'Tier' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Basic' }));
+    // The tier's gates: spot and ARM instances (empty: no limit), custom networking, billing period.
+    fireEvent.change(within(staff).getByLabelText('Spot instances'), { target: { value: '3' } });
+    fireEvent.change(within(staff).getByLabelText('ARM instances'), { target: { value: '' } });
+    fireEvent.click(within(staff).getByRole('combobox', { name: 'Custom networking' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Allowed' }));
+    fireEvent.change(within(staff).getByLabelText('Months per billing period'), { target: { value: '12' } });
+    // The empty billing method is 'None' in the form and '' on the wire.
+    fireEvent.click(within(staff).getByRole('combobox', { name: 'Billing method' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'None' }));
     fireEvent.click(within(staff).getByRole('button', { name: 'Save plan' }));
     expect(await screen.findByText('Plan saved')).toBeInTheDocument();
     expect(api.callsTo('PATCH', `/api/v2/pricing/update-staff/${ORG_ID}`)[0]!.body).toEqual({
       tier: 'basic',
       node_limit: 4,
+      spot_usage_limit: 3,
+      arm_usage_limit: null,
+      can_use_custom_networking: true,
+      billing_periods: 12,
+      billing_method: '',
     });
     expect(screen.getByTestId('plan-tier')).toHaveTextContent('Basic');
   });

@@ -49,7 +49,7 @@ export function PlanActions({ program }: { program: Program }) {
       toast.success(
         answer.tier === 'free'
           ? 'Your organization is on the Free plan'
-          : `Your organization moves to Free on ${formatDay(answer.cancelAt ?? answer.renewDate)}`,
+          : `Your organization moves to Free on ${formatDay(answer.cancelAt ?? answer.subscriptionPeriodEnd ?? answer.renewDate)}`,
       ),
     onError: failed,
   });
@@ -130,7 +130,7 @@ export function PlanActions({ program }: { program: Program }) {
         title="Downgrade to Free?"
         description={
           program.billingMethod === 'stripe'
-            ? `${TIER_NAMES[program.tier]} stays until the end of the period you paid for (${formatDay(program.renewDate)}); then the organization moves to Free, with its limits, and the card is no longer charged.`
+            ? `${TIER_NAMES[program.tier]} stays until the end of the period you paid for (${formatDay(program.subscriptionPeriodEnd ?? program.renewDate)}); then the organization moves to Free, with its limits, and the card is no longer charged.`
             : "The organization moves to Free now, with the Free plan's limits on members, workspaces and cores."
         }
         confirmLabel="Downgrade to Free"

@@ -44,7 +44,10 @@ export function PlanCard({ program }: { program: Program }) {
       </div>
       <dl className="divide-y">
         <Fact label="Included">{formatCredits(program.creditAllotment)} credits a month</Fact>
-        <Fact label="Renews">{formatDay(program.renewDate)}</Fact>
+        <Fact label="Credits renew">{formatDay(program.renewDate)}</Fact>
+        {program.subscriptionPeriodEnd ? (
+          <Fact label="Subscription renews">{formatDay(program.subscriptionPeriodEnd)}</Fact>
+        ) : null}
         {program.trialExpiration ? (
           <Fact label="Trial ends">{formatDay(program.trialExpiration)}</Fact>
         ) : null}
@@ -54,6 +57,8 @@ export function PlanCard({ program }: { program: Program }) {
         <Fact label="Workspaces">{limitText(program.workspaceLimit)}</Fact>
         <Fact label="Cores per member">{limitText(program.coreLimitMembers)}</Fact>
         <Fact label="Nodes">{limitText(program.nodeLimit)}</Fact>
+        <Fact label="Spot instances">{limitText(program.spotUsageLimit)}</Fact>
+        <Fact label="ARM instances">{limitText(program.armUsageLimit)}</Fact>
       </dl>
       <PlanActions program={program} />
     </BillingCard>

@@ -35,6 +35,7 @@ const count = (label: string) => optionalLimit(label, { whole: true, max: CREDIT
 /** `pricing/update-staff/{org}`: the plan's fields staff set (besides the limits above). */
 export const staffPlanSchema = z.object({
   tier: z.enum(['essentials', 'free', 'basic', 'professional', 'enterprise']),
+  /** `none` stands for the empty billing method (a select cannot hold an empty value). */
   billingMethod: z.enum(['none', 'stripe', 'aws', 'invoice']),
   creditAllotment: z
     .string()
@@ -47,6 +48,16 @@ export const staffPlanSchema = z.object({
   workspaceLimit: count('The workspace limit'),
   nodeLimit: count('The node limit'),
   coreLimitMembers: count('The core limit'),
+  spotUsageLimit: count('The spot usage limit'),
+  armUsageLimit: count('The ARM usage limit'),
+  canUseCustomNetworking: z.enum(['yes', 'no']),
+  canUsePrivatePypi: z.enum(['yes', 'no']),
+  billingPeriods: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'Billing periods must be a whole number of months')
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= 120, 'Billing periods are 1 to 120 months'),
   cumulusCreditValue: z
     .string()
     .trim()

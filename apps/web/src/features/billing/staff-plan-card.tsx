@@ -15,6 +15,7 @@ import { serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 
 const text = (value: number | null) => (value === null ? '' : String(value));
+/** The empty billing method is `none` in the form (a select option cannot be empty) and '' on the wire. */
 const BILLING_METHODS = {
   none: 'None',
   stripe: 'Card (Stripe)',
@@ -25,7 +26,7 @@ const BILLING_METHODS = {
 function valuesOf(program: Program): StaffPlanValues {
   return {
     tier: program.tier,
-    billingMethod: (program.billingMethod in BILLING_METHODS
+    billingMethod: (program.billingMethod && program.billingMethod in BILLING_METHODS
       ? program.billingMethod
       : 'none') as StaffPlanValues['billingMethod'],
     creditAllotment: String(program.creditAllotment),
@@ -34,14 +35,22 @@ function valuesOf(program: Program): StaffPlanValues {
     workspaceLimit: text(program.workspaceLimit),
     nodeLimit: text(program.nodeLimit),
     coreLimitMembers: text(program.coreLimitMembers),
+    spotUsageLimit: text(program.spotUsageLimit),
+    armUsageLimit: text(program.armUsageLimit),
+    canUseCustomNetworking: program.canUseCustomNetworking ? 'yes' : 'no',
+    canUsePrivatePypi: program.canUsePrivatePypi ? 'yes' : 'no',
+    billingPeriods: String(program.billingPeriods),
     cumulusCreditValue: String(program.cumulusCreditValue),
     trialExpiration: program.trialExpiration ? program.trialExpiration.slice(0, 10) : '',
   };
 }
 
+const ALLOWED = { yes: 'Allowed', no: 'Not allowed' } as const;
 const SELECTS = [
   { name: 'tier', label: 'Tier', options: TIER_NAMES },
   { name: 'billingMethod', label: 'Billing method', options: BILLING_METHODS },
+  { name: 'canUseCustomNetworking', label: 'Custom networking', options: ALLOWED },
+  { name: 'canUsePrivatePypi', label: 'Private package index', options: ALLOWED },
 ] as const;
 
 const COUNTS = [
@@ -50,6 +59,8 @@ const COUNTS = [
   ['workspaceLimit', 'workspace_limit', 'Workspace limit'],
   ['nodeLimit', 'node_limit', 'Node limit'],
   ['coreLimitMembers', 'core_limit_members', 'Cores per member'],
+  ['spotUsageLimit', 'spot_usage_limit', 'Spot instances'],
+  ['armUsageLimit', 'arm_usage_limit', 'ARM instances'],
 ] as const;
 
 /** Staff set every field of the plan (`pricing/update-staff`): tier, billing, allotment, team limits, trial. */
@@ -67,7 +78,16 @@ export function StaffPlanCard({ program }: { program: Program }) {
     const trial = values.trialExpiration ? `${values.trialExpiration}T00:00:00+00:00` : null;
     const body = {
       ...(values.tier !== program.tier && { tier: values.tier }),
-      ...(values.billingMethod !== saved.billingMethod && { billing_method: values.billingMethod }),
+      ...(values.billingMethod !== saved.billingMethod && {
+        billing_method: values.billingMethod === 'none' ? ('' as const) : values.billingMethod,
+      }),
+      ...(values.canUseCustomNetworking !== saved.canUseCustomNetworking && {
+        can_use_custom_networking: values.canUseCustomNetworking === 'yes',
+      }),
+      ...(values.canUsePrivatePypi !== saved.canUsePrivatePypi && {
+        can_use_private_pypi: values.canUsePrivatePypi === 'yes',
+      }),
+      ...(values.billingPeriods !== program.billingPeriods && { billing_periods: values.billingPeriods }),
       ...(values.creditAllotment !== program.creditAllotment && { credit_allotment: values.creditAllotment }),
       ...(values.cumulusCreditValue !== program.cumulusCreditValue && {
         cumulus_credit_value: values.cumulusCreditValue,
@@ -88,6 +108,9 @@ export function StaffPlanCard({ program }: { program: Program }) {
             'creditAllotment',
             'cumulusCreditValue',
             'trialExpiration',
+            'canUseCustomNetworking',
+            'canUsePrivatePypi',
+            'billingPeriods',
             ...COUNTS.map(([key]) => key),
           ] as const;
           if (!setServerFieldErrors(form.setError, error, fields))
@@ -139,6 +162,9 @@ export function StaffPlanCard({ program }: { program: Program }) {
           ))}
           <FormField label="Credit value (USD)" error={errors.cumulusCreditValue?.message}>
             <Input inputMode="decimal" className="tabular-nums" {...form.register('cumulusCreditValue')} />
+          </FormField>
+          <FormField label="Months per billing period" error={errors.billingPeriods?.message}>
+            <Input inputMode="numeric" className="tabular-nums" {...form.register('billingPeriods')} />
           </FormField>
           <FormField label="Trial ends" error={errors.trialExpiration?.message}>
             <Input type="date" {...form.register('trialExpiration')} />

@@ -50,7 +50,7 @@ function monthlyPlan(program: NonNullable<UsageAlertInput['program']>, isAdmin: 
       : `Your organization is ${formatPercent(percent)} through its monthly credits. Credits renew on ${renews}.`;
   const next = !isAdmin
     ? 'Ask your organization admin to increase the limit or upgrade the plan.'
-    : program.billingMethod !== 'none' && program.billingMethod !== ''
+    : program.billingMethod !== ''
       ? 'As an organization admin you can increase the credit limit on the Billing page.'
       : 'As an organization admin you can upgrade your plan on the Billing page.';
   return `${state} ${next}`;
@@ -119,16 +119,14 @@ export function usageAlerts({
         : `${workspaceName} is ${percent} through its monthly credit limit: at 100% its running clusters are stopped.`,
   );
 
+  // The spend banners in console.md section 8's words: a workspace admin set the limit and updates it on Billing.
   const spend = program?.programDollarsSpendUsagePercent;
-  const updateSpend = isOrganizationAdmin
-    ? 'As an organization admin you can update it on the Billing page.'
-    : 'Ask your organization admin to update it on the Billing page.';
   if (reached(spend, ReachedQuota))
     alerts.push({
       id: 'spend-limit-reached',
       title: 'Monthly spent limit reached',
       tone: 'error',
-      message: `Your organization has spent its monthly spend limit (${formatPercent(spend)}): no new clusters can be created and pending clusters will be stopped shortly. ${updateSpend}`,
+      message: `Your organization has reached its monthly spend limit (${formatPercent(spend)} spent): no new clusters can be created and pending clusters will be stopped shortly. A workspace admin can update it on Billing.`,
       action: isOrganizationAdmin ? 'billing' : null,
     });
   else if (reached(spend, Medium))
@@ -136,7 +134,7 @@ export function usageAlerts({
       id: 'spend-limit-alert',
       title: 'Monthly spent limit alert',
       tone: 'warning',
-      message: `An admin set a monthly spend limit for your organization and ${formatPercent(spend)} of it is spent. Once it is reached no new clusters can be created. ${updateSpend}`,
+      message: `A workspace admin set a monthly spend limit and ${formatPercent(spend)} of it is spent. Once it is reached no new clusters can be created.`,
       action: isOrganizationAdmin ? 'billing' : null,
     });
 

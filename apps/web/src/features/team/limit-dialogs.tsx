@@ -13,6 +13,7 @@ import {
 } from '@/components/ui/dialog';
 import type { Organization } from '@/data/organizations/organization-query';
 import { TEAM_MESSAGES } from '@/features/team/messages';
+import { seatsAllowed } from '@/features/team/permissions';
 import { paths } from '@/lib/paths';
 
 type LimitDialogProps = {
@@ -20,7 +21,7 @@ type LimitDialogProps = {
   onOpenChange: (open: boolean) => void;
   organization: Pick<
     Organization,
-    'id' | 'featureTier' | 'memberLimit' | 'memberCount' | 'pendingInviteCount'
+    'id' | 'featureTier' | 'memberLimit' | 'seatLimit' | 'memberCount' | 'pendingInviteCount'
   >;
   isOrganizationAdmin: boolean;
 };
@@ -80,7 +81,7 @@ export function MemberLimitDialog(props: LimitDialogProps) {
     <LimitDialog
       {...props}
       title="Member Limit Reached"
-      message={TEAM_MESSAGES.memberLimit(used, organization.memberLimit ?? used)}
+      message={TEAM_MESSAGES.memberLimit(used, seatsAllowed(organization) ?? used)}
     />
   );
 }

@@ -51,12 +51,22 @@ export const memberWorkspaceIds = (member: OrganizationMember) =>
 export const inviteWorkspaceIds = (invite: OrganizationInvite) =>
   invite.workspaceInvites.map((row) => row.workspaceId);
 
-/** Members plus pending invites plus the one being added may not exceed the member limit (section 5). */
+/** The seats the plan allows: the smaller of its member and seat limits; null when neither is set. */
+export function seatsAllowed(organization: Pick<Organization, 'memberLimit' | 'seatLimit'>): number | null {
+  const limits = [organization.memberLimit, organization.seatLimit].filter((l): l is number => l !== null);
+  return limits.length ? Math.min(...limits) : null;
+}
+
+/**
+ * Members plus pending invites plus the one being added may not exceed the member limit (section 5),
+ * nor the seat limit.
+ */
 export function memberLimitReached(
-  organization: Pick<Organization, 'memberLimit' | 'memberCount' | 'pendingInviteCount'>,
+  organization: Pick<Organization, 'memberLimit' | 'seatLimit' | 'memberCount' | 'pendingInviteCount'>,
 ): boolean {
-  if (organization.memberLimit === null) return false;
-  return organization.memberCount + organization.pendingInviteCount + 1 > organization.memberLimit;
+  const allowed = seatsAllowed(organization);
+  if (allowed === null) return false;
+  return organization.memberCount + organization.pendingInviteCount + 1 > allowed;
 }
 
 /** Workspace creation stops when the count reaches the workspace limit (when set). */

@@ -64,6 +64,8 @@ export const memberSchema = z
         ['coreLimit', coreLimit],
         ['creditLimit', memberCreditLimit],
       ] as const) {
+        // A member's credit limit left empty is no limit.
+        if (field === 'creditLimit' && row.creditLimit.trim() === '') continue;
         const result = schema.safeParse(row[field]);
         if (!result.success)
           context.addIssue({

@@ -61,7 +61,8 @@ function AddMemberForm({ data }: { data: TeamData }) {
           });
           return navigate(to, { state: { notice: TEAM_MESSAGES.alreadyInvited } satisfies NoticeState });
         }
-        if (error.code === 'MEMBER_LIMIT_REACHED') return setLimitOpen(true);
+        if (error.code === 'MEMBER_LIMIT_REACHED' || error.code === 'SEAT_LIMIT_REACHED')
+          return setLimitOpen(true);
         const onField = error.fieldErrors('email_or_username')[0];
         if (error.code === 'COULD_NOT_FIND_USER' || onField) {
           return form.setError(

@@ -141,6 +141,7 @@ export function MemberFormFields({
                       <Input
                         aria-label={`Credit Limit for ${workspace.name}`}
                         inputMode="numeric"
+                        placeholder="No limit"
                         disabled={!mayEdit || !access}
                         aria-invalid={rowErrors?.creditLimit ? true : undefined}
                         className="h-8 w-36 tabular-nums"

@@ -31,7 +31,7 @@ export function initialMemberValues(
           access: true,
           isAdmin: row.isAdmin,
           coreLimit: String(row.coreLimit),
-          creditLimit: String(row.creditLimit),
+          creditLimit: row.creditLimit === null ? '' : String(row.creditLimit),
         }
       : {
           workspaceId: workspace.id,
@@ -57,7 +57,7 @@ function accessRows(values: MemberValues): NonNullable<UpdateMemberBody['workspa
       workspaceId: row.workspaceId,
       isAdmin: row.isAdmin,
       coreLimit: Number(row.coreLimit),
-      creditLimit: Number(row.creditLimit),
+      creditLimit: row.creditLimit.trim() === '' ? null : Number(row.creditLimit),
     }));
 }
 

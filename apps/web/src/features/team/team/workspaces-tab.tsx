@@ -29,7 +29,8 @@ type Row = {
   invited: boolean;
   isAdmin: boolean;
   coreLimit: number;
-  creditLimit: number;
+  /** Null: no limit. */
+  creditLimit: number | null;
   /** Where Edit goes (the organization membership or the invite), if known. */
   editPath: string | null;
 };
@@ -174,7 +175,7 @@ function WorkspaceCard({
                         {formatNumber(row.coreLimit)}
                       </TableCell>
                       <TableCell className="px-4 text-right tabular-nums">
-                        {formatNumber(row.creditLimit)}
+                        {row.creditLimit === null ? 'No limit' : formatNumber(row.creditLimit)}
                       </TableCell>
                       <TableCell className={cn('px-4 text-right', PINNED_ACTIONS)}>
                         {canEdit && row.editPath ? (
