@@ -53,6 +53,9 @@ describe('the Get Started checklist', () => {
     ]);
     // The cloud step is optional.
     expect(isComplete(all)).toBe(true);
+    // It ticks once a workspace of the user's is set up, by them or by its admin.
+    expect(checklist({ 'completed-setup-once': true }, {})[4]!.done).toBe(true);
+    expect(checklist({ 'access-to-account-with-completed-setup': true }, {})[4]!.done).toBe(true);
   });
 
   it("shows this server's commands and ticks what the user has done", async () => {
