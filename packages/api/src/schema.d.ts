@@ -3978,7 +3978,11 @@ export interface paths {
                                 version: string;
                                 /** @description Its Dask `distributed` version. */
                                 distributed: string | null;
+                                /** @description A virtual environment's interpreter: the install commands make the client's environment read its packages. */
+                                virtualenv: boolean;
                             } | null;
+                            /** @description The terminal commands (bash) that make an environment seeing the clusters' interpreter's packages and install this client into it. */
+                            install_commands: string;
                         };
                     };
                 };
