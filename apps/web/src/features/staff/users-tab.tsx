@@ -85,19 +85,32 @@ function LockButton({ user, self }: { user: StaffUser; self: boolean }) {
   );
 }
 
-function StaffSwitch({ user, self }: { user: StaffUser; self: boolean }) {
+/** A per-user setting staff flip: the staff flag (never their own), the Notebooks page. */
+function UserSwitch({
+  user,
+  field,
+  label,
+  disabled = false,
+  said,
+}: {
+  user: StaffUser;
+  field: 'is_staff' | 'should_see_notebook_page';
+  label: string;
+  disabled?: boolean;
+  /** The toast after a change, by the new value. */
+  said: (on: boolean) => string;
+}) {
   const update = useStaffUserUpdateMutation();
   return (
     <Switch
-      checked={user.isStaff}
-      disabled={update.isPending || self}
-      aria-label={`Staff: ${user.username}`}
-      onCheckedChange={(isStaff) =>
+      checked={field === 'is_staff' ? user.isStaff : user.shouldSeeNotebookPage}
+      disabled={update.isPending || disabled}
+      aria-label={`${label}: ${user.username}`}
+      onCheckedChange={(on) =>
         update.mutate(
-          { id: user.id, change: { is_staff: isStaff } },
+          { id: user.id, change: { [field]: on } },
           {
-            onSuccess: () =>
-              toast.success(isStaff ? `${user.username} is staff` : `${user.username} is no longer staff`),
+            onSuccess: () => toast.success(said(on)),
             onError: (error) => toast.error(serverMessage(error)),
           },
         )
@@ -106,7 +119,7 @@ function StaffSwitch({ user, self }: { user: StaffUser; self: boolean }) {
   );
 }
 
-/** Users: search, who is locked, lock/unlock, the staff flag. */
+/** Users: search, who is locked, lock/unlock, the staff flag, who sees the Notebooks page. */
 export function UsersTab() {
   const { user: me } = useSignedIn();
   const { text, setText, search } = useSearchText(SEARCH_PARAM);
@@ -139,7 +152,35 @@ export function UsersTab() {
           <span className="text-muted-foreground">Never</span>
         ),
     },
-    { id: 'staff', header: 'Staff', cell: (user) => <StaffSwitch user={user} self={user.id === me.id} /> },
+    {
+      id: 'staff',
+      header: 'Staff',
+      cell: (user) => (
+        <UserSwitch
+          user={user}
+          field="is_staff"
+          label="Staff"
+          disabled={user.id === me.id}
+          said={(on) => (on ? `${user.username} is staff` : `${user.username} is no longer staff`)}
+        />
+      ),
+    },
+    {
+      id: 'notebooks',
+      header: 'Notebooks',
+      cell: (user) => (
+        <UserSwitch
+          user={user}
+          field="should_see_notebook_page"
+          label="Notebooks page"
+          said={(on) =>
+            on
+              ? `${user.username} sees the Notebooks page`
+              : `${user.username} no longer sees the Notebooks page`
+          }
+        />
+      ),
+    },
     {
       id: 'actions',
       header: <span className="sr-only">Actions</span>,
