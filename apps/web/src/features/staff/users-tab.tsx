@@ -85,22 +85,31 @@ function LockButton({ user, self }: { user: StaffUser; self: boolean }) {
   );
 }
 
-/** A per-user setting staff flip: the staff flag (never their own), the Notebooks page. */
+/** Per-user settings staff flip: the switch's name and the toast after a change. */
+const SWITCHES = {
+  is_staff: {
+    label: 'Staff',
+    said: (name: string, on: boolean) => (on ? `${name} is staff` : `${name} is no longer staff`),
+  },
+  should_see_notebook_page: {
+    label: 'Notebooks page',
+    said: (name: string, on: boolean) =>
+      on ? `${name} sees the Notebooks page` : `${name} no longer sees the Notebooks page`,
+  },
+} as const;
+
+/** The staff flag (never one's own) or the Notebooks page of a user. */
 function UserSwitch({
   user,
   field,
-  label,
   disabled = false,
-  said,
 }: {
   user: StaffUser;
-  field: 'is_staff' | 'should_see_notebook_page';
-  label: string;
+  field: keyof typeof SWITCHES;
   disabled?: boolean;
-  /** The toast after a change, by the new value. */
-  said: (on: boolean) => string;
 }) {
   const update = useStaffUserUpdateMutation();
+  const { label, said } = SWITCHES[field];
   return (
     <Switch
       checked={field === 'is_staff' ? user.isStaff : user.shouldSeeNotebookPage}
@@ -110,7 +119,7 @@ function UserSwitch({
         update.mutate(
           { id: user.id, change: { [field]: on } },
           {
-            onSuccess: () => toast.success(said(on)),
+            onSuccess: () => toast.success(said(user.username, on)),
             onError: (error) => toast.error(serverMessage(error)),
           },
         )
@@ -155,31 +164,12 @@ export function UsersTab() {
     {
       id: 'staff',
       header: 'Staff',
-      cell: (user) => (
-        <UserSwitch
-          user={user}
-          field="is_staff"
-          label="Staff"
-          disabled={user.id === me.id}
-          said={(on) => (on ? `${user.username} is staff` : `${user.username} is no longer staff`)}
-        />
-      ),
+      cell: (user) => <UserSwitch user={user} field="is_staff" disabled={user.id === me.id} />,
     },
     {
       id: 'notebooks',
       header: 'Notebooks',
-      cell: (user) => (
-        <UserSwitch
-          user={user}
-          field="should_see_notebook_page"
-          label="Notebooks page"
-          said={(on) =>
-            on
-              ? `${user.username} sees the Notebooks page`
-              : `${user.username} no longer sees the Notebooks page`
-          }
-        />
-      ),
+      cell: (user) => <UserSwitch user={user} field="should_see_notebook_page" />,
     },
     {
       id: 'actions',
