@@ -20,6 +20,11 @@ async function pickOrganization(page: Page, name: string) {
 const sidebarWorkspace = (page: Page, name: string) =>
   page.getByLabel('Main navigation').getByRole('button', { name: `Workspace: ${name}` });
 
+const sidebarOrganization = (page: Page, name: string) =>
+  page
+    .getByLabel('Main navigation')
+    .getByRole('button', { name: `Organization: ${name} (no workspace of yours)` });
+
 /** The Dashboard's clusters, by name. */
 const listed = (page: Page) => page.locator('table').getByRole('link').allTextContents();
 
@@ -94,18 +99,45 @@ describe('scope agreement', () => {
     await page.getByRole('link', { name: 'personal-one' }).waitFor();
     await eventually(async () => expect(await listed(page)).not.toContain('org-one'));
 
-    // An organization with none of the user's workspaces: Create cluster says why it cannot.
+    // An organization with none of the user's workspaces: the sidebar, the scope picker and the
+    // Dashboard all show it, and Create cluster says, on the page, why it cannot.
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Team' }).click();
     await pickOrganization(page, empty);
+    await sidebarOrganization(page, empty).waitFor();
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByText(`Clusters in ${empty}`).waitFor();
-    const create = page.getByRole('button', { name: 'Create cluster' }).first();
-    expect(await create.isDisabled()).toBe(true);
-    expect(
-      await create
-        .locator('xpath=ancestor::span[@data-disabled-reason][1]')
-        .getAttribute('data-disabled-reason'),
-    ).toBe(`None of your workspaces is in ${empty}: pick another scope to create a cluster.`);
+    const why = `None of your workspaces is in ${empty}: pick another scope to create a cluster.`;
+    const agreeOnEmpty = async () => {
+      await page.getByText(`Clusters in ${empty}`).waitFor();
+      await page.getByRole('combobox', { name: `Scope: ${empty}` }).waitFor();
+      await sidebarOrganization(page, empty).waitFor();
+      expect(await sidebarOrganization(page, empty).textContent()).toContain('No workspace of yours');
+      expect(
+        await page
+          .getByLabel('Main navigation')
+          .getByRole('button', { name: /^Workspace: / })
+          .count(),
+      ).toBe(0);
+      await page.getByText(`No clusters in ${empty} yet`).waitFor();
+      await page.getByRole('note').filter({ hasText: why }).waitFor();
+      const create = page.getByRole('button', { name: 'Create cluster' }).first();
+      expect(await create.isDisabled()).toBe(true);
+      expect(
+        await create
+          .locator('xpath=ancestor::span[@data-disabled-reason][1]')
+          .getAttribute('data-disabled-reason'),
+      ).toBe(why);
+    };
+    await agreeOnEmpty();
+    await session.screenshot('scope-organization-without-workspace');
+    await page.reload();
+    await agreeOnEmpty();
+    // From the sidebar, a workspace of the user's brings everything back to it.
+    await sidebarOrganization(page, empty).click();
+    await page.getByRole('menuitem', { name: new RegExp(`^${user.username}`) }).click();
+    await page.getByRole('combobox', { name: `Scope: ${user.username}` }).waitFor();
+    await sidebarWorkspace(page, user.username).waitFor();
+    await page.getByRole('link', { name: 'personal-one' }).waitFor();
+    expect(await page.getByRole('note').filter({ hasText: why }).count()).toBe(0);
 
     await api.call('DELETE', `/api/v2/clusters/account/${acmeWorkspace}/id/${orgCluster}?reason=done`);
     expectNoConsoleErrors(session.errors);

@@ -120,6 +120,24 @@ describe('Notebooks and Staff', () => {
     await organizationRow.getByRole('button', { name: `Open ${ada.username} on the Team page` }).click();
     await page.waitForURL('**/team');
     await page.getByRole('combobox', { name: `Organization: ${ada.username}` }).waitFor();
+    // Staff have no workspace there: the sidebar says so, and the Dashboard lists Ada's clusters
+    // with Create cluster unavailable, saying why on the page.
+    const nav = page.getByLabel('Main navigation');
+    await nav
+      .getByRole('button', { name: `Organization: ${ada.username} (no workspace of yours)` })
+      .waitFor();
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByText(`Clusters in ${ada.username}`).waitFor();
+    await page.getByRole('combobox', { name: `Scope: ${ada.username}` }).waitFor();
+    await page.getByRole('link', { name: 'analysis-notebook' }).waitFor();
+    await page
+      .getByRole('note')
+      .filter({
+        hasText: `None of your workspaces is in ${ada.username}: pick another scope to create a cluster.`,
+      })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Create cluster' }).first().isDisabled()).toBe(true);
+    await session.screenshot('staff-organization-dashboard');
 
     // Clusters needing attention: the failed one, until marked seen.
     await page.goto('/staff?tab=clusters');
