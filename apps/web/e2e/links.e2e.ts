@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
-import { apiAs, createVerifiedUser, json, PASSWORD, uniqueName } from './harness/api';
+import { apiAs, confirmEmail, createVerifiedUser, PASSWORD, register, uniqueName } from './harness/api';
 import { ARTIFACTS } from './harness/browser';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
@@ -25,32 +25,14 @@ describe('a server with nothing configured: no mail server, no support address, 
   async function verifiedFromLog(prefix: string) {
     const username = uniqueName(prefix);
     const email = `${username}@example.com`;
-    await json(
-      await fetch(`${suite.server.base}/api/v1/registration/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          username,
-          email,
-          password1: PASSWORD,
-          password2: PASSWORD,
-          full_name: username,
-        }),
-      }),
-    );
+    await register(suite.server.base, username, email);
     let key = '';
     await eventually(() => {
       key =
         new RegExp(`to=${email}[^]*?verify-email-confirm/([a-f0-9]+)`).exec(suite.server.log())?.[1] ?? '';
       expect(key).not.toBe('');
     });
-    await json(
-      await fetch(`${suite.server.base}/api/v1/registration/verify-email/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key }),
-      }),
-    );
+    await confirmEmail(suite.server.base, key);
     return { username, email, password: PASSWORD };
   }
 
