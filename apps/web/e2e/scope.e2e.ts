@@ -37,6 +37,7 @@ describe('scope agreement', () => {
     const own = await api.call('POST', `/api/v2/clusters/account/${user.username}/`, {
       name: 'personal-one',
       workers: 0,
+      tags: { team: 'ml' },
     });
     await api.call('DELETE', `/api/v2/clusters/account/${user.username}/id/${own.id}?reason=test`);
     // An organization with a workspace of the user's, and one with none.
@@ -98,6 +99,21 @@ describe('scope agreement', () => {
     await page.getByRole('combobox', { name: `Scope: ${user.username}` }).waitFor();
     await page.getByRole('link', { name: 'personal-one' }).waitFor();
     await eventually(async () => expect(await listed(page)).not.toContain('org-one'));
+    // The tag filter completes from the tags of this scope's clusters (tags/labels, tags/values).
+    const filter = page.getByRole('combobox', { name: 'Filter clusters' });
+    const completions = () =>
+      page
+        .locator('datalist#cluster-tag-completions option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    await filter.fill('tag:');
+    await eventually(async () => expect(await completions()).toEqual(['tag:team']));
+    await filter.fill('tag:team:');
+    await eventually(async () => expect(await completions()).toEqual(['tag:team:ml']));
+    await filter.fill('tag:team:ml');
+    await filter.press('Enter');
+    await page.getByRole('list', { name: 'Active filters' }).getByText('tag: team:ml').waitFor();
+    await page.getByRole('link', { name: 'personal-one' }).waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
 
     // An organization with none of the user's workspaces: the sidebar, the scope picker and the
     // Dashboard all show it, and Create cluster says, on the page, why it cannot.

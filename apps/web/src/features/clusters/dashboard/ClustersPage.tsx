@@ -134,7 +134,12 @@ function ClustersTab({ scope, scopeError }: ClustersTabProps) {
     );
   return (
     <>
-      <ClusterFilters filters={search.filters} onChange={setFilters} problems={search.problems} />
+      <ClusterFilters
+        filters={search.filters}
+        tagScope={scopeQuery(scope)}
+        onChange={setFilters}
+        problems={search.problems}
+      />
       <ClustersTable
         clusters={rows}
         total={total}
