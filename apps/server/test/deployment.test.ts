@@ -93,6 +93,11 @@ describe('the documentation at /docs', () => {
     expect(res.text).toContain('<h2 id="configuration">');
     expect(res.text).toContain('<a href="#configuration">Configuration</a>');
     expect(res.text).toContain('<div class="table"><table>');
+    // Every row of a table is in it: a row a merge split off would render as a paragraph of pipes.
+    expect(res.text).not.toMatch(/<p>\|/);
+    const configuration = res.text.slice(res.text.indexOf('<h2 id="configuration">'));
+    const table = configuration.slice(0, configuration.indexOf('</table>'));
+    expect(table).toContain('<td><code>AWS_ENDPOINT_URL</code> (SDK standard)</td>');
     // A guide the README names links to its own page, which is served too.
     expect(res.text).toContain(
       '<a href="/docs/agent-protocol"><code>python/cumulus/agent/PROTOCOL.md</code></a>',

@@ -1,17 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, type LogFormat } from '../src/lib/log.js';
+import { announce, createLogger, type LogFormat } from '../src/lib/log.js';
 import { createUser } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-/** A logger whose lines land in `lines` (after the event-loop turn that wrote them). */
+/**
+ * A logger whose lines land in `lines` (after the event-loop turn that wrote them), and what it
+ * writes as readable text beside JSON lines in `text`.
+ */
 function capture(format: LogFormat, level = 'info') {
   const lines: string[] = [];
+  const text: string[] = [];
   // A chunk holds whole records; each starts with its time (text) or a brace (json).
-  const write = (chunk: string) => lines.push(...chunk.split(/(?<=\n)(?=\d{4}-\d\d-\d\dT|\{)/));
-  const logger = createLogger({ level, format, write });
+  const split = (chunk: string) => chunk.split(/(?<=\n)(?=\d{4}-\d\d-\d\dT|\{)/);
+  const write = (chunk: string) => lines.push(...split(chunk));
+  const writeText = (chunk: string) => text.push(...split(chunk));
+  const logger = createLogger({ level, format, write, writeText });
   const settled = () => new Promise((resolve) => setImmediate(resolve));
-  return { logger, lines, settled };
+  return { logger, lines, text, settled };
 }
+
+const KEPT = 'email kept, not sent: no mail server is configured (CUMULUS_SMTP_URL)';
 
 describe('the log line format', () => {
   it('writes readable text: time, level, message, fields, then further lines indented', async () => {
@@ -130,5 +138,74 @@ describe('request logs', () => {
     logger.info({ mailId: 1, to: 'a@example.com', block: 'Hello,\n\nhttp://x/y' }, 'email kept');
     await settled();
     expect(JSON.parse(lines[0]!)).toMatchObject({ to: 'a@example.com', block: 'Hello,\n\nhttp://x/y' });
+  });
+});
+
+describe('a kept email, whatever the log level and format', () => {
+  const mail = {
+    mailId: 7,
+    to: 'a@example.com',
+    subject: 'Confirm',
+    block: 'Hello,\n\nhttp://x/confirm/abc',
+  };
+  const framedLink = /\n {4}│ http:\/\/x\/confirm\/abc\n/;
+
+  it('is printed as one framed block at every level but silent', async () => {
+    for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal']) {
+      const { logger, lines, text, settled } = capture('text', level);
+      announce(logger, mail, KEPT);
+      logger.info('an ordinary line');
+      await settled();
+      const kept = lines.filter((line) => line.includes(KEPT));
+      expect(kept, level).toHaveLength(1);
+      expect(kept[0]).toMatch(framedLink);
+      // Only what the level lets through besides.
+      expect(
+        lines.some((line) => line.includes('an ordinary line')),
+        level,
+      ).toBe(['trace', 'debug', 'info'].includes(level));
+      expect(text).toEqual([]);
+    }
+    const { logger, lines, text, settled } = capture('text', 'silent');
+    announce(logger, mail, KEPT);
+    await settled();
+    expect([...lines, ...text]).toEqual([]);
+  });
+
+  it('is a JSON record in the JSON log and a readable block beside it', async () => {
+    const { logger, lines, text, settled } = capture('json', 'error');
+    announce(logger.child({ loop: 'mail-outbox' }), mail, KEPT);
+    await settled();
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'info', msg: KEPT, to: 'a@example.com', block: mail.block }),
+    ]);
+    expect(text).toHaveLength(1);
+    expect(text[0]).toMatch(
+      new RegExp(`^\\S+ INFO {2}${KEPT.replace(/[()]/g, '\\$&')} mailId=7 to=a@example.com`),
+    );
+    expect(text[0]).toMatch(framedLink);
+    expect(text[0]).not.toMatch(/\\n|^\{/);
+  });
+
+  it('comes out of a server with JSON lines at level error, the link readable, no request line', async () => {
+    const quiet = capture('json', 'error');
+    const server = await startTestServer(
+      { CUMULUS_SMTP_URL: '', CUMULUS_LOG_FORMAT: 'json', CUMULUS_LOG_LEVEL: 'error' },
+      { logger: quiet.logger },
+    );
+    try {
+      const user = await createUser(server);
+      await server.api.post('/api/v1/auth/password/reset/', { email: user.email });
+      server.server.deps.loops.wake('mail-outbox');
+      const reset = () =>
+        quiet.text.find((l) => l.includes(KEPT) && l.includes('Reset your Cumulus password'));
+      await expect.poll(reset, { timeout: 30_000, interval: 50 }).toBeTruthy();
+      expect(reset()).toMatch(/\n {4}│ http:\/\/cumulus\.test\/\S*reset-password\/key\/\S+\n/);
+      const records = quiet.lines.map((line) => JSON.parse(line));
+      expect(records.some((r) => r.msg === KEPT && r.subject === 'Reset your Cumulus password')).toBe(true);
+      expect(records.some((r) => r.msg === 'request')).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 });

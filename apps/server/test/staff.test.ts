@@ -99,6 +99,34 @@ describe('staff: users', () => {
     );
     expect((await api.patch('/api/v2/staff/users/2147483647', { is_staff: true })).status).toBe(404);
   });
+
+  it("shows a user the Notebooks page, or hides it, and the user's console learns it from user/me", async () => {
+    const staff = await createUser(ts, { staff: true });
+    const user = await createUser(ts);
+    const api = ts.api.as(staff.key);
+    const me = async () => (await ts.api.as(user.key).get('/api/v2/user/me')).body.should_see_notebook_page;
+    expect(await me()).toBe(false);
+    const shown = await api.patch(`/api/v2/staff/users/${user.id}`, { should_see_notebook_page: true });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ id: user.id, should_see_notebook_page: true, is_staff: false });
+    expect(await me()).toBe(true);
+    const listed = await api.get('/api/v2/staff/users', { query: { search: user.username } });
+    expect(listed.body.items[0].should_see_notebook_page).toBe(true);
+    // Their own, too: it is no privilege.
+    expect(
+      (await api.patch(`/api/v2/staff/users/${staff.id}`, { should_see_notebook_page: true })).body
+        .should_see_notebook_page,
+    ).toBe(true);
+    expect(
+      (await api.patch(`/api/v2/staff/users/${user.id}`, { should_see_notebook_page: false })).body
+        .should_see_notebook_page,
+    ).toBe(false);
+    expect(await me()).toBe(false);
+    expect(
+      (await ts.api.as(user.key).patch(`/api/v2/staff/users/${user.id}`, { should_see_notebook_page: true }))
+        .status,
+    ).toBe(403);
+  });
 });
 
 describe('staff: clusters needing attention', () => {

@@ -51,7 +51,9 @@ describe('Clusters', () => {
     await page.waitForURL('**/clusters');
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.getByText(`No clusters in ${user.username} yet`).waitFor();
-    await page.getByText('client = Client(cumulus.Cluster(n_workers=4))').waitFor();
+    await page
+      .getByText(`client = Client(cumulus.Cluster(n_workers=4, workspace="${user.username}"))`)
+      .waitFor();
     // Install this server's client, then sign in to this server (its port is not the default 8000).
     await page.getByText(`cumulus login --server ${base}`, { exact: true }).waitFor();
     await page.getByText(`pip install --no-build-isolation ${base}/api/v2/client/cumulus.tar.gz`).waitFor();

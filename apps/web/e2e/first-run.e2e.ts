@@ -56,7 +56,12 @@ describe('first run', () => {
       'Create your first cluster',
     ])
       expect(await isDone(page, title)).toBe(false);
-    await session.screenshot('get-started-new');
+    // The server's own commands (its interpreter named), and a cluster made where the console looks.
+    await page.getByText('Clusters here run').waitFor();
+    expect(await step(page, 'Create your first cluster').locator('pre code').last().textContent()).toContain(
+      `cumulus.Cluster(n_workers=2, workspace="${user.username}")`,
+    );
+    await session.screenshot('get-started-new', { fullPage: true });
 
     // The token banner: dismissed, it is gone for good.
     await page

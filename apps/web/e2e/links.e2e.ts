@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
-import { createVerifiedUser, PASSWORD, uniqueName } from './harness/api';
+import { apiAs, confirmEmail, createVerifiedUser, PASSWORD, register, uniqueName } from './harness/api';
 import { ARTIFACTS } from './harness/browser';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
@@ -9,13 +9,32 @@ import { consoleSuite } from './harness/suite';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
+const toast = (page: import('playwright-core').Page, text: string) =>
+  page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+
 /** Whether the page scrolls sideways (what a 390 px screen must never do). */
 const overflows = (page: import('playwright-core').Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 describe('a server with nothing configured: no mail server, no support address, docs of its own', () => {
-  // No CUMULUS_SMTP_URL: mail is printed in the server log (which the journey reads, as its operator would).
-  const suite = consoleSuite({ env: { CUMULUS_SMTP_URL: '', CUMULUS_LOG_LEVEL: 'info' } });
+  // No CUMULUS_SMTP_URL: mail is printed in the server log (which the journey reads, as its
+  // operator would), at the harness's quiet level (warn) too.
+  const suite = consoleSuite({ env: { CUMULUS_SMTP_URL: '' } });
+
+  /** Signs up over HTTP and confirms with the link the server log shows: a user who can sign in. */
+  async function verifiedFromLog(prefix: string) {
+    const username = uniqueName(prefix);
+    const email = `${username}@example.com`;
+    await register(suite.server.base, username, email);
+    let key = '';
+    await eventually(() => {
+      key =
+        new RegExp(`to=${email}[^]*?verify-email-confirm/([a-f0-9]+)`).exec(suite.server.log())?.[1] ?? '';
+      expect(key).not.toBe('');
+    });
+    await confirmEmail(suite.server.base, key);
+    return { username, email, password: PASSWORD };
+  }
 
   it('offers no sign-in provider, terms or demo link, and says the verification email is in the server log', async () => {
     const phone = await suite.open(PHONE);
@@ -69,6 +88,24 @@ describe('a server with nothing configured: no mail server, no support address, 
       link = /\n {4}│ (http:\/\/\S+\/verify-email-confirm\/\S+)\n/.exec(block ?? '')?.[1] ?? '';
       expect(link).not.toBe('');
     });
+    // Signing in before confirming: the spec's words, and where the confirmation email really is.
+    await page.goto('/login');
+    await page.getByLabel('Username or email').fill(username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .getByText(
+        'We need to confirm your email address. Please check your email or request another confirmation email.',
+      )
+      .waitFor();
+    await page
+      .getByText(
+        'This server has no mail server configured, so your confirmation email was not sent: it is printed, with its link, in the server’s log',
+        { exact: false },
+      )
+      .waitFor();
+    await session.screenshot('login-unverified-no-mail-server');
+
     await page.goto(link);
     await page.getByText('Email Verified').waitFor();
 
@@ -90,6 +127,50 @@ describe('a server with nothing configured: no mail server, no support address, 
     expect(await docs.getByRole('heading', { level: 2, name: 'Configuration' }).count()).toBe(1);
     await docs.screenshot({ path: path.join(ARTIFACTS, 'docs-readme.png') });
     await docs.close();
+    expectNoConsoleErrors(session.errors);
+  });
+
+  it('invites a teammate and resends the invitation, each toast saying the email is in the server log', async () => {
+    const { base } = suite.server;
+    const admin = await verifiedFromLog('admin');
+    const api = await apiAs(base, admin);
+    const organization = uniqueName('Labs ').slice(0, 30);
+    const created = await api.call('POST', '/api/v2/users/organizations/create', { name: organization });
+    await api.call('POST', '/api/v2/users/workspaces/', {
+      name: uniqueName('ml-').slice(0, 30),
+      organization_id: created.id,
+    });
+    const teammate = `${uniqueName('grace')}@example.com`;
+
+    const session = await suite.open(DESKTOP);
+    const { page } = session;
+    await page.goto('/team');
+    await signIn(page, admin, { firstTime: true });
+    await page.getByRole('combobox', { name: /^Organization/ }).click();
+    await page.getByRole('combobox', { name: 'Search for an organization' }).fill(organization);
+    await page.getByRole('option', { name: new RegExp(organization) }).click();
+    await page.getByRole('combobox', { name: `Organization: ${organization}` }).waitFor();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();
+    await page.getByLabel('Username or Email').fill(teammate);
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await toast(page, `Invitation to ${teammate} printed in the server log (no mail server is configured)`);
+    await session.screenshot('team-invite-no-mail-server');
+    expect(await page.getByText(`Invitation sent to ${teammate}`).count()).toBe(0);
+    const invitations = () =>
+      suite.server
+        .log()
+        .split(/\n(?=\S)/)
+        .filter((entry) => entry.includes('email kept, not sent') && entry.includes(`to=${teammate}`));
+    await eventually(() => expect(invitations()).toHaveLength(1));
+    expect(invitations()[0]).toMatch(/\n {4}│ http:\/\/\S+\/signup\?invite=\S+\n/);
+
+    const inviteRow = page.getByRole('row').filter({ hasText: teammate });
+    await inviteRow.getByRole('button', { name: `Resend invite to ${teammate}` }).click();
+    await toast(page, 'Invite email printed in the server log again (no mail server is configured)');
+    expect(await page.getByText('Invite email resent').count()).toBe(0);
+    await eventually(() => expect(invitations()).toHaveLength(2));
     expectNoConsoleErrors(session.errors);
   });
 

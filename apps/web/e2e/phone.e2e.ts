@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
-import { apiAs, createVerifiedUser, uniqueName } from './harness/api';
+import { apiAs, createVerifiedUser, json, uniqueName } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
-import { overflowOf } from './harness/layout';
+import { actionsOutOfView, overflowOf } from './harness/layout';
 import { consoleSuite } from './harness/suite';
 
 const STAFF_EMAIL = `${uniqueName('phone-staff')}@example.com`;
@@ -12,7 +12,13 @@ const suite = consoleSuite({ env: { CUMULUS_STAFF_EMAILS: STAFF_EMAIL } });
 /** Real Dask takes a while on a loaded two-core machine. */
 const CLUSTER_DEADLINE_MS = 150_000;
 
-type Screen = { name: string; path: string; ready: (page: Page) => Promise<unknown> };
+type Screen = {
+  name: string;
+  path: string;
+  ready: (page: Page) => Promise<unknown>;
+  /** Its table has rows with actions (Stop, Edit, Remove...), which must show at 390 px. */
+  rowActions?: true;
+};
 
 const heading = (name: string | RegExp) => (page: Page) =>
   page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -24,9 +30,13 @@ function screens(seed: {
   alias: number;
   build: number;
   organization: number;
+  membership: number;
+  invite: number;
+  pendingToken: string;
 }) {
   const cluster = `/clusters/${seed.cluster}`;
   const account = `?account=${seed.user}`;
+  const build = `/software/alias/${seed.alias}/account/${seed.user}/build/${seed.build}`;
   const list: Screen[] = [
     {
       name: 'get-started',
@@ -37,6 +47,7 @@ function screens(seed: {
       name: 'dashboard',
       path: '/clusters',
       ready: (page) => page.getByRole('link', { name: 'phone-etl', exact: true }).waitFor(),
+      rowActions: true,
     },
     { name: 'dashboard-jobs', path: '/clusters?tab=jobs', ready: heading('Dashboard') },
     {
@@ -48,6 +59,7 @@ function screens(seed: {
       name: 'cluster-instances',
       path: `${cluster}/instances${account}`,
       ready: (page) => page.getByRole('row').filter({ hasText: 'Scheduler' }).first().waitFor(),
+      rowActions: true,
     },
     {
       name: 'cluster-logs',
@@ -64,6 +76,7 @@ function screens(seed: {
       name: 'notebooks',
       path: '/notebooks',
       ready: (page) => page.getByRole('link', { name: 'phone-etl', exact: true }).waitFor(),
+      rowActions: true,
     },
     {
       name: 'software',
@@ -76,9 +89,24 @@ function screens(seed: {
       ready: heading(/phone-env/),
     },
     {
-      name: 'software-build',
-      path: `/software/alias/${seed.alias}/account/${seed.user}/build/${seed.build}`,
+      name: 'software-build-requirements',
+      path: `${build}?tab=details`,
       ready: (page) => page.getByRole('button', { name: 'Requirements' }).waitFor(),
+    },
+    {
+      name: 'software-build-logs',
+      path: `${build}?tab=logs`,
+      ready: (page) => page.getByText('Nothing to install beyond the interpreter').waitFor(),
+    },
+    {
+      name: 'software-build-installed',
+      path: `${build}?tab=installed`,
+      ready: (page) => page.locator('[aria-current=page]').filter({ hasText: 'Installed' }).waitFor(),
+    },
+    {
+      name: 'software-build-local-environment',
+      path: `${build}?tab=scan`,
+      ready: (page) => page.getByText('No local environment information available').waitFor(),
     },
     { name: 'cloud', path: '/settings/setup', ready: heading('Cloud Setup') },
     { name: 'billing', path: '/billing', ready: heading('Billing') },
@@ -92,6 +120,7 @@ function screens(seed: {
       name: 'team-members',
       path: '/team?tab=team',
       ready: (page) => page.getByRole('table').first().waitFor(),
+      rowActions: true,
     },
     {
       name: 'team-create-organization',
@@ -109,12 +138,32 @@ function screens(seed: {
       ready: (page) => page.getByLabel('Username or email').waitFor(),
     },
     {
+      name: 'team-edit-member',
+      path: `/team/${seed.organization}/edit-member/${seed.membership}`,
+      ready: heading('Edit Organization Member'),
+    },
+    {
+      name: 'team-edit-invite',
+      path: `/team/${seed.organization}/edit-invite/${seed.invite}`,
+      ready: heading('Edit Invite'),
+    },
+    {
+      name: 'activate-token',
+      path: `/activate-token?id=${seed.pendingToken}`,
+      ready: (page) => page.getByRole('heading', { name: 'Confirm Access Request' }).waitFor(),
+    },
+    {
       name: 'profile',
       path: '/profile',
       ready: (page) => page.getByRole('heading', { name: 'API Tokens', exact: true }).waitFor(),
     },
     { name: 'batch-jobs', path: '/batch/jobs', ready: heading('Batch Jobs') },
-    { name: 'staff-users', path: '/staff', ready: (page) => page.getByRole('switch').first().waitFor() },
+    {
+      name: 'staff-users',
+      path: '/staff',
+      ready: (page) => page.getByRole('switch').first().waitFor(),
+      rowActions: true,
+    },
     {
       name: 'staff-organizations',
       path: '/staff?tab=organizations',
@@ -123,11 +172,13 @@ function screens(seed: {
           .getByRole('button', { name: /on the Team page/ })
           .first()
           .waitFor(),
+      rowActions: true,
     },
     {
       name: 'staff-clusters',
       path: '/staff?tab=clusters',
-      ready: (page) => page.getByText('No failed cluster needs attention').waitFor(),
+      ready: (page) => page.getByRole('row').filter({ hasText: 'phone-doomed' }).waitFor(),
+      rowActions: true,
     },
     {
       name: 'staff-mail',
@@ -160,12 +211,43 @@ describe('every signed-in page', () => {
       name: 'phone-env',
       raw_pip: [],
     });
+    // A cluster that fails (its environment cannot be built here), for Staff → Clusters.
+    await api.call('POST', `/api/v2/software-environment/account/${user.username}`, {
+      name: 'phone-conda-only',
+      raw_conda: { channels: ['conda-forge'], dependencies: ['numpy'] },
+    });
+    const doomed = await api.call('POST', `/api/v2/clusters/account/${user.username}/`, {
+      name: 'phone-doomed',
+      workers: 0,
+      env_name: 'phone-conda-only',
+    });
+    // What `cumulus login` leaves for the browser to approve.
+    const pending = await json(
+      await fetch(`${base}/api/v1/api-tokens-no-user/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ label: 'phone@laptop' }),
+      }),
+    );
     const organization = await api.call('POST', '/api/v2/users/organizations/create', {
       name: uniqueName('Phone Org ').slice(0, 30),
     });
-    await api.call('POST', '/api/v2/users/workspaces/', {
+    const workspace = await api.call('POST', '/api/v2/users/workspaces/', {
       name: uniqueName('phone-ws-').slice(0, 30),
       organization_id: organization.id,
+    });
+    // A member and an invitation, each with a row of actions on the Team page and an edit page.
+    const mate = await createVerifiedUser(base, smtp, 'phone-mate');
+    const grant = [{ workspace_id: workspace.id, is_admin: false, core_limit: 64, credit_limit: 1000 }];
+    const added = await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: mate.username,
+      organization_id: organization.id,
+      workspaces: grant,
+    });
+    const invited = await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: `${uniqueName('phone-invitee')}@example.com`,
+      organization_id: organization.id,
+      workspaces: grant,
     });
     await api.call('POST', '/api/v2/interactions/interaction', {
       action: 'cluster-create',
@@ -176,16 +258,27 @@ describe('every signed-in page', () => {
         'ValueError: n_workers must be >= 0, not -1, and this message is long enough to wrap on a phone',
       additional_data: { workspace: user.username },
     });
+    const state = async (id: number) =>
+      (await api.call('GET', `/api/v2/clusters/account/${user.username}/id/${id}`)).current_state.state;
+    await eventually(async () => expect(await state(created.id)).toBe('ready'), CLUSTER_DEADLINE_MS);
+    await eventually(async () => expect(await state(doomed.id)).toBe('error'), CLUSTER_DEADLINE_MS);
+    const buildId = env.latest_spec.latest_build.id as number;
     await eventually(async () => {
-      const details = await api.call('GET', `/api/v2/clusters/account/${user.username}/id/${created.id}`);
-      expect(details.current_state.state).toBe('ready');
+      const build = await api.call(
+        'GET',
+        `/api/v2/software-environment/account/${user.username}/build/${buildId}`,
+      );
+      expect(build.state).toBe('built');
     }, CLUSTER_DEADLINE_MS);
     const seed = {
       user: user.username,
       cluster: created.id as number,
       alias: env.id as number,
-      build: env.latest_spec.latest_build.id as number,
+      build: buildId,
       organization: organization.id as number,
+      membership: added.membership.id as number,
+      invite: invited.invite.id as number,
+      pendingToken: pending.identifier as string,
     };
 
     for (const [kind, viewport] of [
@@ -198,24 +291,46 @@ describe('every signed-in page', () => {
       await signIn(page, user, { firstTime: kind === 'phone' });
       await page.getByRole('heading', { name: 'Get Started', level: 1 }).waitFor();
       const tooWide: string[] = [];
+      const actionsHidden: string[] = [];
       for (const screen of screens(seed)) {
         await page.goto(screen.path);
-        await screen.ready(page);
+        await screen.ready(page).catch(async (error: unknown) => {
+          // What the page showed instead, for whoever reads the failure.
+          await session.screenshot(`${kind}-${screen.name}-not-ready`);
+          throw error;
+        });
         if (kind === 'phone') {
           const overflow = await overflowOf(page, screen.name);
           if (overflow) tooWide.push(overflow);
+          const actions = await actionsOutOfView(page, screen.name);
+          actionsHidden.push(...actions.hidden);
+          if (screen.rowActions && actions.checked === 0)
+            actionsHidden.push(`${screen.name}: no row action found`);
           if (screen.name === 'cluster-logs') {
             // A log message gets the width of the phone, not one character per line.
             const message = await page.locator('[data-slot=log-message]').first().boundingBox();
             expect(message?.width ?? 0).toBeGreaterThan(300);
           }
+          if (screen.name === 'software-build-logs') {
+            // So does a build's: the time goes over it.
+            const message = await page
+              .getByTestId('build-logs')
+              .locator('tbody td:visible')
+              .first()
+              .boundingBox();
+            expect(message?.width ?? 0).toBeGreaterThan(300);
+          }
         }
         await session.screenshot(`${kind}-${screen.name}`);
       }
-      expect(tooWide, 'pages wider than the phone').toEqual([]);
+      // Both at once, so one run names every page to fix.
+      expect({ tooWide, actionsHidden }, 'pages wider than the phone, row actions out of view').toEqual({
+        tooWide: [],
+        actionsHidden: [],
+      });
       expectNoConsoleErrors(session.errors);
     }
     await api.call('DELETE', `/api/v2/clusters/account/${user.username}/id/${created.id}?reason=done`);
-    // Two viewports of some 27 pages each, on a shared two-core machine.
+    // Two viewports of some 33 pages each, on a shared two-core machine.
   }, 600_000);
 });

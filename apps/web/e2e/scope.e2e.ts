@@ -20,6 +20,11 @@ async function pickOrganization(page: Page, name: string) {
 const sidebarWorkspace = (page: Page, name: string) =>
   page.getByLabel('Main navigation').getByRole('button', { name: `Workspace: ${name}` });
 
+const sidebarOrganization = (page: Page, name: string) =>
+  page
+    .getByLabel('Main navigation')
+    .getByRole('button', { name: `Organization: ${name} (no workspace of yours)` });
+
 /** The Dashboard's clusters, by name. */
 const listed = (page: Page) => page.locator('table').getByRole('link').allTextContents();
 
@@ -32,6 +37,7 @@ describe('scope agreement', () => {
     const own = await api.call('POST', `/api/v2/clusters/account/${user.username}/`, {
       name: 'personal-one',
       workers: 0,
+      tags: { team: 'ml' },
     });
     await api.call('DELETE', `/api/v2/clusters/account/${user.username}/id/${own.id}?reason=test`);
     // An organization with a workspace of the user's, and one with none.
@@ -93,19 +99,61 @@ describe('scope agreement', () => {
     await page.getByRole('combobox', { name: `Scope: ${user.username}` }).waitFor();
     await page.getByRole('link', { name: 'personal-one' }).waitFor();
     await eventually(async () => expect(await listed(page)).not.toContain('org-one'));
+    // The tag filter completes from the tags of this scope's clusters (tags/labels, tags/values).
+    const filter = page.getByRole('combobox', { name: 'Filter clusters' });
+    const completions = () =>
+      page
+        .locator('datalist#cluster-tag-completions option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    await filter.fill('tag:');
+    await eventually(async () => expect(await completions()).toEqual(['tag:team']));
+    await filter.fill('tag:team:');
+    await eventually(async () => expect(await completions()).toEqual(['tag:team:ml']));
+    await filter.fill('tag:team:ml');
+    await filter.press('Enter');
+    await page.getByRole('list', { name: 'Active filters' }).getByText('tag: team:ml').waitFor();
+    await page.getByRole('link', { name: 'personal-one' }).waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
 
-    // An organization with none of the user's workspaces: Create cluster says why it cannot.
+    // An organization with none of the user's workspaces: the sidebar, the scope picker and the
+    // Dashboard all show it, and Create cluster says, on the page, why it cannot.
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Team' }).click();
     await pickOrganization(page, empty);
+    await sidebarOrganization(page, empty).waitFor();
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByText(`Clusters in ${empty}`).waitFor();
-    const create = page.getByRole('button', { name: 'Create cluster' }).first();
-    expect(await create.isDisabled()).toBe(true);
-    expect(
-      await create
-        .locator('xpath=ancestor::span[@data-disabled-reason][1]')
-        .getAttribute('data-disabled-reason'),
-    ).toBe(`None of your workspaces is in ${empty}: pick another scope to create a cluster.`);
+    const why = `None of your workspaces is in ${empty}: pick another scope to create a cluster.`;
+    const agreeOnEmpty = async () => {
+      await page.getByText(`Clusters in ${empty}`).waitFor();
+      await page.getByRole('combobox', { name: `Scope: ${empty}` }).waitFor();
+      await sidebarOrganization(page, empty).waitFor();
+      expect(await sidebarOrganization(page, empty).textContent()).toContain('No workspace of yours');
+      expect(
+        await page
+          .getByLabel('Main navigation')
+          .getByRole('button', { name: /^Workspace: / })
+          .count(),
+      ).toBe(0);
+      await page.getByText(`No clusters in ${empty} yet`).waitFor();
+      await page.getByRole('note').filter({ hasText: why }).waitFor();
+      const create = page.getByRole('button', { name: 'Create cluster' }).first();
+      expect(await create.isDisabled()).toBe(true);
+      expect(
+        await create
+          .locator('xpath=ancestor::span[@data-disabled-reason][1]')
+          .getAttribute('data-disabled-reason'),
+      ).toBe(why);
+    };
+    await agreeOnEmpty();
+    await session.screenshot('scope-organization-without-workspace');
+    await page.reload();
+    await agreeOnEmpty();
+    // From the sidebar, a workspace of the user's brings everything back to it.
+    await sidebarOrganization(page, empty).click();
+    await page.getByRole('menuitem', { name: new RegExp(`^${user.username}`) }).click();
+    await page.getByRole('combobox', { name: `Scope: ${user.username}` }).waitFor();
+    await sidebarWorkspace(page, user.username).waitFor();
+    await page.getByRole('link', { name: 'personal-one' }).waitFor();
+    expect(await page.getByRole('note').filter({ hasText: why }).count()).toBe(0);
 
     await api.call('DELETE', `/api/v2/clusters/account/${acmeWorkspace}/id/${orgCluster}?reason=done`);
     expectNoConsoleErrors(session.errors);

@@ -22,13 +22,8 @@ describe('Notebooks and Staff', () => {
     const adaApi = await apiAs(base, ada);
     const staffApi = await apiAs(base, staff);
 
-    // Seeds: Ada sees the Notebooks page (a per-user setting no call changes), runs a notebook
-    // cluster, has a cluster fail (its environment cannot be built here) and a client failure.
-    await suite.server.withDatabase(async (database) => {
-      await database.query('update users set should_see_notebook_page = true where username = $1', [
-        ada.username,
-      ]);
-    });
+    // Seeds: Ada runs a notebook cluster, has a cluster fail (its environment cannot be built
+    // here) and a client failure.
     const notebook = await adaApi.call('POST', `/api/v2/clusters/account/${ada.username}/`, {
       name: 'analysis-notebook',
       workers: 0,
@@ -56,6 +51,24 @@ describe('Notebooks and Staff', () => {
       expect(details.current_state.state).toBe('error');
     }, DEADLINE_MS);
 
+    // Staff show Ada the Notebooks page (Staff → Users).
+    const session = await suite.open();
+    const { page } = session;
+    await page.goto('/staff');
+    await signIn(page, staff, { firstTime: true });
+    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(ada.username);
+    await page.waitForURL(new RegExp(`[?&]q=${ada.username}`));
+    const adaRow = row(page, ada.email);
+    await adaRow.waitFor();
+    await eventually(async () => expect(await page.getByRole('row').count()).toBe(2));
+    const notebooksSwitch = adaRow.getByRole('switch', { name: `Notebooks page: ${ada.username}` });
+    expect(await notebooksSwitch.getAttribute('aria-checked')).toBe('false');
+    await notebooksSwitch.click();
+    await page.getByText(`${ada.username} sees the Notebooks page`).waitFor();
+    expect(await notebooksSwitch.getAttribute('aria-checked')).toBe('true');
+    await session.screenshot('staff-users');
+
     // Ada: Notebooks in the sidebar, her notebook cluster with its state, creator, Open and Stop.
     const adaSession = await suite.open();
     const adaPage = adaSession.page;
@@ -77,18 +90,7 @@ describe('Notebooks and Staff', () => {
       DEADLINE_MS,
     );
 
-    // Staff: users — find Ada, lock her out of everything, unlock her, give and take the staff flag.
-    const session = await suite.open();
-    const { page } = session;
-    await page.goto('/staff');
-    await signIn(page, staff, { firstTime: true });
-    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
-    await page.getByRole('searchbox', { name: 'Search users' }).fill(ada.username);
-    await page.waitForURL(new RegExp(`[?&]q=${ada.username}`));
-    const adaRow = row(page, ada.email);
-    await adaRow.waitFor();
-    await eventually(async () => expect(await page.getByRole('row').count()).toBe(2));
-    await session.screenshot('staff-users');
+    // Staff: users — lock Ada out of everything, unlock her, give and take the staff flag.
     await adaRow.getByRole('button', { name: `Lock ${ada.username}` }).click();
     await adaRow.getByText('Locked', { exact: true }).waitFor();
     const me = () => fetch(`${base}/api/v2/user/me`, { headers: { authorization: `Token ${adaApi.key}` } });
@@ -118,6 +120,24 @@ describe('Notebooks and Staff', () => {
     await organizationRow.getByRole('button', { name: `Open ${ada.username} on the Team page` }).click();
     await page.waitForURL('**/team');
     await page.getByRole('combobox', { name: `Organization: ${ada.username}` }).waitFor();
+    // Staff have no workspace there: the sidebar says so, and the Dashboard lists Ada's clusters
+    // with Create cluster unavailable, saying why on the page.
+    const nav = page.getByLabel('Main navigation');
+    await nav
+      .getByRole('button', { name: `Organization: ${ada.username} (no workspace of yours)` })
+      .waitFor();
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByText(`Clusters in ${ada.username}`).waitFor();
+    await page.getByRole('combobox', { name: `Scope: ${ada.username}` }).waitFor();
+    await page.getByRole('link', { name: 'analysis-notebook' }).waitFor();
+    await page
+      .getByRole('note')
+      .filter({
+        hasText: `None of your workspaces is in ${ada.username}: pick another scope to create a cluster.`,
+      })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Create cluster' }).first().isDisabled()).toBe(true);
+    await session.screenshot('staff-organization-dashboard');
 
     // Clusters needing attention: the failed one, until marked seen.
     await page.goto('/staff?tab=clusters');

@@ -3978,7 +3978,11 @@ export interface paths {
                                 version: string;
                                 /** @description Its Dask `distributed` version. */
                                 distributed: string | null;
+                                /** @description A virtual environment's interpreter: the install commands make the client's environment read its packages. */
+                                virtualenv: boolean;
                             } | null;
+                            /** @description The terminal commands (bash) that make an environment seeing the clusters' interpreter's packages and install this client into it. */
+                            install_commands: string;
                         };
                     };
                 };
@@ -4086,6 +4090,8 @@ export interface paths {
                                 is_active: boolean;
                                 /** @description Too many failed sign-ins lately (cleared by `unlock`). */
                                 locked_out: boolean;
+                                /** @description The console shows them the Notebooks page. */
+                                should_see_notebook_page: boolean;
                                 email_verified: boolean;
                                 date_joined: string;
                                 last_login: string | null;
@@ -4139,7 +4145,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag; never your own. */
+        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag (never your own), or shows them the Notebooks page (`should_see_notebook_page`). */
         patch: {
             parameters: {
                 query?: never;
@@ -4154,6 +4160,7 @@ export interface paths {
                     "application/json": {
                         is_staff?: boolean;
                         is_active?: boolean;
+                        should_see_notebook_page?: boolean;
                     };
                 };
             };
@@ -4174,6 +4181,8 @@ export interface paths {
                             is_active: boolean;
                             /** @description Too many failed sign-ins lately (cleared by `unlock`). */
                             locked_out: boolean;
+                            /** @description The console shows them the Notebooks page. */
+                            should_see_notebook_page: boolean;
                             email_verified: boolean;
                             date_joined: string;
                             last_login: string | null;

@@ -29,6 +29,11 @@ export interface LoggerOptions {
   format: LogFormat;
   /** Where lines go; stdout by default. Called with whole lines, batched. */
   write?: (chunk: string) => void;
+  /**
+   * Where an announcement is written as readable text too when lines are JSON (see `announce`);
+   * stderr by default.
+   */
+  writeText?: (chunk: string) => void;
 }
 
 /**
@@ -68,6 +73,7 @@ class Logger {
     private readonly threshold: number,
     private readonly bindings: Fields,
     readonly level: string,
+    private readonly textSink: Sink,
   ) {}
 
   child(bindings: Fields, options?: { level?: string }): Logger {
@@ -78,7 +84,22 @@ class Logger {
       RANK[level] ?? this.threshold,
       { ...this.bindings, ...bindings },
       level,
+      this.textSink,
     );
+  }
+
+  /**
+   * What the operator must read whatever level they chose (short of `silent`): an info record
+   * with its `block` framed. With JSON lines the record is written whole, and as readable text
+   * (the framed block) to stderr beside it, where an escaped string would hide a link.
+   */
+  announce(fields: Fields, message: string): void {
+    if (this.threshold >= RANK.silent!) return;
+    const text = textLine('info', message, this.bindings, fields);
+    if (this.format === 'json') {
+      this.sink.add(jsonLine('info', message, this.bindings, fields), true);
+      this.textSink.add(text, true);
+    } else this.sink.add(text, true);
   }
 
   silent(): void {}
@@ -122,13 +143,25 @@ for (const level of LOG_LEVELS) {
 export function createLogger(options: LoggerOptions): FastifyBaseLogger {
   const sink = new Sink(options.write ?? ((chunk) => process.stdout.write(chunk)));
   if (!options.write) process.on('exit', sink.flush);
+  const textSink = new Sink(options.writeText ?? ((chunk) => process.stderr.write(chunk)));
   return new Logger(
     sink,
     options.format,
     RANK[options.level] ?? RANK.info!,
     {},
     options.level,
+    textSink,
   ) as unknown as FastifyBaseLogger;
+}
+
+/**
+ * Writes what the operator must read at any level but `silent` (see Logger.announce); a logger
+ * that is not ours (Fastify's own, when none is given) gets an info record.
+ */
+export function announce(log: FastifyBaseLogger, fields: Fields, message: string): void {
+  const ours = log as unknown as Partial<Pick<Logger, 'announce'>>;
+  if (typeof ours.announce === 'function') ours.announce(fields, message);
+  else log.info(fields, message);
 }
 
 function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {

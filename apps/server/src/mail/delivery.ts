@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client.js';
 import { emailOutbox, type OutboxEmail } from '../db/schema/index.js';
+import { announce } from '../lib/log.js';
 
 const BATCH = 10;
 const MAX_ATTEMPTS = 12;
@@ -53,8 +54,9 @@ export function createMailDelivery(
   async function deliver(mail: OutboxEmail): Promise<void> {
     if (!transport) {
       // No SMTP server configured: keep the mail and show it whole, links and all, where the person
-      // who started the server looks (the console says so: modules/deployment).
-      log.info(
+      // who started the server looks (the console says so: modules/deployment), whatever the level.
+      announce(
+        log,
         { mailId: mail.id, to: mail.to, subject: mail.subject, block: mail.text },
         'email kept, not sent: no mail server is configured (CUMULUS_SMTP_URL)',
       );

@@ -18,18 +18,8 @@ export async function verificationLink(smtp: SmtpSink, email: string): Promise<s
   return linkIn(mail, /http:\/\/\S+\/verify-email-confirm\/[a-f0-9]+/);
 }
 
-/**
- * Registers over HTTP and follows the mailed verification link: a user who can sign in. `email`
- * gives one the server knows beforehand (CUMULUS_STAFF_EMAILS makes such a user staff).
- */
-export async function createVerifiedUser(
-  base: string,
-  smtp: SmtpSink,
-  prefix = 'e2e',
-  { email: given }: { email?: string } = {},
-) {
-  const username = uniqueName(prefix);
-  const email = given ?? `${username}@example.com`;
+/** Signs up over HTTP (the verification email is then on its way, or in the server log). */
+export async function register(base: string, username: string, email: string) {
   await json(
     await fetch(`${base}/api/v1/registration/`, {
       method: 'POST',
@@ -43,7 +33,10 @@ export async function createVerifiedUser(
       }),
     }),
   );
-  const key = (await verificationLink(smtp, email)).split('/').pop();
+}
+
+/** Confirms an email address with the key of its verification link. */
+export async function confirmEmail(base: string, key: string) {
   await json(
     await fetch(`${base}/api/v1/registration/verify-email/`, {
       method: 'POST',
@@ -51,6 +44,22 @@ export async function createVerifiedUser(
       body: JSON.stringify({ key }),
     }),
   );
+}
+
+/**
+ * Registers over HTTP and follows the mailed verification link: a user who can sign in. `email`
+ * gives one the server knows beforehand (CUMULUS_STAFF_EMAILS makes such a user staff).
+ */
+export async function createVerifiedUser(
+  base: string,
+  smtp: SmtpSink,
+  prefix = 'e2e',
+  { email: given }: { email?: string } = {},
+) {
+  const username = uniqueName(prefix);
+  const email = given ?? `${username}@example.com`;
+  await register(base, username, email);
+  await confirmEmail(base, (await verificationLink(smtp, email)).split('/').pop() ?? '');
   return { username, email, password: PASSWORD };
 }
 

@@ -26,3 +26,48 @@ export async function overflowOf(page: Page, name: string): Promise<string | nul
   const { document, column } = await sidewaysOverflow(page);
   return document > 0 || column > 0 ? `${name}: ${Math.max(document, column)} px too wide` : null;
 }
+
+/**
+ * The row actions (the controls of each table row's last cell) that a 390 px screen does not show
+ * whole: outside the viewport, or scrolled out of sight inside their table's card, as
+ * `name: "label" at left–right px` (to report every page at once); and how many were checked.
+ */
+export async function actionsOutOfView(
+  page: Page,
+  name: string,
+): Promise<{ checked: number; hidden: string[] }> {
+  const { checked, hidden } = await page.evaluate(() => {
+    const out: string[] = [];
+    let count = 0;
+    // What of an element can be seen: the viewport, cut by every ancestor that clips.
+    const visibleBox = (element: Element) => {
+      let left = 0;
+      let right = window.innerWidth;
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        if (style.overflowX === 'visible') continue;
+        const box = parent.getBoundingClientRect();
+        left = Math.max(left, box.left);
+        right = Math.min(right, box.right);
+      }
+      return { left, right };
+    };
+    for (const row of document.querySelectorAll('table tbody tr')) {
+      const cells = row.querySelectorAll(':scope > td');
+      const last = cells[cells.length - 1];
+      if (!last || cells.length < 2) continue;
+      for (const control of last.querySelectorAll('button, a[href], [role=switch]')) {
+        const box = control.getBoundingClientRect();
+        if (box.width === 0) continue;
+        count += 1;
+        const seen = visibleBox(control);
+        if (box.left < seen.left - 1 || box.right > seen.right + 1) {
+          const label = control.getAttribute('aria-label') ?? control.textContent?.trim() ?? '?';
+          out.push(`"${label}" at ${Math.round(box.left)}–${Math.round(box.right)} px`);
+        }
+      }
+    }
+    return { checked: count, hidden: out };
+  });
+  return { checked, hidden: hidden.map((control) => `${name}: ${control}`) };
+}

@@ -1,6 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { z } from '../../http/zod.js';
+import { installCommands } from './install-commands.js';
+import { interpreterSite } from './interpreter-site.js';
 import { clientSdist } from './sdist.js';
 
 const tags = ['client'];
@@ -16,9 +18,19 @@ const installSchema = z.object({
       path: z.string().describe("The interpreter this server's clusters run (CUMULUS_PYTHON)."),
       version: z.string(),
       distributed: z.string().nullable().describe('Its Dask `distributed` version.'),
+      virtualenv: z
+        .boolean()
+        .describe(
+          "A virtual environment's interpreter: the install commands make the client's environment read its packages.",
+        ),
     })
     .nullable()
     .describe('Null when the interpreter cannot be read.'),
+  install_commands: z
+    .string()
+    .describe(
+      "The terminal commands (bash) that make an environment seeing the clusters' interpreter's packages and install this client into it.",
+    ),
 });
 
 /**
@@ -31,21 +43,26 @@ export function registerClientRoutes(app: App, { config, backends }: Deps): void
     '/api/v2/client/install',
     { config: { auth: 'user' }, schema: { tags, response: { 200: installSchema } } },
     async () => {
-      const [sdist, interpreter] = await Promise.all([
+      const [sdist, interpreter, site] = await Promise.all([
         clientSdist(),
         (async () => (await backends.standard().builder?.interpreter()) ?? null)().catch(() => null),
+        interpreterSite(config.python).catch(() => null),
       ]);
+      const packageUrl = `${config.publicUrl}${CLIENT_PACKAGE_PATH}`;
+      const readable = interpreter && site;
       return {
         server_url: config.publicUrl,
-        package_url: `${config.publicUrl}${CLIENT_PACKAGE_PATH}`,
+        package_url: packageUrl,
         client_version: sdist.version,
-        python: interpreter
+        python: readable
           ? {
               path: config.python,
               version: interpreter.version,
               distributed: interpreter.packages.get('distributed') ?? null,
+              virtualenv: site.virtualenv,
             }
           : null,
+        install_commands: installCommands(readable ? config.python : null, site, packageUrl),
       };
     },
   );

@@ -10,6 +10,7 @@ import {
   workspaces,
 } from '../../db/schema/index.js';
 import { CLUSTER_UP } from '../clusters/states.js';
+import { recordCloudSetupComplete } from '../interactions/setup-flags.js';
 
 /** The backend type of each cloud's clusters. */
 export const BACKEND_OF: Record<CloudProvider, string> = { aws: 'vm_aws', gcp: 'vm_gcp', azure: 'vm_azure' };
@@ -51,6 +52,7 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
       activeBackend: runnable ? BACKEND_OF[runnable] : 'in_process',
     })
     .where(eq(workspaces.id, workspaceId));
+  if (complete.length > 0) await recordCloudSetupComplete(tx, workspaceId);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { type FlagName, GET_STARTED_COMPUTED, INTERACTION_TYPES } from './catalog.js';
 import type { clientInteractionBody } from './schemas.js';
+import { hasWorkspaceWithCompletedSetup } from './setup-flags.js';
 
 /** Reference rows every install has; safe to run at every start. */
 export async function seedInteractionTypes(db: Db): Promise<void> {
@@ -63,6 +64,10 @@ export async function getFlags(db: Db, user: User, names: readonly FlagName[]) {
     .from(userFlags)
     .where(and(eq(userFlags.userId, user.id), inArray(userFlags.name, [...names])));
   const completed = new Map(rows.map((r) => [r.name, r.completed]));
+  // Joining a workspace that is set up already gives access to it, though no setup completed then.
+  const access = 'access-to-account-with-completed-setup';
+  if (names.includes(access) && !completed.get(access))
+    completed.set(access, await hasWorkspaceWithCompletedSetup(db, user.id));
   return names.map((name) => ({ name, completed: completed.get(name) ?? false }));
 }
 

@@ -35,7 +35,8 @@ export function registerStaffRoutes(app: App, { db }: Deps): void {
       config: staff,
       schema: {
         tags,
-        description: 'Locks or unlocks a user (`is_active`), or sets their staff flag; never your own.',
+        description:
+          'Locks or unlocks a user (`is_active`), or sets their staff flag (never your own), or shows them the Notebooks page (`should_see_notebook_page`).',
         params: staffUserParams,
         body: staffUserBody,
         response: { 200: staffUserSchema },

@@ -29,14 +29,22 @@ export const staffUserSchema = z.object({
   is_staff: z.boolean(),
   is_active: z.boolean().describe('False: locked by staff; the user cannot sign in or use a token.'),
   locked_out: z.boolean().describe('Too many failed sign-ins lately (cleared by `unlock`).'),
+  should_see_notebook_page: z.boolean().describe('The console shows them the Notebooks page.'),
   email_verified: z.boolean(),
   date_joined: z.string(),
   last_login: z.string().nullable(),
 });
 export const staffUserParams = z.object({ id });
 export const staffUserBody = z
-  .object({ is_staff: z.boolean().optional(), is_active: z.boolean().optional() })
-  .refine((b) => b.is_staff !== undefined || b.is_active !== undefined, 'Send is_staff or is_active.');
+  .object({
+    is_staff: z.boolean().optional(),
+    is_active: z.boolean().optional(),
+    should_see_notebook_page: z.boolean().optional(),
+  })
+  .refine(
+    (b) => b.is_staff !== undefined || b.is_active !== undefined || b.should_see_notebook_page !== undefined,
+    'Send is_staff, is_active or should_see_notebook_page.',
+  );
 
 export const attentionQuery = offsetQuery.extend({
   seen: queryBool

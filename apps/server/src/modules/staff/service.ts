@@ -73,6 +73,7 @@ function presentUser(user: User, locked: Set<number>): z.infer<typeof staffUserS
     is_staff: user.isStaff,
     is_active: user.isActive,
     locked_out: locked.has(user.id),
+    should_see_notebook_page: user.shouldSeeNotebookPage,
     email_verified: user.emailVerifiedAt !== null,
     date_joined: isoTime(user.dateJoined),
     last_login: isoTimeOrNull(user.lastLogin),
@@ -102,14 +103,18 @@ export async function listUsers(db: Db, query: OffsetQuery & { search?: string |
 
 /**
  * Locks (`is_active: false`: no sign-in, and every session and token of theirs is refused at
- * once) or unlocks a user, or gives or takes the staff flag. Staff cannot do either to themselves,
- * so there is always someone left to undo it.
+ * once) or unlocks a user, gives or takes the staff flag (staff cannot do either to themselves,
+ * so there is always someone left to undo it), or shows or hides their Notebooks page.
  */
 export async function updateUser(
   db: Db,
   staff: User,
   userId: number,
-  change: { is_staff?: boolean | undefined; is_active?: boolean | undefined },
+  change: {
+    is_staff?: boolean | undefined;
+    is_active?: boolean | undefined;
+    should_see_notebook_page?: boolean | undefined;
+  },
 ) {
   if (userId === staff.id && change.is_staff === false)
     throw fieldError('is_staff', 'You cannot remove your own staff flag.');
@@ -120,6 +125,9 @@ export async function updateUser(
     .set({
       ...(change.is_staff !== undefined && { isStaff: change.is_staff }),
       ...(change.is_active !== undefined && { isActive: change.is_active }),
+      ...(change.should_see_notebook_page !== undefined && {
+        shouldSeeNotebookPage: change.should_see_notebook_page,
+      }),
     })
     .where(eq(users.id, userId))
     .returning();

@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ScopeWorkspaceSync } from '@/app/shell/scope-workspace-sync';
+import { WorkspaceSwitcher } from '@/app/shell/workspace-switcher';
+import { SidebarProvider } from '@/components/ui/sidebar';
 import type { WorkspaceMembership } from '@/data/user/workspace-memberships-query';
 import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
 import { pickScope, type Scope, workspacesInScope } from '@/features/scopes';
@@ -44,11 +46,12 @@ function SidebarWorkspace() {
 
 function Dashboard() {
   return (
-    <>
+    <SidebarProvider>
       <ScopeWorkspaceSync />
       <SidebarWorkspace />
+      <WorkspaceSwitcher />
       <CreateClusterButton />
-    </>
+    </SidebarProvider>
   );
 }
 
@@ -83,6 +86,7 @@ describe('scope, sidebar and Create cluster agree', () => {
     pickScope(acme);
     render();
     await waitFor(() => expect(screen.getByTestId('sidebar-workspace')).toHaveTextContent('acme-data'));
+    expect(screen.getByRole('button', { name: 'Workspace: acme-data' })).toHaveTextContent('acme-dataAcme');
 
     fireEvent.click(screen.getByRole('button', { name: 'Create cluster' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create cluster' });
@@ -97,11 +101,15 @@ describe('scope, sidebar and Create cluster agree', () => {
     expect(api.callsTo('POST', '/api/v2/clusters/account/ada/')).toHaveLength(0);
   });
 
-  it("says why Create cluster is unavailable in a scope with none of the user's workspaces", async () => {
+  it("shows a scope with none of the user's workspaces in the sidebar, and says why Create cluster is unavailable", async () => {
     stubApi({ 'GET /api/v2/users/user/valid-scopes': VALID.map(wire) });
     pickScope(labs);
     render();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Create cluster' })).toBeDisabled());
+    // Not the personal workspace the sidebar showed before: the organization the lists show.
+    const sidebar = screen.getByRole('button', { name: 'Organization: Labs (no workspace of yours)' });
+    expect(sidebar).toHaveTextContent('LabsNo workspace of yours');
+    expect(screen.queryByRole('button', { name: /^Workspace: / })).not.toBeInTheDocument();
     expect(
       screen.getByRole('button', { name: 'Create cluster' }).closest('[data-disabled-reason]'),
     ).toHaveAttribute(

@@ -9,28 +9,61 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
 import { initials } from '@/components/user-avatar';
-import { useScope, workspaceScope, workspacesInScope } from '@/features/scopes';
+import { type Scope, useScope, workspaceScope, workspacesInScope } from '@/features/scopes';
+import { cn } from '@/lib/utils';
 import { useWorkspace, type Workspace } from '@/lib/workspace';
 
-function WorkspaceMark({ workspace }: { workspace: Workspace }) {
+function Mark({ name }: { name: string }) {
   return (
     <span className="bg-sidebar-accent text-sidebar-accent-foreground flex size-8 shrink-0 items-center justify-center rounded-lg border text-xs font-semibold">
-      {initials(workspace.name)}
+      {initials(name)}
     </span>
   );
 }
 
-/** Picks the current workspace (stored; pages that work per workspace read `useWorkspace`). */
+/** What the switcher shows: the current workspace, or the scope when it holds none of the user's. */
+function shown(scope: Scope | null, workspace: Workspace, inScope: boolean) {
+  if (inScope || !scope)
+    return {
+      name: workspace.name,
+      detail: workspace.organization.isPersonal ? 'Personal' : workspace.organization.name,
+      label: `Workspace: ${workspace.name}`,
+      yours: true,
+    };
+  // Picked on the Team page (or by staff, any organization): the lists show it, so the sidebar does.
+  const [kind, detail] =
+    scope.type === 'account'
+      ? ['Workspace', NOT_YOURS]
+      : [scope.type === 'organization' ? 'Organization' : 'Scope', NO_WORKSPACE_OF_YOURS];
+  return {
+    name: scope.name,
+    detail,
+    label: `${kind}: ${scope.name} (${detail.toLowerCase()})`,
+    yours: false,
+  };
+}
+
+/** Said under an organization (or staff list) without a workspace of the user's, and a workspace not theirs. */
+export const NO_WORKSPACE_OF_YOURS = 'No workspace of yours';
+const NOT_YOURS = 'Not a workspace of yours';
+
+/**
+ * Picks the current workspace (stored; pages that work per workspace read `useWorkspace`). While
+ * the picked scope holds none of the user's workspaces (an organization they have no workspace
+ * in), it shows that scope, saying so, as the Dashboard and the scope picker do.
+ */
 export function WorkspaceSwitcher() {
   const { workspace, workspaces, selectWorkspace } = useWorkspace();
   const { scope, scopes, setScope } = useScope();
   const { isMobile } = useSidebar();
   if (!workspace) return null;
+  const inScope = workspacesInScope(scope, workspaces);
+  const current = shown(scope, workspace, inScope.length > 0);
 
   // A workspace outside what the lists show becomes what they show (see ScopeWorkspaceSync).
   function select(next: Workspace) {
     selectWorkspace(next.slug);
-    if (workspacesInScope(scope, workspaces).some((candidate) => candidate.id === next.id)) return;
+    if (inScope.some((candidate) => candidate.id === next.id)) return;
     const listed = workspaceScope(scopes, next.id);
     if (listed) setScope(listed);
   }
@@ -42,15 +75,18 @@ export function WorkspaceSwitcher() {
           <DropdownMenuTrigger asChild>
             <SidebarMenuButton
               size="lg"
-              tooltip={`Workspace: ${workspace.name}`}
-              aria-label={`Workspace: ${workspace.name}`}
-              className="data-[state=open]:bg-sidebar-accent"
+              tooltip={current.label}
+              aria-label={current.label}
+              // Two lines may not hold "No workspace of yours" beside the mark: the button grows instead.
+              className={cn('data-[state=open]:bg-sidebar-accent', !current.yours && 'h-auto min-h-12')}
             >
-              <WorkspaceMark workspace={workspace} />
+              <Mark name={current.name} />
               <div className="grid flex-1 text-left text-sm leading-tight">
-                <span className="truncate font-medium">{workspace.name}</span>
-                <span className="text-muted-foreground truncate text-xs">
-                  {workspace.organization.isPersonal ? 'Personal' : workspace.organization.name}
+                <span className="truncate font-medium">{current.name}</span>
+                <span
+                  className={cn('text-muted-foreground text-xs', current.yours ? 'truncate' : 'leading-snug')}
+                >
+                  {current.detail}
                 </span>
               </div>
               <ChevronsUpDownIcon className="ml-auto size-4" aria-hidden="true" />
@@ -71,7 +107,9 @@ export function WorkspaceSwitcher() {
                     {candidate.organization.name}
                   </span>
                 </span>
-                {candidate.id === workspace.id ? <CheckIcon aria-label="Selected" /> : null}
+                {inScope.length > 0 && candidate.id === workspace.id ? (
+                  <CheckIcon aria-label="Selected" />
+                ) : null}
               </DropdownMenuItem>
             ))}
           </DropdownMenuContent>

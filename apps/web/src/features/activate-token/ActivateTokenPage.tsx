@@ -24,15 +24,16 @@ function ActivateHeader() {
   const user = useCurrentUserQuery();
   const logout = useLogoutMutation();
   return (
-    <header className="flex h-14 items-center justify-between border-b px-4 sm:px-6">
-      <Link to={paths.root} className="flex rounded-md">
+    <header className="flex h-14 items-center justify-between gap-3 border-b px-4 sm:px-6">
+      <Link to={paths.root} className="flex shrink-0 rounded-md">
         <Logo />
       </Link>
       {user.data ? (
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="sm">
-              {user.data.email}
+            {/* A long address shortens on a phone rather than widen the page. */}
+            <Button variant="ghost" size="sm" className="min-w-0 shrink" title={user.data.email}>
+              <span className="truncate">{user.data.email}</span>
             </Button>
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end">

@@ -5,7 +5,7 @@ import { loginBody } from '@/data/auth/login-mutation';
 import { LoginPage } from '@/features/auth/LoginPage';
 import { LOGIN_MESSAGES, loginFailure, providerFailure, verificationFailure } from '@/features/auth/messages';
 import { ApiError } from '@/lib/api/errors';
-import { stubApi } from '@/test/api-stub';
+import { reply, stubApi } from '@/test/api-stub';
 import { deploymentAnswer } from '@/test/deployment';
 import { renderPage } from '@/test/render';
 
@@ -63,6 +63,28 @@ describe('LoginPage', () => {
       'href',
       'https://example.org/terms',
     );
+  });
+
+  it('asks an unverified user to check their email, and says where it is when no mail server is configured', async () => {
+    for (const mail of ['smtp', 'server-log'] as const) {
+      stubApi({
+        'GET /api/v2/deployment': deploymentAnswer({ mail }),
+        'POST /api/v1/auth/login/': reply(400, { non_field_errors: ['E-mail is not verified.'] }),
+      });
+      const view = renderPage(<LoginPage />, { url: '/login' });
+      fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'ada' } });
+      fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Sturdy-passphrase-42' } });
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(await screen.findByText(LOGIN_MESSAGES.notVerified, { exact: false })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Resend the confirmation email' })).toBeInTheDocument();
+      const note = screen.queryByText(
+        /^This server has no mail server configured, so your confirmation email was not sent: it is printed, with its link, in the server’s log/,
+      );
+      if (mail === 'smtp') expect(note).not.toBeInTheDocument();
+      else expect(note).toBeInTheDocument();
+      view.unmount();
+    }
   });
 
   it('says SSO is not configured when the SSO route sent the browser back', () => {

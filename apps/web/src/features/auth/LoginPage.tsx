@@ -5,6 +5,7 @@ import { AuthCard } from '@/components/auth-card';
 import { GitHubIcon, GoogleIcon } from '@/components/brand-icons';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
+import { MailKeptNote } from '@/components/mail-kept-note';
 import { carriedSearch } from '@/components/public-header';
 import { SubmitButton } from '@/components/submit-button';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -126,6 +127,8 @@ export function LoginPage() {
             </>
           ) : null}
         </FormAlert>
+        {/* The spec's words say to check one's email; with no mail server, where it really is. */}
+        {failure?.resendLink ? <MailKeptNote what="your confirmation email" /> : null}
         <FormField label="Username or email" error={errors.usernameOrEmail?.message}>
           <Input
             autoComplete="username"

@@ -1,10 +1,19 @@
 // What the console tells people to type. The Python client is `cumulus` (python/cumulus).
 
-/** The first cluster: a new one with four workers, and a Dask client on it. */
-export const FIRST_CLUSTER_SNIPPET = `import cumulus
+/** `Cluster(...)` arguments: the workers, and the workspace the console shows (else the user's default). */
+const clusterArguments = (workers: number, workspace: string | null) =>
+  workspace ? `n_workers=${workers}, workspace="${workspace}"` : `n_workers=${workers}`;
+
+/** The first cluster: a new one with four workers in `workspace`, and a Dask client on it. */
+export const firstClusterSnippet = (workspace: string | null) => `import cumulus
 from dask.distributed import Client
 
-client = Client(cumulus.Cluster(n_workers=4))`;
+client = Client(cumulus.Cluster(${clusterArguments(4, workspace)}))`;
+
+/** Get Started's cluster: two workers, in `workspace` (where Create cluster would make it). */
+export const createClusterSnippet = (workspace: string | null) => `import cumulus
+
+cluster = cumulus.Cluster(${clusterArguments(2, workspace)})`;
 
 /**
  * Connects to a running cluster by name (the `workspace/name` form picks its workspace). The

@@ -13,7 +13,12 @@ const install = {
   server_url: 'http://127.0.0.1:8123',
   package_url: 'http://127.0.0.1:8123/api/v2/client/cumulus.tar.gz',
   client_version: '0.1.0',
-  python: { path: '/usr/bin/python3', version: '3.11.2', distributed: '2022.12.1' },
+  python: { path: '/usr/bin/python3', version: '3.11.2', distributed: '2022.12.1', virtualenv: false },
+  install_commands: [
+    '/usr/bin/python3 -m venv --system-site-packages ~/.venvs/cumulus',
+    'source ~/.venvs/cumulus/bin/activate',
+    'pip install --no-build-isolation http://127.0.0.1:8123/api/v2/client/cumulus.tar.gz',
+  ].join('\n'),
 };
 
 function stub(done: string[], data: Record<string, unknown> = {}, completed = false) {
@@ -53,6 +58,9 @@ describe('the Get Started checklist', () => {
     ]);
     // The cloud step is optional.
     expect(isComplete(all)).toBe(true);
+    // It ticks once a workspace of the user's is set up, by them or by its admin.
+    expect(checklist({ 'completed-setup-once': true }, {})[4]!.done).toBe(true);
+    expect(checklist({ 'access-to-account-with-completed-setup': true }, {})[4]!.done).toBe(true);
   });
 
   it("shows this server's commands and ticks what the user has done", async () => {
@@ -100,5 +108,27 @@ describe('the Get Started checklist', () => {
     expect(screen.getByRole('link', { name: /Go to the Dashboard/ })).toHaveAttribute('href', '/clusters');
     await waitFor(() => expect(api.callsTo('PUT', '/api/v2/interactions/get-started')).toHaveLength(1));
     expect(api.callsTo('PUT', '/api/v2/interactions/get-started')[0]!.body).toEqual({ completed: true });
+  });
+
+  it('creates from Python in the workspace the console shows, as Create cluster does', async () => {
+    stub([]);
+    const lab = {
+      id: 12,
+      slug: 'acme-data',
+      name: 'acme-data',
+      organization: { id: 7, name: 'Acme', isPersonal: false },
+    };
+    renderSignedIn(<GetStartedPage />, {
+      signedIn: {
+        workspaceMemberships: [{ id: 2, account: lab, isAdmin: false, isDefaultAccount: true }] as never,
+      },
+    });
+    const created = await screen.findByRole('listitem', { name: /^Create your first cluster/ });
+    expect(within(created).getByText(/in acme-data, your current workspace/)).toBeInTheDocument();
+    expect(
+      within(created)
+        .getAllByRole('code')
+        .map((element) => element.textContent),
+    ).toContain('import cumulus\n\ncluster = cumulus.Cluster(n_workers=2, workspace="acme-data")');
   });
 });

@@ -11,16 +11,13 @@ import { useGetStartedMutation } from '@/data/interactions/get-started-mutation'
 import { useGetStartedQuery } from '@/data/interactions/get-started-query';
 import { useClientCommands } from '@/features/clusters/client-commands';
 import { CodeBlock } from '@/features/clusters/components/code-block';
-import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
+import { CreateClusterButton, useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
+import { createClusterSnippet } from '@/features/clusters/snippets';
 import { type ChecklistData, checklist, computedOn, isComplete } from '@/features/get-started/checklist';
 import { StepCard } from '@/features/get-started/step-card';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
-
-export const CREATE_SNIPPET = `import cumulus
-
-cluster = cumulus.Cluster(n_workers=2)`;
 
 export const COMPUTE_SNIPPET = `from dask.distributed import Client
 
@@ -63,6 +60,7 @@ export function GetStartedPage() {
   const progress = useGetStartedQuery();
   const update = useGetStartedMutation();
   const commands = useClientCommands();
+  const target = useCreateTarget();
 
   const data = (progress.data?.data ?? {}) as ChecklistData;
   const steps = flags.data && progress.data ? checklist(flags.data, data) : null;
@@ -143,8 +141,11 @@ export function GetStartedPage() {
               <>
                 Clusters here run <code className="text-foreground font-mono text-xs">{python.path}</code>{' '}
                 (Python {python.version}
-                {python.distributed ? `, Dask distributed ${python.distributed}` : ''}). Make your environment
-                from it, so your Python and Dask match the cluster's, and install this server's client:
+                {python.distributed ? `, Dask distributed ${python.distributed}` : ''}
+                {python.virtualenv ? ', a virtual environment' : ''}). Make your environment from it, so your
+                Python and Dask match the cluster's
+                {python.virtualenv ? " (a .pth file lends it that environment's packages)" : ''}, and install
+                this server's client:
               </>
             ) : (
               "Make an environment from a Python that has Dask (the same Python and Dask versions as this server's clusters), and install this server's client:"
@@ -185,7 +186,11 @@ export function GetStartedPage() {
           number={3}
           title="Create your first cluster"
           done={done('cluster')}
-          description="A Dask scheduler and workers on this server. Create one here, or from Python:"
+          description={
+            target.initial
+              ? `A Dask scheduler and workers in ${target.initial.name}, your current workspace. Create one here, or from Python:`
+              : 'A Dask scheduler and workers on this server. Create one here, or from Python:'
+          }
         >
           <div className="flex flex-wrap items-center gap-3">
             <CreateClusterButton />
@@ -195,7 +200,11 @@ export function GetStartedPage() {
               </Button>
             ) : null}
           </div>
-          <CodeBlock code={CREATE_SNIPPET} label="Python" copyLabel="Copy create snippet" />
+          <CodeBlock
+            code={createClusterSnippet(target.initial?.slug ?? null)}
+            label="Python"
+            copyLabel="Copy create snippet"
+          />
         </StepCard>
         <StepCard
           number={4}

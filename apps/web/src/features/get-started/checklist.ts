@@ -26,7 +26,13 @@ export function checklist(flags: Flags, data: ChecklistData): Step[] {
     { id: 'sign-in', done: signedIn, optional: false },
     { id: 'cluster', done: created, optional: false },
     { id: 'compute', done: computed, optional: false },
-    { id: 'cloud', done: flags['completed-setup-once'] === true, optional: true },
+    // Set by the server when a workspace's cloud setup completes: the user's own, or one they use.
+    {
+      id: 'cloud',
+      done:
+        flags['completed-setup-once'] === true || flags['access-to-account-with-completed-setup'] === true,
+      optional: true,
+    },
   ];
 }
 

@@ -6,7 +6,8 @@ import { paths } from '@/lib/paths';
 /** Signed-in routes of this area (composed in app/router.tsx). */
 export const getStartedRoutes: RouteObject[] = [
   {
-    path: paths.getStarted,
+    // `get-started/*` (console.md section 2): every path under it is the checklist.
+    path: `${paths.getStarted}/*`,
     ...lazyPage(() => import('@/features/get-started/GetStartedPage'), 'GetStartedPage'),
   },
 ];

@@ -184,19 +184,26 @@ export function BuildLogsTab({ account, build }: { account: string; build: Build
       <Table>
         <TableHeader className="bg-muted/40 sticky top-0">
           <TableRow>
-            <TableHead className="text-muted-foreground w-44 text-xs">Time</TableHead>
+            <TableHead className="text-muted-foreground w-44 text-xs max-sm:hidden">Time</TableHead>
             <TableHead className="text-muted-foreground text-xs">Message</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody className="font-mono text-xs">
-          {events.map((event) => (
-            <TableRow key={event.eventId}>
-              <TableCell className="text-muted-foreground align-top whitespace-nowrap">
-                {formatDateTime(new Date(event.timestamp))}
-              </TableCell>
-              <TableCell className="break-all whitespace-pre-wrap">{event.message}</TableCell>
-            </TableRow>
-          ))}
+          {events.map((event) => {
+            const time = formatDateTime(new Date(event.timestamp));
+            return (
+              <TableRow key={event.eventId}>
+                <TableCell className="text-muted-foreground align-top whitespace-nowrap max-sm:hidden">
+                  {time}
+                </TableCell>
+                {/* On a phone the time goes over the message, which keeps the width of the screen. */}
+                <TableCell className="whitespace-pre-wrap [overflow-wrap:anywhere]">
+                  <span className="text-muted-foreground block sm:hidden">{time}</span>
+                  {event.message}
+                </TableCell>
+              </TableRow>
+            );
+          })}
         </TableBody>
       </Table>
     </div>

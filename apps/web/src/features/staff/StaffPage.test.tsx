@@ -22,6 +22,7 @@ const person = (id: number, username: string, extra: Record<string, unknown> = {
   is_staff: false,
   is_active: true,
   locked_out: false,
+  should_see_notebook_page: false,
   email_verified: true,
   date_joined: '2026-11-20T10:00:00+00:00',
   last_login: null,
@@ -41,7 +42,7 @@ describe('the staff area', () => {
     ).toBeInTheDocument();
   });
 
-  it('finds users, locks, unlocks and sets the staff flag; never for oneself', async () => {
+  it('finds users, locks, unlocks and sets the staff flag (never for oneself) and the Notebooks page', async () => {
     const api = stubApi({
       'GET /api/v2/staff/users': (_request: Request, url: URL) => ({
         body:
@@ -72,6 +73,13 @@ describe('the staff area', () => {
     fireEvent.click(within(row('ada')).getByRole('switch', { name: 'Staff: ada' }));
     await waitFor(() => expect(api.callsTo('PATCH', '/api/v2/staff/users/2')).toHaveLength(2));
     expect(api.callsTo('PATCH', '/api/v2/staff/users/2')[1]!.body).toEqual({ is_staff: true });
+    // The Notebooks page: for anyone, oneself included.
+    expect(within(row('root')).getByRole('switch', { name: 'Notebooks page: root' })).toBeEnabled();
+    fireEvent.click(within(row('ada')).getByRole('switch', { name: 'Notebooks page: ada' }));
+    await waitFor(() => expect(api.callsTo('PATCH', '/api/v2/staff/users/2')).toHaveLength(3));
+    expect(api.callsTo('PATCH', '/api/v2/staff/users/2')[2]!.body).toEqual({
+      should_see_notebook_page: true,
+    });
     fireEvent.click(within(row('grace')).getByRole('button', { name: 'Unlock grace' }));
     await waitFor(() => expect(api.callsTo('POST', '/api/v2/staff/users/3/unlock')).toHaveLength(1));
 

@@ -58,7 +58,8 @@ export function ClustersTab() {
     {
       id: 'reason',
       header: 'Reason',
-      className: 'max-w-md whitespace-normal text-muted-foreground',
+      // Wide enough to read on a phone (the table scrolls in its card), not one word a line.
+      className: 'min-w-64 max-w-md whitespace-normal text-muted-foreground',
       cell: (cluster) => cluster.reason || '—',
     },
     { id: 'creator', header: 'Creator', cell: (cluster) => <CreatorCell creator={cluster.creator} /> },

@@ -19,7 +19,7 @@ const STATUS_TONE: Record<string, string> = {
 /** One email: who, what and how it went; its text opens below. */
 function Email({ email }: { email: OutboxEmail }) {
   return (
-    <li className="bg-card rounded-xl border">
+    <li className="bg-card min-w-0 rounded-xl border">
       <details className="group">
         <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
           <ChevronRightIcon

@@ -85,19 +85,41 @@ function LockButton({ user, self }: { user: StaffUser; self: boolean }) {
   );
 }
 
-function StaffSwitch({ user, self }: { user: StaffUser; self: boolean }) {
+/** Per-user settings staff flip: the switch's name and the toast after a change. */
+const SWITCHES = {
+  is_staff: {
+    label: 'Staff',
+    said: (name: string, on: boolean) => (on ? `${name} is staff` : `${name} is no longer staff`),
+  },
+  should_see_notebook_page: {
+    label: 'Notebooks page',
+    said: (name: string, on: boolean) =>
+      on ? `${name} sees the Notebooks page` : `${name} no longer sees the Notebooks page`,
+  },
+} as const;
+
+/** The staff flag (never one's own) or the Notebooks page of a user. */
+function UserSwitch({
+  user,
+  field,
+  disabled = false,
+}: {
+  user: StaffUser;
+  field: keyof typeof SWITCHES;
+  disabled?: boolean;
+}) {
   const update = useStaffUserUpdateMutation();
+  const { label, said } = SWITCHES[field];
   return (
     <Switch
-      checked={user.isStaff}
-      disabled={update.isPending || self}
-      aria-label={`Staff: ${user.username}`}
-      onCheckedChange={(isStaff) =>
+      checked={field === 'is_staff' ? user.isStaff : user.shouldSeeNotebookPage}
+      disabled={update.isPending || disabled}
+      aria-label={`${label}: ${user.username}`}
+      onCheckedChange={(on) =>
         update.mutate(
-          { id: user.id, change: { is_staff: isStaff } },
+          { id: user.id, change: { [field]: on } },
           {
-            onSuccess: () =>
-              toast.success(isStaff ? `${user.username} is staff` : `${user.username} is no longer staff`),
+            onSuccess: () => toast.success(said(user.username, on)),
             onError: (error) => toast.error(serverMessage(error)),
           },
         )
@@ -106,7 +128,7 @@ function StaffSwitch({ user, self }: { user: StaffUser; self: boolean }) {
   );
 }
 
-/** Users: search, who is locked, lock/unlock, the staff flag. */
+/** Users: search, who is locked, lock/unlock, the staff flag, who sees the Notebooks page. */
 export function UsersTab() {
   const { user: me } = useSignedIn();
   const { text, setText, search } = useSearchText(SEARCH_PARAM);
@@ -139,7 +161,16 @@ export function UsersTab() {
           <span className="text-muted-foreground">Never</span>
         ),
     },
-    { id: 'staff', header: 'Staff', cell: (user) => <StaffSwitch user={user} self={user.id === me.id} /> },
+    {
+      id: 'staff',
+      header: 'Staff',
+      cell: (user) => <UserSwitch user={user} field="is_staff" disabled={user.id === me.id} />,
+    },
+    {
+      id: 'notebooks',
+      header: 'Notebooks',
+      cell: (user) => <UserSwitch user={user} field="should_see_notebook_page" />,
+    },
     {
       id: 'actions',
       header: <span className="sr-only">Actions</span>,

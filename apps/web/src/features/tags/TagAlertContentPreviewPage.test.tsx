@@ -96,4 +96,43 @@ describe('TagAlertContentPreviewPage', () => {
     expect(within(list).getByText('note_key: x')).toBeInTheDocument();
     expect(api.callsTo('GET', '/api/v2/tags/alert-contents').at(-1)?.query.get('tags')).toBe('team:etl');
   });
+
+  it('completes the tag being typed from the keys and values of the user’s clusters', async () => {
+    session.signIn('session-key');
+    const api = stubApi({
+      'GET /api/v2/tags/alert-contents': { items: [], count: 0 },
+      'GET /api/v2/tags/labels': (_request: Request, url: URL) => ({
+        body: {
+          items: [
+            { key: 'team', system: false, cluster_count: 2 },
+            { key: 'tier', system: false, cluster_count: 1 },
+          ].filter((label) => label.key.startsWith(url.searchParams.get('starts_with') ?? '')),
+          count: 2,
+        },
+      }),
+      'GET /api/v2/tags/values': (_request: Request, url: URL) => ({
+        body: {
+          items:
+            url.searchParams.get('key') === 'team'
+              ? [
+                  { key: 'team', value: 'etl', system: false, cluster_count: 1 },
+                  { key: 'team', value: 'ml', system: false, cluster_count: 1 },
+                ]
+              : [],
+          count: 2,
+        },
+      }),
+    });
+    const { container } = open();
+    const tags = screen.getByLabelText('Tags');
+    const options = () =>
+      Array.from(container.querySelectorAll(`datalist#${tags.getAttribute('list')} option`)).map(
+        (option) => (option as HTMLOptionElement).value,
+      );
+    fireEvent.change(tags, { target: { value: 'env:prod, te' } });
+    await waitFor(() => expect(options()).toEqual(['env:prod, team']));
+    expect(api.callsTo('GET', '/api/v2/tags/labels').at(-1)?.query.get('starts_with')).toBe('te');
+    fireEvent.change(tags, { target: { value: 'env:prod, team:' } });
+    await waitFor(() => expect(options()).toEqual(['env:prod, team:etl', 'env:prod, team:ml']));
+  });
 });

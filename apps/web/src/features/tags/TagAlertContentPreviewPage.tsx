@@ -22,6 +22,7 @@ import {
   writePreviewSearch,
 } from '@/features/tags/search-params';
 import { TagAlertCard } from '@/features/tags/tag-alert-card';
+import { lastTag, useTagCompletions } from '@/features/tags/tag-completions';
 import { errorMessage } from '@/lib/api/errors';
 import { useSession } from '@/lib/api/session';
 import { loginPathFor } from '@/lib/return-to';
@@ -135,9 +136,16 @@ export function TagAlertContentPreviewPage() {
   );
 }
 
+const TAG_COMPLETIONS = 'alert-tag-completions';
+/** The tags of all the caller's clusters (what alert-contents looks through). */
+const EVERY_CLUSTER = {};
+
 function TaggedAlerts({ tags, onTags }: { tags: string; onTags: (tags: string) => void }) {
   const [draft, setDraft] = React.useState(tags);
   const alerts = useTagAlertContentsQuery({ tags });
+  // The tag being typed completes from the tags of the caller's clusters.
+  const { before, typed } = lastTag(draft);
+  const completions = useTagCompletions(typed, EVERY_CLUSTER);
   return (
     <div className="grid gap-4">
       <form
@@ -156,9 +164,15 @@ function TaggedAlerts({ tags, onTags }: { tags: string; onTags: (tags: string) =
             value={draft}
             maxLength={500}
             placeholder="team:etl"
+            list={TAG_COMPLETIONS}
             onChange={(event) => setDraft(event.target.value)}
           />
         </FormField>
+        <datalist id={TAG_COMPLETIONS}>
+          {completions.map((completion) => (
+            <option key={completion} value={`${before}${completion}`} />
+          ))}
+        </datalist>
         <Button type="submit" variant="outline" className="mb-[1.625rem]">
           Show alerts
         </Button>

@@ -12,7 +12,7 @@ import { JobsList } from '@/features/batch/jobs-list';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersEmpty } from '@/features/clusters/dashboard/clusters-empty';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
-import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
+import { CreateClusterButton, useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
 import {
   type DashboardTab,
   paginateQuery,
@@ -43,6 +43,8 @@ export function ClustersPage() {
   const [params, setParams] = useSearchParams();
   const tab = readDashboardTab(params);
   const oneWorkspace = scope?.type === 'account' ? scope : null;
+  // Why Create cluster is unavailable, in words on the page (not only in its tooltip).
+  const cannotCreate = useCreateTarget().reason;
 
   return (
     <Page>
@@ -62,6 +64,11 @@ export function ClustersPage() {
           </>
         }
       />
+      {cannotCreate ? (
+        <p role="note" className="text-muted-foreground -mt-2 text-sm">
+          {cannotCreate}
+        </p>
+      ) : null}
       <Tabs
         value={tab}
         onValueChange={(next) => setParams((current) => writeDashboardTab(current, next as DashboardTab))}
@@ -127,7 +134,12 @@ function ClustersTab({ scope, scopeError }: ClustersTabProps) {
     );
   return (
     <>
-      <ClusterFilters filters={search.filters} onChange={setFilters} problems={search.problems} />
+      <ClusterFilters
+        filters={search.filters}
+        tagScope={scopeQuery(scope)}
+        onChange={setFilters}
+        problems={search.problems}
+      />
       <ClustersTable
         clusters={rows}
         total={total}

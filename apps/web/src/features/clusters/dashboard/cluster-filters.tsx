@@ -10,13 +10,17 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
+import type { TagScope } from '@/data/tags/keys';
 import { type Filter, parseFilterTerm, withFilter } from '@/features/clusters/dashboard/search-params';
 import { CLUSTER_STATES } from '@/features/clusters/states';
+import { useTagCompletions } from '@/features/tags/tag-completions';
 import { useFilterTerm } from '@/hooks/use-filter-term';
 import { cn } from '@/lib/utils';
 
 type ClusterFiltersProps = {
   filters: Filter[];
+  /** Where `tag:` completes from: the tags on the clusters of the listed scope. */
+  tagScope: TagScope;
   onChange: (filters: Filter[]) => void;
   /** Problems with the filters the URL carried. */
   problems?: string[];
@@ -25,14 +29,20 @@ type ClusterFiltersProps = {
 const chipText = (filter: Filter) =>
   filter.key === 'mine' ? 'Created by me' : `${filter.key}: ${filter.value}`;
 
+const TAG = 'tag:';
+const TAG_COMPLETIONS = 'cluster-tag-completions';
+
 /**
- * The Dashboard's filters: a search bar taking `state:ready`, `tag:team:ml`, `mine` or part of a
- * name; a state menu; a "Mine" toggle; and the active filters as removable chips.
+ * The Dashboard's filters: a search bar taking `state:ready`, `tag:team:ml` (completed from the
+ * tags of the scope's clusters), `mine` or part of a name; a state menu; a "Mine" toggle; and
+ * the active filters as removable chips.
  */
-export function ClusterFilters({ filters, onChange, problems = [] }: ClusterFiltersProps) {
+export function ClusterFilters({ filters, tagScope, onChange, problems = [] }: ClusterFiltersProps) {
   const { term, setTerm, problem, submit } = useFilterTerm(parseFilterTerm, (filter) =>
     onChange(withFilter(filters, filter)),
   );
+  const typingTag = term.toLowerCase().startsWith(TAG) ? term.slice(TAG.length) : null;
+  const completions = useTagCompletions(typingTag, tagScope);
   const states = filters.filter((f) => f.key === 'state').map((f) => f.value);
   const mine = filters.some((f) => f.key === 'mine');
 
@@ -60,7 +70,13 @@ export function ClusterFilters({ filters, onChange, problems = [] }: ClusterFilt
             aria-describedby={problem ? 'cluster-filter-problem' : undefined}
             placeholder="Filter by name, or state:ready, tag:team:ml, mine — then Enter"
             className="pl-8"
+            list={TAG_COMPLETIONS}
           />
+          <datalist id={TAG_COMPLETIONS}>
+            {completions.map((completion) => (
+              <option key={completion} value={`${TAG}${completion}`} />
+            ))}
+          </datalist>
         </form>
         <DropdownMenu>
           <DropdownMenuTrigger asChild>

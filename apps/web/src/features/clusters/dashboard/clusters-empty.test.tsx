@@ -9,7 +9,12 @@ const install = {
   server_url: 'http://10.0.0.5:8123',
   package_url: 'http://10.0.0.5:8123/api/v2/client/cumulus.tar.gz',
   client_version: '0.1.0',
-  python: { path: '/opt/dask/bin/python3', version: '3.11.2', distributed: '2022.12.1' },
+  python: { path: '/opt/dask/bin/python3', version: '3.11.2', distributed: '2022.12.1', virtualenv: false },
+  install_commands: [
+    '/opt/dask/bin/python3 -m venv --system-site-packages ~/.venvs/cumulus',
+    'source ~/.venvs/cumulus/bin/activate',
+    'pip install --no-build-isolation http://10.0.0.5:8123/api/v2/client/cumulus.tar.gz',
+  ].join('\n'),
 };
 
 describe("the Dashboard's first-cluster guide", () => {

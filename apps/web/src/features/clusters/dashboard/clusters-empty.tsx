@@ -3,11 +3,13 @@ import type * as React from 'react';
 
 import { useClientCommands } from '@/features/clusters/client-commands';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { FIRST_CLUSTER_SNIPPET } from '@/features/clusters/snippets';
+import { useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
+import { firstClusterSnippet } from '@/features/clusters/snippets';
 
 /** A scope without clusters: how to start one from Python, or from here. */
 export function ClustersEmpty({ scope, action }: { scope: string; action?: React.ReactNode }) {
   const commands = useClientCommands();
+  const { initial } = useCreateTarget();
   return (
     <GuideEmptyState
       slot="clusters-empty"
@@ -30,7 +32,7 @@ export function ClustersEmpty({ scope, action }: { scope: string; action?: React
         },
         {
           text: 'Start a cluster and connect to it',
-          code: FIRST_CLUSTER_SNIPPET,
+          code: firstClusterSnippet(initial?.slug ?? null),
           label: 'Python',
           copyLabel: 'Copy Python snippet',
         },

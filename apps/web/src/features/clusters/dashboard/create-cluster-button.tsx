@@ -8,21 +8,27 @@ import { WhyDisabled } from '@/features/team/why-disabled';
 import { useWorkspace } from '@/lib/workspace';
 
 /**
- * Create cluster, into a workspace of the scope the page lists (the sidebar's when it is one), so
- * the new cluster shows where the user looks; unavailable, saying why, when the scope holds none
- * of the user's workspaces.
+ * Where a new cluster goes: a workspace of the scope the page lists (the sidebar's when it is one),
+ * so it shows where the user looks; none, with the reason, when the scope holds none of theirs.
+ * Create cluster and the Python snippets beside it (`workspace=`) use the same one.
  */
-export function CreateClusterButton({ className }: { className?: string }) {
+export function useCreateTarget() {
   const { scope } = useScope();
   const { workspace, workspaces } = useWorkspace();
-  const [open, setOpen] = React.useState(false);
   const choices = workspacesInScope(scope, workspaces);
-  const initial = choices.find((candidate) => candidate.id === workspace?.id) ?? choices[0];
+  const initial = choices.find((candidate) => candidate.id === workspace?.id) ?? choices[0] ?? null;
   const reason = initial
     ? null
     : workspaces.length === 0
       ? 'You are not a member of any workspace yet.'
       : `None of your workspaces is in ${scope?.name ?? 'this scope'}: pick another scope to create a cluster.`;
+  return { choices, initial, reason };
+}
+
+/** Create cluster, into the create target; unavailable, saying why, when there is none. */
+export function CreateClusterButton({ className }: { className?: string }) {
+  const { choices, initial, reason } = useCreateTarget();
+  const [open, setOpen] = React.useState(false);
   return (
     <>
       <WhyDisabled reason={reason}>

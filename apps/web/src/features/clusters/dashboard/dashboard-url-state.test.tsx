@@ -6,6 +6,7 @@ import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
 import { useDashboardSearch } from '@/features/clusters/dashboard/search-params';
 import { type SignedIn, SignedInContext } from '@/lib/signed-in';
+import { stubApi } from '@/test/api-stub';
 import { renderPage } from '@/test/render';
 
 const workspace = {
@@ -52,7 +53,12 @@ function Dashboard() {
   const { search, setPage, setPageSize, setFilters, setOrder } = useDashboardSearch();
   return (
     <SignedInContext.Provider value={ada}>
-      <ClusterFilters filters={search.filters} onChange={setFilters} problems={search.problems} />
+      <ClusterFilters
+        filters={search.filters}
+        tagScope={{}}
+        onChange={setFilters}
+        problems={search.problems}
+      />
       <ClustersTable
         clusters={clusters}
         total={120}
@@ -78,7 +84,7 @@ function renderDashboard(url = '/clusters') {
 }
 
 function typeFilter(text: string) {
-  const input = screen.getByRole('textbox', { name: 'Filter clusters' });
+  const input = screen.getByRole('combobox', { name: 'Filter clusters' });
   fireEvent.change(input, { target: { value: text } });
   fireEvent.submit(input.closest('form')!);
 }
@@ -101,7 +107,7 @@ describe('Dashboard filters and URL state', () => {
         ['tag', 'team:ml'],
       ]),
     );
-    expect(screen.getByRole('textbox', { name: 'Filter clusters' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Filter clusters' })).toHaveValue('');
   });
 
   it("refuses an unknown key with '{key} is not a valid search term' and leaves the URL alone", async () => {
@@ -166,5 +172,39 @@ describe('Dashboard filters and URL state', () => {
       'href',
       '/clusters/11?account=acme',
     );
+  });
+
+  it('completes tag: from the tags on the clusters of the listed scope: keys, then their values', async () => {
+    const api = stubApi({
+      'GET /api/v2/tags/labels': { items: [{ key: 'team', system: false, cluster_count: 3 }], count: 1 },
+      'GET /api/v2/tags/values': {
+        items: [{ key: 'team', value: 'ml', system: false, cluster_count: 2 }],
+        count: 1,
+      },
+    });
+    const { container } = renderPage(
+      <ClusterFilters filters={[]} tagScope={{ account: 'acme' }} onChange={() => undefined} />,
+    );
+    const input = screen.getByRole('combobox', { name: 'Filter clusters' });
+    const options = () =>
+      Array.from(container.querySelectorAll(`datalist#${input.getAttribute('list')} option`)).map(
+        (option) => (option as HTMLOptionElement).value,
+      );
+    // Only a tag is completed.
+    fireEvent.change(input, { target: { value: 'nightly' } });
+    fireEvent.change(input, { target: { value: 'tag:te' } });
+    await waitFor(() => expect(options()).toEqual(['tag:team']));
+    expect(api.callsTo('GET', '/api/v2/tags/labels')).toHaveLength(1);
+    expect(Object.fromEntries(api.callsTo('GET', '/api/v2/tags/labels')[0]!.query)).toMatchObject({
+      account: 'acme',
+      starts_with: 'te',
+    });
+    fireEvent.change(input, { target: { value: 'tag:team:m' } });
+    await waitFor(() => expect(options()).toEqual(['tag:team:ml']));
+    expect(Object.fromEntries(api.callsTo('GET', '/api/v2/tags/values')[0]!.query)).toMatchObject({
+      account: 'acme',
+      key: 'team',
+      starts_with: 'm',
+    });
   });
 });

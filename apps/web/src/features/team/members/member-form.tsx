@@ -28,7 +28,9 @@ type MemberFormProps = {
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
 };
 
-const cell = 'px-3 py-2.5 align-top';
+const cell = 'px-3 py-2.5 align-top max-sm:p-0';
+/** A field's name beside it on a phone, where the table's head is hidden (each row stacks). */
+const phoneLabel = 'text-muted-foreground mb-1 block text-xs sm:hidden';
 
 /**
  * The member form (console.md section 2): who, the organization admin flag, then per workspace
@@ -87,10 +89,11 @@ export function MemberFormFields({
 
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Workspace access</legend>
-        {/* relative: the checkboxes' hidden inputs are positioned within the scrolling box, not the page. */}
+        {/* relative: the checkboxes' hidden inputs are positioned within the scrolling box, not the page.
+            On a phone each workspace stacks its fields, so none is scrolled out of sight. */}
         <div className="relative overflow-x-auto rounded-lg border">
-          <table className="w-full text-sm">
-            <thead className="bg-muted/40 text-muted-foreground text-xs">
+          <table className="w-full text-sm max-sm:block">
+            <thead className="bg-muted/40 text-muted-foreground text-xs max-sm:hidden">
               <tr>
                 <th className="px-3 py-2 text-left font-medium">Workspace</th>
                 <th className="px-3 py-2 text-left font-medium">Core Limit</th>
@@ -98,15 +101,19 @@ export function MemberFormFields({
                 <th className="px-3 py-2 text-center font-medium">Admin</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {workspaces.map((workspace, index) => {
                 const mayEdit = permissions.adminsWorkspace(workspace.id);
                 const reason = mayEdit ? null : TOOLTIPS.notWorkspaceAdmin(workspace.name);
                 const access = rows[index]?.access ?? false;
                 const rowErrors = errors.workspaces?.[index];
                 return (
-                  <tr key={workspace.id} className="border-t" data-workspace={workspace.name}>
-                    <td className={cell}>
+                  <tr
+                    key={workspace.id}
+                    className="border-t max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:gap-y-3 max-sm:p-3 max-sm:first:border-t-0"
+                    data-workspace={workspace.name}
+                  >
+                    <td className={`${cell} max-sm:col-span-2`}>
                       <Controller
                         control={control}
                         name={`workspaces.${index}.access`}
@@ -127,29 +134,37 @@ export function MemberFormFields({
                       />
                     </td>
                     <td className={cell}>
+                      <span className={phoneLabel} aria-hidden="true">
+                        Core Limit
+                      </span>
                       <Input
                         aria-label={`Core Limit for ${workspace.name}`}
                         inputMode="numeric"
                         disabled={!mayEdit || !access}
                         aria-invalid={rowErrors?.coreLimit ? true : undefined}
-                        className="h-8 w-32 tabular-nums"
+                        className="h-8 w-32 tabular-nums max-sm:w-full"
                         {...register(`workspaces.${index}.coreLimit`)}
                       />
                       <FieldError messages={rowErrors?.coreLimit?.message} className="mt-1" />
                     </td>
                     <td className={cell}>
+                      <span className={phoneLabel} aria-hidden="true">
+                        Credit Limit
+                      </span>
                       <Input
                         aria-label={`Credit Limit for ${workspace.name}`}
                         inputMode="numeric"
                         placeholder="No limit"
                         disabled={!mayEdit || !access}
                         aria-invalid={rowErrors?.creditLimit ? true : undefined}
-                        className="h-8 w-36 tabular-nums"
+                        className="h-8 w-36 tabular-nums max-sm:w-full"
                         {...register(`workspaces.${index}.creditLimit`)}
                       />
                       <FieldError messages={rowErrors?.creditLimit?.message} className="mt-1" />
                     </td>
-                    <td className={`${cell} text-center`}>
+                    <td
+                      className={`${cell} text-center max-sm:col-span-2 max-sm:flex max-sm:items-center max-sm:gap-2`}
+                    >
                       <Controller
                         control={control}
                         name={`workspaces.${index}.isAdmin`}
@@ -159,10 +174,13 @@ export function MemberFormFields({
                             checked={field.value}
                             onCheckedChange={(checked) => field.onChange(checked === true)}
                             disabled={!mayEdit || !access}
-                            className="mt-2"
+                            className="mt-2 max-sm:mt-0"
                           />
                         )}
                       />
+                      <span className="text-muted-foreground text-xs sm:hidden" aria-hidden="true">
+                        Workspace admin
+                      </span>
                     </td>
                   </tr>
                 );
