@@ -10,7 +10,7 @@ import { cloudCredentials, clusters, instances } from '../src/db/schema/index.js
 import type { Api } from './helpers/api.js';
 import { waitFor } from './helpers/clusters.js';
 import { addMember, createClusterRow, createUser, type TestUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -25,19 +25,17 @@ let admin: TestUser;
 let api: Api;
 let slug: string;
 let workspaceId: number;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   moto = await startMoto({ auth: true });
-  // This server's own AWS identity (the principal roles trust) comes from the SDK's default chain.
-  for (const [k, v] of Object.entries({
+  // Where AWS is, and this server's own AWS identity (the principal roles trust): the SDK reads them.
+  restoreEnv = awsEnvironment({
+    AWS_ENDPOINT_URL: moto.url,
     AWS_ACCESS_KEY_ID: moto.keys.accessKeyId,
     AWS_SECRET_ACCESS_KEY: moto.keys.secretAccessKey,
-  })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  ts = await startTestServer({ AWS_ENDPOINT_URL: moto.url });
+  });
+  ts = await startTestServer();
   admin = await createUser(ts);
   api = ts.api.as(admin.key);
   const me = (await api.get('/api/v2/user/me')).body;
@@ -48,10 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv?.();
 });
 
 const awsUrl = () => `/api/v2/cloud-credentials/${slug}/aws`;
@@ -144,6 +139,34 @@ describe('AWS keys', () => {
       default_region: 'mars-1',
     });
     expect(Object.keys(region.body)).toEqual(['default_region']);
+  });
+});
+
+describe('where AWS calls go', () => {
+  it("is the SDK's to read: AWS_ENDPOINT_URL_<SERVICE> wins over AWS_ENDPOINT_URL for its service", async () => {
+    const keys = {
+      credentials: {
+        aws_access_key_id: moto.keys.accessKeyId,
+        aws_secret_access_key: moto.keys.secretAccessKey,
+      },
+    };
+    // Nothing listens on port 9 here: a call sent there fails.
+    const nowhere = awsEnvironment({ AWS_ENDPOINT_URL: 'http://127.0.0.1:9' });
+    try {
+      const lost = await api.post(awsUrl(), keys);
+      expect(lost.status).toBe(400);
+      expect(lost.body.credentials[0]).toMatch(/^AWS refused these credentials: .*ECONNREFUSED/);
+      const sts = awsEnvironment({ AWS_ENDPOINT_URL_STS: moto.url });
+      try {
+        const found = await api.post(awsUrl(), keys);
+        expect(found.status).toBe(200);
+        expect(found.body.summary.account).toBe('123456789012');
+      } finally {
+        sts();
+      }
+    } finally {
+      nowhere();
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -18,6 +18,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * it lists and checks, settings, and undoing it all; GCP settings and the docker registry.
  */
 let moto: Moto;
+let restoreEnv: () => void;
 let ts: TestServer;
 let api: Api;
 let slug: string;
@@ -37,13 +38,15 @@ async function rulesOf(region: string, groupId: string) {
 
 beforeAll(async () => {
   moto = await startMoto();
-  ts = await startTestServer({ AWS_ENDPOINT_URL: moto.url });
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
+  ts = await startTestServer();
   api = ts.api.as((await createUser(ts)).key);
   slug = (await me()).slug;
 }, 120_000);
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
+  restoreEnv?.();
 });
 
 describe('AWS setup', () => {

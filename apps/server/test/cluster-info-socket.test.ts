@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startClusterServer } from './helpers/clusters.js';
 import { createUser, type TestUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
  * The cluster-info WebSocket as established clients use it (client-contract.md section 7): one
@@ -10,19 +10,22 @@ import { type Moto, startMoto } from './helpers/moto.js';
  * for callers who may not set the workspace's options.
  */
 let moto: Moto;
+let restoreEnv: () => void;
 let ts: Awaited<ReturnType<typeof startClusterServer>>;
 let admin: TestUser;
 let slug: string;
 
 beforeAll(async () => {
   moto = await startMoto();
-  ts = await startClusterServer({ AWS_ENDPOINT_URL: moto.url });
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
+  ts = await startClusterServer();
   admin = await createUser(ts);
   slug = (await ts.api.as(admin.key).get('/api/v2/user/me')).body.default_account.slug;
 }, 120_000);
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
+  restoreEnv?.();
 });
 
 interface Session {

@@ -8267,6 +8267,7 @@ export interface paths {
                             role: "scheduler" | "worker";
                             scheduler_address: string | null;
                             scheduler_port: number;
+                            dashboard_port: number;
                             dask_config: {
                                 [key: string]: unknown;
                             };

@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type AwsSecret, awsMessage, callerIdentity, credentialsOf } from '../../compute/aws/clients.js';
+import {
+  type AwsOptions,
+  type AwsSecret,
+  awsMessage,
+  callerIdentity,
+  credentialsOf,
+} from '../../compute/aws/clients.js';
 import type { Db } from '../../db/client.js';
 import {
   type CloudCredentialRow,
@@ -252,4 +258,5 @@ export async function deleteCredentials(
   return { deleted: true };
 }
 
-export const awsOptions = (deps: Pick<Deps, 'config'>) => ({ endpoint: deps.config.aws.endpointUrl });
+/** How this server's AWS clients are made (where they call is the SDK's: AWS_ENDPOINT_URL...). */
+export const awsOptions = (_deps: Pick<Deps, 'config'>): AwsOptions => ({});
