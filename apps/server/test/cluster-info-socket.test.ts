@@ -1,3 +1,4 @@
+import { EC2Client, RegisterImageCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startClusterServer } from './helpers/clusters.js';
@@ -62,6 +63,11 @@ describe('ws/api/v1/{ws}/cluster-info/', () => {
   });
 
   it('applies vm_aws options: checks the keys, sets up the account and region, and streams until FINISHED', async () => {
+    // The region's machine image is found by its name (CUMULUS_AWS_AMI_NAME, cumulus-instance-*).
+    const ec2 = new EC2Client({ region: 'us-east-2', endpoint: moto.url, credentials: moto.keys });
+    const image = (
+      await ec2.send(new RegisterImageCommand({ Name: 'cumulus-instance-1', RootDeviceName: '/dev/xvda' }))
+    ).ImageId!;
     const s = await session(admin.key, slug, {
       backend: 'vm_aws',
       options: {
@@ -86,6 +92,8 @@ describe('ws/api/v1/{ws}/cluster-info/', () => {
     ]);
     const options = await ts.api.as(admin.key).get(`/api/v1/${slug}/backend_options/`);
     expect(options.body).toMatchObject({ backend: 'vm_aws', options: { region_name: 'us-east-2' } });
+    const settings = await ts.api.as(admin.key).get(`/api/v2/setup/account/${slug}/aws/settings`);
+    expect(settings.body.amis).toEqual({ 'us-east-2': image });
   });
 
   it('streams an error flagged for the client to raise, then FINISHED', async () => {

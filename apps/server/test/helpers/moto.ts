@@ -119,6 +119,10 @@ export interface Ec2Proxy {
   url: string;
   /** Calls seen, by action (`RunInstances`, `DescribeInstances`...). */
   calls: Map<string, number>;
+  /** Every call seen (not the helpers'), with its service (from the signature's scope) and parameters. */
+  requests: { service: string; action: string; params: URLSearchParams }[];
+  /** Actions answered with this AWS error code (AccessDenied...), in the service's own error format. */
+  refuse: Map<string, string>;
   /** Milliseconds spent waiting for answers, summed over calls (what EC2 itself took). */
   waitedMs: number;
   resetCalls(): void;
@@ -188,8 +192,11 @@ export async function startEc2Proxy(target: string): Promise<Ec2Proxy> {
     url: '',
     calls,
     waitedMs: 0,
+    requests: [],
+    refuse: new Map(),
     resetCalls: () => {
       calls.clear();
+      proxy.requests.length = 0;
       proxy.waitedMs = 0;
     },
     noCapacityFor: new Set(),
@@ -211,11 +218,25 @@ export async function startEc2Proxy(target: string): Promise<Ec2Proxy> {
       const form = req.headers['content-type']?.includes('x-www-form-urlencoded');
       const params = new URLSearchParams(form ? body.toString('utf8') : '');
       const action = params.get('Action') ?? req.headers['x-amz-target']?.toString() ?? 'other';
-      if (!req.headers[HELPER_HEADER]) calls.set(action, (calls.get(action) ?? 0) + 1);
+      const service = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(req.headers.authorization))?.[1] ?? '';
+      if (!req.headers[HELPER_HEADER]) {
+        calls.set(action, (calls.get(action) ?? 0) + 1);
+        proxy.requests.push({ service, action, params });
+      }
       const fail = (status: number, xml: string) => {
         res.writeHead(status, { 'content-type': 'text/xml;charset=UTF-8' });
         res.end(xml);
       };
+      const refused = proxy.refuse.get(action);
+      if (refused) {
+        const message = `User is not authorized to perform: ${service}:${action}`;
+        return fail(
+          403,
+          service === 'ec2'
+            ? ec2Error(refused, message)
+            : `<ErrorResponse><Error><Type>Sender</Type><Code>${refused}</Code><Message>${message}</Message></Error><RequestId>cumulus-test-fault</RequestId></ErrorResponse>`,
+        );
+      }
       if (action === 'RunInstances') {
         const type = params.get('InstanceType') ?? '';
         const subnet = params.get('SubnetId') ?? '';

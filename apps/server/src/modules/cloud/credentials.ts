@@ -83,13 +83,14 @@ interface NewCredentials {
   secret: unknown;
   summary: Record<string, string | null>;
   defaultRegion: string | null;
-  /** Who the credentials act as (AWS account, GCP project, Azure subscription): new keys for the same one change nothing for running clusters. */
+  /** Who the credentials act as (AWS account, GCP project, Azure subscription). */
   identity: string;
 }
 
 /**
- * Stores checked credentials, sealed. Replacing credentials of another account while clusters
- * run there goes through the 409 protocol (guard.ts); keys rotated for the same account do not.
+ * Stores checked credentials, sealed. Replacing credentials while clusters run there goes through
+ * the 409 protocol (guard.ts), even for the same account: new keys with fewer rights could leave
+ * the clusters' machines running where Cumulus can no longer stop them.
  */
 export async function storeCredentials(
   deps: Deps,
@@ -101,13 +102,13 @@ export async function storeCredentials(
 ): Promise<CloudCredentialRow> {
   const box = deps.cloudSecrets;
   const existing = await storedCredentials(deps.db, workspaceId, provider);
-  if (existing && existing.summary.identity !== given.identity)
+  if (existing)
     await guardClustersInCloud(
       deps,
       workspaceId,
       provider,
       confirm,
-      `Replacing the ${PROVIDER_NAME[provider]} credentials with ones for another account`,
+      `Replacing the ${PROVIDER_NAME[provider]} credentials`,
     );
   const values = {
     kind: given.kind,
