@@ -80,7 +80,7 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
         {details.data?.setupComplete ? <Badge variant="secondary">Setup complete</Badge> : null}
         {polling ? <span className="text-muted-foreground">Waiting for the workspace to switch…</span> : null}
         {credentials.data?.configured && home?.problem ? (
-          <span className="text-amber-500 basis-full" role="status">
+          <span className="text-warning basis-full" role="status">
             {home.problem}
           </span>
         ) : null}
