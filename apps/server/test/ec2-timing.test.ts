@@ -96,4 +96,31 @@ describe('EC2 timing', () => {
       reason: 'EC2 does not know instance i-0123456789abcdef0',
     });
   });
+
+  it('launches more machines at once than run RunInstances together, looking for earlier launches of all of them once', async () => {
+    // They stay pending: the VM helper leaves them alone.
+    proxy.pendingMs = 600_000;
+    proxy.unknownMs = 0;
+    const backend = await ts.server.deps.backends.forCluster({ backendType: 'vm_aws', workspaceId });
+    const specs = Array.from({ length: 40 }, (_, i) => ({
+      instanceId: 1_000_000 + i,
+      backendId: `many-${Date.now()}-${i}`,
+      role: 'worker' as const,
+      name: `many-${i}`,
+      clusterId: 1_000_000,
+      workspaceId,
+      instanceTypes: ['m6i.xlarge'],
+      clusterToken: 'unused',
+      serverUrl: ts.url,
+      unreachableTimeoutMs: 1_000,
+    }));
+    proxy.resetCalls();
+    const launched = await Promise.all(specs.map((spec) => backend.launch(spec)));
+    expect(new Set(launched.map((d) => d.instanceId)).size).toBe(40);
+    expect(proxy.calls.get('RunInstances')).toBe(40);
+    expect(proxy.calls.get('DescribeInstances')).toBeLessThanOrEqual(2);
+    await Promise.all(
+      launched.map((backendData, i) => backend.stop({ backendId: specs[i]!.backendId, backendData })),
+    );
+  }, 60_000);
 });

@@ -282,7 +282,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       return known ?? options.shapeOf(DEFAULT_TYPE)!;
     },
 
-    launch: (spec) => slot(() => launch(spec)),
+    launch,
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
       const seen = new Map<string, Observation>();
