@@ -397,6 +397,32 @@ describe('AWS setup', () => {
   });
 });
 
+describe('AWS setup without credentials', () => {
+  it('removing the setup after the credentials says what stays in the account', async () => {
+    const keys = {
+      credentials: {
+        aws_access_key_id: moto.keys.accessKeyId,
+        aws_secret_access_key: moto.keys.secretAccessKey,
+      },
+    };
+    expect((await api.post(`/api/v2/cloud-credentials/${slug}/aws`, keys)).status).toBe(200);
+    const global = await api.post(setup('aws/global'), {
+      region: 'us-east-1',
+      allowed_cidr: '203.0.113.9/32',
+    });
+    const group = global.body.security_groups['us-east-1'].group_id;
+    expect((await api.delete(`/api/v2/cloud-credentials/${slug}/aws`)).body).toEqual({ deleted: true });
+    expect((await api.delete(setup('aws'))).body).toEqual({
+      deleted: true,
+      left_in_account: [
+        `security group ${group} in us-east-1`,
+        `instance profile and role ${global.body.instance_profile_name}`,
+      ],
+    });
+    expect((await api.get(setup('aws/global'))).body.configured).toBe(false);
+  });
+});
+
 describe('GCP setup and the docker registry', () => {
   it('stores GCP network settings checked by shape once a key is there', async () => {
     expect((await api.post(setup('gcp/global'), {})).status).toBe(409);
