@@ -218,7 +218,8 @@ export async function startEc2Proxy(target: string): Promise<Ec2Proxy> {
       const form = req.headers['content-type']?.includes('x-www-form-urlencoded');
       const params = new URLSearchParams(form ? body.toString('utf8') : '');
       const action = params.get('Action') ?? req.headers['x-amz-target']?.toString() ?? 'other';
-      const service = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(req.headers.authorization))?.[1] ?? '';
+      const service =
+        /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(req.headers.authorization))?.[1] ?? '';
       if (!req.headers[HELPER_HEADER]) {
         calls.set(action, (calls.get(action) ?? 0) + 1);
         proxy.requests.push({ service, action, params });

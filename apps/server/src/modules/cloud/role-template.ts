@@ -5,6 +5,7 @@
  * and profile cluster machines run with (made, passed to instances, removed).
  */
 
+/** An ARN as CloudFormation's Fn::Sub fills it in: `\${AWS::AccountId}`, `\${InstanceRoleName}`... */
 const sub = (arn: string) => ({ 'Fn::Sub': `arn:\${AWS::Partition}:${arn}` });
 
 /** EC2 calls the control plane makes (setup, launches, describes, stops). */
@@ -53,7 +54,7 @@ export function rolePolicy() {
         Sid: 'TheInstanceRole',
         Effect: 'Allow',
         Action: ['iam:CreateRole', 'iam:DeleteRole', 'iam:PassRole'],
-        Resource: sub('iam::${AWS::AccountId}:role/${InstanceRoleName}'),
+        Resource: sub(`iam::\${AWS::AccountId}:role/\${InstanceRoleName}`),
       },
       {
         Sid: 'TheInstanceProfile',
@@ -65,7 +66,7 @@ export function rolePolicy() {
           'iam:RemoveRoleFromInstanceProfile',
           'iam:DeleteInstanceProfile',
         ],
-        Resource: sub('iam::${AWS::AccountId}:instance-profile/${InstanceRoleName}'),
+        Resource: sub(`iam::\${AWS::AccountId}:instance-profile/\${InstanceRoleName}`),
       },
       {
         // Spot instances need EC2's spot service role; the first spot launch of an account makes it.
@@ -73,7 +74,7 @@ export function rolePolicy() {
         Effect: 'Allow',
         Action: 'iam:CreateServiceLinkedRole',
         Resource: sub(
-          'iam::${AWS::AccountId}:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot',
+          `iam::\${AWS::AccountId}:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot`,
         ),
         Condition: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
       },

@@ -1,7 +1,7 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { awsCode, awsMessage } from '../../compute/aws/clients.js';
+import { awsMessage } from '../../compute/aws/clients.js';
 import {
   changeAllowedCidr,
   defaultVpcId,
@@ -25,18 +25,10 @@ import {
   type AwsGlobal,
   awsClientsOf,
   awsSetupRow,
-  DEFAULT_AWS_SETTINGS,
   instanceRoleName,
   regionRows,
 } from './aws-account.js';
-import type {
-  AwsSettings,
-  awsGlobalAnswer,
-  awsGlobalBody,
-  awsRegionsBody,
-  awsSettingsPatch,
-  regionAnswer,
-} from './schemas.js';
+import type { AwsSettings, awsGlobalAnswer, awsGlobalBody, awsRegionsBody, regionAnswer } from './schemas.js';
 
 /**
  * AWS setup of a workspace (`setup/account/{ws}/aws/*`): the instance profile and cluster
