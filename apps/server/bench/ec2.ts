@@ -5,7 +5,7 @@ import { createToken } from '../src/modules/tokens/service.js';
 import { Api } from '../test/helpers/api.js';
 import { setUpAwsWorkspace } from '../test/helpers/aws-workspace.js';
 import { Ec2Machines } from '../test/helpers/ec2-vms.js';
-import { type Ec2Proxy, startEc2Proxy, startMoto } from '../test/helpers/moto.js';
+import { awsEnvironment, type Ec2Proxy, startEc2Proxy, startMoto } from '../test/helpers/moto.js';
 import { freePort, waitFor } from '../test/helpers/wait.js';
 import { median } from './clusters-start.js';
 import { registerBenchUser, startBenchServer } from './server.js';
@@ -56,13 +56,14 @@ async function benchUser(server: Awaited<ReturnType<typeof startBenchServer>>['s
 
 async function startToReady(moto: Awaited<ReturnType<typeof startMoto>>, proxy: Ec2Proxy) {
   const port = await freePort();
+  // The AWS SDK reads where AWS is from the environment itself.
+  const restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
   const bench = await startBenchServer(
     {
       CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
       CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
       CUMULUS_DEFAULT_ENVIRONMENT: 'off',
       CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
-      AWS_ENDPOINT_URL: proxy.url,
     },
     port,
   );
@@ -105,6 +106,7 @@ async function startToReady(moto: Awaited<ReturnType<typeof startMoto>>, proxy: 
   } finally {
     await machines.stop();
     await bench.close();
+    restoreEnv();
   }
   const s = median(seconds);
   console.log(`\nvm_aws cluster start on moto's EC2, 1 scheduler + 2 workers (median of ${RUNS})`);
@@ -117,10 +119,10 @@ async function startToReady(moto: Awaited<ReturnType<typeof startMoto>>, proxy: 
 }
 
 async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, proxy: Ec2Proxy, size: number) {
+  const restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
   const bench = await startBenchServer({
     CUMULUS_DEFAULT_ENVIRONMENT: 'off',
     CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '86400',
-    AWS_ENDPOINT_URL: proxy.url,
   });
   await bench.server.stopLoops();
   const { server } = bench;
@@ -175,5 +177,6 @@ async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, pr
     }
   } finally {
     await bench.close();
+    restoreEnv();
   }
 }

@@ -58,8 +58,29 @@ const envSchema = z.object({
   CUMULUS_TERMS_URL: linkSetting('CUMULUS_TERMS_URL').optional(),
   /** Sign-up's "Book a demo" link; unset hides it. */
   CUMULUS_BOOK_DEMO_URL: linkSetting('CUMULUS_BOOK_DEMO_URL').optional(),
-  /** The SDK's standard variable: every AWS call goes there (tests: moto_server). */
-  AWS_ENDPOINT_URL: z.url().optional(),
+  // AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE> are the AWS SDK's own: it reads them itself.
+  /**
+   * The CloudFormation template of role assumption, published by the operator in S3 (CloudFormation
+   * takes a template URL from S3 only): with it the console offers a quick-create link.
+   */
+  CUMULUS_AWS_CF_TEMPLATE_URL: z
+    .string()
+    .regex(
+      /^https:\/\/[^\s/]+\.amazonaws\.com(\.cn)?\/\S+$/,
+      'CUMULUS_AWS_CF_TEMPLATE_URL must be the https URL of the template in S3 (https://<bucket>.s3.amazonaws.com/...)',
+    )
+    .optional(),
+  /** The machine image a region gets when a workspace names none: the newest image with this name (wildcards allowed). */
+  CUMULUS_AWS_AMI_NAME: z.string().trim().min(1).max(128).default('cumulus-instance-*'),
+  /** Whose images the name is looked up among (`self`, `amazon`, an account id); unset: any owner. */
+  CUMULUS_AWS_AMI_OWNER: z
+    .string()
+    .trim()
+    .regex(
+      /^(self|amazon|aws-marketplace|\d{12})$/,
+      'CUMULUS_AWS_AMI_OWNER must be self, amazon or an account id',
+    )
+    .optional(),
 });
 
 /** A link the console shows: an absolute http(s) URL, or a path on this server. */
@@ -112,8 +133,11 @@ export interface LinksConfig {
 }
 
 export interface AwsConfig {
-  /** `AWS_ENDPOINT_URL`: where every AWS call goes instead of AWS (per-service variables the SDK reads itself). */
-  endpointUrl: string | undefined;
+  /** The role template's S3 URL, for CloudFormation quick-create links; null: none offered. */
+  cfTemplateUrl: string | null;
+  /** The image name (and owner) a region's machine image is looked up by when none is set. */
+  amiName: string;
+  amiOwner: string | null;
 }
 
 export interface UsageConfig {
@@ -220,7 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stripePriceId: e.CUMULUS_STRIPE_PRICE_ID,
       proMonthlyCents: Math.round(e.CUMULUS_PRO_MONTHLY_USD * 100),
     },
-    aws: { endpointUrl: e.AWS_ENDPOINT_URL },
+    aws: {
+      cfTemplateUrl: e.CUMULUS_AWS_CF_TEMPLATE_URL ?? null,
+      amiName: e.CUMULUS_AWS_AMI_NAME,
+      amiOwner: e.CUMULUS_AWS_AMI_OWNER ?? null,
+    },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),

@@ -75,7 +75,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       }),
       [
         createEc2Backend({
-          aws: { endpoint: config.aws.endpointUrl },
+          aws: {},
           placementOf: (workspaceId) => awsPlacementOf(database.db, cloudSecrets, workspaceId),
           shapeOf: machineShapeOf,
         }),

@@ -4,13 +4,15 @@ import {
   CreateStackCommand,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
+import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { cloudCredentials, clusters, instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import { waitFor } from './helpers/clusters.js';
 import { addMember, createClusterRow, createUser, type TestUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -25,19 +27,17 @@ let admin: TestUser;
 let api: Api;
 let slug: string;
 let workspaceId: number;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   moto = await startMoto({ auth: true });
-  // This server's own AWS identity (the principal roles trust) comes from the SDK's default chain.
-  for (const [k, v] of Object.entries({
+  // Where AWS is, and this server's own AWS identity (the principal roles trust): the SDK reads them.
+  restoreEnv = awsEnvironment({
+    AWS_ENDPOINT_URL: moto.url,
     AWS_ACCESS_KEY_ID: moto.keys.accessKeyId,
     AWS_SECRET_ACCESS_KEY: moto.keys.secretAccessKey,
-  })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  ts = await startTestServer({ AWS_ENDPOINT_URL: moto.url });
+  });
+  ts = await startTestServer();
   admin = await createUser(ts);
   api = ts.api.as(admin.key);
   const me = (await api.get('/api/v2/user/me')).body;
@@ -48,10 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv?.();
 });
 
 const awsUrl = () => `/api/v2/cloud-credentials/${slug}/aws`;
@@ -147,6 +144,34 @@ describe('AWS keys', () => {
   });
 });
 
+describe('where AWS calls go', () => {
+  it("is the SDK's to read: AWS_ENDPOINT_URL_<SERVICE> wins over AWS_ENDPOINT_URL for its service", async () => {
+    const keys = {
+      credentials: {
+        aws_access_key_id: moto.keys.accessKeyId,
+        aws_secret_access_key: moto.keys.secretAccessKey,
+      },
+    };
+    // Nothing listens on port 9 here: a call sent there fails.
+    const nowhere = awsEnvironment({ AWS_ENDPOINT_URL: 'http://127.0.0.1:9' });
+    try {
+      const lost = await api.post(awsUrl(), keys);
+      expect(lost.status).toBe(400);
+      expect(lost.body.credentials[0]).toMatch(/^AWS refused these credentials: .*ECONNREFUSED/);
+      const sts = awsEnvironment({ AWS_ENDPOINT_URL_STS: moto.url });
+      try {
+        const found = await api.post(awsUrl(), keys);
+        expect(found.status).toBe(200);
+        expect(found.body.summary.account).toBe('123456789012');
+      } finally {
+        sts();
+      }
+    } finally {
+      nowhere();
+    }
+  });
+});
+
 describe('GCP and Azure', () => {
   const gcpKey = (project: string) => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -210,36 +235,92 @@ describe('GCP and Azure', () => {
   });
 });
 
-describe('role assumption through the CloudFormation template Cumulus serves', () => {
-  it('serves the template, and completes once the stack role is reported', async () => {
-    const started = await api.post(`/api/v2/cloud-credentials/account/${slug}/cf-setup-attempt`);
+const cf = () =>
+  new CloudFormationClient({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
+/** The role the user's own stack made (role assumption without keys), kept for the 409 tests. */
+let consoleAttempt: { id: number; role_arn: string };
+
+describe('role assumption', () => {
+  const attemptUrl = (id?: number) =>
+    `/api/v2/cloud-credentials/account/${slug}/cf-setup-attempt${id ? `/${id}` : ''}`;
+
+  it('start-role-assumption-setup answers the principal and a new external id', async () => {
+    const a = await api.post(`/api/v2/cloud-credentials/account/${slug}/start-role-assumption-setup`);
+    const b = await api.post(`/api/v2/cloud-credentials/account/${slug}/start-role-assumption-setup`);
+    expect(a.body.allowed_principal).toBe('arn:aws:iam::123456789012:user/cumulus-tests');
+    expect(a.body.external_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(b.body.external_id).not.toBe(a.body.external_id);
+  });
+
+  it("with the workspace's keys, Cumulus creates the stack itself; the attempt, polled by id, completes with the stack's role", async () => {
+    expect((await api.get(awsUrl())).body.kind).toBe('keys');
+    const started = await api.post(attemptUrl());
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({
       state: 'pending',
+      mode: 'cumulus',
+      stack_status: 'CREATE_IN_PROGRESS',
+      launch_url: null,
       allowed_principal: 'arn:aws:iam::123456789012:user/cumulus-tests',
     });
-    expect(started.body.launch_url).toContain('quickcreate');
+    expect(started.body.stack_id).toMatch(
+      new RegExp(`^arn:aws:cloudformation:us-east-1:123456789012:stack/${started.body.stack_name}/`),
+    );
+    // The stack in the account, made from the template Cumulus serves with the workspace's parameters.
+    const stack = (await cf().send(new DescribeStacksCommand({ StackName: started.body.stack_id })))
+      .Stacks![0]!;
+    expect(Object.fromEntries(stack.Parameters!.map((p) => [p.ParameterKey, p.ParameterValue]))).toEqual(
+      started.body.parameters,
+    );
+    expect(started.body.parameters).toMatchObject({
+      ExternalId: started.body.external_id,
+      RoleName: started.body.role_name,
+      InstanceRoleName: `cumulus-instances-${workspaceId}`,
+    });
+
+    const done = await waitFor('the attempt complete', async () => {
+      const polled = await api.get(attemptUrl(started.body.id));
+      return polled.body.state !== 'pending' && polled.body;
+    });
+    const roleArn = `arn:aws:iam::123456789012:role/${started.body.role_name}`;
+    expect(done).toMatchObject({ state: 'complete', role_arn: roleArn, reason: '' });
+    expect((await api.get(awsUrl())).body).toMatchObject({
+      kind: 'role',
+      summary: { role_arn: roleArn, account: '123456789012', external_id: started.body.external_id },
+    });
+  });
+
+  it('without keys: the template to download and the console steps; the stack the user makes completes through complete-role-assumption-setup', async () => {
+    expect((await api.delete(awsUrl())).body).toEqual({ deleted: true });
+    const started = await api.post(attemptUrl());
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({
+      state: 'pending',
+      mode: 'console',
+      stack_id: null,
+      launch_url: null,
+      console_url: 'https://console.aws.amazon.com/cloudformation/home?region=us-east-1#/stacks/create',
+    });
     const templatePath = new URL(started.body.template_url).pathname;
-    // The link works without signing in (CloudFormation fetches it); a forged one does not.
+    // The link works without signing in; a forged one does not.
     const template = await ts.api.get(templatePath);
     expect(template.status).toBe(200);
     expect((await ts.api.get(templatePath.replace(/\/[^/]+$/, '/forged-signature-123'))).status).toBe(404);
 
-    // The user creates the stack in their account (here: moto's CloudFormation, with the served template).
-    const cf = new CloudFormationClient({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
-    await cf.send(
+    // The user makes the stack in their account from the downloaded template.
+    await cf().send(
       new CreateStackCommand({
-        StackName: started.body.role_name,
+        StackName: started.body.stack_name,
         TemplateBody: template.text,
         Capabilities: ['CAPABILITY_NAMED_IAM'],
-        Parameters: [
-          { ParameterKey: 'CumulusPrincipal', ParameterValue: started.body.allowed_principal },
-          { ParameterKey: 'ExternalId', ParameterValue: started.body.external_id },
-        ],
+        Parameters: Object.entries(started.body.parameters as Record<string, string>).map(([k, v]) => ({
+          ParameterKey: k,
+          ParameterValue: v,
+        })),
       }),
     );
     const roleArn = await waitFor('the stack', async () => {
-      const stack = (await cf.send(new DescribeStacksCommand({ StackName: started.body.role_name })))
+      const stack = (await cf().send(new DescribeStacksCommand({ StackName: started.body.stack_name })))
         .Stacks?.[0];
       return (
         stack?.StackStatus === 'CREATE_COMPLETE' &&
@@ -254,7 +335,7 @@ describe('role assumption through the CloudFormation template Cumulus serves', (
     });
     expect(check.body).toMatchObject({ ok: true, account: '123456789012' });
 
-    const done = await api.post('/api/v2/cloud-credentials/callback', {
+    const done = await api.post(`/api/v2/cloud-credentials/account/${slug}/complete-role-assumption-setup`, {
       attempt_id: started.body.id,
       role_arn: roleArn,
     });
@@ -263,48 +344,168 @@ describe('role assumption through the CloudFormation template Cumulus serves', (
       kind: 'role',
       summary: { role_arn: roleArn, account: '123456789012' },
     });
-    const polled = await api.get(
-      `/api/v2/cloud-credentials/account/${slug}/cf-setup-attempt/${started.body.id}`,
-    );
-    expect(polled.body).toMatchObject({ state: 'complete', role_arn: roleArn });
+    expect((await api.get(attemptUrl(started.body.id))).body).toMatchObject({
+      state: 'complete',
+      role_arn: roleArn,
+    });
+    consoleAttempt = { id: started.body.id, role_arn: roleArn };
   });
 
-  it('start-role-assumption-setup answers the principal and a new external id', async () => {
-    const a = await api.post(`/api/v2/cloud-credentials/account/${slug}/start-role-assumption-setup`);
-    const b = await api.post(`/api/v2/cloud-credentials/account/${slug}/start-role-assumption-setup`);
-    expect(a.body.allowed_principal).toBe('arn:aws:iam::123456789012:user/cumulus-tests');
-    expect(a.body.external_id).toMatch(/^[0-9a-f]{32}$/);
-    expect(b.body.external_id).not.toBe(a.body.external_id);
+  it('a role AWS refuses is not kept, in AWS words', async () => {
+    const started = await api.post(`/api/v2/cloud-credentials/account/${slug}/start-role-assumption-setup`);
+    const complete = (roleArn: string) =>
+      api.post(`/api/v2/cloud-credentials/account/${slug}/complete-role-assumption-setup`, {
+        external_id: started.body.external_id,
+        role_arn: roleArn,
+      });
+    // A role that trusts this server, but with another external id.
+    const iam = new IAMClient({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
+    await iam.send(
+      new CreateRoleCommand({
+        RoleName: 'trusts-another-workspace',
+        AssumeRolePolicyDocument: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Principal: { AWS: 'arn:aws:iam::123456789012:user/cumulus-tests' },
+              Action: 'sts:AssumeRole',
+              Condition: { StringEquals: { 'sts:ExternalId': 'someone-else' } },
+            },
+          ],
+        }),
+      }),
+    );
+    const other = await complete('arn:aws:iam::123456789012:role/trusts-another-workspace');
+    expect(other.status).toBe(400);
+    expect(other.body.role_arn[0]).toMatch(
+      /^AWS refused to let Cumulus assume arn:aws:iam::123456789012:role\/trusts-another-workspace: AccessDenied/,
+    );
+    // The role kept before stays.
+    expect((await api.get(awsUrl())).body.summary.role_arn).toBe(consoleAttempt.role_arn);
+  });
+
+  it("the operator's template published in S3 makes a quick-create link; one outside S3 is refused", async () => {
+    const s3 = 'https://cumulus-templates.s3.amazonaws.com/role.json';
+    const other = await startTestServer({ CUMULUS_AWS_CF_TEMPLATE_URL: s3 });
+    try {
+      const asAdmin = other.api.as((await createUser(other)).key);
+      const ws = (await asAdmin.get('/api/v2/user/me')).body.default_account.slug;
+      const started = await asAdmin.post(`/api/v2/cloud-credentials/account/${ws}/cf-setup-attempt`);
+      expect(started.body.mode).toBe('console');
+      const link = new URL(started.body.launch_url);
+      expect(`${link.origin}${link.pathname}${link.search}`).toBe(
+        'https://console.aws.amazon.com/cloudformation/home?region=us-east-1',
+      );
+      const [route, query] = link.hash.slice(1).split('?');
+      expect(route).toBe('/stacks/quickcreate');
+      expect(Object.fromEntries(new URLSearchParams(query))).toEqual({
+        templateURL: s3,
+        stackName: started.body.stack_name,
+        ...Object.fromEntries(
+          Object.entries(started.body.parameters as Record<string, string>).map(([k, v]) => [
+            `param_${k}`,
+            v,
+          ]),
+        ),
+      });
+    } finally {
+      await other.close();
+    }
+    expect(() =>
+      loadConfig({ CUMULUS_AWS_CF_TEMPLATE_URL: 'https://cumulus.example.com/role.json' }),
+    ).toThrow(/CUMULUS_AWS_CF_TEMPLATE_URL must be the https URL of the template in S3/);
   });
 });
 
-describe('the 409 protocol while clusters run in the cloud', () => {
-  it('asks to confirm, then stops the clusters and answers retry until they are gone, then deletes', async () => {
-    const cluster = await createClusterRow(ts, { id: workspaceId }, admin, { name: 'in-aws' });
-    const db = ts.server.deps.db;
-    await db.update(clusters).set({ backendType: 'vm_aws' }).where(eq(clusters.id, cluster.id));
-    await db
-      .update(instances)
-      .set({ backendType: 'vm_aws', launchedAt: new Date() })
-      .where(eq(instances.clusterId, cluster.id));
+/** A cluster on vm_aws whose machines run (as the control loop leaves them once EC2 has them). */
+async function clusterInAws(name: string) {
+  const cluster = await createClusterRow(ts, { id: workspaceId }, admin, { name });
+  const db = ts.server.deps.db;
+  await db.update(clusters).set({ backendType: 'vm_aws' }).where(eq(clusters.id, cluster.id));
+  await db
+    .update(instances)
+    .set({ backendType: 'vm_aws', launchedAt: new Date() })
+    .where(eq(instances.clusterId, cluster.id));
+  return cluster.id;
+}
 
+/** Its machines released and the cluster stopped (what the control loop does once EC2 confirms them gone). */
+async function released(clusterId: number) {
+  const db = ts.server.deps.db;
+  const [asked] = await db.select().from(clusters).where(eq(clusters.id, clusterId));
+  expect(asked!.desiredState).toBe('stopped');
+  await db.update(instances).set({ releasedAt: new Date() }).where(eq(instances.clusterId, clusterId));
+  await db.update(clusters).set({ state: 'stopped' }).where(eq(clusters.id, clusterId));
+}
+
+const confirmText = (cluster: string, change: string) =>
+  `1 cluster (${cluster}) run in AWS with these credentials. ${change} stops it first. Continue?`;
+
+describe('the 409 protocol while clusters run in the cloud', () => {
+  it('replacing the credentials, even with keys of the same account, asks first', async () => {
+    const body = {
+      credentials: {
+        aws_access_key_id: moto.keys.accessKeyId,
+        aws_secret_access_key: moto.keys.secretAccessKey,
+      },
+    };
+    const id = await clusterInAws('keys-swap');
+    const first = await api.post(awsUrl(), body);
+    expect(first.status).toBe(409);
+    expect(first.body).toMatchObject({ action_required: 'confirm', actionRequired: 'confirm' });
+    expect(first.body.detail).toBe(confirmText('keys-swap', 'Replacing the AWS credentials'));
+    expect((await api.get(awsUrl())).body.kind).toBe('role');
+    const confirmed = await api.post(awsUrl(), body, { query: { confirm: 'true' } });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.action_required).toBe('retry');
+    await released(id);
+    const replaced = await api.post(awsUrl(), body, { query: { confirm: 'true' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.kind).toBe('keys');
+  });
+
+  it('switching to a role asks first: a CloudFormation attempt with the keys, complete-role-assumption-setup and the callback', async () => {
+    const id = await clusterInAws('role-swap');
+    const stacksBefore = (await cf().send(new DescribeStacksCommand({}))).Stacks?.length ?? 0;
+    const attempt = await api.post(`/api/v2/cloud-credentials/account/${slug}/cf-setup-attempt`);
+    expect(attempt.status).toBe(409);
+    expect(attempt.body.detail).toBe(confirmText('role-swap', 'Switching the AWS credentials to a role'));
+    expect((await cf().send(new DescribeStacksCommand({}))).Stacks?.length ?? 0).toBe(stacksBefore);
+
+    const role = { attempt_id: consoleAttempt.id, role_arn: consoleAttempt.role_arn };
+    const completeUrl = `/api/v2/cloud-credentials/account/${slug}/complete-role-assumption-setup`;
+    for (const url of [completeUrl, '/api/v2/cloud-credentials/callback']) {
+      const asked = await api.post(url, role);
+      expect(asked.status).toBe(409);
+      expect(asked.body).toMatchObject({ action_required: 'confirm' });
+      expect(asked.body.detail).toBe(confirmText('role-swap', 'Replacing the AWS credentials'));
+    }
+    expect((await api.get(awsUrl())).body.kind).toBe('keys');
+    const [running] = await ts.server.deps.db.select().from(clusters).where(eq(clusters.id, id));
+    expect(running!.desiredState).not.toBe('stopped');
+
+    const confirmed = await api.post(completeUrl, role, { query: { confirm: 'true' } });
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body.action_required).toBe('retry');
+    await released(id);
+    const done = await api.post(completeUrl, role, { query: { confirm: 'true' } });
+    expect(done.status).toBe(200);
+    expect(done.body.kind).toBe('role');
+  });
+
+  it('deleting asks to confirm, then stops the clusters and answers retry until they are gone, then deletes', async () => {
+    const id = await clusterInAws('in-aws');
     const first = await api.delete(awsUrl());
     expect(first.status).toBe(409);
     expect(first.body).toMatchObject({ action_required: 'confirm', actionRequired: 'confirm' });
-    expect(first.body.detail).toBe(
-      '1 cluster (in-aws) run in AWS with these credentials. Deleting the AWS credentials stops it first. Continue?',
-    );
+    expect(first.body.detail).toBe(confirmText('in-aws', 'Deleting the AWS credentials'));
     expect((await api.get(awsUrl())).body.configured).toBe(true);
 
     const confirmed = await api.delete(awsUrl(), { query: { confirm: 1 } });
     expect(confirmed.status).toBe(409);
     expect(confirmed.body.action_required).toBe('retry');
-    const [asked] = await db.select().from(clusters).where(eq(clusters.id, cluster.id));
-    expect(asked!.desiredState).toBe('stopped');
-
-    // Its machines released (what the control loop does once EC2 confirms them gone).
-    await db.update(instances).set({ releasedAt: new Date() }).where(eq(instances.clusterId, cluster.id));
-    await db.update(clusters).set({ state: 'stopped' }).where(eq(clusters.id, cluster.id));
+    await released(id);
     const deleted = await api.delete(awsUrl(), { query: { confirm: 'true' } });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ deleted: true });

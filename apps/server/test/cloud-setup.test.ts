@@ -2,22 +2,35 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   CreateSubnetCommand,
   CreateVpcCommand,
+  DeleteInternetGatewayCommand,
+  DeleteSubnetCommand,
+  DeleteVpcCommand,
+  DescribeInternetGatewaysCommand,
   DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcsCommand,
+  DetachInternetGatewayCommand,
   EC2Client,
+  RegisterImageCommand,
 } from '@aws-sdk/client-ec2';
 import { GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolePolicy } from '../src/modules/cloud/role-template.js';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
  * The AWS setup of a workspace against moto_server: what Cumulus makes in the account (instance
  * profile, a security group with Dask's ports open to the allowed CIDR only), the VPC resources
- * it lists and checks, settings, and undoing it all; GCP settings and the docker registry.
+ * it lists and checks, settings, and undoing it all; GCP settings and the docker registry. The
+ * server's AWS calls go through the tests' proxy, which records them: each must be one the
+ * CloudFormation role of role assumption allows.
  */
 let moto: Moto;
+let proxy: Ec2Proxy;
+let restoreEnv: () => void;
 let ts: TestServer;
 let api: Api;
 let slug: string;
@@ -35,15 +48,36 @@ async function rulesOf(region: string, groupId: string) {
   }));
 }
 
+/** A region whose default VPC its owner deleted (common in enterprise accounts). */
+async function deleteDefaultVpc(region: string) {
+  const c = ec2(region);
+  const vpc = (await c.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] })))
+    .Vpcs![0]!.VpcId!;
+  const subnets = await c.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc] }] }));
+  for (const sn of subnets.Subnets ?? []) await c.send(new DeleteSubnetCommand({ SubnetId: sn.SubnetId }));
+  const gateways = await c.send(
+    new DescribeInternetGatewaysCommand({ Filters: [{ Name: 'attachment.vpc-id', Values: [vpc] }] }),
+  );
+  for (const g of gateways.InternetGateways ?? []) {
+    await c.send(new DetachInternetGatewayCommand({ InternetGatewayId: g.InternetGatewayId, VpcId: vpc }));
+    await c.send(new DeleteInternetGatewayCommand({ InternetGatewayId: g.InternetGatewayId }));
+  }
+  await c.send(new DeleteVpcCommand({ VpcId: vpc }));
+}
+
 beforeAll(async () => {
   moto = await startMoto();
-  ts = await startTestServer({ AWS_ENDPOINT_URL: moto.url });
+  proxy = await startEc2Proxy(moto.url);
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
+  ts = await startTestServer();
   api = ts.api.as((await createUser(ts)).key);
   slug = (await me()).slug;
 }, 120_000);
 afterAll(async () => {
   await ts?.close();
+  await proxy?.close();
   await moto?.stop();
+  restoreEnv?.();
 });
 
 describe('AWS setup', () => {
@@ -61,11 +95,15 @@ describe('AWS setup', () => {
   });
 
   let groupId: string;
-  it('global makes the instance profile and a security group open to the allowed CIDR only', async () => {
-    const res = await api.post(setup('aws/global'), { region: 'us-east-1', allowed_cidr: '203.0.113.7/32' });
+  let profileName: string;
+  it('global makes the instance profile and a security group open to the allowed CIDR only (the one set before, if any)', async () => {
+    // An allowed CIDR set in the settings before is the one global uses.
+    expect((await api.patch(setup('aws/settings'), { allowed_cidr: '203.0.113.7/32' })).status).toBe(200);
+    const res = await api.post(setup('aws/global'), { region: 'us-east-1' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ configured: true, allowed_cidr: '203.0.113.7/32' });
     groupId = res.body.security_groups['us-east-1'].group_id;
+    profileName = res.body.instance_profile_name;
     const rules = await rulesOf('us-east-1', groupId);
     expect(rules).toEqual(
       expect.arrayContaining([
@@ -76,9 +114,7 @@ describe('AWS setup', () => {
     );
     expect(rules.flatMap((r) => r.cidrs)).not.toContain('0.0.0.0/0');
     const iam = new IAMClient({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
-    const profile = await iam.send(
-      new GetInstanceProfileCommand({ InstanceProfileName: res.body.instance_profile_name }),
-    );
+    const profile = await iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profileName }));
     expect(profile.InstanceProfile!.Arn).toBe(res.body.instance_profile_arn);
     expect(profile.InstanceProfile!.Roles).toHaveLength(1);
     // Again: found, not made twice.
@@ -113,7 +149,8 @@ describe('AWS setup', () => {
     expect(Object.keys(bad.body)).toEqual(['vpc_id']);
   });
 
-  it('regions: the default VPC, or a named one with its subnets checked; the workspace then runs on vm_aws', async () => {
+  let westImage: string;
+  it('regions: the default VPC, or a named one with its subnets checked, and the machine image found by name', async () => {
     const vpc = (await ec2('us-west-2').send(new CreateVpcCommand({ CidrBlock: '10.42.0.0/16' }))).Vpc!
       .VpcId!;
     const subnet = (
@@ -126,6 +163,17 @@ describe('AWS setup', () => {
     const otherSubnet = (
       await ec2('us-west-2').send(new CreateSubnetCommand({ VpcId: other, CidrBlock: '10.43.1.0/24' }))
     ).Subnet!.SubnetId!;
+    // The image an operator published for instances (CUMULUS_AWS_AMI_NAME: cumulus-instance-*).
+    westImage = (
+      await ec2('us-west-2').send(
+        new RegisterImageCommand({
+          Name: 'cumulus-instance-2025-01',
+          RootDeviceName: '/dev/xvda',
+          Architecture: 'x86_64',
+          VirtualizationType: 'hvm',
+        }),
+      )
+    ).ImageId!;
 
     const wrong = await api.post(setup('aws/regions'), {
       regions: [{ region: 'us-west-2', vpc_id: vpc, subnet_ids: [otherSubnet] }],
@@ -142,16 +190,52 @@ describe('AWS setup', () => {
     });
     expect(res.status).toBe(200);
     const [east, west] = res.body.regions;
-    expect(east).toMatchObject({ region: 'us-east-1', default: true, security_group_id: groupId });
+    expect(east).toMatchObject({
+      region: 'us-east-1',
+      default: true,
+      security_group_id: groupId,
+      ami_id: null,
+      problem:
+        'No machine image for us-east-1: set one in the AWS settings (an AMI with python3 and distributed).',
+    });
     expect(east.subnet_ids.length).toBeGreaterThan(0);
-    expect(west).toMatchObject({ region: 'us-west-2', default: false, vpc_id: vpc, subnet_ids: [subnet] });
+    expect(west).toMatchObject({
+      region: 'us-west-2',
+      default: false,
+      vpc_id: vpc,
+      subnet_ids: [subnet],
+      ami_id: westImage,
+      problem: null,
+    });
     expect(await rulesOf('us-west-2', west.security_group_id)).toEqual(
       expect.arrayContaining([{ port: 8786, cidrs: ['203.0.113.7/32'], groups: [] }]),
     );
+    // Nothing can launch in the default region yet: the workspace stays on this server.
+    expect(await me()).toMatchObject({ setup_complete: false, active_backend: 'in_process' });
+  });
+
+  it('a machine image for the default region makes the workspace run clusters on vm_aws', async () => {
+    const image = (
+      await ec2('us-east-1').send(
+        new RegisterImageCommand({
+          Name: 'my-dask-image',
+          RootDeviceName: '/dev/xvda',
+          VirtualizationType: 'hvm',
+        }),
+      )
+    ).ImageId!;
+    const res = await api.patch(setup('aws/settings'), {
+      amis: { 'us-east-1': image, 'us-west-2': westImage },
+    });
+    expect(res.status).toBe(200);
     expect(await me()).toMatchObject({
       setup_complete: true,
       active_backend: 'vm_aws',
       configured_customer_hosted: true,
+    });
+    expect((await api.get(setup('aws/regions'))).body.regions[0]).toMatchObject({
+      ami_id: image,
+      problem: null,
     });
     const options = await api.get(`/api/v1/${slug}/backend_options/`);
     expect(options.body).toMatchObject({
@@ -160,54 +244,181 @@ describe('AWS setup', () => {
     });
   });
 
-  it('settings: defaults, checked changes, and a new allowed CIDR moves every cluster security group', async () => {
+  it('a region without a default VPC is set up in the VPC chosen', async () => {
+    await deleteDefaultVpc('ca-central-1');
+    const none = await api.post(setup('aws/global'), { region: 'ca-central-1' });
+    expect(none.status).toBe(400);
+    expect(none.body.vpc_id[0]).toBe('ca-central-1 has no default VPC: choose one of its VPCs.');
+    const missing = await api.post(setup('aws/global'), {
+      region: 'ca-central-1',
+      vpc_id: 'vpc-0123456789abcdef0',
+    });
+    expect(missing.body.vpc_id[0]).toBe('There is no VPC vpc-0123456789abcdef0 in ca-central-1.');
+
+    const vpc = (await ec2('ca-central-1').send(new CreateVpcCommand({ CidrBlock: '10.50.0.0/16' }))).Vpc!
+      .VpcId!;
+    const subnet = (
+      await ec2('ca-central-1').send(new CreateSubnetCommand({ VpcId: vpc, CidrBlock: '10.50.1.0/24' }))
+    ).Subnet!.SubnetId!;
+    const global = await api.post(setup('aws/global'), { region: 'ca-central-1', vpc_id: vpc });
+    expect(global.status).toBe(200);
+    expect(global.body.security_groups['ca-central-1'].vpc_id).toBe(vpc);
+    const regions = await api.post(setup('aws/regions'), {
+      regions: [{ region: 'ca-central-1', vpc_id: vpc }],
+    });
+    expect(regions.status).toBe(200);
+    expect(regions.body.regions.find((r: { region: string }) => r.region === 'ca-central-1')).toMatchObject({
+      vpc_id: vpc,
+      subnet_ids: [subnet],
+      security_group_id: global.body.security_groups['ca-central-1'].group_id,
+    });
+  });
+
+  it('a new allowed CIDR moves every cluster security group, from settings or from global', async () => {
+    const groups = async () =>
+      Object.entries(
+        (await api.get(setup('aws/global'))).body.security_groups as Record<string, { group_id: string }>,
+      );
+    expect((await groups()).map(([r]) => r).sort()).toEqual(['ca-central-1', 'us-east-1', 'us-west-2']);
+    const res = await api.patch(setup('aws/settings'), { allowed_cidr: '198.51.100.0/24' });
+    expect(res.body.allowed_cidr).toBe('198.51.100.0/24');
+    for (const [region, g] of await groups())
+      expect((await rulesOf(region, g.group_id)).find((x) => x.port === 8786)?.cidrs).toEqual([
+        '198.51.100.0/24',
+      ]);
+    const again = await api.post(setup('aws/global'), { region: 'us-east-1', allowed_cidr: '192.0.2.0/24' });
+    expect(again.status).toBe(200);
+    for (const [region, g] of await groups())
+      expect((await rulesOf(region, g.group_id)).find((x) => x.port === 8787)?.cidrs).toEqual([
+        '192.0.2.0/24',
+      ]);
+    expect((await api.get(setup('aws/settings'))).body.allowed_cidr).toBe('192.0.2.0/24');
+  });
+
+  it('settings: defaults and checked changes', async () => {
     const got = await api.get(setup('aws/settings'));
     expect(got.body).toMatchObject({
       worker_instance_types: ['m6i.xlarge', 'm5.xlarge'],
       spot: false,
       spot_on_demand_fallback: true,
-      allowed_cidr: '203.0.113.7/32',
     });
     const bad = await api.patch(setup('aws/settings'), { worker_instance_types: ['x9.huge'] });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['worker_instance_types']);
     const badCidr = await api.patch(setup('aws/settings'), { allowed_cidr: '300.1.1.1/40' });
     expect(badCidr.body.allowed_cidr[0]).toBe('Enter an IPv4 CIDR block, like 203.0.113.7/32.');
-    const res = await api.patch(setup('aws/settings'), {
-      spot: true,
-      disk_size_gib: 120,
-      amis: { 'us-east-1': 'ami-0123456789abcdef0' },
-      allowed_cidr: '198.51.100.0/24',
-    });
+    const res = await api.patch(setup('aws/settings'), { spot: true, disk_size_gib: 120 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      spot: true,
-      spot_on_demand_fallback: true,
-      disk_size_gib: 120,
-      allowed_cidr: '198.51.100.0/24',
-    });
-    const regions = (await api.get(setup('aws/regions'))).body.regions;
-    for (const r of regions) {
-      const rules = await rulesOf(r.region, r.security_group_id);
-      expect(rules.find((x) => x.port === 8786)?.cidrs).toEqual(['198.51.100.0/24']);
-    }
+    expect(res.body).toMatchObject({ spot: true, spot_on_demand_fallback: true, disk_size_gib: 120 });
   });
 
-  it('removing a region, then the whole setup, deletes what Cumulus made', async () => {
+  it('removing a region, then the whole setup, deletes what Cumulus made; what AWS refuses to remove is said, nothing forgotten', async () => {
     const regions = (await api.get(setup('aws/regions'))).body.regions;
-    const west = regions.find((r: { region: string }) => r.region === 'us-west-2');
-    expect((await api.delete(setup('aws/region'), { query: { id: west.id } })).body).toEqual({
-      deleted: true,
-    });
+    for (const r of regions.filter((x: { default: boolean }) => !x.default))
+      expect((await api.delete(setup('aws/region'), { query: { id: r.id } })).body).toEqual({
+        deleted: true,
+      });
     expect(
       (await api.get(setup('aws/regions'))).body.regions.map((r: { region: string }) => r.region),
     ).toEqual(['us-east-1']);
-    expect((await api.delete(setup('aws'))).body).toEqual({ deleted: true });
+
+    proxy.refuse.set('DeleteInstanceProfile', 'AccessDenied');
+    try {
+      const refused = await api.delete(setup('aws'));
+      expect(refused.status).toBe(400);
+      expect(refused.body.detail).toBe(
+        `AWS refused to remove what Cumulus made in the account (instance profile and role ${profileName}: AccessDenied: User is not authorized to perform: iam:DeleteInstanceProfile). Nothing was forgotten: fix the permissions and try again.`,
+      );
+      expect((await api.get(setup('aws/global'))).body.configured).toBe(true);
+    } finally {
+      proxy.refuse.clear();
+    }
+    expect((await api.delete(setup('aws'))).body).toEqual({ deleted: true, left_in_account: [] });
     const left = await ec2('us-east-1').send(
       new DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-id', Values: [groupId] }] }),
     );
     expect(left.SecurityGroups ?? []).toEqual([]);
+    const iam = new IAMClient({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
+    await expect(
+      iam.send(new GetInstanceProfileCommand({ InstanceProfileName: profileName })),
+    ).rejects.toThrow(/not found|NoSuchEntity/i);
     expect(await me()).toMatchObject({ setup_complete: false, active_backend: 'in_process' });
+    expect((await api.get(setup('aws/global'))).body.configured).toBe(false);
+  });
+
+  it("the CloudFormation role allows every AWS call setup made, and no IAM call outside the workspace's instance role", async () => {
+    const vars: Record<string, string> = {
+      'AWS::Partition': 'aws',
+      'AWS::AccountId': moto.account,
+      InstanceRoleName: profileName,
+    };
+    const resolve = (r: unknown): string[] =>
+      Array.isArray(r)
+        ? r.flatMap(resolve)
+        : typeof r === 'string'
+          ? [r]
+          : [(r as { 'Fn::Sub': string })['Fn::Sub'].replace(/\$\{([^}]+)\}/g, (_, k: string) => vars[k]!)];
+    const glob = (pattern: string, value: string) =>
+      new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(value);
+    const statements = rolePolicy().Statement;
+    const allows = (action: string, resource: string) =>
+      statements.some(
+        (st) =>
+          st.Effect === 'Allow' &&
+          [st.Action].flat().some((a) => glob(a, action)) &&
+          resolve(st.Resource).some((r) => glob(r, resource)),
+      );
+    const arn = (kind: string, name: string) => `arn:aws:iam::${moto.account}:${kind}/${name}`;
+    const made = proxy.requests.filter((r) => r.service === 'ec2' || r.service === 'iam');
+    expect(made.map((r) => r.action)).toEqual(
+      expect.arrayContaining(['CreateRole', 'CreateInstanceProfile', 'CreateSecurityGroup', 'DeleteRole']),
+    );
+    for (const r of made) {
+      const action = `${r.service}:${r.action}`;
+      const name = r.params.get('InstanceProfileName') ?? r.params.get('RoleName');
+      const resource =
+        r.service === 'iam' && name
+          ? arn(r.params.has('InstanceProfileName') ? 'instance-profile' : 'role', name)
+          : '*';
+      expect({ action, resource, allowed: allows(action, resource) }).toEqual({
+        action,
+        resource,
+        allowed: true,
+      });
+    }
+    // Launching passes the instance role to EC2: that one role, and no other.
+    expect(allows('iam:PassRole', arn('role', profileName))).toBe(true);
+    expect(allows('iam:PassRole', arn('role', 'Admin'))).toBe(false);
+    expect(allows('iam:CreateRole', arn('role', 'Admin'))).toBe(false);
+    expect(allows('iam:PutRolePolicy', arn('role', profileName))).toBe(false);
+    expect(allows('iam:AttachRolePolicy', arn('role', profileName))).toBe(false);
+    for (const st of statements)
+      if ([st.Action].flat().some((a) => a.startsWith('iam:'))) expect(st.Resource).not.toBe('*');
+  });
+});
+
+describe('AWS setup without credentials', () => {
+  it('removing the setup after the credentials says what stays in the account', async () => {
+    const keys = {
+      credentials: {
+        aws_access_key_id: moto.keys.accessKeyId,
+        aws_secret_access_key: moto.keys.secretAccessKey,
+      },
+    };
+    expect((await api.post(`/api/v2/cloud-credentials/${slug}/aws`, keys)).status).toBe(200);
+    const global = await api.post(setup('aws/global'), {
+      region: 'us-east-1',
+      allowed_cidr: '203.0.113.9/32',
+    });
+    const group = global.body.security_groups['us-east-1'].group_id;
+    expect((await api.delete(`/api/v2/cloud-credentials/${slug}/aws`)).body).toEqual({ deleted: true });
+    expect((await api.delete(setup('aws'))).body).toEqual({
+      deleted: true,
+      left_in_account: [
+        `security group ${group} in us-east-1`,
+        `instance profile and role ${global.body.instance_profile_name}`,
+      ],
+    });
     expect((await api.get(setup('aws/global'))).body.configured).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
+import { EC2Client, RegisterImageCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startClusterServer } from './helpers/clusters.js';
 import { createUser, type TestUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
  * The cluster-info WebSocket as established clients use it (client-contract.md section 7): one
@@ -10,19 +11,22 @@ import { type Moto, startMoto } from './helpers/moto.js';
  * for callers who may not set the workspace's options.
  */
 let moto: Moto;
+let restoreEnv: () => void;
 let ts: Awaited<ReturnType<typeof startClusterServer>>;
 let admin: TestUser;
 let slug: string;
 
 beforeAll(async () => {
   moto = await startMoto();
-  ts = await startClusterServer({ AWS_ENDPOINT_URL: moto.url });
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
+  ts = await startClusterServer();
   admin = await createUser(ts);
   slug = (await ts.api.as(admin.key).get('/api/v2/user/me')).body.default_account.slug;
 }, 120_000);
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
+  restoreEnv?.();
 });
 
 interface Session {
@@ -59,6 +63,11 @@ describe('ws/api/v1/{ws}/cluster-info/', () => {
   });
 
   it('applies vm_aws options: checks the keys, sets up the account and region, and streams until FINISHED', async () => {
+    // The region's machine image is found by its name (CUMULUS_AWS_AMI_NAME, cumulus-instance-*).
+    const ec2 = new EC2Client({ region: 'us-east-2', endpoint: moto.url, credentials: moto.keys });
+    const image = (
+      await ec2.send(new RegisterImageCommand({ Name: 'cumulus-instance-1', RootDeviceName: '/dev/xvda' }))
+    ).ImageId!;
     const s = await session(admin.key, slug, {
       backend: 'vm_aws',
       options: {
@@ -83,6 +92,8 @@ describe('ws/api/v1/{ws}/cluster-info/', () => {
     ]);
     const options = await ts.api.as(admin.key).get(`/api/v1/${slug}/backend_options/`);
     expect(options.body).toMatchObject({ backend: 'vm_aws', options: { region_name: 'us-east-2' } });
+    const settings = await ts.api.as(admin.key).get(`/api/v2/setup/account/${slug}/aws/settings`);
+    expect(settings.body.amis).toEqual({ 'us-east-2': image });
   });
 
   it('streams an error flagged for the client to raise, then FINISHED', async () => {

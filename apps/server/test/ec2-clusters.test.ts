@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,11 +6,14 @@ import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/cli
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters, instances } from '../src/db/schema/index.js';
+import { findUserBy } from '../src/modules/auth/service.js';
+import { createToken } from '../src/modules/tokens/service.js';
 import type { Api } from './helpers/api.js';
 import { setUpAwsWorkspace } from './helpers/aws-workspace.js';
 import {
   CONNECT_AND_SUM,
   freePort,
+  PYTHON,
   runPython,
   startClusterServer,
   waitFor,
@@ -18,12 +22,13 @@ import {
 import { openTestDatabase } from './helpers/database.js';
 import { Ec2Machines } from './helpers/ec2-vms.js';
 import { createUser, type TestUser } from './helpers/factories.js';
-import { type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
 
 /**
  * Clusters on vm_aws against moto's EC2 (behind a proxy that speaks EC2's protocol, counts calls
- * and injects capacity errors). Ec2Machines boots each instance from its user-data as the VM
- * would, so the agents phone home and a real Dask client computes on the cluster.
+ * and injects EC2's capacity errors). Ec2Machines boots each instance from its user-data as the VM
+ * would, on EC2's own addresses, so the agents phone home and a real Dask client computes on the
+ * cluster through the address the API answers.
  */
 let moto: Moto;
 let proxy: Ec2Proxy;
@@ -35,31 +40,47 @@ let user: TestUser;
 let api: Api;
 let slug: string;
 let clusterId: number;
-const env = () => ({ AWS_ENDPOINT_URL: proxy.url, CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60' });
+let restoreEnv: () => void;
+const env = () => ({ CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60' });
 const ec2 = () => new EC2Client({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
 
-async function ec2Instances(): Promise<Instance[]> {
+async function ec2Instances(cluster = clusterId): Promise<Instance[]> {
   const answer = await ec2().send(
     new DescribeInstancesCommand({
-      Filters: [{ Name: `tag:cumulus:cluster-id`, Values: [String(clusterId)] }],
+      Filters: [{ Name: `tag:cumulus:cluster-id`, Values: [String(cluster)] }],
     }),
   );
   return answer.Reservations?.flatMap((r) => r.Instances ?? []) ?? [];
 }
 const tag = (i: Instance, key: string) => i.Tags?.find((t) => t.Key === key)?.Value;
 const alive = (list: Instance[]) => list.filter((i) => ['pending', 'running'].includes(i.State?.Name ?? ''));
+const rowsOf = (cluster = clusterId) =>
+  database.db.select().from(instances).where(eq(instances.clusterId, cluster));
+
+/** Adds workers and answers the instance rows that came of it, once all have launched. */
+async function addWorkers(n: number) {
+  const before = new Set((await rowsOf()).map((r) => r.id));
+  const scaled = await api.post(`/api/v2/workers/account/${slug}/cluster/${clusterId}/`, { n_workers: n });
+  expect(scaled.status).toBe(201);
+  return waitFor(`${n} more workers launched`, async () => {
+    const added = (await rowsOf()).filter((r) => !before.has(r.id));
+    return added.length === n && added.every((r) => r.launchedAt) && added;
+  });
+}
 
 beforeAll(async () => {
   moto = await startMoto();
   proxy = await startEc2Proxy(moto.url);
-  machines = new Ec2Machines(moto.url, moto.keys).start();
+  // The SDK reads where AWS is itself.
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
+  machines = new Ec2Machines(proxy.url, moto.keys).start();
   database = await openTestDatabase();
   port = await freePort();
   ts = await startClusterServer(env(), { database, port });
   user = await createUser(ts);
   api = ts.api.as(user.key);
   slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
-  await setUpAwsWorkspace(api, slug, proxy.url, moto.keys);
+  await setUpAwsWorkspace(api, slug, moto.url, moto.keys);
 }, 180_000);
 
 afterAll(async () => {
@@ -68,10 +89,11 @@ afterAll(async () => {
   await proxy?.close();
   await moto?.stop();
   await database?.close();
+  restoreEnv?.();
 });
 
 describe('a vm_aws cluster', () => {
-  it('launches one tagged EC2 instance per machine; booted from user-data, a Dask client computes on it', async () => {
+  it('launches one tagged EC2 instance per machine; a Dask client outside the VPC computes through the address the API answers', async () => {
     const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
       name: 'on-ec2',
       workers: 2,
@@ -80,8 +102,8 @@ describe('a vm_aws cluster', () => {
     });
     expect(created.status).toBe(201);
     clusterId = created.body.id;
-    const details = await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
-    expect(details.backend_type).toBe('vm_aws');
+    await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    expect(machines.addressProblem).toBeNull();
 
     const launched = alive(await ec2Instances());
     expect(launched).toHaveLength(3);
@@ -97,33 +119,79 @@ describe('a vm_aws cluster', () => {
     }
     expect(machines.booted.size).toBe(3);
 
+    // What a client is told: EC2's public address of the scheduler, on the port the security
+    // group opens, in the cluster's real region and zone.
+    const vm = launched.find((i) => tag(i, 'cumulus:role') === 'scheduler')!;
+    expect(vm.PublicIpAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const details = await waitFor('the addresses EC2 gave', async () => {
+      const d = (await api.get(`/api/v2/clusters/account/${slug}/id/${clusterId}`)).body;
+      return d.scheduler.instance.public_ip_address === vm.PublicIpAddress && d;
+    });
+    expect(details).toMatchObject({
+      backend_type: 'vm_aws',
+      scheduler_port: 8786,
+      cluster_options: { region_name: 'us-east-1', zone_name: vm.Placement?.AvailabilityZone },
+      cluster_infra: { give_scheduler_public_ip: true },
+      scheduler: { instance: { private_ip_address: vm.PrivateIpAddress } },
+    });
+    const [row] = await database.db.select().from(clusters).where(eq(clusters.id, clusterId));
+    expect(row!.schedulerAddress).toBe(`tls://${vm.PrivateIpAddress}:8786`);
+    expect(row!.dashboardAddress).toBe(`http://${vm.PrivateIpAddress}:8787`);
+
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'details-')), 'details.json');
     writeFileSync(file, JSON.stringify(details));
     const result = JSON.parse(await runPython(CONNECT_AND_SUM, [file], 180_000));
-    expect(result).toMatchObject({ sum: 1_000_000, workers: 2 });
+    expect(result).toMatchObject({ sum: 1_000_000, workers: 2, address: `tls://${vm.PublicIpAddress}:8786` });
   }, 240_000);
 
   it('moves to the next instance type when EC2 has no capacity for the first, saying so on the instance', async () => {
     proxy.noCapacityFor.add('m6i.xlarge');
     try {
-      const scaled = await api.post(`/api/v2/workers/account/${slug}/cluster/${clusterId}/`, {
-        n_workers: 1,
-      });
-      expect(scaled.status).toBe(201);
-      const added = await waitFor('the third worker on m5.xlarge', async () => {
-        const rows = await database.db.select().from(instances).where(eq(instances.clusterId, clusterId));
-        return rows.find((r) => r.instanceType === 'm5.xlarge' && r.launchedAt);
-      });
-      expect(added.stateReason).toMatch(
-        /^Launched m5\.xlarge after: m6i\.xlarge: InsufficientInstanceCapacity: We currently do not have sufficient m6i\.xlarge capacity/,
+      const [added] = await addWorkers(1);
+      expect(added!.instanceType).toBe('m5.xlarge');
+      expect(added!.stateReason).toMatch(
+        /^Launched m5\.xlarge after: m6i\.xlarge in subnet-\w+: InsufficientInstanceCapacity: We currently do not have sufficient m6i\.xlarge capacity/,
       );
       await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
-      const types = alive(await ec2Instances())
-        .map((i) => i.InstanceType)
-        .sort();
-      expect(types).toEqual(['m5.xlarge', 'm6i.large', 'm6i.xlarge', 'm6i.xlarge']);
     } finally {
       proxy.noCapacityFor.clear();
+    }
+  }, 240_000);
+
+  it("tries the region's other subnets when a zone is short of the type, before another type", async () => {
+    const subnets: string[] = (await api.get(`/api/v2/setup/account/${slug}/aws/regions`)).body.regions[0]
+      .subnet_ids;
+    expect(subnets.length).toBeGreaterThan(1);
+    const open = subnets.at(-1)!;
+    for (const s of subnets.slice(0, -1)) proxy.noCapacityFor.add(`m6i.xlarge@${s}`);
+    try {
+      // Two workers start in different subnets: at least one must move.
+      const added = await addWorkers(2);
+      const byId = new Map(alive(await ec2Instances()).map((i) => [i.InstanceId, i]));
+      for (const r of added) {
+        const vm = byId.get((r.backendData as { instanceId: string }).instanceId)!;
+        expect(vm).toMatchObject({ InstanceType: 'm6i.xlarge', SubnetId: open });
+      }
+      expect(added.map((r) => r.stateReason).join('\n')).toMatch(
+        /Launched m6i\.xlarge after: m6i\.xlarge in subnet-\w+: InsufficientInstanceCapacity/,
+      );
+      await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    } finally {
+      proxy.noCapacityFor.clear();
+    }
+  }, 240_000);
+
+  it('moves to the next instance type when the region does not offer the first', async () => {
+    proxy.notOffered.add('m6i.xlarge');
+    try {
+      const [added] = await addWorkers(1);
+      expect(added!.instanceType).toBe('m5.xlarge');
+      expect(added!.stateReason).toMatch(
+        /^Launched m5\.xlarge after: m6i\.xlarge in subnet-\w+: InvalidParameterValue: The instance type 'm6i\.xlarge' is not supported in this region\.$/,
+      );
+      await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    } finally {
+      proxy.notOffered.clear();
     }
   }, 240_000);
 
@@ -148,7 +216,7 @@ describe('a vm_aws cluster', () => {
 
     // A launch repeated after a crash between RunInstances and writing its answer down finds the
     // instance by its backend-id tag and adopts it.
-    const [row] = await database.db.select().from(instances).where(eq(instances.clusterId, clusterId));
+    const [row] = await rowsOf();
     const [cluster] = await database.db.select().from(clusters).where(eq(clusters.id, clusterId));
     const backend = await ts.server.deps.backends.forCluster(cluster!);
     const again = await backend.launch({
@@ -177,31 +245,86 @@ describe('a vm_aws cluster', () => {
     expect(res.status).toBeLessThan(300);
     await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
     const all = await ec2Instances();
-    expect(all.length).toBe(4);
+    expect(all.length).toBe(7);
     expect(alive(all)).toEqual([]);
     expect(all.every((i) => i.State?.Name === 'terminated')).toBe(true);
     await waitFor('the VMs gone', async () => (await machines.running()).size === 0, 30_000);
   }, 180_000);
 
-  it('runs spot workers when the cluster asks, the scheduler staying on demand', async () => {
+  it('runs spot workers when the cluster asks, the scheduler on demand, and on-demand workers when spot is short', async () => {
     const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
       name: 'on-spot',
       workers: 1,
       options: { spot: true, spot_on_demand_fallback: true },
     });
-    const spotCluster = created.body.id;
-    await waitForClusterState(api, slug, spotCluster, 'ready', 180_000);
-    const answer = await ec2().send(
-      new DescribeInstancesCommand({
-        Filters: [{ Name: 'tag:cumulus:cluster-id', Values: [String(spotCluster)] }],
-      }),
+    clusterId = created.body.id;
+    await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    const lifecycle = (list: Instance[]) =>
+      list.map((i) => [tag(i, 'cumulus:role'), i.InstanceLifecycle ?? 'on-demand']).sort();
+    expect(lifecycle(alive(await ec2Instances()))).toEqual([
+      ['scheduler', 'on-demand'],
+      ['worker', 'spot'],
+    ]);
+
+    proxy.noCapacityFor.add('spot');
+    try {
+      const [added] = await addWorkers(1);
+      expect(added!.stateReason).toMatch(
+        /^Launched m6i\.xlarge after: m6i\.xlarge spot in subnet-\w+: InsufficientInstanceCapacity/,
+      );
+      const vm = alive(await ec2Instances()).find(
+        (i) => i.InstanceId === (added!.backendData as { instanceId: string }).instanceId,
+      );
+      expect(vm?.InstanceLifecycle).toBeUndefined();
+      await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    } finally {
+      proxy.noCapacityFor.clear();
+    }
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${clusterId}`);
+    await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
+  }, 300_000);
+
+  it("the product's Python client starts a cluster on EC2, computes on it and stops it", async () => {
+    const owner = (await findUserBy(database.db, 'id', user.id))!;
+    const { token } = await createToken(database.db, owner, { label: 'python-client' });
+    const script = `
+import json, os, sys
+import cumulus, dask.array as da
+from distributed import Client
+with cumulus.Cluster(name="py-ec2", n_workers=1, package_sync=False, quiet=True, timeout=240) as cluster:
+    with Client(cluster) as client:
+        total = da.ones((500, 500), chunks=(100, 100)).sum().compute()
+        address = client.scheduler.address
+    print(json.dumps({"sum": float(total), "cluster_id": cluster.cluster_id, "address": address}))
+`;
+    const pythonDir = path.resolve(import.meta.dirname, '../../../python');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        PYTHON,
+        ['-c', script],
+        {
+          timeout: 300_000,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
+            PYTHONPATH: pythonDir,
+            CUMULUS_SERVER: ts.url,
+            CUMULUS_API_TOKEN: token,
+          },
+        },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      ),
     );
-    const launched = alive(answer.Reservations?.flatMap((r) => r.Instances ?? []) ?? []);
-    const lifecycle = Object.fromEntries(
-      launched.map((i) => [tag(i, 'cumulus:role'), i.InstanceLifecycle ?? 'on-demand']),
+    const result = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(result.sum).toBe(250_000);
+    const vms = await ec2Instances(result.cluster_id);
+    const scheduler = vms.find((i) => tag(i, 'cumulus:role') === 'scheduler')!;
+    // Terminated, it has no public address any more in EC2: the one it booted with.
+    const publicIp = machines.booted.get(scheduler.InstanceId!)?.publicIp;
+    expect(publicIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(result.address).toBe(`tls://${publicIp}:8786`);
+    await waitFor('its instances terminated', async () =>
+      (await ec2Instances(result.cluster_id)).every((i) => i.State?.Name === 'terminated'),
     );
-    expect(lifecycle).toEqual({ scheduler: 'on-demand', worker: 'spot' });
-    await api.delete(`/api/v2/clusters/account/${slug}/id/${spotCluster}`);
-    await waitForClusterState(api, slug, spotCluster, 'stopped', 120_000);
-  }, 240_000);
+  }, 360_000);
 });

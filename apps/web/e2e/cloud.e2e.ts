@@ -1,13 +1,20 @@
+import {
+  CloudFormationClient,
+  CreateStackCommand,
+  DescribeStacksCommand,
+} from '@aws-sdk/client-cloudformation';
+import { EC2Client, RegisterImageCommand } from '@aws-sdk/client-ec2';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { type Moto, startMoto } from '../../server/test/helpers/moto';
-import { createVerifiedUser } from './harness/api';
+import { apiAs, createVerifiedUser } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 // AWS is moto_server with IAM authentication on: wrong keys are refused as AWS refuses them.
 const moto: Moto = await startMoto({ auth: true });
-// The server's own AWS identity (what roles trust) comes from the SDK's default chain.
+// Where AWS is, and the server's own AWS identity (what roles trust): the SDK reads them.
 const suite = consoleSuite({
   env: {
     AWS_ENDPOINT_URL: moto.url,
@@ -17,10 +24,53 @@ const suite = consoleSuite({
 });
 afterAll(() => moto.stop());
 
+const aws = { region: 'us-east-1', endpoint: moto.url, credentials: moto.keys };
+
+/** What the user does in their own account: the role stack, from the template the console gave. */
+async function makeRoleStack(page: Page): Promise<string> {
+  const templateUrl = await page.getByRole('link', { name: 'Download the template' }).getAttribute('href');
+  const template = await (await fetch(templateUrl!)).text();
+  const value = async (name: string) =>
+    (
+      await page
+        .getByRole('button', { name: `Copy ${name}` })
+        .locator('..')
+        .textContent()
+    )?.trim() ?? '';
+  const cf = new CloudFormationClient(aws);
+  const stackName = await value('stack name');
+  await cf.send(
+    new CreateStackCommand({
+      StackName: stackName,
+      TemplateBody: template,
+      Capabilities: ['CAPABILITY_NAMED_IAM'],
+      Parameters: await Promise.all(
+        ['CumulusPrincipal', 'ExternalId', 'RoleName', 'InstanceRoleName'].map(async (k) => ({
+          ParameterKey: k,
+          ParameterValue: await value(k),
+        })),
+      ),
+    }),
+  );
+  const stack = (await cf.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks![0]!;
+  return stack.Outputs!.find((o) => o.OutputKey === 'RoleArn')!.OutputValue!;
+}
+
 describe('Cloud setup', () => {
-  it('sets a workspace up on AWS: keys checked, region and network from the account, then clusters offer instance types', async () => {
+  it('sets a workspace up on AWS: keys checked, network and image from the account, settings saved; 409 dialogs; role assumption from the template', async () => {
     const base = suite.server.base;
     const user = await createVerifiedUser(base, suite.server.smtp, 'cloud');
+    const { call } = await apiAs(base, user);
+    const slug = (await call('GET', '/api/v2/user/me')).default_account.slug as string;
+    const image = (
+      await new EC2Client(aws).send(
+        new RegisterImageCommand({
+          Name: 'my-dask-image',
+          RootDeviceName: '/dev/xvda',
+          VirtualizationType: 'hvm',
+        }),
+      )
+    ).ImageId!;
     const session = await suite.open();
     const { page } = session;
     await page.goto('/settings/setup');
@@ -45,11 +95,24 @@ describe('Cloud setup', () => {
     await page.getByRole('combobox', { name: 'VPC' }).filter({ hasText: /vpc-/ }).waitFor();
     await page.getByLabel('Allowed CIDR').first().fill('127.0.0.1/32');
     await page.getByRole('button', { name: 'Set up us-east-1' }).click();
-    // The workspace is polled until it runs on AWS.
+    // No machine image yet: nothing could launch, so the workspace stays where it is and says why.
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'No machine image for us-east-1: set one in the AWS settings' })
+      .waitFor({ timeout: 30_000 });
+    await page.getByText("This Cumulus server's own machine").waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await session.screenshot('cloud-setup-no-image');
+
+    // Settings saved with the image: the workspace is polled until it runs on AWS.
+    await page.getByLabel('Machine image in us-east-1').fill(image);
+    await page.getByLabel('Disk size (GiB)').fill('80');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
     await page.getByText('AWS (EC2, your account)').waitFor({ timeout: 30_000 });
     await page.getByText('Setup complete').waitFor();
-    await page.getByText('3. Cluster settings').waitFor();
-    await session.screenshot('cloud-setup');
+    expect(await page.getByLabel('Disk size (GiB)').inputValue()).toBe('80');
+    await session.screenshot('cloud-setup', { fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
     await eventually(async () =>
@@ -58,16 +121,63 @@ describe('Cloud setup', () => {
     await session.screenshot('cloud-setup-390');
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    // Role assumption: the CloudFormation link, the principal and the external id.
+    // Deleting the keys while a cluster runs on them: the confirm dialog, then waiting while it stops.
+    const cluster = await call('POST', `/api/v2/clusters/account/${slug}/`, { name: 'in-aws', workers: 1 });
+    expect((await call('GET', `/api/v2/clusters/account/${slug}/id/${cluster.id}`)).backend_type).toBe(
+      'vm_aws',
+    );
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm
+      .getByText(
+        '1 cluster (in-aws) run in AWS with these credentials. Deleting the AWS credentials stops it first. Continue?',
+      )
+      .waitFor();
+    await session.screenshot('cloud-setup-delete-confirm');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('button', { name: 'Save credentials' }).waitFor({ timeout: 120_000 });
+    await confirm.waitFor({ state: 'detached' });
+    expect((await call('GET', `/api/v2/clusters/account/${slug}/id/${cluster.id}`)).current_state.state).toBe(
+      'stopped',
+    );
+
+    // Role assumption without keys: the template to download, the console's steps, then the role ARN.
     await page.getByRole('tab', { name: 'Role assumption' }).click();
     await page.getByRole('button', { name: 'Start CloudFormation setup' }).click();
     await page.getByText('Waiting for the role…').waitFor();
-    await page.getByRole('link', { name: 'Open in AWS CloudFormation' }).waitFor();
-    await page
-      .getByRole('tabpanel', { name: 'Role assumption' })
-      .getByText('arn:aws:iam::123456789012:user/cumulus-tests')
+    const rolePanel = page.getByRole('tabpanel', { name: 'Role assumption' });
+    await rolePanel.getByText('arn:aws:iam::123456789012:user/cumulus-tests').first().waitFor();
+    await rolePanel.getByRole('link', { name: 'CloudFormation console' }).waitFor();
+    expect(await rolePanel.getByRole('link', { name: 'Open in AWS CloudFormation' }).count()).toBe(0);
+    await session.screenshot('cloud-setup-role', { fullPage: true });
+    const roleArn = await makeRoleStack(page);
+    await page.getByLabel("Role ARN (the stack's RoleArn output)").fill(roleArn);
+    await page.getByRole('button', { name: 'Complete setup' }).click();
+    await page.getByText('Role assumption saved').waitFor();
+    await page.getByText('AWS (EC2, your account)').waitFor({ timeout: 30_000 });
+
+    // Replacing that role while a cluster runs asks first, through the same dialog; cancelled, nothing changes.
+    await call('POST', `/api/v2/clusters/account/${slug}/`, { name: 'on-role', workers: 1 });
+    await page.reload();
+    await page.getByRole('tab', { name: 'Role assumption' }).click();
+    await page.getByRole('button', { name: 'Start CloudFormation setup' }).click();
+    const otherRole = await makeRoleStack(page);
+    await page.getByLabel("Role ARN (the stack's RoleArn output)").fill(otherRole);
+    await page.getByRole('button', { name: 'Complete setup' }).click();
+    await confirm
+      .getByText(
+        '1 cluster (on-role) run in AWS with these credentials. Replacing the AWS credentials stops it first. Continue?',
+      )
       .waitFor();
-    await session.screenshot('cloud-setup-role');
+    await session.screenshot('cloud-setup-complete-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await call('GET', `/api/v2/cloud-credentials/${slug}/aws`)).summary.role_arn).toBe(roleArn);
+    expect(
+      (await call('GET', `/api/v2/clusters/account/${slug}/`)).find(
+        (c: { name: string }) => c.name === 'on-role',
+      ).current_state.state,
+    ).not.toBe('stopped');
 
     // GCP and Azure forms.
     await page.getByRole('tab', { name: 'Azure' }).click();
@@ -88,5 +198,5 @@ describe('Cloud setup', () => {
     await dialog.getByText('Spot workers').waitFor();
     await session.screenshot('cloud-create-cluster');
     expectNoConsoleErrors(session.errors);
-  }, 240_000);
+  }, 420_000);
 });

@@ -8288,6 +8288,7 @@ export interface paths {
                             role: "scheduler" | "worker";
                             scheduler_address: string | null;
                             scheduler_port: number;
+                            dashboard_port: number;
                             dask_config: {
                                 [key: string]: unknown;
                             };
@@ -20086,7 +20087,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Assumes the role once and keeps it as the workspace's AWS credentials. */
+        /** @description Assumes the role once and keeps it as the workspace's AWS credentials. 409 action_required while clusters run with the credentials it replaces. */
         post: {
             parameters: {
                 query?: {
@@ -20169,10 +20170,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reports the role a setup attempt made (its stack output); completes the setup. */
+        /** @description Reports the role a setup attempt made (its stack output); completes the setup. 409 action_required while clusters run with the credentials it replaces. */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    confirm?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -20248,7 +20251,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Starts a CloudFormation setup: the template Cumulus serves, a quick-create link, and an id to poll. */
+        /** @description Starts a CloudFormation setup of role assumption, polled by id. With the workspace's AWS keys Cumulus creates the stack itself (409 action_required while clusters run with the keys the role will replace); without, the user creates it from the template Cumulus serves. */
         post: {
             parameters: {
                 query?: {
@@ -20273,12 +20276,21 @@ export interface paths {
                             /** @enum {string} */
                             state: "pending" | "complete" | "error";
                             reason: string;
+                            /** @enum {string} */
+                            mode: "cumulus" | "console";
                             external_id: string;
                             allowed_principal: string;
                             role_name: string;
                             role_arn: string | null;
+                            stack_name: string;
+                            stack_id: string | null;
+                            stack_status: string | null;
+                            parameters: {
+                                [key: string]: string;
+                            };
                             template_url: string;
-                            launch_url: string;
+                            console_url: string;
+                            launch_url: string | null;
                             created: string;
                             updated: string;
                         };
@@ -20321,7 +20333,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A CloudFormation setup attempt: pending until its role is reported, then complete or error. */
+        /** @description A CloudFormation setup attempt: a stack Cumulus made is looked at (DescribeStacks) and its role kept once made; pending until the role is kept, then complete or error. */
         get: {
             parameters: {
                 query?: never;
@@ -20345,12 +20357,21 @@ export interface paths {
                             /** @enum {string} */
                             state: "pending" | "complete" | "error";
                             reason: string;
+                            /** @enum {string} */
+                            mode: "cumulus" | "console";
                             external_id: string;
                             allowed_principal: string;
                             role_name: string;
                             role_arn: string | null;
+                            stack_name: string;
+                            stack_id: string | null;
+                            stack_status: string | null;
+                            parameters: {
+                                [key: string]: string;
+                            };
                             template_url: string;
-                            launch_url: string;
+                            console_url: string;
+                            launch_url: string | null;
                             created: string;
                             updated: string;
                         };
@@ -20515,7 +20536,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** @description Makes (or finds again) the instance profile for cluster machines and a security group in the region's default VPC with Dask's ports open to the allowed CIDR only (the caller's address when none is given). */
+        /** @description Makes (or finds again) the instance profile for cluster machines and a security group in the region's VPC (the one named, else its default VPC) with Dask's ports open to the allowed CIDR only (the caller's address when none is given); a new allowed CIDR moves every cluster security group's. */
         post: {
             parameters: {
                 query?: never;
@@ -20531,6 +20552,7 @@ export interface paths {
                         allowed_cidr?: string;
                         /** @enum {string} */
                         region?: "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ca-central-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-northeast-1" | "ap-northeast-2" | "ap-southeast-1" | "ap-southeast-2" | "sa-east-1";
+                        vpc_id?: string;
                     };
                 };
             };
@@ -20622,6 +20644,8 @@ export interface paths {
                                 security_group_id: string | null;
                                 network: string | null;
                                 subnet: string | null;
+                                ami_id: string | null;
+                                problem: string | null;
                             }[];
                         };
                     };
@@ -20694,6 +20718,8 @@ export interface paths {
                                 security_group_id: string | null;
                                 network: string | null;
                                 subnet: string | null;
+                                ami_id: string | null;
+                                problem: string | null;
                             }[];
                         };
                     };
@@ -20803,7 +20829,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Removes the AWS setup and what Cumulus made in the account (409 while clusters run). */
+        /** @description Removes the AWS setup and what Cumulus made in the account (409 while clusters run; 400 with AWS words when AWS refuses to remove something, nothing forgotten). */
         delete: {
             parameters: {
                 query?: {
@@ -20825,6 +20851,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             deleted: boolean;
+                            left_in_account: string[];
                         };
                     };
                 };
@@ -21435,6 +21462,8 @@ export interface paths {
                                 security_group_id: string | null;
                                 network: string | null;
                                 subnet: string | null;
+                                ami_id: string | null;
+                                problem: string | null;
                             }[];
                         };
                     };
@@ -21505,6 +21534,8 @@ export interface paths {
                                 security_group_id: string | null;
                                 network: string | null;
                                 subnet: string | null;
+                                ami_id: string | null;
+                                problem: string | null;
                             }[];
                         };
                     };

@@ -106,9 +106,10 @@ class Agent:
         self.role = boot["role"]
         self.heartbeat_interval = float(boot["heartbeat_interval_seconds"])
         self.unreachable_timeout = float(boot["unreachable_timeout_seconds"])
-        host = private_address(self.control.server)
+        host = os.environ.get("CUMULUS_AGENT_HOST") or private_address(self.control.server)
         self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
-        self.call(self.control.instance_state, "started", private_ip_address=host, public_ip_address=host)
+        # Only the private address: a cloud's public one is not on the VM (the control plane asks the cloud).
+        self.call(self.control.instance_state, "started", private_ip_address=host)
 
         preloads = []
         for name in boot.get("preloads", []):

@@ -76,7 +76,8 @@ def command(boot, host, preload_paths, workdir, scheduler_file=None):
         # Its HTTP server always runs (health, and the dashboard where bokeh allows), under the path
         # the control plane proxies it at.
         prefix = boot.get("dashboard_prefix")
-        http = ["--dashboard-address", f"{host}:0", *(["--dashboard-prefix", prefix] if prefix else [])]
+        http = ["--dashboard-address", f"{host}:{boot.get('dashboard_port') or 0}",
+                *(["--dashboard-prefix", prefix] if prefix else [])]
         return [
             python, "-m", "distributed.cli.dask_scheduler",
             "--host", host, "--port", str(boot.get("scheduler_port") or 0), "--protocol", "tls",

@@ -91,10 +91,18 @@ export interface BackendDescription {
   options: { provider_name: string } & Record<string, unknown>;
 }
 
+/** Ports Dask listens on where a backend fixes them (a cloud's firewall opens exactly these). */
+export interface DaskPorts {
+  scheduler: number;
+  dashboard: number;
+}
+
 export interface Backend {
   /** The backend type clients see (`in_process` for the local backend). */
   readonly type: string;
   readonly capabilities: BackendCapabilities;
+  /** Fixed ports for the scheduler and its dashboard; unset: any free port (local processes). */
+  readonly ports?: DaskPorts;
   /** How it builds software environments, if it can (capabilities' `builds` lists the kinds). */
   readonly builder?: Builder;
   describeSelf(): BackendDescription;

@@ -112,7 +112,11 @@ export function runPython(code: string, args: string[] = [], timeoutMs = 120_000
   });
 }
 
-/** Python that connects a real distributed.Client over mutual TLS with the details' certificate. */
+/**
+ * Python that connects a real distributed.Client over mutual TLS with the details' certificate,
+ * to the address a client is told (client-contract section 3: the scheduler's public address when
+ * `give_scheduler_public_ip`, else its private one, and `scheduler_port`).
+ */
 export const CONNECT_AND_SUM = `
 import sys, json, tempfile, os
 from distributed import Client
@@ -123,7 +127,9 @@ cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
 open(cert, "w").write(details["cluster_options"]["tls_cert"])
 open(key, "w").write(details["cluster_options"]["tls_key"])
 sec = Security(tls_ca_file=cert, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
-ip = details["scheduler"]["instance"]["private_ip_address"]
+instance = details["scheduler"]["instance"]
+public = details["cluster_infra"]["give_scheduler_public_ip"] and instance["public_ip_address"]
+ip = public or instance["private_ip_address"]
 address = f"tls://{ip}:{details['scheduler_port']}"
 with Client(address, security=sec, timeout=60) as client:
     import dask.array as da

@@ -1,25 +1,50 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { promisify } from 'node:util';
+import {
+  DescribeInstanceAttributeCommand,
+  DescribeInstancesCommand,
+  EC2Client,
+  type Instance,
+} from '@aws-sdk/client-ec2';
 import { findInstanceProcesses, signalGroups } from '../../src/compute/local-processes.js';
+import { HELPER_HEADER } from './moto.js';
+
+const run = promisify(execFile);
+/** What the internet gateway forwards from a VM's public address to its private one (the security group's ports). */
+const FORWARDED_PORTS = [8786, 8787];
 
 /**
  * Plays the machines of moto's EC2: every instance Cumulus launched that EC2 says is running is
  * "booted" by reading its user-data back from the EC2 API and running it here, as cloud-init
  * would on the VM (the agent it fetches phones home, Dask starts); an instance EC2 says is
  * terminated has its processes killed, as the VM going away would. Its own time is kept apart.
+ *
+ * Where it may (root: `ip addr add`), each VM gets EC2's addresses on this machine: its private
+ * address on the loopback device, which the agent binds to (CUMULUS_AGENT_HOST, as a VM's own
+ * interface), and its public address forwarded to the private one on the security group's ports,
+ * as AWS's internet gateway does. A client then reaches a scheduler only through the address the
+ * API answers. Where it may not, `addressProblem` says why and each VM binds a loopback address
+ * of its own (127.x.y.z).
  */
 export class Ec2Machines {
   readonly workRoot = mkdtempSync(path.join(tmpdir(), 'cumulus-vms-'));
   /** Milliseconds each boot took this helper (reading user-data and starting it). */
   readonly bootMs: number[] = [];
-  readonly booted = new Map<string, { backendId: string }>();
+  /** Booted VMs by EC2 instance id: the address its agent binds, and EC2's public address. */
+  readonly booted = new Map<string, { backendId: string; host: string; publicIp: string | null }>();
   readonly killed = new Set<string>();
+  /** Why VMs could not get EC2's addresses here (null: they do). */
+  addressProblem: string | null = null;
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
   readonly #ec2: EC2Client;
+  readonly #added: string[] = [];
+  readonly #gateways: Server[] = [];
+  readonly #forwarded = new Set<Socket>();
 
   constructor(
     endpoint: string,
@@ -27,6 +52,20 @@ export class Ec2Machines {
     region = 'us-east-1',
   ) {
     this.#ec2 = new EC2Client({ region, endpoint, credentials });
+    // Through the tests' EC2 proxy these calls are the helper's, not Cumulus's: not counted.
+    this.#ec2.middlewareStack.add(
+      (next) => (args) => {
+        const request = args.request as { headers?: Record<string, string> };
+        if (request.headers) request.headers[HELPER_HEADER] = '1';
+        return next(args);
+      },
+      { step: 'build', name: 'cumulusTestHelperHeader' },
+    );
+  }
+
+  /** Whether VMs get EC2's own addresses on this machine. */
+  get realAddresses(): boolean {
+    return this.addressProblem === null;
   }
 
   start(everyMs = 200): this {
@@ -50,7 +89,7 @@ export class Ec2Machines {
       const id = instance.InstanceId!;
       const backendId = instance.Tags?.find((t) => t.Key === 'cumulus:backend-id')?.Value ?? '';
       const state = instance.State?.Name;
-      if (state === 'running' && !this.booted.has(id)) await this.boot(id, backendId);
+      if (state === 'running' && !this.booted.has(id)) await this.boot(instance, backendId);
       else if (
         (state === 'terminated' || state === 'shutting-down' || state === 'stopped') &&
         this.booted.has(id) &&
@@ -62,9 +101,11 @@ export class Ec2Machines {
     }
   }
 
-  private async boot(instanceId: string, backendId: string): Promise<void> {
+  private async boot(instance: Instance, backendId: string): Promise<void> {
     const started = performance.now();
-    this.booted.set(instanceId, { backendId });
+    const instanceId = instance.InstanceId!;
+    const host = await this.network(instance);
+    this.booted.set(instanceId, { backendId, host, publicIp: instance.PublicIpAddress ?? null });
     const attribute = await this.#ec2.send(
       new DescribeInstanceAttributeCommand({ InstanceId: instanceId, Attribute: 'userData' }),
     );
@@ -77,10 +118,66 @@ export class Ec2Machines {
         HOME: process.env.HOME ?? '/tmp',
         CUMULUS_WORK_DIR: this.workRoot,
         CUMULUS_PYTHON: '/usr/bin/python3',
+        CUMULUS_AGENT_HOST: host,
       },
     });
     child.unref();
     this.bootMs.push(performance.now() - started);
+  }
+
+  /** The address the VM's agent binds: EC2's private one where it can be made real here. */
+  private async network(instance: Instance): Promise<string> {
+    const privateIp = instance.PrivateIpAddress;
+    if (this.realAddresses && privateIp) {
+      try {
+        await this.addAddress(privateIp);
+        const publicIp = instance.PublicIpAddress;
+        if (publicIp) {
+          await this.addAddress(publicIp);
+          for (const port of FORWARDED_PORTS) await this.gateway(publicIp, privateIp, port);
+        }
+        return privateIp;
+      } catch (err) {
+        this.addressProblem = `cannot give VMs EC2's addresses here: ${(err as Error).message.trim()}`;
+      }
+    }
+    // 127.0.0.0/8 is all loopback: a VM of its own without privileges.
+    const n = this.booted.size + 2;
+    return `127.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
+  }
+
+  private async addAddress(ip: string): Promise<void> {
+    try {
+      await run('ip', ['addr', 'add', `${ip}/32`, 'dev', 'lo']);
+      this.#added.push(ip);
+    } catch (err) {
+      // Another VM of this moto (or a run before) has it already: fine, but not ours to remove.
+      if (!String((err as { stderr?: string }).stderr).includes('File exists')) throw err;
+    }
+  }
+
+  /** Forwards publicIp:port to privateIp:port (the internet gateway's NAT). */
+  private gateway(publicIp: string, privateIp: string, port: number): Promise<void> {
+    const server = createServer((inbound) => {
+      const outbound = createConnection({ host: privateIp, port });
+      inbound.pipe(outbound).pipe(inbound);
+      this.#forwarded.add(inbound).add(outbound);
+      const end = () => {
+        inbound.destroy();
+        outbound.destroy();
+        this.#forwarded.delete(inbound);
+        this.#forwarded.delete(outbound);
+      };
+      inbound.on('close', end);
+      outbound.on('close', end);
+      inbound.on('error', end);
+      outbound.on('error', end);
+    });
+    this.#gateways.push(server);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, publicIp, () => resolve());
+    });
   }
 
   /** What the VM ran, gone (TERM, then KILL). */
@@ -104,6 +201,10 @@ export class Ec2Machines {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     for (const { backendId } of this.booted.values()) await this.kill(backendId);
+    for (const socket of this.#forwarded) socket.destroy();
+    for (const server of this.#gateways) await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const ip of this.#added)
+      await run('ip', ['addr', 'del', `${ip}/32`, 'dev', 'lo']).catch(() => undefined);
     rmSync(this.workRoot, { recursive: true, force: true });
   }
 }

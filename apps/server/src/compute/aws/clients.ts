@@ -12,9 +12,13 @@ export type AwsSecret =
   | { kind: 'keys'; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   | { kind: 'role'; roleArn: string; externalId: string };
 
+/**
+ * How Cumulus makes its AWS clients. Where calls go is the SDK's own business: it reads
+ * `AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_<SERVICE>` (which wins for its service) and
+ * `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` from the environment itself (tests: moto_server), which an
+ * explicit `endpoint` here would override.
+ */
 export interface AwsOptions {
-  /** `AWS_ENDPOINT_URL`: every call goes there (tests: moto_server); per-service variables the SDK reads itself. */
-  endpoint?: string;
   /** Attempts per call (the SDK retries throttling and 5xx); tests and loops may want fewer. */
   maxAttempts?: number;
 }
@@ -24,7 +28,6 @@ const common = (options: AwsOptions, region: string) => ({
   maxAttempts: options.maxAttempts ?? 3,
   // The SDK waits forever for an answer by default: a call that hangs would hold a reconcile pass.
   requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
-  ...(options.endpoint && { endpoint: options.endpoint }),
 });
 
 export const ec2Client = (o: AwsOptions, region: string, credentials: Creds) =>

@@ -4,7 +4,6 @@ import {
   type EC2Client,
   type Instance,
   RunInstancesCommand,
-  type RunInstancesCommandInput,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import {
@@ -18,7 +17,8 @@ import {
   retryable,
 } from '../backend.js';
 import { type AwsOptions, type AwsSecret, awsCode, awsMessage, credentialsOf, ec2Client } from './clients.js';
-import { userDataScript } from './user-data.js';
+import { CLUSTER_PORTS } from './network.js';
+import { classify, nextChoice, runInput, TAG } from './run-instances.js';
 
 /** Where and how a workspace's instances run (its credentials, region, network and settings). */
 export interface Ec2Placement {
@@ -45,42 +45,11 @@ export interface Ec2BackendOptions {
   shapeOf(instanceType: string): MachineShape | undefined;
   /** Every EC2 call, by name: the bench counts them. */
   onCall?: (name: string) => void;
+  /** How long after launch an instance EC2 does not know yet counts as pending (UNKNOWN_GRACE_MS). */
+  unknownGraceMs?: number;
 }
 
-export const TAG = {
-  backendId: 'cumulus:backend-id',
-  cluster: 'cumulus:cluster-id',
-  workspace: 'cumulus:workspace-id',
-  role: 'cumulus:role',
-} as const;
-
-/** Errors after which the next instance type (or on-demand) may work. */
-const CAPACITY = new Set([
-  'InsufficientInstanceCapacity',
-  'InstanceLimitExceeded',
-  'VcpuLimitExceeded',
-  'MaxSpotInstanceCountExceeded',
-  'SpotMaxPriceTooLow',
-  'InsufficientCapacity',
-  'Unsupported',
-  'InvalidParameterCombination',
-]);
-/** Errors no retry mends: a person has to change permissions or settings. */
-const CONFIGURATION =
-  /^(UnauthorizedOperation|AuthFailure|InvalidAMIID|InvalidSubnetID|InvalidGroup|InvalidParameterValue|InvalidClientTokenId|OptInRequired|Blocked|AccessDenied)/;
-const THROTTLED = /^(RequestLimitExceeded|Throttling|ServiceUnavailable|InternalError|Unavailable)/;
-
 const LAUNCHABLE = ['pending', 'running'];
-
-/** EC2's instance states in the words of the contract's instance states (client-contract.md section 2.8). */
-export const EC2_TO_INSTANCE_STATE: Record<string, 'starting' | 'started' | 'stopping' | 'stopped'> = {
-  pending: 'starting',
-  running: 'started',
-  stopping: 'stopping',
-  'shutting-down': 'stopping',
-  stopped: 'stopped',
-  terminated: 'stopped',
-};
 
 const OBSERVED: Record<string, Observation['state']> = {
   pending: 'pending',
@@ -91,16 +60,14 @@ const OBSERVED: Record<string, Observation['state']> = {
   terminated: 'gone',
 };
 
-const tagsOf = (spec: LaunchSpec) =>
-  Object.entries({
-    Name: spec.name,
-    [TAG.backendId]: spec.backendId,
-    [TAG.cluster]: String(spec.clusterId),
-    [TAG.workspace]: String(spec.workspaceId),
-    [TAG.role]: spec.role,
-  }).map(([Key, Value]) => ({ Key, Value }));
-
 const PLACEMENT_TTL_MS = 5_000;
+/**
+ * EC2 is eventually consistent: DescribeInstances may not know an instance for a while after
+ * RunInstances made it. Until this long after its launch, an unknown instance is still pending.
+ */
+export const UNKNOWN_GRACE_MS = 3 * 60_000;
+/** Values one DescribeInstances filter takes. */
+const FILTER_VALUES = 200;
 /** RunInstances in flight at once per backend: a 200-worker cluster queues, not floods (EC2 throttles). */
 const LAUNCHES_AT_ONCE = 16;
 /** What a cluster that names no instance type is sized as (clients' AWS default). */
@@ -113,6 +80,7 @@ const DEFAULT_TYPE = 'm6i.xlarge';
  * reconcile pass; stop terminates.
  */
 export function createEc2Backend(options: Ec2BackendOptions): Backend {
+  const unknownGraceMs = options.unknownGraceMs ?? UNKNOWN_GRACE_MS;
   const placements = new Map<number, { at: number; value: Promise<Ec2Placement | null> }>();
   const clients = new Map<string, EC2Client>();
   const rootDevices = new Map<string, Promise<string | null>>();
@@ -162,17 +130,43 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
     return client;
   }
 
-  /** The instance a launch made before, found by its tag (a launch is repeated after a crash). */
-  async function findLaunched(client: EC2Client, backendId: string): Promise<Instance | undefined> {
-    const answer = await client.send(
-      new DescribeInstancesCommand({
-        Filters: [
-          { Name: `tag:${TAG.backendId}`, Values: [backendId] },
-          { Name: 'instance-state-name', Values: LAUNCHABLE },
-        ],
-      }),
-    );
-    return answer.Reservations?.flatMap((r) => r.Instances ?? [])[0];
+  /**
+   * The instances launches made before, found by their backend-id tag (a launch is repeated after
+   * a crash between RunInstances and recording its answer). Launches asked for together share one
+   * DescribeInstances: a pass launching 200 workers looks once, not 200 times.
+   */
+  const lookups = new Map<string, { ids: string[]; found: Promise<Map<string, Instance>> }>();
+  function launchedBefore(key: string, client: EC2Client, backendId: string): Promise<Instance | undefined> {
+    let batch = lookups.get(key);
+    if (!batch || batch.ids.length >= FILTER_VALUES) {
+      const ids: string[] = [];
+      const found = new Promise<Map<string, Instance>>((resolve, reject) =>
+        setImmediate(() => {
+          if (lookups.get(key)?.ids === ids) lookups.delete(key);
+          client
+            .send(
+              new DescribeInstancesCommand({
+                Filters: [
+                  { Name: `tag:${TAG.backendId}`, Values: ids },
+                  { Name: 'instance-state-name', Values: LAUNCHABLE },
+                ],
+              }),
+            )
+            .then((answer) => {
+              const byId = new Map<string, Instance>();
+              for (const i of answer.Reservations?.flatMap((r) => r.Instances ?? []) ?? []) {
+                const id = i.Tags?.find((t) => t.Key === TAG.backendId)?.Value;
+                if (id && !byId.has(id)) byId.set(id, i);
+              }
+              resolve(byId);
+            }, reject);
+        }),
+      );
+      batch = { ids, found };
+      lookups.set(key, batch);
+    }
+    batch.ids.push(backendId);
+    return batch.found.then((byId) => byId.get(backendId));
   }
 
   function rootDevice(client: EC2Client, region: string, ami: string): Promise<string | null> {
@@ -200,17 +194,28 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
     instanceType: i.InstanceType,
     spot: i.InstanceLifecycle === 'spot',
     subnetId: i.SubnetId ?? null,
+    zone: i.Placement?.AvailabilityZone ?? null,
+    launchedAt: (i.LaunchTime ?? new Date()).toISOString(),
     ...extra,
   });
 
   async function launch(spec: LaunchSpec): Promise<BackendData> {
     const p = await placementOf(spec.workspaceId);
     const client = ec2(spec.workspaceId, p);
-    const existing = await findLaunched(client, spec.backendId).catch((err: unknown) => {
-      throw classify(err);
-    });
+    const existing = await launchedBefore(`${spec.workspaceId}:${p.region}`, client, spec.backendId).catch(
+      (err: unknown) => {
+        throw classify(err);
+      },
+    );
     if (existing) return dataOf(existing, spec.workspaceId, p.region, { adopted: true });
+    return slot(() => runInstance(spec, p, client));
+  }
 
+  /**
+   * RunInstances with the first choice EC2 accepts: instance types in order, spot then on-demand
+   * where allowed, and each subnet (its zone) in turn when a zone lacks capacity or the type.
+   */
+  async function runInstance(spec: LaunchSpec, p: Ec2Placement, client: EC2Client): Promise<BackendData> {
     const ami = p.settings.amis[p.region];
     if (!ami)
       throw final(`No machine image is set for ${p.region}: set one in the workspace's AWS settings.`);
@@ -230,50 +235,31 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
         : ['spot']
       : ['on-demand'];
     const device = await rootDevice(client, p.region, ami);
-    const subnet = p.subnetIds.length ? p.subnetIds[spec.instanceId % p.subnetIds.length] : undefined;
+    // Instances spread over the subnets; each tries the others when its own zone is short.
+    const first = p.subnetIds.length ? spec.instanceId % p.subnetIds.length : 0;
+    const subnets: (string | undefined)[] = p.subnetIds.length
+      ? [...p.subnetIds.slice(first), ...p.subnetIds.slice(0, first)]
+      : [undefined];
     const skipped: string[] = [];
-    for (const instanceType of types) {
+    nextType: for (const instanceType of types) {
       for (const market of markets) {
-        const input: RunInstancesCommandInput = {
-          ImageId: ami,
-          InstanceType: instanceType as RunInstancesCommandInput['InstanceType'],
-          MinCount: 1,
-          MaxCount: 1,
-          ClientToken: `${spec.backendId}-${instanceType}-${market}`.slice(0, 64),
-          UserData: Buffer.from(userDataScript(spec)).toString('base64'),
-          ...(subnet && { SubnetId: subnet }),
-          ...(p.securityGroupId && { SecurityGroupIds: [p.securityGroupId] }),
-          ...(p.instanceProfileArn && { IamInstanceProfile: { Arn: p.instanceProfileArn } }),
-          ...(device && {
-            BlockDeviceMappings: [
-              {
-                DeviceName: device,
-                Ebs: { VolumeSize: p.settings.disk_size_gib, VolumeType: 'gp3', DeleteOnTermination: true },
-              },
-            ],
-          }),
-          ...(market === 'spot' && {
-            InstanceMarketOptions: {
-              MarketType: 'spot',
-              SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
-            },
-          }),
-          TagSpecifications: [
-            { ResourceType: 'instance', Tags: tagsOf(spec) },
-            { ResourceType: 'volume', Tags: tagsOf(spec) },
-          ],
-        };
-        try {
-          const made = (await client.send(new RunInstancesCommand(input))).Instances?.[0];
-          if (!made?.InstanceId) throw retryable('EC2 answered RunInstances without an instance.');
-          const note = skipped.length
-            ? `Launched ${instanceType}${market === 'spot' ? ' (spot)' : ''} after: ${skipped.join('; ')}`
-            : undefined;
-          return dataOf(made, spec.workspaceId, p.region, { ...(note && { note }) });
-        } catch (err) {
-          const code = awsCode(err);
-          if (!CAPACITY.has(code)) throw classify(err);
-          skipped.push(`${instanceType}${market === 'spot' ? ' spot' : ''}: ${awsMessage(err)}`);
+        for (const subnet of subnets) {
+          const input = runInput(spec, p, { ami, device, instanceType, market, subnet });
+          try {
+            const made = (await client.send(new RunInstancesCommand(input))).Instances?.[0];
+            if (!made?.InstanceId) throw retryable('EC2 answered RunInstances without an instance.');
+            const note = skipped.length
+              ? `Launched ${instanceType}${market === 'spot' ? ' (spot)' : ''} after: ${skipped.join('; ')}`
+              : undefined;
+            return dataOf(made, spec.workspaceId, p.region, { ...(note && { note }) });
+          } catch (err) {
+            const next = nextChoice(err, instanceType);
+            if (!next) throw classify(err);
+            const where = subnets.length > 1 && subnet ? ` in ${subnet}` : '';
+            skipped.push(`${instanceType}${market === 'spot' ? ' spot' : ''}${where}: ${awsMessage(err)}`);
+            if (next === 'type') continue nextType;
+            if (next === 'market') break;
+          }
         }
       }
     }
@@ -284,6 +270,8 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
   return {
     type: 'vm_aws',
     capabilities: { ssh: true, dashboards: true, gpus: true, spot: true, builds: [] },
+    // What the cluster security group opens (network.ts): a client outside the VPC reaches these.
+    ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1] },
 
     describeSelf() {
       return { backend: 'vm_aws', options: { provider_name: 'aws' } };
@@ -303,7 +291,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       );
     },
 
-    launch: (spec) => slot(() => launch(spec)),
+    launch,
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
       const seen = new Map<string, Observation>();
@@ -339,12 +327,21 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
               if (inst.InstanceId) byId.set(inst.InstanceId, inst);
           }
           for (const ref of g.refs) {
-            const inst = byId.get(String((ref.backendData as { instanceId: string }).instanceId));
+            const data = ref.backendData as { instanceId: string; launchedAt?: string };
+            const inst = byId.get(String(data.instanceId));
+            const launchedAt = Date.parse(data.launchedAt ?? '');
+            if (!inst && Date.now() - launchedAt < unknownGraceMs) {
+              // Just launched: DescribeInstances may not know it yet (EC2's eventual consistency).
+              seen.set(ref.backendId, { state: 'pending' });
+              continue;
+            }
             const state = inst?.State?.Name ?? 'terminated';
             seen.set(ref.backendId, {
               state: OBSERVED[state] ?? 'pending',
               ...(OBSERVED[state] === 'gone' && {
-                reason: inst?.StateReason?.Message ?? `EC2 instance ${state}`,
+                reason: inst
+                  ? (inst.StateReason?.Message ?? `EC2 instance ${state}`)
+                  : `EC2 does not know instance ${data.instanceId}`,
               }),
               privateIp: inst?.PrivateIpAddress ?? null,
               publicIp: inst?.PublicIpAddress ?? null,
@@ -366,13 +363,4 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
         });
     },
   };
-}
-
-/** An AWS failure as the reconciler needs it: the user's words, and whether trying again can help. */
-function classify(err: unknown) {
-  const code = awsCode(err);
-  const reason = awsMessage(err);
-  if (CONFIGURATION.test(code)) return final(reason, err);
-  if (THROTTLED.test(code) || CAPACITY.has(code)) return retryable(reason, err);
-  return retryable(reason, err);
 }

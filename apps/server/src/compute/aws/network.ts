@@ -3,6 +3,7 @@ import {
   CreateSecurityGroupCommand,
   DeleteSecurityGroupCommand,
   DescribeAvailabilityZonesCommand,
+  DescribeImagesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
@@ -75,6 +76,23 @@ export async function listSecurityGroups(ec2: EC2Client, vpcId?: string) {
     vpc_id: g.VpcId ?? '',
     description: g.Description ?? '',
   }));
+}
+
+/** The newest available image with this name (wildcards allowed), of this owner if named. */
+export async function findImage(ec2: EC2Client, name: string, owner: string | null): Promise<string | null> {
+  const answer = await ec2.send(
+    new DescribeImagesCommand({
+      Filters: [
+        { Name: 'name', Values: [name] },
+        { Name: 'state', Values: ['available'] },
+      ],
+      ...(owner && { Owners: [owner] }),
+    }),
+  );
+  const newest = (answer.Images ?? [])
+    .filter((i) => i.ImageId)
+    .sort((a, b) => (b.CreationDate ?? '').localeCompare(a.CreationDate ?? ''))[0];
+  return newest?.ImageId ?? null;
 }
 
 /** The VPC to use when none is named: the region's default one. */
@@ -194,12 +212,21 @@ export async function ensureInstanceProfile(iam: IAMClient, name: string) {
   return { name, arn: made.InstanceProfile!.Arn!, roleName: name, created: true };
 }
 
+/** Removes the instance profile (its roles first) and the role; what is gone already is skipped. */
 export async function deleteInstanceProfile(iam: IAMClient, name: string) {
-  await iam
-    .send(new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: name, RoleName: name }))
+  const profile = await iam
+    .send(new GetInstanceProfileCommand({ InstanceProfileName: name }))
     .catch(ignoring('NoSuchEntity'));
-  await iam
-    .send(new DeleteInstanceProfileCommand({ InstanceProfileName: name }))
-    .catch(ignoring('NoSuchEntity'));
+  if (profile?.InstanceProfile) {
+    for (const role of profile.InstanceProfile.Roles ?? [])
+      await iam
+        .send(
+          new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: name, RoleName: role.RoleName }),
+        )
+        .catch(ignoring('NoSuchEntity'));
+    await iam
+      .send(new DeleteInstanceProfileCommand({ InstanceProfileName: name }))
+      .catch(ignoring('NoSuchEntity'));
+  }
   await iam.send(new DeleteRoleCommand({ RoleName: name })).catch(ignoring('NoSuchEntity'));
 }

@@ -58,10 +58,14 @@ export const cloudSetupAttempts = pgTable(
     /** `role` (start-role-assumption-setup) or `cloudformation` (cf-setup-attempt). */
     kind: varchar('kind', { length: 32 }).notNull(),
     externalId: varchar('external_id', { length: 64 }).notNull(),
-    /** `pending` until a role is reported, then `complete` or `error`. */
+    /** `pending` until the role is known (its stack's output, or reported), then `complete` or `error`. */
     state: varchar('state', { length: 16 }).notNull().default('pending'),
     reason: text('reason').notNull().default(''),
     roleArn: varchar('role_arn', { length: 2048 }),
+    /** The stack Cumulus created itself with the workspace's keys (null: the user creates it). */
+    stackId: varchar('stack_id', { length: 2048 }),
+    /** The region of that stack. */
+    stackRegion: varchar('stack_region', { length: 32 }),
     creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
     created: createdAt(),
     updated: tstz('updated').notNull().defaultNow(),

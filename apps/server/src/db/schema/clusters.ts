@@ -202,6 +202,8 @@ export const instances = pgTable(
     privateIpAddress: varchar('private_ip_address', { length: 64 }),
     publicIpAddress: varchar('public_ip_address', { length: 64 }),
     launchedAt: tstz('launched_at'),
+    /** When the backend first saw it running (a VM leaves `pending`): its first heartbeat is due from then. */
+    runningAt: tstz('running_at'),
     lastHeartbeat: tstz('last_heartbeat'),
     /** When the backend confirmed the instance gone; until then a stopped instance is still stopped again. */
     releasedAt: tstz('released_at'),

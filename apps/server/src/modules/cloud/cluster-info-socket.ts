@@ -129,10 +129,13 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
       await setUpGlobal(deps, user, slug, { region: region as (typeof AWS_REGIONS)[number] }, ip);
     }
     say(`Setting up ${region}`);
-    await setRegions(deps, user, slug, {
+    const set = await setRegions(deps, user, slug, {
       regions: [{ region: region as (typeof AWS_REGIONS)[number], default: true }],
     });
-    say(`Clusters of ${slug} now run in AWS ${region}`);
+    // Without a machine image nothing can launch there yet: said, not claimed done.
+    const problem = set.regions.find((r) => r.region === region)?.problem;
+    if (problem) say(problem, { is_error: true });
+    else say(`Clusters of ${slug} now run in AWS ${region}`);
   }
 }
 

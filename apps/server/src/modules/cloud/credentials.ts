@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type AwsSecret, awsMessage, callerIdentity, credentialsOf } from '../../compute/aws/clients.js';
+import {
+  type AwsOptions,
+  type AwsSecret,
+  awsMessage,
+  callerIdentity,
+  credentialsOf,
+} from '../../compute/aws/clients.js';
 import type { Db } from '../../db/client.js';
 import {
   type CloudCredentialRow,
@@ -77,13 +83,14 @@ interface NewCredentials {
   secret: unknown;
   summary: Record<string, string | null>;
   defaultRegion: string | null;
-  /** Who the credentials act as (AWS account, GCP project, Azure subscription): new keys for the same one change nothing for running clusters. */
+  /** Who the credentials act as (AWS account, GCP project, Azure subscription). */
   identity: string;
 }
 
 /**
- * Stores checked credentials, sealed. Replacing credentials of another account while clusters
- * run there goes through the 409 protocol (guard.ts); keys rotated for the same account do not.
+ * Stores checked credentials, sealed. Replacing credentials while clusters run there goes through
+ * the 409 protocol (guard.ts), even for the same account: new keys with fewer rights could leave
+ * the clusters' machines running where Cumulus can no longer stop them.
  */
 export async function storeCredentials(
   deps: Deps,
@@ -95,13 +102,13 @@ export async function storeCredentials(
 ): Promise<CloudCredentialRow> {
   const box = deps.cloudSecrets;
   const existing = await storedCredentials(deps.db, workspaceId, provider);
-  if (existing && existing.summary.identity !== given.identity)
+  if (existing)
     await guardClustersInCloud(
       deps,
       workspaceId,
       provider,
       confirm,
-      `Replacing the ${PROVIDER_NAME[provider]} credentials with ones for another account`,
+      `Replacing the ${PROVIDER_NAME[provider]} credentials`,
     );
   const values = {
     kind: given.kind,
@@ -252,4 +259,5 @@ export async function deleteCredentials(
   return { deleted: true };
 }
 
-export const awsOptions = (deps: Pick<Deps, 'config'>) => ({ endpoint: deps.config.aws.endpointUrl });
+/** How this server's AWS clients are made (where they call is the SDK's: AWS_ENDPOINT_URL...). */
+export const awsOptions = (_deps: Pick<Deps, 'config'>): AwsOptions => ({});

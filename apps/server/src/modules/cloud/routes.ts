@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { z } from '../../http/zod.js';
+import * as cloudFormation from './cloudformation.js';
 import { registerClusterInfoSocket } from './cluster-info-socket.js';
 import * as credentials from './credentials.js';
 import * as roles from './role-setup.js';
@@ -164,7 +165,8 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       config: user,
       schema: {
         tags,
-        description: "Assumes the role once and keeps it as the workspace's AWS credentials.",
+        description:
+          "Assumes the role once and keeps it as the workspace's AWS credentials. 409 action_required while clusters run with the credentials it replaces.",
         params: workspaceParams,
         querystring: confirmQuery,
         body: callbackBody,
@@ -186,12 +188,15 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       config: user,
       schema: {
         tags,
-        description: 'Reports the role a setup attempt made (its stack output); completes the setup.',
+        description:
+          'Reports the role a setup attempt made (its stack output); completes the setup. 409 action_required while clusters run with the credentials it replaces.',
+        querystring: confirmQuery,
         body: callbackBody,
         response: { 200: credentialsAnswer },
       },
     },
-    async (request) => roles.roleCallback(deps, currentUser(request), request.body),
+    async (request) =>
+      roles.roleCallback(deps, currentUser(request), request.body, request.query.confirm ?? false),
   );
   app.post(
     `${base}/account/:account/cf-setup-attempt`,
@@ -200,13 +205,19 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       schema: {
         tags,
         description:
-          'Starts a CloudFormation setup: the template Cumulus serves, a quick-create link, and an id to poll.',
+          "Starts a CloudFormation setup of role assumption, polled by id. With the workspace's AWS keys Cumulus creates the stack itself (409 action_required while clusters run with the keys the role will replace); without, the user creates it from the template Cumulus serves.",
         params: workspaceParams,
         querystring: confirmQuery,
         response: { 200: attemptAnswer },
       },
     },
-    async (request) => roles.startCloudFormation(deps, currentUser(request), request.params.account),
+    async (request) =>
+      cloudFormation.startCloudFormation(
+        deps,
+        currentUser(request),
+        request.params.account,
+        request.query.confirm ?? false,
+      ),
   );
   app.get(
     `${base}/account/:account/cf-setup-attempt/:id`,
@@ -215,13 +226,13 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       schema: {
         tags,
         description:
-          'A CloudFormation setup attempt: pending until its role is reported, then complete or error.',
+          'A CloudFormation setup attempt: a stack Cumulus made is looked at (DescribeStacks) and its role kept once made; pending until the role is kept, then complete or error.',
         params: attemptParams,
         response: { 200: attemptAnswer },
       },
     },
     async (request) =>
-      roles.getCloudFormation(deps, currentUser(request), request.params.account, request.params.id),
+      cloudFormation.getCloudFormation(deps, currentUser(request), request.params.account, request.params.id),
   );
   app.get(
     `${base}/cf-template/:id/:signature`,
@@ -235,6 +246,7 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         response: { 200: z.record(z.string(), z.unknown()) },
       },
     },
-    async (request) => roles.cloudFormationTemplate(deps, request.params.id, request.params.signature),
+    async (request) =>
+      cloudFormation.cloudFormationTemplate(deps, request.params.id, request.params.signature),
   );
 }

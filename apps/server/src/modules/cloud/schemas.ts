@@ -153,14 +153,30 @@ export const attemptParams = z.object({ account: z.string().trim().min(1).max(64
 
 export const attemptAnswer = z.object({
   id: z.number().int(),
+  /** `pending` until the role is known and kept, then `complete`, or `error` with the reason. */
   state: z.enum(['pending', 'complete', 'error']),
   reason: z.string(),
+  /**
+   * `cumulus`: Cumulus made the stack with the workspace's keys and follows it (polled here);
+   * `console`: the user makes it (template, console steps), then completes the role setup.
+   */
+  mode: z.enum(['cumulus', 'console']),
   external_id: z.string(),
   allowed_principal: z.string(),
   role_name: z.string(),
   role_arn: z.string().nullable(),
+  stack_name: z.string(),
+  stack_id: z.string().nullable(),
+  /** CloudFormation's status of the stack when Cumulus looked (mode `cumulus`, while pending). */
+  stack_status: z.string().nullable(),
+  /** The template's parameters for this workspace. */
+  parameters: z.record(z.string(), z.string()),
+  /** The template, to download (a signed link to this server). */
   template_url: z.string(),
-  launch_url: z.string(),
+  /** The CloudFormation console's page for creating a stack from an uploaded template. */
+  console_url: z.string(),
+  /** A quick-create link with everything filled in: only where the operator published the template in S3. */
+  launch_url: z.string().nullable(),
   created: z.string(),
   updated: z.string(),
 });

@@ -21,8 +21,9 @@ export const RUNNABLE: readonly CloudProvider[] = ['aws'];
 /**
  * Writes what the workspace shows of its cloud (`active_backend`, `setup_complete`,
  * `configured_customer_hosted`) from its credentials and setup, in the caller's transaction:
- * a cloud is set up once it has credentials, its global setup and a region; new clusters run
- * there once it is, and on this server's own backend otherwise.
+ * a cloud is set up once it has credentials, its global setup and a region (AWS: with a machine
+ * image, so clusters can launch); new clusters run there once it is, and on this server's own
+ * backend otherwise.
  */
 export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Promise<void> {
   const [creds, setups, regions] = await Promise.all([
@@ -31,17 +32,21 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
       .from(cloudCredentials)
       .where(eq(cloudCredentials.workspaceId, workspaceId)),
     tx
-      .select({ provider: cloudSetups.provider })
+      .select({ provider: cloudSetups.provider, settings: cloudSetups.settings })
       .from(cloudSetups)
       .where(and(eq(cloudSetups.workspaceId, workspaceId), isNotNull(cloudSetups.global))),
     tx
-      .select({ provider: cloudSetupRegions.provider })
+      .select({
+        provider: cloudSetupRegions.provider,
+        region: cloudSetupRegions.region,
+        isDefault: cloudSetupRegions.isDefault,
+      })
       .from(cloudSetupRegions)
       .where(eq(cloudSetupRegions.workspaceId, workspaceId)),
   ]);
   const has = (rows: { provider: string }[], p: string) => rows.some((r) => r.provider === p);
   const complete = (['aws', 'gcp'] as const).filter(
-    (p) => has(creds, p) && has(setups, p) && has(regions, p),
+    (p) => has(creds, p) && has(setups, p) && has(regions, p) && (p !== 'aws' || canLaunch(setups, regions)),
   );
   const runnable = complete.find((p) => RUNNABLE.includes(p));
   await tx
@@ -53,6 +58,17 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
     })
     .where(eq(workspaces.id, workspaceId));
   if (complete.length > 0) await recordCloudSetupComplete(tx, workspaceId);
+}
+
+/** AWS can launch once its default region has a machine image (set, or found when the region was added). */
+function canLaunch(
+  setups: { provider: string; settings: Record<string, unknown> }[],
+  regions: { provider: string; region: string; isDefault: boolean }[],
+): boolean {
+  const aws = regions.filter((r) => r.provider === 'aws');
+  const region = (aws.find((r) => r.isDefault) ?? aws[0])?.region;
+  const amis = setups.find((s) => s.provider === 'aws')?.settings.amis as Record<string, string> | undefined;
+  return !!region && !!amis?.[region];
 }
 
 /**

@@ -58,7 +58,10 @@ export const bootstrapAnswer = z.object({
   role: z.enum(['scheduler', 'worker']),
   /** The scheduler's address for workers; null until the scheduler has started (ask again). */
   scheduler_address: z.string().nullable(),
+  /** 0: any free port; a cloud backend fixes it (8786 on vm_aws, what its security group opens). */
   scheduler_port: z.number().int(),
+  /** Where the scheduler's HTTP server (dashboard) listens; 0: any free port (8787 on vm_aws). */
+  dashboard_port: z.number().int(),
   dask_config: z.record(z.string(), z.unknown()),
   environ: z.record(z.string(), z.string()),
   worker_options: z.record(z.string(), z.unknown()),

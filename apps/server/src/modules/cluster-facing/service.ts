@@ -44,7 +44,8 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     .where(eq(workspaces.id, cluster.workspaceId));
   await touch(deps.db, instance.id);
   const scheduler = process.role === 'worker' ? await runningSchedulerAddress(deps.db, clusterId) : null;
-  const port = Number(cluster.schedulerOptions.port ?? 0);
+  const backend = await deps.backends.forCluster(cluster);
+  const port = Number(cluster.schedulerOptions.port ?? backend.ports?.scheduler ?? 0);
   return {
     cluster_id: cluster.id,
     cluster_name: cluster.name,
@@ -55,6 +56,7 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     role: process.role,
     scheduler_address: scheduler,
     scheduler_port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 0,
+    dashboard_port: backend.ports?.dashboard ?? 0,
     dask_config: cluster.daskConfig,
     environ: cluster.environ,
     worker_options: cluster.workerOptions,
@@ -64,7 +66,7 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     tls_cert: cluster.tlsCert,
     tls_key: deps.secrets.decrypt(cluster.tlsKeyBox),
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,
-    python: await pythonFor(deps.db, await deps.backends.forCluster(cluster), cluster.softwareBuildId),
+    python: await pythonFor(deps.db, backend, cluster.softwareBuildId),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
     batch: await batchSetup(deps.db, cluster.id),

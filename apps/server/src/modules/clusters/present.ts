@@ -147,6 +147,8 @@ export async function presentDetails(
   const [base] = await presentSummaries(db, [cluster], new Map([[workspace.id, workspace]]));
   const senv = await aliasNameOf(db, cluster.softwareBuildId);
   const end = isAtRest(cluster.state) ? cluster.stateUpdated : new Date();
+  const schedulerInstance = scheduler ? instanceOf.get(scheduler.id) : undefined;
+  const place = placeOf(cluster, schedulerInstance);
   return {
     ...base!,
     coiled_hosted: false,
@@ -164,11 +166,12 @@ export async function presentDetails(
     cluster_options: {
       tls_cert: cluster.tlsCert,
       tls_key: secrets.decrypt(cluster.tlsKeyBox),
-      region_name: 'local',
-      zone_name: null,
+      region_name: place.region,
+      zone_name: place.zone,
     },
     cluster_infra: {
-      give_scheduler_public_ip: false,
+      // A cloud VM's public address (from the cloud) is how a client outside its network reaches it.
+      give_scheduler_public_ip: !!schedulerInstance?.publicIpAddress,
       current_state: { state: cluster.infraState, updated: isoTime(cluster.updated) },
     },
     senv_alias: senv ? { name: senv } : null,
@@ -177,6 +180,18 @@ export async function presentDetails(
     cost_per_hour: 0,
     total_cost: 0,
     billable_time: Math.max(0, Math.round((end.getTime() - cluster.created.getTime()) / 1000)),
+  };
+}
+
+/** Where a cluster runs: its scheduler's region and zone (what a cloud backend recorded), else `local`. */
+function placeOf(cluster: Cluster, scheduler: Instance | undefined) {
+  const data = (scheduler?.backendData ?? {}) as { region?: unknown; zone?: unknown };
+  const asked = (cluster.options.options ?? {}) as { region_name?: unknown };
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return {
+    region:
+      text(data.region) ?? (cluster.backendType === 'in_process' ? null : text(asked.region_name)) ?? 'local',
+    zone: text(data.zone),
   };
 }
 

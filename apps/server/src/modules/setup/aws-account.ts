@@ -1,5 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { type AwsSecret, credentialsOf, ec2Client, iamClient } from '../../compute/aws/clients.js';
+import {
+  type AwsSecret,
+  cloudFormationClient,
+  credentialsOf,
+  ec2Client,
+  iamClient,
+} from '../../compute/aws/clients.js';
 import type { Db } from '../../db/client.js';
 import { type CloudSetupRegion, cloudSetupRegions, cloudSetups } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
@@ -15,6 +21,9 @@ export interface AwsGlobal {
   instance_profile_arn: string;
   security_groups: Record<string, { vpc_id: string; group_id: string }>;
 }
+
+/** The role and instance profile cluster machines run with (the CloudFormation role may manage only these). */
+export const instanceRoleName = (workspaceId: number) => `cumulus-instances-${workspaceId}`;
 
 export const DEFAULT_AWS_SETTINGS = (allowedCidr: string): AwsSettings => ({
   worker_instance_types: ['m6i.xlarge', 'm5.xlarge'],
@@ -33,6 +42,8 @@ export const noCredentials = () =>
     message: 'Add AWS credentials to this workspace first.',
   });
 
+export type AwsClients = Awaited<ReturnType<typeof awsClientsOf>>;
+
 /** The workspace's AWS: its credentials and SDK clients made with them. */
 export async function awsClientsOf(deps: Pick<Deps, 'db' | 'cloudSecrets' | 'config'>, workspaceId: number) {
   const stored = await awsSecretOf(deps.db, deps.cloudSecrets, workspaceId);
@@ -45,6 +56,7 @@ export async function awsClientsOf(deps: Pick<Deps, 'db' | 'cloudSecrets' | 'con
     defaultRegion: home,
     ec2: (region: string) => ec2Client(options, region, creds),
     iam: () => iamClient(options, creds),
+    cloudFormation: (region: string) => cloudFormationClient(options, region, creds),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { awsCode, awsMessage } from '../../compute/aws/clients.js';
+import { awsMessage } from '../../compute/aws/clients.js';
 import {
   changeAllowedCidr,
   defaultVpcId,
@@ -9,6 +9,7 @@ import {
   deleteSecurityGroup,
   ensureInstanceProfile,
   ensureSecurityGroup,
+  findImage,
   listSecurityGroups,
   listSubnets,
   listVpcs,
@@ -20,20 +21,14 @@ import { workspaceAccess } from '../access/workspace.js';
 import { guardClustersInCloud } from '../cloud/guard.js';
 import { refreshWorkspaceBackend } from '../cloud/workspace-backend.js';
 import {
+  type AwsClients,
   type AwsGlobal,
   awsClientsOf,
   awsSetupRow,
-  DEFAULT_AWS_SETTINGS,
+  instanceRoleName,
   regionRows,
 } from './aws-account.js';
-import type {
-  AwsSettings,
-  awsGlobalAnswer,
-  awsGlobalBody,
-  awsRegionsBody,
-  awsSettingsPatch,
-  regionAnswer,
-} from './schemas.js';
+import type { AwsSettings, awsGlobalAnswer, awsGlobalBody, awsRegionsBody, regionAnswer } from './schemas.js';
 
 /**
  * AWS setup of a workspace (`setup/account/{ws}/aws/*`): the instance profile and cluster
@@ -41,12 +36,12 @@ import type {
  * clusters run in, and their settings. Every AWS call uses the workspace's own credentials.
  */
 
-const cloudError = (err: unknown) =>
+export const cloudError = (err: unknown) =>
   err instanceof ApiError
     ? err
     : new ApiError(400, { detail: `AWS said: ${awsMessage(err)}`, code: 'AWS_ERROR' });
 
-async function aws<T>(call: () => Promise<T>): Promise<T> {
+export async function aws<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
@@ -55,7 +50,6 @@ async function aws<T>(call: () => Promise<T>): Promise<T> {
 }
 
 const groupName = (slug: string) => `cumulus-${slug}`.slice(0, 255);
-const profileName = (workspaceId: number) => `cumulus-instances-${workspaceId}`;
 const tagsOf = (workspace: { id: number; slug: string }) => ({
   'cumulus:workspace': workspace.slug,
   'cumulus:workspace-id': String(workspace.id),
@@ -77,7 +71,11 @@ export async function getGlobal(deps: Deps, user: User, slug: string) {
   return presentGlobal((row?.global as AwsGlobal | null) ?? null);
 }
 
-/** Makes (or finds again) the instance profile and the security group of a region's default VPC. */
+/**
+ * Makes (or finds again) the instance profile and the cluster security group of a region's VPC
+ * (the one named, else the region's default one). A new allowed CIDR moves the Dask ports of
+ * every cluster security group Cumulus made, in every region.
+ */
 export async function setUpGlobal(
   deps: Deps,
   user: User,
@@ -89,16 +87,13 @@ export async function setUpGlobal(
   const clients = await awsClientsOf(deps, workspace.id);
   const existing = await awsSetupRow(deps.db, workspace.id);
   const before = (existing?.global as AwsGlobal | null) ?? null;
-  const allowedCidr = body.allowed_cidr ?? before?.allowed_cidr ?? `${callerIp.replace(/^::ffff:/, '')}/32`;
+  const asked = (existing?.settings as Partial<AwsSettings> | undefined)?.allowed_cidr;
+  const allowedCidr =
+    body.allowed_cidr ?? before?.allowed_cidr ?? asked ?? `${callerIp.replace(/^::ffff:/, '')}/32`;
   const region = body.region ?? clients.defaultRegion;
   const ec2 = clients.ec2(region);
-  const profile = await aws(() => ensureInstanceProfile(clients.iam(), profileName(workspace.id)));
-  const vpcId = await aws(() => defaultVpcId(ec2));
-  if (!vpcId)
-    throw fieldError(
-      'region',
-      `${region} has no default VPC: add the region with a VPC instead (aws/regions).`,
-    );
+  const vpcId = await vpcOf(ec2, region, body.vpc_id, 'vpc_id');
+  const profile = await aws(() => ensureInstanceProfile(clients.iam(), instanceRoleName(workspace.id)));
   const group = await aws(() =>
     ensureSecurityGroup(ec2, {
       vpcId,
@@ -107,16 +102,32 @@ export async function setUpGlobal(
       tags: tagsOf(workspace),
     }),
   );
-  if (before && before.allowed_cidr !== allowedCidr)
-    await aws(() => changeAllowedCidr(ec2, group.groupId, before.allowed_cidr, allowedCidr));
+  const groups = { ...before?.security_groups, [region]: { vpc_id: vpcId, group_id: group.groupId } };
+  const from = before?.allowed_cidr;
+  if (from && from !== allowedCidr)
+    for (const [r, g] of Object.entries(groups))
+      if (!(r === region && group.created))
+        await aws(() => changeAllowedCidr(clients.ec2(r), g.group_id, from, allowedCidr));
   const global: AwsGlobal = {
     allowed_cidr: allowedCidr,
     instance_profile_name: profile.name,
     instance_profile_arn: profile.arn,
-    security_groups: { ...before?.security_groups, [region]: { vpc_id: vpcId, group_id: group.groupId } },
+    security_groups: groups,
   };
   await saveGlobal(deps, workspace.id, global, { allowed_cidr: allowedCidr });
   return presentGlobal(global);
+}
+
+/** The VPC named (checked to be in the region), else the region's default one. */
+async function vpcOf(ec2: EC2Client, region: string, named: string | undefined, field: string) {
+  if (named) {
+    if (!(await aws(() => listVpcs(ec2))).some((v) => v.vpc_id === named))
+      throw fieldError(field, `There is no VPC ${named} in ${region}.`);
+    return named;
+  }
+  const found = await aws(() => defaultVpcId(ec2));
+  if (!found) throw fieldError(field, `${region} has no default VPC: choose one of its VPCs.`);
+  return found;
 }
 
 async function saveGlobal(
@@ -144,9 +155,13 @@ async function saveGlobal(
   });
 }
 
-export function presentRegion(r: CloudSetupRegion): z.infer<typeof regionAnswer> {
+export function presentRegion(
+  r: CloudSetupRegion,
+  settings: Partial<AwsSettings> = {},
+): z.infer<typeof regionAnswer> {
   const n = r.network as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const ami = r.provider === 'aws' ? (settings.amis?.[r.region as keyof AwsSettings['amis']] ?? null) : null;
   return {
     id: r.id,
     provider: r.provider as 'aws' | 'gcp',
@@ -157,12 +172,20 @@ export function presentRegion(r: CloudSetupRegion): z.infer<typeof regionAnswer>
     security_group_id: str(n.security_group_id),
     network: str(n.network),
     subnet: str(n.subnet),
+    ami_id: ami,
+    problem:
+      r.provider === 'aws' && !ami
+        ? `No machine image for ${r.region}: set one in the AWS settings (an AMI with python3 and distributed).`
+        : null,
   };
 }
 
 export async function getRegions(deps: Deps, user: User, slug: string, provider: 'aws' | 'gcp') {
   const { workspace } = await workspaceAccess(deps.db, user, slug);
-  return { regions: (await regionRows(deps.db, workspace.id, provider)).map(presentRegion) };
+  const settings = (await awsSetupRow(deps.db, workspace.id))?.settings as Partial<AwsSettings> | undefined;
+  return {
+    regions: (await regionRows(deps.db, workspace.id, provider)).map((r) => presentRegion(r, settings)),
+  };
 }
 
 /**
@@ -180,14 +203,13 @@ export async function setRegions(deps: Deps, user: User, slug: string, body: z.i
       code: 'NO_CLOUD_SETUP',
     });
   const clients = await awsClientsOf(deps, workspace.id);
+  const settings = (row?.settings ?? {}) as Partial<AwsSettings>;
+  const amis: AwsSettings['amis'] = { ...settings.amis };
   const chosen: { region: string; network: Record<string, unknown>; isDefault: boolean }[] = [];
   for (const [i, r] of body.regions.entries()) {
     const ec2 = clients.ec2(r.region);
-    const vpcId = r.vpc_id ?? (await aws(() => defaultVpcId(ec2)));
-    if (!vpcId) throw fieldError(`regions.${i}.vpc_id`, `${r.region} has no default VPC: name one.`);
+    const vpcId = await vpcOf(ec2, r.region, r.vpc_id, `regions.${i}.vpc_id`);
     const subnets = await aws(() => listSubnets(ec2, vpcId));
-    if (subnets.length === 0 && !(await aws(() => listVpcs(ec2))).some((v) => v.vpc_id === vpcId))
-      throw fieldError(`regions.${i}.vpc_id`, `There is no VPC ${vpcId} in ${r.region}.`);
     const known = new Set(subnets.map((s) => s.subnet_id));
     const wrong = (r.subnet_ids ?? []).find((s) => !known.has(s));
     if (wrong) throw fieldError(`regions.${i}.subnet_ids`, `Subnet ${wrong} is not in ${vpcId}.`);
@@ -214,6 +236,11 @@ export async function setRegions(deps: Deps, user: User, slug: string, body: z.i
               )
             ).groupId;
       global.security_groups[r.region] = { vpc_id: vpcId, group_id: groupId };
+    }
+    // A region clusters can launch in has a machine image: the one set, else one found by name.
+    if (!amis[r.region]) {
+      const found = await aws(() => findImage(ec2, deps.config.aws.amiName, deps.config.aws.amiOwner));
+      if (found) amis[r.region] = found;
     }
     chosen.push({
       region: r.region,
@@ -242,7 +269,11 @@ export async function setRegions(deps: Deps, user: User, slug: string, body: z.i
         .where(eq(cloudSetupRegions.id, r.id));
     await tx
       .update(cloudSetups)
-      .set({ global: global as unknown as Record<string, unknown>, updated: new Date() })
+      .set({
+        global: global as unknown as Record<string, unknown>,
+        settings: { ...settings, amis },
+        updated: new Date(),
+      })
       .where(eq(cloudSetups.id, row!.id));
     await refreshWorkspaceBackend(tx, workspace.id);
   });
@@ -280,21 +311,39 @@ export async function deleteRegion(
   return { deleted: true };
 }
 
-/** Undoes the AWS setup: what Cumulus made in the account goes (as far as AWS lets it), then its records. */
+/**
+ * Undoes the AWS setup: what Cumulus made in the account goes, then its records. When AWS refuses
+ * to remove something, nothing is forgotten and the refusal is answered (fix it, then try again);
+ * without credentials the records go and the answer names what stays in the account.
+ */
 export async function deleteAwsSetup(deps: Deps, user: User, slug: string, confirm: boolean) {
   const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
   const row = await awsSetupRow(deps.db, workspace.id);
-  if (!row) return { deleted: false };
+  if (!row) return { deleted: false, left_in_account: [] };
   await guardClustersInCloud(deps, workspace.id, 'aws', confirm, 'Removing the AWS setup');
   const global = row.global as AwsGlobal | null;
-  if (global) {
-    const clients = await awsClientsOf(deps, workspace.id).catch(() => null);
-    if (clients) {
-      for (const [region, g] of Object.entries(global.security_groups))
-        await deleteSecurityGroup(clients.ec2(region), g.group_id).catch(() => undefined);
-      await deleteInstanceProfile(clients.iam(), global.instance_profile_name).catch(() => undefined);
-    }
-  }
+  const made = global
+    ? [
+        ...Object.entries(global.security_groups).map(([region, g]) => ({
+          what: `security group ${g.group_id} in ${region}`,
+          remove: (c: AwsClients) => deleteSecurityGroup(c.ec2(region), g.group_id),
+        })),
+        {
+          what: `instance profile and role ${global.instance_profile_name}`,
+          remove: (c: AwsClients) => deleteInstanceProfile(c.iam(), global.instance_profile_name),
+        },
+      ]
+    : [];
+  const clients = made.length ? await awsClientsOf(deps, workspace.id).catch(() => null) : null;
+  const refused: string[] = [];
+  if (clients)
+    for (const m of made)
+      await m.remove(clients).catch((err: unknown) => refused.push(`${m.what}: ${awsMessage(err)}`));
+  if (refused.length)
+    throw new ApiError(400, {
+      detail: `AWS refused to remove what Cumulus made in the account (${refused.join('; ')}). Nothing was forgotten: fix the permissions and try again.`,
+      code: 'AWS_ERROR',
+    });
   await deps.db.transaction(async (tx) => {
     await tx
       .delete(cloudSetupRegions)
@@ -302,67 +351,5 @@ export async function deleteAwsSetup(deps: Deps, user: User, slug: string, confi
     await tx.delete(cloudSetups).where(eq(cloudSetups.id, row.id));
     await refreshWorkspaceBackend(tx, workspace.id);
   });
-  return { deleted: true };
-}
-
-export async function getSettings(deps: Deps, user: User, slug: string): Promise<AwsSettings> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
-  const row = await awsSetupRow(deps.db, workspace.id);
-  const global = row?.global as AwsGlobal | null;
-  return {
-    ...DEFAULT_AWS_SETTINGS(global?.allowed_cidr ?? '0.0.0.0/32'),
-    ...(row?.settings as Partial<AwsSettings>),
-  };
-}
-
-/** Changes settings; a new allowed CIDR moves the Dask ports of every cluster security group Cumulus made. */
-export async function patchSettings(
-  deps: Deps,
-  user: User,
-  slug: string,
-  body: z.infer<typeof awsSettingsPatch>,
-) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
-  const row = await awsSetupRow(deps.db, workspace.id);
-  const global = (row?.global as AwsGlobal | null) ?? null;
-  if (body.allowed_cidr && global && body.allowed_cidr !== global.allowed_cidr) {
-    const clients = await awsClientsOf(deps, workspace.id);
-    for (const [region, g] of Object.entries(global.security_groups))
-      await aws(() =>
-        changeAllowedCidr(clients.ec2(region), g.group_id, global.allowed_cidr, body.allowed_cidr!),
-      );
-    global.allowed_cidr = body.allowed_cidr;
-  }
-  const settings = { ...row?.settings, ...body };
-  if (row)
-    await deps.db
-      .update(cloudSetups)
-      .set({
-        settings,
-        ...(global && { global: global as unknown as Record<string, unknown> }),
-        updated: new Date(),
-      })
-      .where(eq(cloudSetups.id, row.id));
-  else await deps.db.insert(cloudSetups).values({ workspaceId: workspace.id, provider: 'aws', settings });
-  return getSettings(deps, user, slug);
-}
-
-/** `available-*`: what the account has in a region, listed with the workspace's credentials. */
-export async function available<T>(
-  deps: Deps,
-  user: User,
-  slug: string,
-  region: string,
-  list: (ec2: EC2Client) => Promise<T>,
-  vpcId?: string,
-): Promise<T> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
-  const ec2 = (await awsClientsOf(deps, workspace.id)).ec2(region);
-  try {
-    return await list(ec2);
-  } catch (err) {
-    if (awsCode(err).startsWith('InvalidVpcID'))
-      throw fieldError('vpc_id', `There is no VPC ${vpcId} in ${region}.`);
-    throw cloudError(err);
-  }
+  return { deleted: true, left_in_account: clients ? [] : made.map((m) => m.what) };
 }

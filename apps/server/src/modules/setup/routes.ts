@@ -8,9 +8,11 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import * as aws from './aws.js';
+import * as awsSettings from './aws-settings.js';
 import * as docker from './docker.js';
 import * as gcp from './gcp.js';
 import {
+  awsDeletedAnswer,
   awsGlobalAnswer,
   awsGlobalBody,
   awsRegionsBody,
@@ -70,7 +72,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       schema: {
         tags,
         description:
-          "Makes (or finds again) the instance profile for cluster machines and a security group in the region's default VPC with Dask's ports open to the allowed CIDR only (the caller's address when none is given).",
+          "Makes (or finds again) the instance profile for cluster machines and a security group in the region's VPC (the one named, else its default VPC) with Dask's ports open to the allowed CIDR only (the caller's address when none is given); a new allowed CIDR moves every cluster security group's.",
         params: workspaceParams,
         body: awsGlobalBody,
         response: { 200: awsGlobalAnswer },
@@ -126,10 +128,11 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       config: user,
       schema: {
         tags,
-        description: 'Removes the AWS setup and what Cumulus made in the account (409 while clusters run).',
+        description:
+          'Removes the AWS setup and what Cumulus made in the account (409 while clusters run; 400 with AWS words when AWS refuses to remove something, nothing forgotten).',
         params: workspaceParams,
         querystring: confirmQuery,
-        response: { 200: deletedAnswer },
+        response: { 200: awsDeletedAnswer },
       },
     },
     async (request) => aws.deleteAwsSetup(...who(request), request.query.confirm ?? false),
@@ -145,7 +148,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
         response: { 200: awsSettingsSchema },
       },
     },
-    async (request) => aws.getSettings(...who(request)),
+    async (request) => awsSettings.getSettings(...who(request)),
   );
   app.patch(
     `${base}/aws/settings`,
@@ -159,7 +162,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
         response: { 200: awsSettingsSchema },
       },
     },
-    async (request) => aws.patchSettings(...who(request), request.body),
+    async (request) => awsSettings.patchSettings(...who(request), request.body),
   );
   app.get(
     `${base}/aws/available-vpcs/:region`,
@@ -173,7 +176,9 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      aws.available(...who(request), request.params.region, async (ec2) => ({ vpcs: await listVpcs(ec2) })),
+      awsSettings.available(...who(request), request.params.region, async (ec2) => ({
+        vpcs: await listVpcs(ec2),
+      })),
   );
   app.get(
     `${base}/aws/available-azs`,
@@ -188,7 +193,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      aws.available(...who(request), request.query.region, async (ec2) => ({
+      awsSettings.available(...who(request), request.query.region, async (ec2) => ({
         availability_zones: await listAvailabilityZones(ec2),
       })),
   );
@@ -205,7 +210,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      aws.available(
+      awsSettings.available(
         ...who(request),
         request.query.region,
         async (ec2) => ({ subnets: await listSubnets(ec2, request.query.vpc_id) }),
@@ -225,7 +230,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      aws.available(
+      awsSettings.available(
         ...who(request),
         request.query.region,
         async (ec2) => ({ security_groups: await listSecurityGroups(ec2, request.query.vpc_id) }),

@@ -38,6 +38,8 @@ export const awsGlobalBody = z.object({
   allowed_cidr: cidr.optional(),
   /** The region whose VPC gets the security group now (others get theirs when added). */
   region: awsRegion.optional(),
+  /** That VPC; the region's default VPC when not given (a region may have none). */
+  vpc_id: vpcId.optional(),
 });
 
 export const awsGlobalAnswer = z.object({
@@ -68,6 +70,10 @@ export const regionAnswer = z.object({
   security_group_id: z.string().nullable(),
   network: z.string().nullable(),
   subnet: z.string().nullable(),
+  /** AWS: the machine image instances boot there (set in the settings, or found by name when the region was added). */
+  ami_id: z.string().nullable(),
+  /** What keeps clusters from launching there, if anything (no machine image). */
+  problem: z.string().nullable(),
 });
 export const regionsAnswer = z.object({ regions: z.array(regionAnswer) });
 export const regionIdQuery = z.object({ id });
@@ -178,3 +184,7 @@ export const dockerAnswer = dockerSchema.extend({
 });
 
 export const deletedAnswer = z.object({ deleted: z.boolean() });
+export const awsDeletedAnswer = deletedAnswer.extend({
+  /** What Cumulus made that stays in the account (it had no credentials to remove it with). */
+  left_in_account: z.array(z.string()),
+});

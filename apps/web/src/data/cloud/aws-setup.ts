@@ -40,7 +40,10 @@ export function useAwsSettingsQuery(account: string) {
   });
 }
 
-/** The network step: the account-wide setup (security group, instance profile), then the region. */
+/**
+ * The network step: the account-wide setup (instance profile, the security group in the VPC
+ * chosen, which need not be a default one), then the region.
+ */
 export async function setUpAwsNetwork({
   account,
   region,
@@ -53,7 +56,11 @@ export async function setUpAwsNetwork({
   await call(
     api.POST('/api/v2/setup/account/{account}/aws/global', {
       ...path(account),
-      body: { region: region.region, ...(allowedCidr && { allowed_cidr: allowedCidr }) },
+      body: {
+        region: region.region,
+        ...(region.vpc_id && { vpc_id: region.vpc_id }),
+        ...(allowedCidr && { allowed_cidr: allowedCidr }),
+      },
     }),
   );
   return call(
@@ -77,10 +84,16 @@ export function useSetUpAwsNetworkMutation(options?: MutationOptions<typeof setU
 export const patchAwsSettings = ({ account, body }: { account: string; body: AwsSettingsPatch }) =>
   call(api.PATCH('/api/v2/setup/account/{account}/aws/settings', { ...path(account), body }));
 
+/** A machine image may let the workspace run clusters on AWS: its regions and backend are read again. */
 export function usePatchAwsSettingsMutation(options?: MutationOptions<typeof patchAwsSettings>) {
-  return useApiMutation(patchAwsSettings, options, (queryClient, data, { account }) =>
-    queryClient.setQueryData(cloudKeys.awsSettings(account), data),
-  );
+  return useApiMutation(patchAwsSettings, options, (queryClient, data, { account }) => {
+    queryClient.setQueryData(cloudKeys.awsSettings(account), data);
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: cloudKeys.awsRegions(account) }),
+      queryClient.invalidateQueries({ queryKey: cloudKeys.workspaceBackend(account) }),
+      queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    ]);
+  });
 }
 
 /** What the account has in a region (admins): VPCs, and a VPC's subnets. */

@@ -1,22 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { cloudKeys } from '@/data/cloud/keys';
+import { userKeys } from '@/data/user/keys';
+import { useActionRequiredMutation } from '@/lib/api/action-required';
 import { type ApiBody, type ApiData, api, call } from '@/lib/api/client';
-import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
 export type SetupAttempt = ApiData<
   '/api/v2/cloud-credentials/account/{account}/cf-setup-attempt/{id}',
   'get'
 >;
-export type RoleCallbackBody = ApiBody<'/api/v2/cloud-credentials/callback', 'post'>;
+export type CompleteRoleBody = ApiBody<
+  '/api/v2/cloud-credentials/account/{account}/complete-role-assumption-setup',
+  'post'
+>;
 
 /** Polled every 3 s while pending (console.md section 9). */
 export const ATTEMPT_POLL_MS = 3_000;
 
-export const startCloudFormation = ({ account }: { account: string }) =>
+const confirmQuery = (confirm: boolean) => (confirm ? { confirm: true } : {});
+
+/** Starts a CloudFormation setup; with the workspace's keys the server creates the stack itself. */
+export const startCloudFormation = (account: string, confirm: boolean) =>
   call(
     api.POST('/api/v2/cloud-credentials/account/{account}/cf-setup-attempt', {
-      params: { path: { account } },
+      params: { path: { account }, query: confirmQuery(confirm) },
     }),
   );
 
@@ -28,27 +35,58 @@ export const getSetupAttempt = (account: string, id: number, signal?: AbortSigna
     }),
   );
 
-export function useStartCloudFormationMutation(options?: MutationOptions<typeof startCloudFormation>) {
-  return useApiMutation(startCloudFormation, options, (queryClient, data, { account }) =>
-    queryClient.setQueryData(cloudKeys.attempt(account, data.id), data),
-  );
+/**
+ * Refreshes what a role kept as the credentials touches: the credentials, the setup and the
+ * workspace (not the attempts: a completed attempt's own fetch calls this).
+ */
+function useRefresh(account: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: cloudKeys.credentials(account, 'aws') }),
+      queryClient.invalidateQueries({ queryKey: cloudKeys.awsSetup(account) }),
+      queryClient.invalidateQueries({ queryKey: cloudKeys.workspaceBackend(account) }),
+      queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    ]);
+}
+
+/** Follows the 409 protocol: replacing keys with a role while clusters run asks first (console.md section 4). */
+export function useStartCloudFormationMutation(account: string) {
+  const queryClient = useQueryClient();
+  return useActionRequiredMutation({
+    mutationFn: (_: undefined, confirm) => startCloudFormation(account, confirm),
+    onSuccess: (data) => queryClient.setQueryData(cloudKeys.attempt(account, data.id), data),
+  });
 }
 
 export function useSetupAttemptQuery(account: string, id: number | null) {
+  const refresh = useRefresh(account);
   return useQuery({
     queryKey: cloudKeys.attempt(account, id ?? 0),
-    queryFn: ({ signal }) => getSetupAttempt(account, id!, signal),
+    queryFn: async ({ signal }) => {
+      const attempt = await getSetupAttempt(account, id!, signal);
+      // A stack Cumulus made completes here: its role is now the workspace's credentials.
+      if (attempt.state === 'complete' && attempt.mode === 'cumulus') await refresh();
+      return attempt;
+    },
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data?.state === 'pending' ? ATTEMPT_POLL_MS : false),
   });
 }
 
-/** Reports the role the stack made; the server assumes it once and keeps it. */
-export const reportRole = ({ body }: { account: string; body: RoleCallbackBody }) =>
-  call(api.POST('/api/v2/cloud-credentials/callback', { body }));
-
-export function useReportRoleMutation(options?: MutationOptions<typeof reportRole>) {
-  return useApiMutation(reportRole, options, (queryClient, _data, { account }) =>
-    queryClient.invalidateQueries({ queryKey: [...cloudKeys.all, account] }),
+/** Keeps the role the user's stack made: the server assumes it once; the 409 protocol applies. */
+export const completeRoleSetup = (account: string, body: CompleteRoleBody, confirm: boolean) =>
+  call(
+    api.POST('/api/v2/cloud-credentials/account/{account}/complete-role-assumption-setup', {
+      params: { path: { account }, query: confirmQuery(confirm) },
+      body,
+    }),
   );
+
+export function useCompleteRoleSetupMutation(account: string) {
+  const refresh = useRefresh(account);
+  return useActionRequiredMutation({
+    mutationFn: (body: CompleteRoleBody, confirm) => completeRoleSetup(account, body, confirm),
+    onSuccess: refresh,
+  });
 }

@@ -86,9 +86,12 @@ describe('Create cluster', () => {
       batch_job_ids: null,
     });
     // In a cloud workspace: the picked worker type, and spot workers falling back to on demand.
-    const cloud = createClusterBody({ ...input, workerInstanceType: 'm5.xlarge', spot: true });
+    const cloud = createClusterBody({ ...input, workerInstanceType: 'm5.xlarge', spot: true }, true);
     expect(cloud.worker_instance_types).toEqual(['m5.xlarge']);
     expect(cloud.options).toEqual({ spot: true, spot_on_demand_fallback: true });
+    // The switch off says so: the workspace's settings may run spot by default.
+    expect(createClusterBody({ ...input, spot: false }, true).options).toEqual({ spot: false });
+    expect(body.options).toBeUndefined();
     expect(body.worker_instance_types).toBeNull();
     // A picked environment is sent by name; none leaves the server's Python.
     expect(createClusterBody({ ...input, envName: 'analysis' }).env_name).toBe('analysis');

@@ -1,5 +1,4 @@
 import { CloudIcon } from 'lucide-react';
-import * as React from 'react';
 
 import { EmptyState } from '@/components/empty-state';
 import { Page, PageHeader } from '@/components/page';
@@ -25,8 +24,8 @@ const BACKEND_LABEL: Record<string, string> = {
 /**
  * The Cloud page (console.md section 2's `account` and `setup` routes): where the workspace's
  * clusters run. AWS in three steps (credentials or role assumption, region and network,
- * settings); GCP and Azure credentials. Once AWS is set up the workspace is polled every 3 s
- * until it runs on its cloud backend.
+ * settings); GCP and Azure credentials. Once AWS is set up (a machine image included) the
+ * workspace is polled every 3 s until it runs on its cloud backend.
  */
 export function CloudSetupPage() {
   usePageMeta({ title: 'Cloud Setup', breadcrumbs: [{ label: 'Cloud' }] });
@@ -53,13 +52,14 @@ export function CloudSetupPage() {
 }
 
 function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdmin: boolean }) {
-  const [waiting, setWaiting] = React.useState(false);
-  const details = useWorkspaceBackendQuery(slug, waiting);
   const credentials = useCloudCredentialsQuery(slug, 'aws');
   const regions = useAwsRegionsQuery(slug);
+  const home = regions.data?.regions.find((r) => r.default) ?? null;
+  // Set up on AWS with nothing missing (also after a reload): the workspace switches soon.
+  const ready = !!credentials.data?.configured && !!home && !home.problem;
+  const details = useWorkspaceBackendQuery(slug, ready);
   const backend = details.data?.activeBackend ?? 'in_process';
-  const defaultRegion = regions.data?.regions.find((r) => r.default)?.region ?? null;
-  const polling = waiting && backend === 'in_process';
+  const polling = ready && backend === 'in_process';
 
   return (
     <Page>
@@ -79,6 +79,11 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
         <span className="font-medium">{BACKEND_LABEL[backend] ?? backend}</span>
         {details.data?.setupComplete ? <Badge variant="secondary">Setup complete</Badge> : null}
         {polling ? <span className="text-muted-foreground">Waiting for the workspace to switch…</span> : null}
+        {credentials.data?.configured && home?.problem ? (
+          <span className="text-warning basis-full" role="status">
+            {home.problem}
+          </span>
+        ) : null}
       </div>
       {!isAdmin ? (
         <p className="text-muted-foreground text-sm">
@@ -93,13 +98,9 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
         </TabsList>
         <TabsContent value="aws" className="grid gap-6">
           <AwsCredentialsCard account={slug} isAdmin={isAdmin} />
-          <AwsNetworkCard
-            account={slug}
-            enabled={isAdmin && (credentials.data?.configured ?? false)}
-            onDone={() => setWaiting(true)}
-          />
+          <AwsNetworkCard account={slug} enabled={isAdmin && (credentials.data?.configured ?? false)} />
           {regions.data?.regions.length ? (
-            <AwsSettingsCard account={slug} region={defaultRegion} isAdmin={isAdmin} />
+            <AwsSettingsCard account={slug} region={home?.region ?? null} isAdmin={isAdmin} />
           ) : null}
         </TabsContent>
         <TabsContent value="gcp">

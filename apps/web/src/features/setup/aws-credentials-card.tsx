@@ -1,30 +1,23 @@
-import { ExternalLinkIcon } from 'lucide-react';
 import * as React from 'react';
 
-import { CopyButton } from '@/components/copy-button';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import {
-  useReportRoleMutation,
-  useSetupAttemptQuery,
-  useStartCloudFormationMutation,
-} from '@/data/cloud/cf-setup-attempt';
 import { useCloudConfigQuery } from '@/data/cloud/cloud-config-query';
 import {
   useDeleteCloudCredentialsMutation,
   useSaveCloudCredentialsMutation,
 } from '@/data/cloud/cloud-credentials-mutation';
 import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
+import { RoleSetup } from '@/features/setup/aws-role-setup';
 import { CredentialsSummary } from '@/features/setup/credentials-summary';
 import { setupError } from '@/features/setup/messages';
 
-/** Step 1 of AWS: access keys, or role assumption through the CloudFormation template Cumulus serves. */
+/** Step 1 of AWS: access keys, or role assumption through the CloudFormation template Cumulus serves (aws-role-setup.tsx). */
 export function AwsCredentialsCard({ account, isAdmin }: { account: string; isAdmin: boolean }) {
   const credentials = useCloudCredentialsQuery(account, 'aws');
   const remove = useDeleteCloudCredentialsMutation(account);
@@ -57,7 +50,7 @@ export function AwsCredentialsCard({ account, isAdmin }: { account: string; isAd
               <KeysForm account={account} replacing={configured} />
             </TabsContent>
             <TabsContent value="role" className="pt-3">
-              <RoleSetup account={account} />
+              <RoleSetup account={account} hasKeys={credentials.data?.kind === 'keys'} />
             </TabsContent>
           </Tabs>
         ) : null}
@@ -140,89 +133,5 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
         {replacing ? 'Replace credentials' : 'Save credentials'}
       </SubmitButton>
     </form>
-  );
-}
-
-function RoleSetup({ account }: { account: string }) {
-  const start = useStartCloudFormationMutation();
-  const [attemptId, setAttemptId] = React.useState<number | null>(null);
-  const attempt = useSetupAttemptQuery(account, attemptId);
-  const report = useReportRoleMutation();
-  const [roleArn, setRoleArn] = React.useState('');
-  const a = attempt.data;
-  return (
-    <div className="grid gap-4 text-sm">
-      <p className="text-muted-foreground">
-        Create a role in your account that trusts Cumulus with an external id: no key leaves your account. The
-        CloudFormation template below makes it; then give Cumulus the role ARN from the stack's outputs.
-      </p>
-      <FormAlert>{setupError(start.error) ?? setupError(report.error)}</FormAlert>
-      {!a ? (
-        <Button
-          type="button"
-          className="justify-self-start"
-          disabled={start.isPending}
-          onClick={() => start.mutate({ account }, { onSuccess: (data) => setAttemptId(data.id) })}
-        >
-          Start CloudFormation setup
-        </Button>
-      ) : (
-        <div className="grid gap-3">
-          <dl className="grid gap-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
-            <dt className="text-muted-foreground">Status</dt>
-            <dd aria-live="polite">
-              {a.state === 'pending'
-                ? 'Waiting for the role…'
-                : a.state === 'complete'
-                  ? 'Complete'
-                  : `Failed: ${a.reason}`}
-            </dd>
-            <dt className="text-muted-foreground">Trusted principal</dt>
-            <dd className="flex min-w-0 items-center gap-1 font-mono break-all">
-              {a.allowedPrincipal} <CopyButton value={a.allowedPrincipal} />
-            </dd>
-            <dt className="text-muted-foreground">External id</dt>
-            <dd className="flex min-w-0 items-center gap-1 font-mono break-all">
-              {a.externalId} <CopyButton value={a.externalId} />
-            </dd>
-          </dl>
-          <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline">
-              <a href={a.launchUrl} target="_blank" rel="noreferrer">
-                <ExternalLinkIcon aria-hidden="true" />
-                Open in AWS CloudFormation
-              </a>
-            </Button>
-            <Button asChild variant="ghost">
-              <a href={a.templateUrl} target="_blank" rel="noreferrer">
-                View template
-              </a>
-            </Button>
-          </div>
-          {a.state !== 'complete' ? (
-            <form
-              noValidate
-              className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end"
-              onSubmit={(event) => {
-                event.preventDefault();
-                report.mutate({ account, body: { attempt_id: a.id, role_arn: roleArn.trim() } });
-              }}
-            >
-              <FormField label="Role ARN (the stack's RoleArn output)">
-                <Input
-                  className="font-mono"
-                  placeholder={`arn:aws:iam::123456789012:role/${a.roleName}`}
-                  value={roleArn}
-                  onChange={(e) => setRoleArn(e.target.value)}
-                />
-              </FormField>
-              <SubmitButton pending={report.isPending} disabled={!roleArn} className="w-auto">
-                Complete setup
-              </SubmitButton>
-            </form>
-          ) : null}
-        </div>
-      )}
-    </div>
   );
 }

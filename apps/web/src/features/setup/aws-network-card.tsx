@@ -22,15 +22,7 @@ import { setupError } from '@/features/setup/messages';
  * Step 2 of AWS: the region, its VPC and subnets (from what the account has), and where Dask's
  * ports may be reached from; Cumulus makes the security group and the instance profile.
  */
-export function AwsNetworkCard({
-  account,
-  enabled,
-  onDone,
-}: {
-  account: string;
-  enabled: boolean;
-  onDone: () => void;
-}) {
+export function AwsNetworkCard({ account, enabled }: { account: string; enabled: boolean }) {
   const config = useCloudConfigQuery();
   const global = useAwsGlobalQuery(account);
   const regions = useAwsRegionsQuery(account);
@@ -63,6 +55,12 @@ export function AwsNetworkCard({
                 {r.default ? ' (default)' : ''} · <span className="font-mono break-all">{r.vpcId}</span> ·{' '}
                 {r.subnetIds.length} subnet{r.subnetIds.length === 1 ? '' : 's'} ·{' '}
                 <span className="font-mono">{r.securityGroupId}</span>
+                {r.amiId ? (
+                  <>
+                    {' '}
+                    · <span className="font-mono">{r.amiId}</span>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -75,18 +73,15 @@ export function AwsNetworkCard({
             className="grid gap-4"
             onSubmit={(event) => {
               event.preventDefault();
-              setUp.mutate(
-                {
-                  account,
-                  region: {
-                    region: region as never,
-                    ...(chosenVpc && { vpc_id: chosenVpc }),
-                    ...(subnets.length && { subnet_ids: subnets }),
-                  },
-                  allowedCidr: cidr.trim() || undefined,
+              setUp.mutate({
+                account,
+                region: {
+                  region: region as never,
+                  ...(chosenVpc && { vpc_id: chosenVpc }),
+                  ...(subnets.length && { subnet_ids: subnets }),
                 },
-                { onSuccess: onDone },
-              );
+                allowedCidr: cidr.trim() || undefined,
+              });
             }}
           >
             <FormAlert>{setupError(setUp.error) ?? setupError(vpcs.error)}</FormAlert>

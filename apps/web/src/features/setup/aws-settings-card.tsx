@@ -21,6 +21,8 @@ export function AwsSettingsCard({
   isAdmin: boolean;
 }) {
   const settings = useAwsSettingsQuery(account);
+  // Here, not in the form: saving gives the form new settings (and a new key), the outcome stays.
+  const patch = usePatchAwsSettingsMutation();
   if (!settings.data) return null;
   return (
     <SettingsForm
@@ -29,6 +31,7 @@ export function AwsSettingsCard({
       region={region}
       settings={settings.data}
       isAdmin={isAdmin}
+      patch={patch}
     />
   );
 }
@@ -38,13 +41,14 @@ function SettingsForm({
   region,
   settings,
   isAdmin,
+  patch,
 }: {
   account: string;
   region: string | null;
   settings: AwsSettings;
   isAdmin: boolean;
+  patch: ReturnType<typeof usePatchAwsSettingsMutation>;
 }) {
-  const patch = usePatchAwsSettingsMutation();
   const [workers, setWorkers] = React.useState(settings.workerInstanceTypes.join(', '));
   const [scheduler, setScheduler] = React.useState(settings.schedulerInstanceTypes.join(', '));
   const [spot, setSpot] = React.useState(settings.spot);
@@ -123,9 +127,16 @@ function SettingsForm({
               </Label>
             </div>
             {isAdmin ? (
-              <SubmitButton pending={patch.isPending} className="w-auto justify-self-start">
-                Save settings
-              </SubmitButton>
+              <div className="flex flex-wrap items-center gap-3">
+                <SubmitButton pending={patch.isPending} className="w-auto">
+                  Save settings
+                </SubmitButton>
+                {patch.isSuccess ? (
+                  <span className="text-muted-foreground text-sm" role="status">
+                    Settings saved
+                  </span>
+                ) : null}
+              </div>
             ) : null}
           </fieldset>
         </form>

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { type Backend, BackendError } from '../../../compute/backend.js';
+import { type Backend, BackendError, type Observation } from '../../../compute/backend.js';
 import type { Db } from '../../../db/client.js';
 import {
   type Cluster,
@@ -43,10 +43,23 @@ async function failMachine(db: Db, m: Machine, reason: string) {
   await setProcessState(db, m.process, 'error', reason);
 }
 
+/** What an observation changes on the instance row: the cloud's addresses, when it started running. */
+function observedChanges(instance: Instance, observed: Observation | undefined) {
+  const changes: Partial<Pick<Instance, 'privateIpAddress' | 'publicIpAddress' | 'runningAt'>> = {};
+  if (!observed) return changes;
+  if (observed.privateIp && observed.privateIp !== instance.privateIpAddress)
+    changes.privateIpAddress = observed.privateIp;
+  if (observed.publicIp !== undefined && observed.publicIp !== instance.publicIpAddress)
+    changes.publicIpAddress = observed.publicIp;
+  if (observed.state === 'running' && !instance.runningAt) changes.runningAt = new Date();
+  return changes;
+}
+
 /**
- * What the backend and the heartbeats say of the running machines: an instance the backend no
- * longer has, or that has been silent past the heartbeat timeout, fails with the reason.
- * One describe call for all of them. Answers whether anything failed.
+ * What the backend and the heartbeats say of the running machines: the addresses the backend
+ * knows are recorded; an instance the backend no longer has, or silent past the heartbeat timeout
+ * since its last heartbeat (or, before the first, since the backend saw it running: a VM boots
+ * first), fails with the reason. One describe call for all of them. Answers whether anything failed.
  */
 export async function observeMachines(
   ctx: ClusterLoopContext,
@@ -60,7 +73,14 @@ export async function observeMachines(
   for (const m of running) {
     const instance = m.instance!;
     const observed = seen.get(instance.backendId);
-    const silentFor = Date.now() - (instance.lastHeartbeat ?? instance.launchedAt!).getTime();
+    const changes = observedChanges(instance, observed);
+    if (Object.keys(changes).length > 0) {
+      await ctx.db.update(instances).set(changes).where(eq(instances.id, instance.id));
+      Object.assign(instance, changes);
+    }
+    // Still booting (EC2 `pending`): no heartbeat is due yet.
+    const since = instance.lastHeartbeat ?? instance.runningAt;
+    const silentFor = since ? Date.now() - since.getTime() : 0;
     let reason: string | undefined;
     if (observed?.state === 'gone')
       reason = `Instance ${instance.name} is gone${observed.reason ? `: ${observed.reason}` : ''}`;

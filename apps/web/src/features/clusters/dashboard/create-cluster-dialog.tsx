@@ -87,7 +87,7 @@ export function CreateClusterDialog({
 
   const onSubmit = form.handleSubmit((input) =>
     create.mutate(
-      { account: input.workspace, body: createClusterBody(input) },
+      { account: input.workspace, body: createClusterBody(input, cloudBackend !== null) },
       {
         onSuccess: ({ id, existing }) => {
           if (existing) toast.info(`${input.name} is already running in ${workspace.name}; here it is.`);

@@ -83,9 +83,10 @@ export function defaultValues(workspace: string): CreateClusterValues {
 
 /**
  * The create call's body as the established client sends it (client-contract.md 2.2): every key
- * present, null where the console has nothing to say.
+ * present, null where the console has nothing to say. In a cloud workspace the Spot switch is
+ * always said, so a workspace whose settings run spot gets on-demand workers when it is off.
  */
-export function createClusterBody(input: CreateClusterInput): CreateClusterBody {
+export function createClusterBody(input: CreateClusterInput, cloud = false): CreateClusterBody {
   const tags = Object.fromEntries(
     input.tags.filter((tag) => tag.key !== '').map((tag) => [tag.key, tag.value]),
   );
@@ -123,6 +124,8 @@ export function createClusterBody(input: CreateClusterInput): CreateClusterBody 
     coiled_cloud_env_image: null,
     filestores_to_attach: null,
     // Spot workers fall back to on demand when spot capacity is short (the client's spot_with_fallback).
-    ...(input.spot && { options: { spot: true, spot_on_demand_fallback: true } }),
+    ...(cloud && {
+      options: input.spot ? { spot: true, spot_on_demand_fallback: true } : { spot: false },
+    }),
   };
 }
