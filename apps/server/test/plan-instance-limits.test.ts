@@ -3,7 +3,7 @@ import type { Api } from './helpers/api.js';
 import { setUpAwsWorkspace } from './helpers/aws-workspace.js';
 import { startClusterServer } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
-import { type Moto, startMoto } from './helpers/moto.js';
+import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
  * The plan's spot and ARM usage limits (console.md sections 3 and 6: tiers gate them), on a
@@ -18,10 +18,13 @@ let api: Api;
 let staffApi: Api;
 let slug: string;
 let orgId: number;
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
   moto = await startMoto();
-  ts = await startClusterServer({ AWS_ENDPOINT_URL: moto.url });
+  // The SDK reads where AWS is itself.
+  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
+  ts = await startClusterServer();
   const user = await createUser(ts);
   api = ts.api.as(user.key);
   staffApi = ts.api.as((await createUser(ts, { staff: true })).key);
@@ -35,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts?.close();
   await moto?.stop();
+  restoreEnv?.();
 });
 
 const plan = async (limits: Record<string, number | null>) => {
