@@ -97,7 +97,9 @@ describe('the documentation at /docs', () => {
     expect(res.text).not.toMatch(/<p>\|/);
     const configuration = res.text.slice(res.text.indexOf('<h2 id="configuration">'));
     const table = configuration.slice(0, configuration.indexOf('</table>'));
-    expect(table).toContain('<td><code>AWS_ENDPOINT_URL</code> (SDK standard)</td>');
+    expect(table).toContain(
+      '<td><code>AWS_ENDPOINT_URL</code>, <code>AWS_ENDPOINT_URL_&lt;SERVICE&gt;</code></td>',
+    );
     // A guide the README names links to its own page, which is served too.
     expect(res.text).toContain(
       '<a href="/docs/agent-protocol"><code>python/cumulus/agent/PROTOCOL.md</code></a>',
@@ -106,6 +108,11 @@ describe('the documentation at /docs', () => {
     expect(guide.status).toBe(200);
     expect(guide.text).toContain('<h1 id="the-instance-agent-protocol">');
     expect((await ts.api.get('/docs/')).status).toBe(200);
+    // Text is escaped once: code that reads like a tag stays text, and the contents show an
+    // apostrophe, not its entity.
+    const consoleGuide = await ts.api.get('/docs/console');
+    expect(consoleGuide.text).toContain('<a href="#a-features-folder">A feature&#39;s folder</a>');
+    expect(consoleGuide.text).not.toMatch(/&amp;(#39|quot|lt|gt|amp);/);
   });
 
   it('answers 404 for a page it does not have', async () => {

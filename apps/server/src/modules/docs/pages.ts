@@ -28,7 +28,7 @@ const escapeHtml = (s: string) =>
 interface Rendered {
   title: string;
   html: string;
-  /** The page's sections (second-level headings), for the table of contents. */
+  /** The page's sections (second-level headings; text as HTML, tags stripped), for the contents. */
   sections: Array<{ id: string; text: string }>;
 }
 
@@ -47,8 +47,9 @@ function render(markdown: string): Rendered {
         return `<h${token.depth} id="${id}"><a class="anchor" href="#${id}">${inner}</a></h${token.depth}>\n`;
       },
       codespan(token: Tokens.Codespan) {
-        const page = byFile.get(token.text.replace(/&quot;/g, '"'));
-        const code = `<code>${token.text}</code>`;
+        // The token's text is the source's, unescaped: `<SERVICE>` is text, not a tag.
+        const page = byFile.get(token.text);
+        const code = `<code>${escapeHtml(token.text)}</code>`;
         return page ? `<a href="${pageHref(page)}">${code}</a>` : code;
       },
     },
@@ -86,7 +87,7 @@ function layout(page: DocPage, { title, html, sections }: Rendered): string {
     (p) =>
       `<li><a href="${pageHref(p)}"${p === page ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a>${
         p === page && sections.length > 0
-          ? `<ul>${sections.map((s) => `<li><a href="#${s.id}">${escapeHtml(s.text)}</a></li>`).join('')}</ul>`
+          ? `<ul>${sections.map((s) => `<li><a href="#${s.id}">${s.text}</a></li>`).join('')}</ul>`
           : ''
       }</li>`,
   ).join('');
