@@ -2,7 +2,7 @@
 # Every check and every test, as CI runs them (CI then repeats the server suite on PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 bash scripts/setup.sh --browser --aws
 step "lint";       npx biome check .
@@ -17,3 +17,4 @@ if [ -f apps/web/vitest.config.ts ] || [ -f apps/web/vite.config.ts ]; then
 fi
 step "python tests (client against a real server)"
 "${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python
+printf '\n== all tests passed in %ds\n' "$SECONDS"

@@ -443,6 +443,10 @@ const confirmText = (cluster: string, change: string) =>
   `1 cluster (${cluster}) run in AWS with these credentials. ${change} stops it first. Continue?`;
 
 describe('the 409 protocol while clusters run in the cloud', () => {
+  // The test plays the control loop's part (released() below); a running loop would race it,
+  // writing the cluster's state back after the test has marked it stopped.
+  beforeAll(() => ts.server.stopLoops());
+
   it('replacing the credentials, even with keys of the same account, asks first', async () => {
     const body = {
       credentials: {
