@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issuePass } from '../src/modules/dashboards/passes.js';
+import { dashboardUpstream } from '../src/modules/dashboards/proxy.js';
 import { createReadyCluster, runPython, useClusterServer, waitForClusterState } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 
@@ -104,5 +105,21 @@ describe('the dashboard proxy', () => {
     await c.api.delete(`/api/v2/clusters/account/${c.slug}/id/${cluster.id}`);
     await waitForClusterState(c.api, c.slug, cluster.id, 'stopped');
     expect((await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${pass}`)).status).toBe(404);
+  });
+});
+
+describe('where the proxy reaches a dashboard', () => {
+  it("a cloud VM's public address in place of the private one it reports; otherwise what it reports", () => {
+    const vm = { privateIp: '10.0.1.5', publicIp: '54.1.2.3' };
+    expect(dashboardUpstream('http://10.0.1.5:8787', vm).href).toBe('http://54.1.2.3:8787/');
+    expect(dashboardUpstream('http://10.0.1.5:8787', { ...vm, publicIp: null }).href).toBe(
+      'http://10.0.1.5:8787/',
+    );
+    expect(dashboardUpstream('http://127.0.0.1:40123', { privateIp: '127.0.0.1', publicIp: null }).href).toBe(
+      'http://127.0.0.1:40123/',
+    );
+    // An address the scheduler chose itself (another interface) is kept.
+    expect(dashboardUpstream('http://10.0.9.9:8787', vm).href).toBe('http://10.0.9.9:8787/');
+    expect(dashboardUpstream('http://10.0.1.5:8787').href).toBe('http://10.0.1.5:8787/');
   });
 });

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters, instances } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/modules/auth/service.js';
+import { issuePass } from '../src/modules/dashboards/passes.js';
 import { createToken } from '../src/modules/tokens/service.js';
 import type { Api } from './helpers/api.js';
 import { setUpAwsWorkspace } from './helpers/aws-workspace.js';
@@ -137,6 +138,16 @@ describe('a vm_aws cluster', () => {
     const [row] = await database.db.select().from(clusters).where(eq(clusters.id, clusterId));
     expect(row!.schedulerAddress).toBe(`tls://${vm.PrivateIpAddress}:8786`);
     expect(row!.dashboardAddress).toBe(`http://${vm.PrivateIpAddress}:8787`);
+
+    // The console's dashboard link reaches the scheduler through its public address too: the
+    // control plane need not run inside the VPC.
+    const gateway = `${vm.PublicIpAddress}:8787`;
+    const before = machines.gatewayConnections.get(gateway) ?? 0;
+    const pass = issuePass(ts.server.deps.config.secret, clusterId, user.id);
+    const dashboard = await fetch(`${ts.url}/dashboard/${clusterId}/health?token=${pass}`);
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toBe('ok');
+    expect(machines.gatewayConnections.get(gateway)).toBeGreaterThan(before);
 
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'details-')), 'details.json');
     writeFileSync(file, JSON.stringify(details));

@@ -39,6 +39,8 @@ export class Ec2Machines {
   readonly killed = new Set<string>();
   /** Why VMs could not get EC2's addresses here (null: they do). */
   addressProblem: string | null = null;
+  /** Connections the gateway forwarded, by `publicIp:port`. */
+  readonly gatewayConnections = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
   readonly #ec2: EC2Client;
@@ -159,6 +161,8 @@ export class Ec2Machines {
   /** Forwards publicIp:port to privateIp:port (the internet gateway's NAT). */
   private gateway(publicIp: string, privateIp: string, port: number): Promise<void> {
     const server = createServer((inbound) => {
+      const key = `${publicIp}:${port}`;
+      this.gatewayConnections.set(key, (this.gatewayConnections.get(key) ?? 0) + 1);
       const outbound = createConnection({ host: privateIp, port });
       inbound.pipe(outbound).pipe(inbound);
       this.#forwarded.add(inbound).add(outbound);

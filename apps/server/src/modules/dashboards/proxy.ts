@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { clusters } from '../../db/schema/index.js';
+import { clusters, instances } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -55,6 +55,21 @@ function upstreamPath(url: string): string {
 }
 
 /**
+ * Where the proxy reaches a scheduler's dashboard. The scheduler reports the address it listens on,
+ * its private one; a cloud VM with a public address is reached there instead, as Dask clients reach
+ * it (`give_scheduler_public_ip`): the control plane need not run inside the cluster's network, only
+ * within the security group's allowed CIDR.
+ */
+export function dashboardUpstream(
+  reported: string,
+  scheduler?: { privateIp: string | null; publicIp: string | null },
+): URL {
+  const url = new URL(reported);
+  if (scheduler?.publicIp && url.hostname === scheduler.privateIp) url.hostname = scheduler.publicIp;
+  return url;
+}
+
+/**
  * The Dask dashboard through Cumulus: `/dashboard/{cluster}/…` (HTTP and WebSocket) is passed to
  * the cluster's scheduler, which serves its dashboard under that same prefix, so no scheduler port
  * needs to be open to users. The link's pass (`?token=`, from the cluster details) is checked on
@@ -75,7 +90,19 @@ export function registerDashboardProxy(app: App, deps: Deps): void {
       .from(clusters)
       .where(eq(clusters.id, clusterId));
     if (!cluster?.address || !isLive(cluster)) throw notFound('This cluster serves no dashboard now.');
-    return new URL(cluster.address);
+    const [scheduler] = await db
+      .select({ privateIp: instances.privateIpAddress, publicIp: instances.publicIpAddress })
+      .from(instances)
+      .where(
+        and(
+          eq(instances.clusterId, clusterId),
+          eq(instances.role, 'scheduler'),
+          isNull(instances.releasedAt),
+        ),
+      )
+      .orderBy(desc(instances.id))
+      .limit(1);
+    return dashboardUpstream(cluster.address, scheduler);
   }
 
   app.route({
