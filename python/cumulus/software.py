@@ -87,6 +87,17 @@ def spec_md5(spec: dict | None) -> str:
     return hashlib.md5(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
 
+def builds_environments(api: Api, ws: str) -> str | None:
+    """None when the workspace's clusters run built environments; else the backend that does not."""
+    answer = api.request("GET", f"/api/v1/{quote(ws, safe='')}/backend_options/", retry=IDEMPOTENT)
+    return None if answer["capabilities"]["builds"] else answer["backend"]
+
+
+def no_builds_text(ws: str, backend: str) -> str:
+    return (f"clusters of workspace {ws} run on {backend}, whose machines run their image's Python and "
+            "distributed: this server builds no software environments there, so your packages are not synced")
+
+
 def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
     """Reproduces this environment on the server; answers the alias once its build is done."""
     levels = {p["name"]: p["level"] for p in api.request("GET", "/api/v2/packages/", query={"account": ws}) or []}

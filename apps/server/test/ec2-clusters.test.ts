@@ -295,38 +295,63 @@ describe('a vm_aws cluster', () => {
     await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
   }, 300_000);
 
-  it("the product's Python client starts a cluster on EC2, computes on it and stops it", async () => {
+  it("the product's Python client starts a cluster on EC2 by default, computes on it and stops it", async () => {
     const owner = (await findUserBy(database.db, 'id', user.id))!;
     const { token } = await createToken(database.db, owner, { label: 'python-client' });
-    const script = `
+    const runClient = (script: string) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          PYTHON,
+          ['-c', script],
+          {
+            timeout: 300_000,
+            env: {
+              PATH: process.env.PATH ?? '/usr/bin:/bin',
+              HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
+              PYTHONPATH: path.resolve(import.meta.dirname, '../../../python'),
+              CUMULUS_SERVER: ts.url,
+              CUMULUS_API_TOKEN: token,
+            },
+          },
+          (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+    const skipped =
+      `clusters of workspace ${slug} run on vm_aws, whose machines run their image's Python and ` +
+      'distributed: this server builds no software environments there, so your packages are not synced';
+
+    // Asked for explicitly, package sync that cannot happen is refused before anything is made.
+    const refused = await runClient('import cumulus; cumulus.Cluster(n_workers=1, package_sync=True)');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`package_sync=True cannot be honoured: ${skipped}.`);
+    expect(refused.stdout).not.toContain('Creating cluster');
+
+    // By default (package sync) the client says it is skipped and the cluster runs the image's Python.
+    const run = await runClient(`
 import json, os, sys
 import cumulus, dask.array as da
 from distributed import Client
-with cumulus.Cluster(name="py-ec2", n_workers=1, package_sync=False, quiet=True, timeout=240) as cluster:
+with cumulus.Cluster(name="py-ec2", n_workers=1, timeout=240) as cluster:
     with Client(cluster) as client:
         total = da.ones((500, 500), chunks=(100, 100)).sum().compute()
         address = client.scheduler.address
     print(json.dumps({"sum": float(total), "cluster_id": cluster.cluster_id, "address": address}))
-`;
-    const pythonDir = path.resolve(import.meta.dirname, '../../../python');
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(
-        PYTHON,
-        ['-c', script],
-        {
-          timeout: 300_000,
-          env: {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
-            PYTHONPATH: pythonDir,
-            CUMULUS_SERVER: ts.url,
-            CUMULUS_API_TOKEN: token,
-          },
-        },
-        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
-      ),
+`);
+    expect(
+      run.stderr
+        .split('\n')
+        .filter((l) => l.includes('Error'))
+        .join('\n'),
+    ).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Package sync skipped: ${skipped}.`);
+    const out = run.stdout;
+    const result = JSON.parse(
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)!,
     );
-    const result = JSON.parse(out.trim().split('\n').at(-1)!);
     expect(result.sum).toBe(250_000);
     const vms = await ec2Instances(result.cluster_id);
     const scheduler = vms.find((i) => tag(i, 'cumulus:role') === 'scheduler')!;
