@@ -531,6 +531,18 @@ describe('billing with Stripe', () => {
         })
       ).body,
     ).toBeNull();
+
+    // Stripe delivers events in no guaranteed order: one sent while it was still active, arriving
+    // after the cancellation, changes nothing (what Stripe says of the subscription now counts).
+    const late = stripe.event('customer.subscription.updated', {
+      ...stripe.subscriptions.get(sub.id as string)!,
+      status: 'active',
+    });
+    expect((await post(paid, late)).status).toBe(200);
+    expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
+      tier: 'free',
+      subscription_status: 'canceled',
+    });
   });
 
   it("keeps a trial staff set unless Stripe's subscription carries one of its own", async () => {

@@ -83,7 +83,9 @@ export async function handleWebhook(deps: Pick<Deps, 'config' | 'db'>, event: St
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
     case 'customer.subscription.trial_will_end': {
-      const sub = event.data.object;
+      // Stripe sends events in no guaranteed order: what the subscription is now, not what the
+      // event carried (a late "updated: active" must not revive a cancelled subscription).
+      const sub = await callStripe(() => stripe.subscriptions.retrieve(event.data.object.id));
       const org = await organizationFor(deps.db, sub.metadata, idOf(sub.customer));
       if (org !== null) apply = await applyReplacing(deps, stripe, org, sub);
       break;
