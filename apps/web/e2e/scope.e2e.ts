@@ -63,7 +63,7 @@ describe('scope agreement', () => {
     await pickOrganization(page, acme);
     // …moves the Dashboard and the sidebar to it, visibly.
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByText(`Clusters in ${acme}`).waitFor();
+    await page.getByText(`Clusters in ${acme}`, { exact: true }).waitFor();
     await page.getByRole('combobox', { name: `Scope: ${acme}` }).waitFor();
     await sidebarWorkspace(page, acmeWorkspace).waitFor();
     await page.getByText(`No clusters in ${acme} yet`).waitFor();
@@ -123,7 +123,7 @@ describe('scope agreement', () => {
     await page.getByLabel('Main navigation').getByRole('link', { name: 'Dashboard' }).click();
     const why = `None of your workspaces is in ${empty}: pick another scope to create a cluster.`;
     const agreeOnEmpty = async () => {
-      await page.getByText(`Clusters in ${empty}`).waitFor();
+      await page.getByText(`Clusters in ${empty}`, { exact: true }).waitFor();
       await page.getByRole('combobox', { name: `Scope: ${empty}` }).waitFor();
       await sidebarOrganization(page, empty).waitFor();
       expect(await sidebarOrganization(page, empty).textContent()).toContain('No workspace of yours');

@@ -127,7 +127,7 @@ describe('Notebooks and Staff', () => {
       .getByRole('button', { name: `Organization: ${ada.username} (no workspace of yours)` })
       .waitFor();
     await nav.getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByText(`Clusters in ${ada.username}`).waitFor();
+    await page.getByText(`Clusters in ${ada.username}`, { exact: true }).waitFor();
     await page.getByRole('combobox', { name: `Scope: ${ada.username}` }).waitFor();
     await page.getByRole('link', { name: 'analysis-notebook' }).waitFor();
     await page
