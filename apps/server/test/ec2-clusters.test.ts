@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusters, instances } from '../src/db/schema/index.js';
+import { clusters, instances, stateHistory } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/modules/auth/service.js';
 import { issuePass } from '../src/modules/dashboards/passes.js';
 import { createToken } from '../src/modules/tokens/service.js';
@@ -57,6 +57,31 @@ const tag = (i: Instance, key: string) => i.Tags?.find((t) => t.Key === key)?.Va
 const alive = (list: Instance[]) => list.filter((i) => ['pending', 'running'].includes(i.State?.Name ?? ''));
 const rowsOf = (cluster = clusterId) =>
   database.db.select().from(instances).where(eq(instances.clusterId, cluster));
+
+/**
+ * What each instance's launch said (the reason of its `starting` record, as the state timeline
+ * shows it: the instance's own reason is cleared once its VM reports it started, which a fast boot
+ * may do before a test reads it).
+ */
+function launchNotes(rows: { id: number }[]): Promise<string[]> {
+  return waitFor('the launches recorded', async () => {
+    const records = await database.db
+      .select({ id: stateHistory.objectId, reason: stateHistory.reason })
+      .from(stateHistory)
+      .where(
+        and(
+          eq(stateHistory.objectType, 'worker_instance'),
+          eq(stateHistory.state, 'starting'),
+          inArray(
+            stateHistory.objectId,
+            rows.map((r) => r.id),
+          ),
+        ),
+      );
+    const notes = rows.map((r) => records.find((record) => record.id === r.id)?.reason);
+    return notes.every((n) => n !== undefined) && (notes as string[]);
+  });
+}
 
 /** Adds workers and answers the instance rows that came of it, once all have launched. */
 async function addWorkers(n: number) {
@@ -160,7 +185,7 @@ describe('a vm_aws cluster', () => {
     try {
       const [added] = await addWorkers(1);
       expect(added!.instanceType).toBe('m5.xlarge');
-      expect(added!.stateReason).toMatch(
+      expect((await launchNotes([added!]))[0]).toMatch(
         /^Launched m5\.xlarge after: m6i\.xlarge in subnet-\w+: InsufficientInstanceCapacity: We currently do not have sufficient m6i\.xlarge capacity/,
       );
       await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
@@ -183,7 +208,7 @@ describe('a vm_aws cluster', () => {
         const vm = byId.get((r.backendData as { instanceId: string }).instanceId)!;
         expect(vm).toMatchObject({ InstanceType: 'm6i.xlarge', SubnetId: open });
       }
-      expect(added.map((r) => r.stateReason).join('\n')).toMatch(
+      expect((await launchNotes(added)).join('\n')).toMatch(
         /Launched m6i\.xlarge after: m6i\.xlarge in subnet-\w+: InsufficientInstanceCapacity/,
       );
       await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
@@ -197,7 +222,7 @@ describe('a vm_aws cluster', () => {
     try {
       const [added] = await addWorkers(1);
       expect(added!.instanceType).toBe('m5.xlarge');
-      expect(added!.stateReason).toMatch(
+      expect((await launchNotes([added!]))[0]).toMatch(
         /^Launched m5\.xlarge after: m6i\.xlarge in subnet-\w+: InvalidParameterValue: The instance type 'm6i\.xlarge' is not supported in this region\.$/,
       );
       await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
@@ -280,7 +305,7 @@ describe('a vm_aws cluster', () => {
     proxy.noCapacityFor.add('spot');
     try {
       const [added] = await addWorkers(1);
-      expect(added!.stateReason).toMatch(
+      expect((await launchNotes([added!]))[0]).toMatch(
         /^Launched m6i\.xlarge after: m6i\.xlarge spot in subnet-\w+: InsufficientInstanceCapacity/,
       );
       const vm = alive(await ec2Instances()).find(
