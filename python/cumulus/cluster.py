@@ -89,7 +89,6 @@ class Cluster(DeployCluster):
         self._software = software
         # Package sync is the default when no environment is named (contract 4.1).
         self._package_sync = package_sync if package_sync is not None else software is None
-        self._package_sync_asked = package_sync is True
         self._env_id: int | None = None
         self._n_workers = n_workers
         self._idle_timeout = idle_timeout
@@ -188,7 +187,7 @@ class Cluster(DeployCluster):
                 backend = await self._call(software_api.builds_environments, self._api, self.workspace)
                 if backend is not None:
                     why = software_api.no_builds_text(self.workspace, backend)
-                    if self._package_sync_asked:
+                    if self._given["package_sync"] is True:
                         raise CumulusError(f"package_sync=True cannot be honoured: {why}.")
                     self._log(f"Package sync skipped: {why}.")
                     self._package_sync = False

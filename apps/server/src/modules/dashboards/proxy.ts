@@ -81,28 +81,29 @@ export function registerDashboardProxy(app: App, deps: Deps): void {
 
   async function upstreamOf(clusterId: number, pass: string | undefined) {
     if (!(await redeemPass(db, config.secret, clusterId, pass))) throw refused();
+    // One query per proxied request: the cluster and its scheduler's machine (addresses) together.
     const [cluster] = await db
       .select({
         address: clusters.dashboardAddress,
         state: clusters.state,
         desiredState: clusters.desiredState,
+        privateIp: instances.privateIpAddress,
+        publicIp: instances.publicIpAddress,
       })
       .from(clusters)
-      .where(eq(clusters.id, clusterId));
-    if (!cluster?.address || !isLive(cluster)) throw notFound('This cluster serves no dashboard now.');
-    const [scheduler] = await db
-      .select({ privateIp: instances.privateIpAddress, publicIp: instances.publicIpAddress })
-      .from(instances)
-      .where(
+      .leftJoin(
+        instances,
         and(
-          eq(instances.clusterId, clusterId),
+          eq(instances.clusterId, clusters.id),
           eq(instances.role, 'scheduler'),
           isNull(instances.releasedAt),
         ),
       )
+      .where(eq(clusters.id, clusterId))
       .orderBy(desc(instances.id))
       .limit(1);
-    return dashboardUpstream(cluster.address, scheduler);
+    if (!cluster?.address || !isLive(cluster)) throw notFound('This cluster serves no dashboard now.');
+    return dashboardUpstream(cluster.address, cluster);
   }
 
   app.route({
