@@ -110,7 +110,7 @@ export interface Config {
   logFormat: 'text' | 'json';
   /** Built console (apps/web/dist); served with a single-page fallback when it exists. */
   webDist: string;
-  /** The checkout whose README and guides /docs serves. */
+  /** The checkout whose docs/ and guides beside the code /docs serves (modules/docs/manifest.ts). */
   docsRoot: string;
   clusters: ClusterTimings;
   software: SoftwareConfig;

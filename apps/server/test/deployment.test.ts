@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
  * What a console may show before sign-in (GET /api/v2/deployment): where mail goes and which
- * links and sign-in buttons lead somewhere on this server; and the documentation served at /docs.
+ * links and sign-in buttons lead somewhere on this server (the documentation itself: docs.test.ts).
  */
 describe('the deployment call', () => {
   let withSmtp: TestServer;
@@ -73,51 +73,5 @@ describe('the deployment call', () => {
     );
     expect(() => loadConfig({ ...base, CUMULUS_SUPPORT_EMAIL: 'support' })).toThrow(/CUMULUS_SUPPORT_EMAIL/);
     expect(loadConfig({ ...base, CUMULUS_DOCS_URL: '' }).links.docsUrl).toBe('/docs');
-  });
-});
-
-describe('the documentation at /docs', () => {
-  let ts: TestServer;
-  beforeAll(async () => {
-    ts = await startTestServer();
-  });
-  afterAll(() => ts?.close());
-
-  it('serves the README as a page with its sections, to anyone', async () => {
-    const res = await ts.api.get('/docs');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
-    expect(res.text).toMatch(/<title>Cumulus · Cumulus docs<\/title>/);
-    // Sections get ids and make the contents; tables scroll in their own box.
-    expect(res.text).toContain('<h2 id="configuration">');
-    expect(res.text).toContain('<a href="#configuration">Configuration</a>');
-    expect(res.text).toContain('<div class="table"><table>');
-    // Every row of a table is in it: a row a merge split off would render as a paragraph of pipes.
-    expect(res.text).not.toMatch(/<p>\|/);
-    const configuration = res.text.slice(res.text.indexOf('<h2 id="configuration">'));
-    const table = configuration.slice(0, configuration.indexOf('</table>'));
-    expect(table).toContain(
-      '<td><code>AWS_ENDPOINT_URL</code>, <code>AWS_ENDPOINT_URL_&lt;SERVICE&gt;</code></td>',
-    );
-    // A guide the README names links to its own page, which is served too.
-    expect(res.text).toContain(
-      '<a href="/docs/agent-protocol"><code>python/cumulus/agent/PROTOCOL.md</code></a>',
-    );
-    const guide = await ts.api.get('/docs/agent-protocol');
-    expect(guide.status).toBe(200);
-    expect(guide.text).toContain('<h1 id="the-instance-agent-protocol">');
-    expect((await ts.api.get('/docs/')).status).toBe(200);
-    // Text is escaped once: code that reads like a tag stays text, and the contents show an
-    // apostrophe, not its entity.
-    const consoleGuide = await ts.api.get('/docs/console');
-    expect(consoleGuide.text).toContain('<a href="#a-features-folder">A feature&#39;s folder</a>');
-    expect(consoleGuide.text).not.toMatch(/&amp;(#39|quot|lt|gt|amp);/);
-  });
-
-  it('answers 404 for a page it does not have', async () => {
-    const res = await ts.api.get('/docs/..%2Fpackage.json');
-    expect(res.status).toBe(404);
-    expect((await ts.api.get('/docs/nope')).status).toBe(404);
   });
 });

@@ -20,7 +20,8 @@ export interface InterpreterReport {
  * a virtual environment or another interpreter without `distributed` starts no cluster.
  */
 export function checkInterpreter(python: string, timeoutMs = 60_000): Promise<InterpreterReport> {
-  const fix = 'set CUMULUS_PYTHON to an interpreter that has it (README, "From Python")';
+  const fix =
+    'set CUMULUS_PYTHON to an interpreter that has it (see /docs/operations#when-clusters-cannot-start on this server)';
   return new Promise((resolve) => {
     execFile(python, ['-c', ABOUT], { timeout: timeoutMs }, (error, stdout) => {
       let about: { executable: string; version: string; distributed: string | null } | undefined;

@@ -17,9 +17,13 @@ export type Links = {
   permissionsGuideUrl: string | null;
 };
 
-/** The README section on organizations and roles, when the docs are this server's own. */
+/** This server's own documentation (CUMULUS_DOCS_URL unset). */
 const OWN_DOCS = '/docs';
-const PERMISSIONS_SECTION = '#organizations-workspaces-and-plans';
+/**
+ * The permissions guide in this server's own documentation (docs/teams.md). Written out whole: the
+ * server's docs test finds every `/docs` link in the console's source and checks its page and anchor.
+ */
+export const PERMISSIONS_GUIDE = '/docs/teams#roles-and-permissions';
 
 export function linksOf(deployment: Deployment | undefined): Links {
   const links = deployment?.links;
@@ -33,7 +37,7 @@ export function linksOf(deployment: Deployment | undefined): Links {
     communityLabel: communityUrl && isSlack(communityUrl) ? 'Join our Slack' : 'Community',
     termsUrl: links?.termsUrl ?? null,
     bookDemoUrl: links?.bookDemoUrl ?? null,
-    permissionsGuideUrl: docsUrl === OWN_DOCS ? `${OWN_DOCS}${PERMISSIONS_SECTION}` : docsUrl,
+    permissionsGuideUrl: docsUrl === OWN_DOCS ? PERMISSIONS_GUIDE : docsUrl,
   };
 }
 

@@ -32,7 +32,7 @@ const account = '/api/v2/user/account/:account';
 
 /**
  * The workspace calls of `user/account/{ws}` and the user's standing on this server, each
- * answered as a self-hosted server honestly can (README "Workspace and account calls").
+ * answered as a self-hosted server honestly can (docs/api.md, "Workspace and account calls").
  */
 export function registerAccountRoutes(app: App, deps: Deps): void {
   const { db, config } = deps;

@@ -14,10 +14,10 @@ describe('the links a server configures', () => {
     expect(linksOf(undefined).permissionsGuideUrl).toBeNull();
   });
 
-  it('by default: only Docs, this server’s own, whose README holds the permissions guide', () => {
+  it('by default: only Docs, this server’s own, whose Teams page holds the permissions guide', () => {
     const found = links({});
     expect(supportLinks(found).map((l) => [l.title, l.href])).toEqual([['Docs', '/docs']]);
-    expect(found.permissionsGuideUrl).toBe('/docs#organizations-workspaces-and-plans');
+    expect(found.permissionsGuideUrl).toBe('/docs/teams#roles-and-permissions');
     expect(found.supportMailto).toBeNull();
   });
 

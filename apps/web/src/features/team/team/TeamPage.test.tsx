@@ -99,7 +99,7 @@ describe('TeamPage', () => {
     // The guide is a section of this server's own documentation (no docs site configured).
     const guide = await screen.findByRole('link', { name: /permissions guide/ });
     expect(guide).toHaveAttribute('target', '_blank');
-    expect(guide).toHaveAttribute('href', '/docs#organizations-workspaces-and-plans');
+    expect(guide).toHaveAttribute('href', '/docs/teams#roles-and-permissions');
   });
 
   it('resends an invite with a toast-worthy success, and removes a member after confirming', async () => {
