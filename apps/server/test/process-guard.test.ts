@@ -46,12 +46,17 @@ async function stored(name: string, bytes: Buffer): Promise<string> {
 const alive = () => server.child.exitCode === null && server.child.signalCode === null;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** The log records (a line and its indented continuation) that contain `text`. */
-const records = (text: string) =>
-  server
-    .log()
-    .split(/\n(?=\S)/)
-    .filter((r) => r.includes(text));
+/** The first log record (a line and its indented continuation) that contains `text`, once written. */
+const recorded = (text: string) =>
+  waitFor(
+    `a log record with "${text}"`,
+    async () =>
+      server
+        .log()
+        .split(/\n(?=\S)/)
+        .find((r) => r.includes(text)),
+    10_000,
+  );
 
 describe('an error that escapes every handler', () => {
   it('ends the request it came from, is recorded with its id, and leaves other requests alone', async () => {
@@ -62,10 +67,7 @@ describe('an error that escapes every handler', () => {
     const requestId = faulty.headers['x-request-id'] as string;
 
     // The read's callback throws while the answer waits for the client: the guard records it.
-    const [record] = await waitFor('the escaped error recorded', async () => {
-      const found = records('an error escaped its request');
-      return found.length > 0 && found;
-    }, 10_000);
+    const record = await recorded('an error escaped its request');
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     expect(alive()).toBe(true);
     expect(record).toMatch(
@@ -89,10 +91,7 @@ describe('an error that escapes every handler', () => {
   it('records a rejection nobody awaited with the id of its request', async () => {
     const faulty = await pausedDownload(await stored('big.escape-reject', randomBytes(BIG)));
     const requestId = faulty.headers['x-request-id'] as string;
-    const [record] = await waitFor('the rejection recorded', async () => {
-      const found = records('test fault: a rejection nobody awaited');
-      return found.length > 0 && found;
-    }, 10_000);
+    const record = await recorded('test fault: a rejection nobody awaited');
     faulty.resume();
     expect((await faulty.ended).complete).toBe(false);
     expect(record).toContain(`origin=unhandledRejection reqId=${requestId}\n`);
@@ -102,10 +101,7 @@ describe('an error that escapes every handler', () => {
 
   it('records an error of no request without naming one', async () => {
     server.child.kill('SIGUSR2');
-    const [record] = await waitFor('the error recorded', async () => {
-      const found = records('test fault: outside any request');
-      return found.length > 0 && found;
-    }, 10_000);
+    const record = await recorded('test fault: outside any request');
     expect(record).toMatch(
       /ERROR an error escaped outside any request; the server goes on serving err="test fault: outside any request" origin=uncaughtException\n/,
     );
