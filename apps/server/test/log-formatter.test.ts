@@ -53,20 +53,27 @@ describe('the log formatter, with what it cannot simply stringify', () => {
           );
       });
 
-      it("prints Fastify's stream-error record ({res: reply}, a live response) as its status", async () => {
+      it("prints Fastify's records of a cut stream ({req, res: reply}, live objects) as pino does", async () => {
         const res = liveResponse();
         res.statusCode = 206;
-        const reply = { raw: res, statusCode: 206, request: { raw: res.req } };
-        (reply.request as Record<string, unknown>).reply = reply;
+        const request = { raw: res.req, method: 'GET', url: '/x?signature=SECRET' };
+        const reply = { raw: res, statusCode: 206, request };
+        (request as Record<string, unknown>).reply = reply;
         const { line, record } = await logged(
           format,
-          { res: reply, socket: res.socket },
+          { req: request, res: reply, socket: res.socket },
           'stream closed prematurely',
         );
-        if (record) expect(record).toMatchObject({ res: { statusCode: 206 }, socket: '[Socket]' });
+        expect(line).not.toContain('SECRET');
+        if (record)
+          expect(record).toMatchObject({
+            req: { method: 'GET', url: '/x' },
+            res: { statusCode: 206 },
+            socket: '[Socket]',
+          });
         else
           expect(line).toMatch(
-            / INFO {2}stream closed prematurely res=\{"statusCode":206\} socket="\[Socket\]"\n$/,
+            / INFO {2}stream closed prematurely req=\{"method":"GET","url":"\/x"\} res=\{"statusCode":206\} socket="\[Socket\]"\n$/,
           );
       });
 

@@ -99,6 +99,23 @@ describe('an error that escapes every handler', () => {
     expect((await server.call('GET', '/api/v2/user/me')).status).toBe(200);
   });
 
+  it('ends an answer whose source fails mid-stream, as Fastify does, and logs why', async () => {
+    const failing = await pausedDownload(await stored('big.fail-read', randomBytes(BIG)));
+    const requestId = failing.headers['x-request-id'] as string;
+    const record = await recorded('the answer was cut short');
+    failing.resume();
+    expect((await failing.ended).complete).toBe(false);
+    expect(record).toMatch(
+      new RegExp(
+        `^\\S+ WARN {2}the answer was cut short: its source failed path=/api/v2/filestore/blob/\\d+/download err="EIO: i/o error, read \\(test fault\\)" reqId=${requestId}\\n {4}Error: EIO`,
+      ),
+    );
+    expect(server.log()).not.toContain(
+      `escaped its request, which was ended; the server goes on serving err="EIO`,
+    );
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
   it('records an error of no request without naming one', async () => {
     server.child.kill('SIGUSR2');
     const record = await recorded('test fault: outside any request');
