@@ -280,6 +280,13 @@ describe('the log formatter, with what it cannot simply stringify', () => {
           expect(line).toContain('sym="Symbol(s)" fn="[Function named]" nan=NaN inf=Infinity bare={"x":1}');
       });
 
+      it('keeps a long block (a kept email the operator must read) whole, up to the bound of a record', async () => {
+        const block = `Hello,\n\n${'a line of the mail\n'.repeat(1000)}http://cumulus.test/confirm/abc`;
+        const { line, record } = await logged(format, { to: 'a@example.com', block }, 'email kept');
+        if (record) expect(record.block).toBe(block);
+        else expect(line).toContain('│ http://cumulus.test/confirm/abc\n');
+      });
+
       it('hides credentials at any depth', async () => {
         const { line } = await logged(format, {
           request: { headers: { authorization: 'Token SECRET-1' }, body: { password: 'SECRET-2' } },

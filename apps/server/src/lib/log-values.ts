@@ -41,8 +41,9 @@ export class Budget {
     return this.convert(key, value, 0);
   }
 
-  text(s: string): string {
-    const kept = s.length > LOG_LIMITS.chars ? cut(s, LOG_LIMITS.chars) : s;
+  /** A string as written: cut past `max` characters, with a note of how many more there were. */
+  text(s: string, max = LOG_LIMITS.chars): string {
+    const kept = s.length > max ? cut(s, max) : s;
     this.left -= kept.length;
     return kept;
   }

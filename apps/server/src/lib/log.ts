@@ -196,7 +196,12 @@ function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
   const budget = new Budget();
   const record: Record<string, Plain> = { time: isoNow(), level };
   for (const [key, value] of entriesOf(bindings)) record[key] = budget.field(key, value);
-  if (fields) for (const [key, value] of entriesOf(fields)) record[key] = budget.field(key, value);
+  if (fields)
+    for (const [key, value] of entriesOf(fields))
+      record[key] =
+        key === BLOCK && typeof value === 'string'
+          ? budget.text(value, LOG_LIMITS.record)
+          : budget.field(key, value);
   record.msg = budget.text(msg);
   return `${JSON.stringify(record)}\n`;
 }
@@ -215,7 +220,8 @@ function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
   const add = (key: string, value: unknown) => {
     if (value === undefined) return;
     if (key === BLOCK && typeof value === 'string') {
-      stack += `\n${indent(framed(budget.text(value)))}`;
+      // What the operator must read (a kept email and its links) may fill the whole record.
+      stack += `\n${indent(framed(budget.text(value, LOG_LIMITS.record)))}`;
       return;
     }
     const shown = budget.field(key, value);
