@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -12,6 +11,7 @@ import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installRequestContext, requestIdOf } from './http/request-context.js';
 import { RequestLog } from './http/request-log.js';
 import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
@@ -108,10 +108,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new RequestLog(deps.config.logFormat),
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers),
     bodyLimit: 4 * 1024 * 1024,
     // A busy machine can take more than Fastify's 10 s default to load the plugins; that is no failure.
     pluginTimeout: 120_000,
@@ -120,6 +117,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
 
+  installRequestContext(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(cachingSerializerCompiler);
   installErrorHandlers(app);

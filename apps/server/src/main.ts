@@ -1,6 +1,8 @@
 import { loadConfig } from './config.js';
+import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
+import { installProcessGuard } from './lib/process-guard.js';
 import { createServer } from './server.js';
 
 const config = loadConfig();
@@ -26,6 +28,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+// From here on, an error no handler caught ends its request only (startup failures still stop the process).
+installProcessGuard(app.log, currentRequest);
 server.startLoops();
 app.log.info(
   {

@@ -40,6 +40,18 @@ export class RequestLog extends LogController {
       this.format === 'json' ? 'request' : `${method} ${path} ${status}`,
     );
   }
+
+  /**
+   * A streamed answer cut short after its headers went out. Fastify's own record of it holds the
+   * whole reply (a circular object); this one says what a reader needs. A client that went away
+   * is no server fault (info); a source that failed is (warn).
+   */
+  override streamError(error: Error, request: FastifyRequest): void {
+    const path = loggedPath(request);
+    if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      request.log.info({ path }, 'the connection closed while the answer was being sent');
+    else request.log.warn({ path, err: error }, 'the answer was cut short: its source failed');
+  }
 }
 
 function isQuiet(request: FastifyRequest): boolean {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { inUpgradeContext } from './request-context.js';
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 const routes = new WeakMap<
@@ -23,10 +24,14 @@ export function onUpgrade(
     list = handlers;
     routes.set(app, handlers);
     app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const route = handlers.find((r) => r.matches(path));
-      if (route) return route.handle(req, socket, head);
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      // Node leaves an upgraded socket without an 'error' listener: a client's reset would be thrown.
+      socket.on('error', () => socket.destroy());
+      inUpgradeContext(req.headers, socket, () => {
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        const route = handlers.find((r) => r.matches(path));
+        if (route) return route.handle(req, socket, head);
+        socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
     });
   }
   list.push({ matches, handle });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { Budget, LOG_LIMITS, type Plain, thrownText } from './log-values.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -21,8 +22,6 @@ const TEXT_LEVEL: Record<LogLevel, string> = {
   error: 'ERROR',
   fatal: 'FATAL',
 };
-/** Field names never written, whatever a caller passes: credentials and secrets. */
-const SECRET_FIELD = /authorization|cookie|password|secret|token|api[_-]?key|^key$/i;
 
 export interface LoggerOptions {
   level: string;
@@ -38,7 +37,8 @@ export interface LoggerOptions {
 
 /**
  * Lines are batched and written once per event-loop turn (stdout writes are synchronous on
- * Linux), errors at once; whatever is pending is written when the process exits.
+ * Linux), errors at once; whatever is pending is written when the process exits. A write that
+ * fails loses its lines, never the process.
  */
 class Sink {
   private pending: string[] = [];
@@ -60,7 +60,9 @@ class Sink {
     if (this.pending.length === 0) return;
     const chunk = this.pending.join('');
     this.pending = [];
-    this.out(chunk);
+    try {
+      this.out(chunk);
+    } catch {}
   };
 }
 
@@ -82,7 +84,7 @@ class Logger {
       this.sink,
       this.format,
       RANK[level] ?? this.threshold,
-      { ...this.bindings, ...bindings },
+      { ...this.bindings, ...Object.fromEntries(entriesOf(bindings ?? {})) },
       level,
       this.textSink,
     );
@@ -95,9 +97,9 @@ class Logger {
    */
   announce(fields: Fields, message: string): void {
     if (this.threshold >= RANK.silent!) return;
-    const text = textLine('info', message, this.bindings, fields);
+    const text = this.line('text', 'info', message, fields);
     if (this.format === 'json') {
-      this.sink.add(jsonLine('info', message, this.bindings, fields), true);
+      this.sink.add(this.line('json', 'info', message, fields), true);
       this.textSink.add(text, true);
     } else this.sink.add(text, true);
   }
@@ -114,20 +116,30 @@ class Logger {
     if (rank < this.threshold) return;
     let fields: Fields | undefined;
     let message: string;
-    if (first instanceof Error) {
+    if (isError(first)) {
       fields = { err: first };
-      message = typeof rest[0] === 'string' ? rest[0] : first.message;
+      message = typeof rest[0] === 'string' ? rest[0] : thrownText(first);
     } else if (first !== null && typeof first === 'object') {
       fields = first as Fields;
       message = typeof rest[0] === 'string' ? rest[0] : '';
     } else {
-      message = first === undefined ? '' : String(first);
+      message = first === undefined ? '' : thrownText(first);
     }
-    const line =
-      this.format === 'json'
+    this.sink.add(this.line(this.format, level, message, fields), rank >= RANK.error!);
+  }
+
+  /** One record as a line; should formatting fail all the same, a line saying so, never a throw. */
+  private line(format: LogFormat, level: LogLevel, message: string, fields: Fields | undefined): string {
+    try {
+      return format === 'json'
         ? jsonLine(level, message, this.bindings, fields)
         : textLine(level, message, this.bindings, fields);
-    this.sink.add(line, rank >= RANK.error!);
+    } catch (err) {
+      const msg = `${message.slice(0, LOG_LIMITS.chars)} [the record's fields could not be written: ${thrownText(err)}]`;
+      return format === 'json'
+        ? `${JSON.stringify({ time: isoNow(), level, msg })}\n`
+        : `${isoNow()} ${TEXT_LEVEL[level]} ${msg}\n`;
+    }
   }
 }
 
@@ -141,9 +153,9 @@ for (const level of LOG_LEVELS) {
 
 /** A logger Fastify takes as `loggerInstance`: readable text or one JSON object a line. */
 export function createLogger(options: LoggerOptions): FastifyBaseLogger {
-  const sink = new Sink(options.write ?? ((chunk) => process.stdout.write(chunk)));
+  const sink = new Sink(options.write ?? streamWriter(process.stdout));
   if (!options.write) process.on('exit', sink.flush);
-  const textSink = new Sink(options.writeText ?? ((chunk) => process.stderr.write(chunk)));
+  const textSink = new Sink(options.writeText ?? streamWriter(process.stderr));
   return new Logger(
     sink,
     options.format,
@@ -153,6 +165,22 @@ export function createLogger(options: LoggerOptions): FastifyBaseLogger {
     textSink,
   ) as unknown as FastifyBaseLogger;
 }
+
+/**
+ * Writes to stdout or stderr until the stream fails (the pipe to a log collector closed, say):
+ * from then on lines are dropped; a logging failure is no reason to stop serving.
+ */
+function streamWriter(stream: NodeJS.WriteStream): (chunk: string) => void {
+  if (!watchedStreams.has(stream)) {
+    watchedStreams.add(stream);
+    stream.on('error', () => brokenStreams.add(stream));
+  }
+  return (chunk) => {
+    if (!brokenStreams.has(stream)) stream.write(chunk);
+  };
+}
+const watchedStreams = new WeakSet<NodeJS.WriteStream>();
+const brokenStreams = new WeakSet<NodeJS.WriteStream>();
 
 /**
  * Writes what the operator must read at any level but `silent` (see Logger.announce); a logger
@@ -165,38 +193,103 @@ export function announce(log: FastifyBaseLogger, fields: Fields, message: string
 }
 
 function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
-  const record: Fields = { time: isoNow(), level, ...bindings };
-  if (fields) for (const key of Object.keys(fields)) record[key] = present(key, fields[key]);
-  record.msg = msg;
+  const budget = new Budget();
+  const record: Record<string, Plain> = { time: isoNow(), level };
+  for (const [key, value] of entriesOf(bindings)) record[key] = budget.field(key, value);
+  if (fields)
+    for (const [key, value] of entriesOf(fields))
+      record[key] =
+        key === BLOCK && typeof value === 'string'
+          ? budget.text(value, LOG_LIMITS.record)
+          : budget.field(key, value);
+  record.msg = budget.text(msg);
   return `${JSON.stringify(record)}\n`;
 }
 
 /**
- * `time LEVEL message key=value ...`; a message's further lines and error stacks follow, indented.
- * A `block` field (a whole email, say) is not a key=value: it follows the line in a frame, so it
- * reads as one piece among the request lines around it.
+ * `time LEVEL message key=value ...`; a message's further lines and error stacks (with what caused
+ * them) follow, indented. A `block` field (a whole email, say) is not a key=value: it follows the
+ * line in a frame, so it reads as one piece among the request lines around it.
  */
 function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
-  const nl = msg.indexOf('\n');
-  let line = `${isoNow()} ${TEXT_LEVEL[level]} ${nl < 0 ? msg : msg.slice(0, nl)}`;
-  let stack = nl < 0 ? '' : `\n${indent(msg.slice(nl + 1))}`;
+  const budget = new Budget();
+  const message = budget.text(msg);
+  const nl = message.indexOf('\n');
+  let line = `${isoNow()} ${TEXT_LEVEL[level]} ${nl < 0 ? message : message.slice(0, nl)}`;
+  let stack = nl < 0 ? '' : `\n${indent(message.slice(nl + 1))}`;
   const add = (key: string, value: unknown) => {
     if (value === undefined) return;
     if (key === BLOCK && typeof value === 'string') {
-      stack += `\n${indent(framed(value))}`;
+      // What the operator must read (a kept email and its links) may fill the whole record.
+      stack += `\n${indent(framed(budget.text(value, LOG_LIMITS.record)))}`;
       return;
     }
-    const shown = present(key, value);
-    if (value instanceof Error) {
-      line += ` ${key}=${quote((shown as { message: string }).message)}`;
-      if (value.stack) stack += `\n${indent(value.stack)}`;
+    const shown = budget.field(key, value);
+    if (isError(value) && isShownError(shown)) {
+      line += ` ${key}=${quote(String(shown.message))}`;
+      stack += `\n${indent(errorText(shown))}`;
     } else if (typeof shown === 'number') line += ` ${key}=${shown}`;
     else line += ` ${key}=${typeof shown === 'string' ? quote(shown) : JSON.stringify(shown)}`;
   };
   // As {...fields, ...bindings}: the request's bindings win over a field of the same name.
-  if (fields) for (const key of Object.keys(fields)) add(key, key in bindings ? bindings[key] : fields[key]);
-  for (const key of Object.keys(bindings)) if (!fields || !(key in fields)) add(key, bindings[key]);
+  const given = fields ? entriesOf(fields) : [];
+  for (const [key, value] of given) add(key, key in bindings ? bindings[key] : value);
+  for (const [key, value] of entriesOf(bindings)) if (!given.some(([k]) => k === key)) add(key, value);
   return `${line}${stack}\n`;
+}
+
+type ShownError = { type: Plain; message: Plain; stack?: Plain; cause?: Plain; errors?: Plain };
+
+function isShownError(shown: Plain | undefined): shown is ShownError {
+  return (
+    typeof shown === 'object' &&
+    shown !== null &&
+    !Array.isArray(shown) &&
+    'type' in shown &&
+    'message' in shown
+  );
+}
+
+/** An error's stack, then what caused it, link by link (and an AggregateError's errors). */
+function errorText(err: ShownError): string {
+  const head = typeof err.stack === 'string' ? err.stack : `${String(err.type)}: ${String(err.message)}`;
+  const parts = [head];
+  if (Array.isArray(err.errors))
+    err.errors.forEach((each, i) => {
+      parts.push(indent(`[${i + 1}] ${isShownError(each) ? errorText(each) : plainText(each)}`));
+    });
+  if (err.cause !== undefined)
+    parts.push(`caused by: ${isShownError(err.cause) ? errorText(err.cause) : plainText(err.cause)}`);
+  return parts.join('\n');
+}
+
+const plainText = (value: Plain) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function isError(value: unknown): boolean {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
+/** A record's own fields, as many as a record shows; a field that cannot be read says why. */
+function entriesOf(fields: Fields): [string, unknown][] {
+  let keys: string[];
+  try {
+    keys = Object.keys(fields);
+  } catch (err) {
+    return [['fields', `[unreadable: ${thrownText(err)}]`]];
+  }
+  const out = keys.slice(0, LOG_LIMITS.width).map((key): [string, unknown] => {
+    try {
+      return [key, fields[key]];
+    } catch (err) {
+      return [key, `[unreadable: ${thrownText(err)}]`];
+    }
+  });
+  if (keys.length > LOG_LIMITS.width) out.push(['…', `${keys.length - LOG_LIMITS.width} more fields`]);
+  return out;
 }
 
 const BLOCK = 'block';
@@ -217,27 +310,6 @@ function isoNow(): string {
     clockText = new Date(now).toISOString();
   }
   return clockText;
-}
-
-/** Whether a field name holds a credential; asked for every field of every line, so remembered. */
-const secretNames = new Map<string, boolean>();
-function isSecret(key: string): boolean {
-  let secret = secretNames.get(key);
-  if (secret === undefined) {
-    secret = SECRET_FIELD.test(key);
-    if (secretNames.size < 1000) secretNames.set(key, secret);
-  }
-  return secret;
-}
-
-/** A field as it may be written: secrets hidden, errors as their type, message and stack. */
-function present(key: string, value: unknown): unknown {
-  if (isSecret(key)) return '[hidden]';
-  if (value instanceof Error) {
-    const code = (value as { code?: unknown }).code;
-    return { type: value.name, message: value.message, ...(code ? { code } : {}), stack: value.stack };
-  }
-  return value;
 }
 
 const quote = (s: string) => (/^[\w./:@+-]*$/.test(s) && s !== '' ? s : JSON.stringify(s));

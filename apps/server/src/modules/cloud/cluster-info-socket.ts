@@ -40,6 +40,8 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
     (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const slug = decodeURIComponent(PATH.exec((req.url ?? '').split('?')[0] ?? '')![1]!);
       sockets.handleUpgrade(req, socket, head, (ws) => {
+        // A bad frame (one past MAX_MESSAGE, say) is an 'error' event: ws closes the socket itself.
+        ws.on('error', () => ws.terminate());
         admit(req, slug).then(
           (user) => serve(ws, user, slug, req.socket.remoteAddress ?? '127.0.0.1'),
           () => ws.close(UNAUTHORIZED, 'Unauthorized'),

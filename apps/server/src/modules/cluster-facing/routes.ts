@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentBundle } from '../../compute/agent-bundle.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
+import { announcedSize } from '../../http/uploads.js';
 import { z } from '../../http/zod.js';
 import { PYTHON_DIR } from '../../lib/python-dir.js';
 import { storeOutput } from '../jobs/output.js';
@@ -230,6 +231,7 @@ export function registerClusterFacingRoutes(app: App, deps: Deps): void {
           callingCluster(request),
           request.params.task_id,
           request.body as NodeJS.ReadableStream | undefined,
+          announcedSize(request),
         ),
     );
   });

@@ -138,6 +138,10 @@ export function registerDashboardProxy(app: App, deps: Deps): void {
         );
         outgoing.once('timeout', () => outgoing.destroy(new Error('The scheduler did not answer in time.')));
         outgoing.once('error', reject);
+        // A client gone before the scheduler answered needs no answer: nothing is left waiting.
+        const gone = () => outgoing.destroy(new Error('The client went away.'));
+        reply.raw.once('close', gone);
+        outgoing.once('response', () => reply.raw.off('close', gone));
         outgoing.end();
       }).catch((err: Error) => {
         throw new ApiError(502, { detail: `The scheduler's dashboard cannot be reached: ${err.message}` });
@@ -171,6 +175,9 @@ function installUpgrade(
       const cookies = app.parseCookie(req.headers.cookie ?? '');
       upstreamOf(clusterId, fromLink ?? cookies[passCookie(clusterId)]).then(
         (upstream) => {
+          // The client may have gone while the pass was checked: then there is nothing to join.
+          if (socket.destroyed) return;
+          let joined = false;
           const tunnel = connect(Number(upstream.port || 80), upstream.hostname, () => {
             const headers = {
               ...forwardedHeaders(req.headers, ['upgrade', 'connection']),
@@ -179,13 +186,15 @@ function installUpgrade(
             const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
             tunnel.write(`${req.method} ${upstreamPath(req.url!)} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
             if (head.length > 0) tunnel.write(head);
+            joined = true;
             socket.pipe(tunnel).pipe(socket);
           });
           const close = () => {
             tunnel.destroy();
             socket.destroy();
           };
-          tunnel.once('error', () => deny(502, 'Bad Gateway'));
+          // Once joined, the scheduler's bytes are the answer: a failure then only closes both ends.
+          tunnel.on('error', () => (joined ? close() : deny(502, 'Bad Gateway')));
           tunnel.once('close', close);
           socket.once('error', close);
           socket.once('close', close);

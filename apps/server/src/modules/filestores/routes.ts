@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { announcedSize } from '../../http/uploads.js';
 import { z } from '../../http/zod.js';
 import { receiveFile } from '../../lib/receive-file.js';
 import { fileOf, linkValid, MAX_FILE_BYTES } from './files.js';
@@ -184,21 +185,13 @@ export function registerFilestoreRoutes(app: App, deps: Deps): void {
         if (!file) throw badLink();
         const body = request.body as NodeJS.ReadableStream | undefined;
         if (!body || typeof body.pipe !== 'function') throw badRequest('Send the file as the body.');
-        const size = await receiveFile(
-          body,
-          file,
-          MAX_FILE_BYTES,
-          () => new ApiError(413, { detail: 'The file is too large.' }),
-        );
-        // The content is checked against what the sender announced: a cut-off upload is not kept.
-        const announced = Number(request.headers['content-length'] ?? size);
-        if (announced !== size) {
-          await rm(file, { force: true });
-          throw badRequest(
-            `Received ${size} of ${announced} bytes: upload the file again.`,
-            'INCOMPLETE_UPLOAD',
-          );
-        }
+        // Checked against what the sender announced before it takes the path: a cut-off upload
+        // is not kept, and a whole file there before stays.
+        const size = await receiveFile(body, file, {
+          maxBytes: MAX_FILE_BYTES,
+          tooLarge: () => new ApiError(413, { detail: 'The file is too large.' }),
+          announced: announcedSize(request),
+        });
         return { size };
       },
     );

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { batchJobs, runTasks } from '../../db/schema/index.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import { receiveFile } from '../../lib/receive-file.js';
+import { type Announced, receiveFile } from '../../lib/receive-file.js';
 
 /** A task's kept output (`pipe_to_files`) is at most this big; the rest is cut off. */
 export const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -19,6 +19,7 @@ export async function storeOutput(
   clusterId: number,
   taskId: number,
   body: NodeJS.ReadableStream | undefined,
+  announced?: Announced,
 ): Promise<{ size_bytes: number }> {
   const [row] = await db
     .select({ task: runTasks, pipe: batchJobs.pipeToFiles })
@@ -30,12 +31,11 @@ export async function storeOutput(
     throw badRequest('This job does not keep output files (pipe_to_files is off).', 'NO_OUTPUT_FILES');
   if (!body || typeof body.pipe !== 'function') throw badRequest('Send the output file as the body.');
   const target = outputPath(dataDir, row.task.batchJobId!, row.task.arrayTaskId);
-  const size = await receiveFile(
-    body,
-    target,
-    MAX_OUTPUT_BYTES,
-    () => new ApiError(413, { detail: 'The output file is too large.' }),
-  );
+  const size = await receiveFile(body, target, {
+    maxBytes: MAX_OUTPUT_BYTES,
+    tooLarge: () => new ApiError(413, { detail: 'The output file is too large.' }),
+    announced,
+  });
   await db.update(runTasks).set({ outputBytes: size }).where(eq(runTasks.id, taskId));
   return { size_bytes: size };
 }

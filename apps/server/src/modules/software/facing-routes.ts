@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, badRequest } from '../../http/errors.js';
+import { announcedSize } from '../../http/uploads.js';
 import { id, text, z } from '../../http/zod.js';
 import { Signer } from '../../lib/crypto.js';
 import { receiveFile } from '../../lib/receive-file.js';
@@ -179,12 +180,11 @@ export function registerBuildFacingRoutes(app: App, deps: Deps): void {
         if (!body || typeof body.pipe !== 'function')
           throw badRequest('Send the archive as the body (Content-Type: application/gzip).');
         const target = builds.archivePath(config.dataDir, buildId);
-        const size = await receiveFile(
-          body,
-          target,
-          MAX_ARCHIVE_BYTES,
-          () => new Error('The archive is too large.'),
-        );
+        const size = await receiveFile(body, target, {
+          maxBytes: MAX_ARCHIVE_BYTES,
+          tooLarge: () => new Error('The archive is too large.'),
+          announced: announcedSize(request),
+        });
         await builds.archiveReceived(db, buildId, target, size);
         return { size_bytes: size };
       },

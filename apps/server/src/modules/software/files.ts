@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { normaliseProject } from '../../compute/builder.js';
@@ -9,12 +8,15 @@ import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { Signer } from '../../lib/crypto.js';
+import { type Announced, receiveFile } from '../../lib/receive-file.js';
 import { workspaceAccess } from '../access/workspace.js';
 import type { packageUploadBody } from './schemas.js';
 import { assertMayCreate } from './specs.js';
 
 /** How long an upload link works. */
 const UPLOAD_LINK_SECONDS = 3600;
+/** The largest wheel the index takes. */
+const MAX_WHEEL_BYTES = 512 * 2 ** 20;
 
 /** Where an uploaded wheel is kept: by workspace and content, under its own name (pip needs it). */
 export const packageFilePath = (
@@ -69,7 +71,8 @@ export async function receiveUpload(
   fileId: number,
   link: { expires: number; signature: string },
   contentMd5: string | undefined,
-  body: () => Buffer,
+  body: () => NodeJS.ReadableStream,
+  announced?: Announced,
 ): Promise<void> {
   if (!signer(deps.config.secret).verify(`${fileId}:${link.expires}`, link.signature))
     throw new ApiError(403, { detail: 'This upload link is not valid.', code: 'BAD_SIGNATURE' });
@@ -80,30 +83,38 @@ export async function receiveUpload(
     });
   const [file] = await deps.db.select().from(packageFiles).where(eq(packageFiles.id, fileId));
   if (!file) throw notFound('Package file not found.');
-  const content = body();
-  const digest = createHash('md5').update(content).digest();
-  if (contentMd5 && contentMd5 !== digest.toString('base64'))
-    throw badRequest('The content-md5 header does not match the file sent.', 'BAD_DIGEST');
-  if (digest.toString('hex') !== file.md5)
-    throw badRequest(
-      `The file sent is not the one announced (its MD5 differs from ${file.md5}).`,
-      'BAD_DIGEST',
-    );
+  // Streamed to disk and hashed on the way: a wheel is never held in memory whole.
+  const md5 = createHash('md5');
+  const sha256 = createHash('sha256');
+  const size = await receiveFile(body(), packageFilePath(deps.config.dataDir, file), {
+    maxBytes: MAX_WHEEL_BYTES,
+    tooLarge: () => new ApiError(413, { detail: 'The wheel is too large.', code: 'TOO_LARGE' }),
+    announced,
+    onChunk: (chunk) => {
+      md5.update(chunk);
+      sha256.update(chunk);
+    },
+    verify: (received) => {
+      if (received === 0) throw noWheel();
+      const digest = md5.digest();
+      if (contentMd5 && contentMd5 !== digest.toString('base64'))
+        throw badRequest('The content-md5 header does not match the file sent.', 'BAD_DIGEST');
+      if (digest.toString('hex') !== file.md5)
+        throw badRequest(
+          `The file sent is not the one announced (its MD5 differs from ${file.md5}).`,
+          'BAD_DIGEST',
+        );
+    },
+  });
   if (file.uploaded) return;
-  const target = packageFilePath(deps.config.dataDir, file);
-  await mkdir(path.dirname(target), { recursive: true });
-  const partial = `${target}.partial-${process.pid}`;
-  await writeFile(partial, content, { mode: 0o600 });
-  await rename(partial, target);
   await deps.db
     .update(packageFiles)
-    .set({
-      uploaded: true,
-      sizeBytes: content.length,
-      sha256: createHash('sha256').update(content).digest('hex'),
-    })
+    .set({ uploaded: true, sizeBytes: size, sha256: sha256.digest('hex') })
     .where(eq(packageFiles.id, fileId));
 }
+
+export const noWheel = () =>
+  badRequest('Send the wheel as the body, with Content-Type: binary/octet-stream.');
 
 /** The projects of a workspace's package index (PEP 503), with their uploaded files. */
 export async function indexFiles(db: Db, workspaceId: number, project?: string) {

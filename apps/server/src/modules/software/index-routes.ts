@@ -3,15 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
+import { announcedSize } from '../../http/uploads.js';
 import { id, text, z } from '../../http/zod.js';
 import { workspaceAccess } from '../access/workspace.js';
-import { indexFiles, indexPage, packageFilePath, receiveUpload } from './files.js';
+import { indexFiles, indexPage, noWheel, packageFilePath, receiveUpload } from './files.js';
 
 const tags = ['software'];
 /** What pip sends: the API token as the password of HTTP Basic credentials (`https://__token__:<token>@...`). */
 const reader = { auth: 'user', basicAuth: true } as const;
-const MAX_WHEEL_BYTES = 512 * 2 ** 20;
 
 /**
  * The workspace's package index (PEP 503) of uploaded wheels, served by Cumulus itself, and the
@@ -98,14 +98,12 @@ export function registerPackageIndexRoutes(app: App, deps: Deps): void {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.addContentTypeParser(
       ['application/octet-stream', 'binary/octet-stream'],
-      { parseAs: 'buffer', bodyLimit: MAX_WHEEL_BYTES },
-      (_request, body, done) => done(null, body),
+      (_request, payload, done) => done(null, payload),
     );
     scope.put(
       '/api/v2/software-environment/upload/:id',
       {
         config: { auth: 'none', csrf: false },
-        bodyLimit: MAX_WHEEL_BYTES,
         schema: {
           tags,
           description: 'Receives a wheel at the signed link `package-upload` answered (Content-MD5 checked).',
@@ -123,11 +121,11 @@ export function registerPackageIndexRoutes(app: App, deps: Deps): void {
           request.query,
           typeof md5 === 'string' ? md5 : undefined,
           () => {
-            const body = request.body;
-            if (!Buffer.isBuffer(body) || body.length === 0)
-              throw badRequest('Send the wheel as the body, with Content-Type: binary/octet-stream.');
+            const body = request.body as NodeJS.ReadableStream | undefined;
+            if (!body || typeof body.pipe !== 'function') throw noWheel();
             return body;
           },
+          announcedSize(request),
         );
         return { detail: 'Uploaded.' };
       },
