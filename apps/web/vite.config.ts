@@ -3,14 +3,17 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { precompress } from './bundling/precompress.ts';
+
 // The API server owns /api and the OAuth token exchange under /users; in dev we proxy both
 // so the console talks to one origin, as it does in production.
 const apiTarget = 'http://127.0.0.1:8000';
+const srcDir = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: { '@': srcDir },
   },
   server: {
     proxy: {
