@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { consoleChunks } from './bundling/chunks.ts';
 import { precompress } from './bundling/precompress.ts';
 
 // The API server owns /api and the OAuth token exchange under /users; in dev we proxy both
@@ -24,5 +25,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: { output: { codeSplitting: consoleChunks(srcDir) } },
   },
 });
