@@ -1,8 +1,10 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
 
+import { queryClient } from '@/app/query-client';
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
 import { HomeRedirect } from '@/app/shell/HomeRedirect';
+import { prefetchShell } from '@/app/shell/prefetch';
 import { RequireAuth } from '@/app/shell/RequireAuth';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
@@ -62,6 +64,13 @@ export const router = createBrowserRouter([
           ...activateTokenRoutes,
           {
             ...lazyPage(() => import('@/app/shell/AppShell'), 'AppShell'),
+            // Route loaders run beside `lazy`: the shell's data is on its way while its code loads.
+            // Once per entry into the shell, not on every navigation inside it.
+            loader: () => {
+              void prefetchShell(queryClient);
+              return null;
+            },
+            shouldRevalidate: () => false,
             children: [
               { index: true, Component: HomeRedirect },
               ...profileRoutes,
