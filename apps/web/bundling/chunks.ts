@@ -1,9 +1,9 @@
 // How the console's JavaScript is cut into files (rolldown's `output.codeSplitting`). Left to
 // itself the bundler makes a chunk for every set of lazy pages sharing a module: the signed-in
 // Dashboard then took 104 files. Here a first visit takes a handful:
-//   the entry (router, API client)   + framework (React, React Router, TanStack Query)
-//   + ui (Radix and its helpers)     + landing (the signed-in shell with the Dashboard and Get
-//   Started, the pages a sign-in lands on) + common (what the landing pages share with login).
+//   the entry and `boot` (its modules: router, API client) + framework (React, React Router,
+//   TanStack Query) + ui (Radix and its helpers) + icons + landing (the signed-in shell with the
+//   Dashboard and Get Started, where a sign-in lands) + common (what those share with login).
 // Login and signup share `public`; zod and react-hook-form are `forms`, loaded by pages with one.
 // Every other page stays its own lazy chunk, importing these.
 
