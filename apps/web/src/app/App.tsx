@@ -1,8 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-
-import { queryClient } from '@/app/query-client';
 import { router } from '@/app/router';
+import { queryClient } from '@/lib/api/query-client';
 
 // Tooltips bring their own provider and the toaster lives in the signed-in shell, so the public
 // pages' first load carries neither.

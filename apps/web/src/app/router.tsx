@@ -1,6 +1,4 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
-
-import { queryClient } from '@/app/query-client';
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
 import { HomeRedirect } from '@/app/shell/HomeRedirect';
@@ -23,6 +21,7 @@ import { staffRoutes } from '@/features/staff/routes';
 import { tagRoutes } from '@/features/tags/routes';
 import { teamRoutes } from '@/features/team/routes';
 import { usageRoutes } from '@/features/usage/routes';
+import { queryClient } from '@/lib/api/query-client';
 import { lazyPage } from '@/lib/lazy-page';
 
 function RootLayout() {

@@ -42,3 +42,6 @@ export function createQueryClient() {
     },
   });
 }
+
+/** The console's one query cache: the app's provider and the routes' loaders share it. */
+export const queryClient = createQueryClient();
