@@ -63,7 +63,16 @@ async function loadOnce(
   trace?: string,
 ): Promise<LoadFigures> {
   const page = await context.newPage();
-  if (trace) await context.browser()?.startTracing(page, { path: trace, screenshots: false });
+  if (trace)
+    await context.browser()?.startTracing(page, {
+      path: trace,
+      categories: [
+        'devtools.timeline',
+        'v8.execute',
+        'blink.user_timing',
+        'disabled-by-default-v8.cpu_profiler',
+      ],
+    });
   await page.addInitScript(fmpProbe(names));
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
