@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from './deps.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
+import { serveConsole } from './http/console.js';
 import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installRequestContext, requestIdOf } from './http/request-context.js';
@@ -184,32 +182,5 @@ function addDefaultErrorResponses(app: App): void {
     const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
     if (!schema?.response) return;
     schema.response = { ...schema.response, '4XX': schema.response['4XX'] ?? errorBody, '5XX': errorBody };
-  });
-}
-
-/** The built console on the same origin, with the single-page fallback; API paths stay JSON. */
-async function serveConsole(app: App, webDist: string): Promise<void> {
-  const index = path.join(webDist, 'index.html');
-  const hasConsole = existsSync(index);
-  if (hasConsole) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      setHeaders: (res, file) => {
-        res.setHeader(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const isApi =
-      request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/users/');
-    if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
-    }
-    return reply.code(404).send({ detail: 'Not found.', code: 'NOT_FOUND' });
   });
 }

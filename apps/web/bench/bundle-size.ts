@@ -1,76 +1,75 @@
-// `npm run bench -w apps/web`: builds the console and reports the JavaScript a browser must load
-// before the login page, and before the signed-in shell, can render (gzip, as served).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The JavaScript a browser must load before a screen can render: the entry chunk, what it imports
+// statically, then the lazy route modules on the screen's way (gzip level 9, as precompressed).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-type ManifestChunk = { file: string; imports?: string[]; css?: string[] };
-type Manifest = Record<string, ManifestChunk>;
-
-const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import type { BuiltChunk } from './build';
 
 // What each screen needs on a first visit: the entry, then the lazy route modules on its way.
-const SCREENS = {
+export const SCREENS = {
   'login page': ['src/features/auth/LoginPage.tsx'],
   'signed-in shell (Get Started)': [
     'src/app/shell/AppShell.tsx',
     'src/features/get-started/GetStartedPage.tsx',
   ],
+  'signed-in shell (Dashboard)': [
+    'src/app/shell/AppShell.tsx',
+    'src/features/clusters/dashboard/ClustersPage.tsx',
+  ],
 } as const;
+export type Screen = keyof typeof SCREENS;
 
-/** The files of `keys` and of everything they import statically (not their lazy imports). */
-function closure(manifest: Manifest, keys: string[]): Set<string> {
+/** The entry's files and those `modules` need, with everything they import statically (not lazily). */
+function closure(chunks: BuiltChunk[], modules: readonly string[]): Set<string> {
+  const byFile = new Map(chunks.map((chunk) => [chunk.file, chunk]));
   const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`${key} is not in the build manifest`);
-    if (files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const imported of byFile.get(file)?.imports ?? []) visit(imported);
   };
-  for (const key of keys) visit(key);
+  for (const chunk of chunks) if (chunk.isEntry) visit(chunk.file);
+  for (const module of modules) {
+    const holder = chunks.find((chunk) => chunk.modules.includes(module));
+    if (!holder) throw new Error(`${module} is in no chunk of the build`);
+    visit(holder.file);
+  }
   return files;
 }
 
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+export type Size = { raw: number; gzip: number; files: number };
 
-const outDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bundle-'));
-try {
-  execFileSync(
-    'npx',
-    ['vite', 'build', '--manifest', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-    {
-      cwd: webDir,
-      stdio: 'inherit',
-    },
-  );
-  const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-  const size = (file: string) => {
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Raw and gzip size of built files (paths relative to `outDir`). */
+export function sizeOf(outDir: string, files: Iterable<string>): Size {
+  const total = { raw: 0, gzip: 0, files: 0 };
+  for (const file of files) {
     const bytes = readFileSync(path.join(outDir, file));
-    return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  };
+    total.raw += bytes.length;
+    total.gzip += gzipSync(bytes, { level: 9 }).length;
+    total.files += 1;
+  }
+  return total;
+}
 
+/** The initial JavaScript of each screen, and of the whole console; printed, and returned. */
+export function reportBundleSize(outDir: string, chunks: BuiltChunk[]): Record<Screen, Size> {
+  const result = {} as Record<Screen, Size>;
   console.log('\nInitial JavaScript of the console (entry chunk + the chunks each screen needs):');
-  for (const [screen, modules] of Object.entries(SCREENS)) {
-    const files = [...closure(manifest, ['index.html', ...modules])].filter((file) => file.endsWith('.js'));
-    const total = files.map(size).reduce((sum, s) => ({ raw: sum.raw + s.raw, gzip: sum.gzip + s.gzip }), {
-      raw: 0,
-      gzip: 0,
-    });
+  for (const [screen, modules] of Object.entries(SCREENS) as [Screen, readonly string[]][]) {
+    const files = [...closure(chunks, modules)];
+    const total = sizeOf(outDir, files);
+    result[screen] = total;
     console.log(
-      `  ${screen.padEnd(32)} ${kib(total.gzip).padStart(10)} gzip  (${kib(total.raw)} raw, ${files.length} files)`,
+      `  ${screen.padEnd(32)} ${kib(total.gzip).padStart(10)} gzip  (${kib(total.raw)} raw, ${total.files} files)`,
     );
   }
-  const allJs = Object.values(manifest)
-    .map((chunk) => chunk.file)
-    .filter((file, index, list) => file.endsWith('.js') && list.indexOf(file) === index);
-  const everything = allJs.map(size).reduce((sum, s) => sum + s.gzip, 0);
+  const allJs = new Set(chunks.map((chunk) => chunk.file));
+  const everything = sizeOf(outDir, allJs);
   console.log(
-    `  ${'whole console (every chunk)'.padEnd(32)} ${kib(everything).padStart(10)} gzip  (${allJs.length} chunks)`,
+    `  ${'whole console (every chunk)'.padEnd(32)} ${kib(everything.gzip).padStart(10)} gzip  (${allJs.size} chunks)`,
   );
-} finally {
-  rmSync(outDir, { recursive: true, force: true });
+  return result;
 }

@@ -12,7 +12,7 @@ import { SmtpSink } from '../../../server/test/helpers/smtp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverDir = path.resolve(here, '../../../server');
-const webDist = path.resolve(here, '../../dist');
+const builtConsole = path.resolve(here, '../../dist');
 
 export interface E2eServer {
   /** http://127.0.0.1:<port>, the origin of the console and the API. */
@@ -60,15 +60,20 @@ async function waitForHealth(base: string, child: ChildProcess, log: () => strin
 export interface E2eServerOptions {
   /** More server settings, e.g. `{ CUMULUS_METER_MINUTE_SECONDS: '1' }` for a metered minute a second. */
   env?: Record<string, string>;
+  /** The built console to serve (default apps/web/dist). */
+  webDist?: string;
 }
 
 /**
  * The real server, as `npm start` runs it, serving the BUILT console (apps/web/dist) on a free
  * port, on a fresh embedded database, with mail going to a real SMTP sink.
  */
-export async function startE2eServer({ env = {} }: E2eServerOptions = {}): Promise<E2eServer> {
+export async function startE2eServer({
+  env = {},
+  webDist = builtConsole,
+}: E2eServerOptions = {}): Promise<E2eServer> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
-    throw new Error('apps/web/dist is missing: build the console first (npm run build -w apps/web).');
+    throw new Error(`${webDist} has no console: build it first (npm run build -w apps/web).`);
   }
   const smtp = new SmtpSink();
   const smtpUrl = await smtp.start();

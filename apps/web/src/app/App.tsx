@@ -1,15 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-
 import { router } from '@/app/router';
-import { createQueryClient } from '@/lib/api/query-client';
+import { queryClient } from '@/lib/api/query-client';
 
 // Tooltips bring their own provider and the toaster lives in the signed-in shell, so the public
 // pages' first load carries neither.
 export function App() {
-  const [queryClient] = useState(createQueryClient);
-
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

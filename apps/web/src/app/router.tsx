@@ -1,8 +1,8 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
-
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
 import { HomeRedirect } from '@/app/shell/HomeRedirect';
+import { prefetchShell } from '@/app/shell/prefetch';
 import { RequireAuth } from '@/app/shell/RequireAuth';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
@@ -21,6 +21,7 @@ import { staffRoutes } from '@/features/staff/routes';
 import { tagRoutes } from '@/features/tags/routes';
 import { teamRoutes } from '@/features/team/routes';
 import { usageRoutes } from '@/features/usage/routes';
+import { queryClient } from '@/lib/api/query-client';
 import { lazyPage } from '@/lib/lazy-page';
 
 function RootLayout() {
@@ -62,6 +63,13 @@ export const router = createBrowserRouter([
           ...activateTokenRoutes,
           {
             ...lazyPage(() => import('@/app/shell/AppShell'), 'AppShell'),
+            // Route loaders run beside `lazy`: the shell's data is on its way while its code loads.
+            // Once per entry into the shell, not on every navigation inside it.
+            loader: () => {
+              void prefetchShell(queryClient);
+              return null;
+            },
+            shouldRevalidate: () => false,
             children: [
               { index: true, Component: HomeRedirect },
               ...profileRoutes,

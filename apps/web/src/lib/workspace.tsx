@@ -21,24 +21,46 @@ const WorkspaceContext = React.createContext<WorkspaceContextValue | null>(null)
 /** The query parameter that names a workspace in links (`/clusters/7/infrastructure?account=acme`). */
 export const ACCOUNT_PARAM = 'account';
 
+/** The user's workspaces, from their memberships. */
+export const workspacesOf = (memberships: readonly WorkspaceMembership[]): Workspace[] =>
+  memberships.map((membership) => ({
+    ...membership.account,
+    isAdmin: membership.isAdmin,
+    isDefault: membership.isDefaultAccount,
+  }));
+
 /**
- * The current workspace: the `account` query parameter when it is the slug of one of the user's
- * workspaces, else the stored selection, else the user's default account, else the first.
+ * The current workspace: the `account` query parameter (`linked`) when it is the slug of one of
+ * the user's workspaces, else the stored selection (slug or id), else the user's default
+ * account, else the first. Links name workspaces by slug; a number there may be an
+ * organization's id (Billing's account).
  */
+export function currentWorkspace<W extends { id: number; slug: string }>(
+  workspaces: readonly W[],
+  {
+    linked,
+    stored,
+    userDefault,
+  }: { linked: string | null; stored: string | null; userDefault?: string | null },
+): W | null {
+  const find = (key: string | null | undefined) =>
+    key ? workspaces.find((candidate) => candidate.slug === key || String(candidate.id) === key) : undefined;
+  return (
+    workspaces.find((candidate) => candidate.slug === linked) ??
+    find(stored) ??
+    find(userDefault) ??
+    workspaces[0] ??
+    null
+  );
+}
+
+/** The current workspace (see currentWorkspace) for the signed-in shell, and its setter. */
 export function WorkspaceProvider({ children }: { children: React.ReactNode }) {
   const { user, workspaceMemberships } = useSignedIn();
   const [params, setParams] = useSearchParams();
   const [stored, setStored] = React.useState(() => readStored(STORAGE_KEYS.selectedAccount));
 
-  const workspaces = React.useMemo(
-    () =>
-      workspaceMemberships.map((membership) => ({
-        ...membership.account,
-        isAdmin: membership.isAdmin,
-        isDefault: membership.isDefaultAccount,
-      })),
-    [workspaceMemberships],
-  );
+  const workspaces = React.useMemo(() => workspacesOf(workspaceMemberships), [workspaceMemberships]);
   const find = React.useCallback(
     (key: string | null | undefined) =>
       key
@@ -47,9 +69,12 @@ export function WorkspaceProvider({ children }: { children: React.ReactNode }) {
     [workspaces],
   );
 
-  // Links name workspaces by slug; a number there may be an organization's id (Billing's account).
   const fromQuery = workspaces.find((candidate) => candidate.slug === params.get(ACCOUNT_PARAM));
-  const workspace = fromQuery ?? find(stored) ?? find(user.defaultAccount?.slug) ?? workspaces[0] ?? null;
+  const workspace = currentWorkspace(workspaces, {
+    linked: params.get(ACCOUNT_PARAM),
+    stored,
+    userDefault: user.defaultAccount?.slug,
+  });
 
   const remember = React.useCallback((slug: string) => {
     writeStored(STORAGE_KEYS.selectedAccount, slug);

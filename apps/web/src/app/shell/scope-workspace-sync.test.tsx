@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ScopeWorkspaceSync } from '@/app/shell/scope-workspace-sync';
 import { WorkspaceSwitcher } from '@/app/shell/workspace-switcher';
@@ -10,6 +10,10 @@ import { pickScope, type Scope, workspacesInScope } from '@/features/scopes';
 import { useWorkspace } from '@/lib/workspace';
 import { stubApi } from '@/test/api-stub';
 import { renderSignedIn, testUser } from '@/test/signed-in';
+
+// The dialog loads on first use (its own chunk); loaded here, opening it does not race the
+// transform of its module on a busy machine.
+beforeAll(() => import('@/features/clusters/dashboard/create-cluster-dialog'));
 
 const personal = { id: 3, slug: 'ada', name: 'ada', organization: { id: 2, name: 'ada', isPersonal: true } };
 const acmeData = {

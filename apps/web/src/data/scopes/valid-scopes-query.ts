@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { scopeKeys } from '@/data/scopes/keys';
 import { type ApiData, api, call } from '@/lib/api/client';
 import type { QueryOptions } from '@/lib/api/hooks';
+import { SHELL_STALE_MS } from '@/lib/api/query-client';
 
 /**
  * A scope: what a list page shows (section 3 "Scope"). `type` is compound (Everything), account
@@ -14,10 +15,13 @@ export type Scope = ApiData<'/api/v2/users/user/valid-scopes', 'get'>[number];
 export const getValidScopes = (signal?: AbortSignal) =>
   call(api.GET('/api/v2/users/user/valid-scopes', { signal }));
 
+/** Read by the signed-in shell, and asked for as navigation starts (app/shell/prefetch.ts). */
+export const validScopesQuery = () => ({
+  queryKey: scopeKeys.valid(),
+  queryFn: ({ signal }: { signal: AbortSignal }) => getValidScopes(signal),
+  staleTime: SHELL_STALE_MS,
+});
+
 export function useValidScopesQuery<TData = Scope[]>(options: QueryOptions<Scope[], TData> = {}) {
-  return useQuery({
-    queryKey: scopeKeys.valid(),
-    queryFn: ({ signal }) => getValidScopes(signal),
-    ...options,
-  });
+  return useQuery({ ...validScopesQuery(), ...options });
 }

@@ -1,5 +1,7 @@
 import { Navigate, type RouteObject, useLocation } from 'react-router';
 
+import { prefetchDashboard } from '@/features/clusters/dashboard/prefetch';
+import { queryClient } from '@/lib/api/query-client';
 import { lazyPage } from '@/lib/lazy-page';
 import { paths } from '@/lib/paths';
 
@@ -16,6 +18,12 @@ export const clustersRoutes: RouteObject[] = [
   {
     path: paths.clusters,
     ...lazyPage(() => import('@/features/clusters/dashboard/ClustersPage'), 'ClustersPage'),
+    // Beside the page's code: its clusters are asked for once the shell's first answers are in.
+    loader: ({ request }) => {
+      void prefetchDashboard(queryClient, new URL(request.url));
+      return null;
+    },
+    shouldRevalidate: () => false,
   },
   {
     path: paths.cluster,

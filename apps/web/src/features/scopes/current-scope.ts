@@ -36,7 +36,9 @@ function subscribe(listener: () => void) {
   };
 }
 
-const getPicked = () => picked;
+/** The scope the user picked (kept across reloads), before the fallback rule; null if none. */
+export const pickedScope = () => picked;
+const getPicked = pickedScope;
 
 /**
  * The current scope, after the fallback rule (see effectiveScope), with the valid scopes and a

@@ -1,6 +1,7 @@
 import { createApiClient, type paths } from '@cumulus/api';
 
 import { type Camelize, camelize } from '@/lib/api/camelize';
+import { takeEarlyCall } from '@/lib/api/early-calls';
 import { ApiError } from '@/lib/api/errors';
 import { session } from '@/lib/api/session';
 import { readCookie } from '@/lib/storage';
@@ -9,10 +10,24 @@ import { readCookie } from '@/lib/storage';
 export const REQUEST_TIMEOUT_MS = 60_000;
 const CSRF_COOKIE = 'csrftoken';
 
-/** openapi-fetch hands a Request; it gets a deadline besides its own abort signal. */
+/** Settles as `pending` does, or fails as a fetch would once `signal` aborts (or times out). */
+function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    pending.then(resolve, reject);
+  });
+}
+
+/**
+ * openapi-fetch hands a Request; it gets a deadline besides its own abort signal. One index.html
+ * already asked for (early-calls.ts) is answered from there.
+ */
 const fetchWithTimeout: typeof fetch = (input, init) => {
   const request = new Request(input, init);
   const signal = AbortSignal.any([request.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
+  const early = takeEarlyCall(request);
+  if (early) return untilAborted(early, signal);
   return fetch(new Request(request, { signal }));
 };
 

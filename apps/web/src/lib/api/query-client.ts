@@ -5,6 +5,11 @@ import { session } from '@/lib/api/session';
 
 const SECOND = 1_000;
 export const MAX_RETRIES = 3;
+/**
+ * The user, memberships, notices seen and scopes change by this user's own actions, which
+ * refresh them: fresh for a minute, a page that mounts after the shell asked does not ask again.
+ */
+export const SHELL_STALE_MS = 60 * SECOND;
 
 /** Retry only what may pass next time: no answer, or a server error. A 4xx is the answer. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -37,3 +42,6 @@ export function createQueryClient() {
     },
   });
 }
+
+/** The console's one query cache: the app's provider and the routes' loaders share it. */
+export const queryClient = createQueryClient();

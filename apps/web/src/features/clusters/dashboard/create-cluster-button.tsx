@@ -2,10 +2,14 @@ import { PlusIcon } from 'lucide-react';
 import * as React from 'react';
 
 import { Button } from '@/components/ui/button';
-import { CreateClusterDialog } from '@/features/clusters/dashboard/create-cluster-dialog';
 import { useScope, workspacesInScope } from '@/features/scopes';
 import { WhyDisabled } from '@/features/team/why-disabled';
 import { useWorkspace } from '@/lib/workspace';
+
+// The dialog and its form library load when first wanted (pointer on the button, focus, click),
+// not with the Dashboard: most visits never create a cluster.
+const loadDialog = () => import('@/features/clusters/dashboard/create-cluster-dialog');
+const CreateClusterDialog = React.lazy(async () => ({ default: (await loadDialog()).CreateClusterDialog }));
 
 /**
  * Where a new cluster goes: a workspace of the scope the page lists (the sidebar's when it is one),
@@ -29,21 +33,35 @@ export function useCreateTarget() {
 export function CreateClusterButton({ className }: { className?: string }) {
   const { choices, initial, reason } = useCreateTarget();
   const [open, setOpen] = React.useState(false);
+  // Mounted from the first opening on, so closing still animates.
+  const [wanted, setWanted] = React.useState(false);
+  const prepare = () => void loadDialog();
   return (
     <>
       <WhyDisabled reason={reason}>
-        <Button onClick={() => setOpen(true)} disabled={!initial} className={className}>
+        <Button
+          onClick={() => {
+            setWanted(true);
+            setOpen(true);
+          }}
+          onPointerEnter={prepare}
+          onFocus={prepare}
+          disabled={!initial}
+          className={className}
+        >
           <PlusIcon aria-hidden="true" />
           Create cluster
         </Button>
       </WhyDisabled>
-      {initial ? (
-        <CreateClusterDialog
-          open={open}
-          onOpenChange={setOpen}
-          workspaces={choices}
-          defaultWorkspace={initial.slug}
-        />
+      {initial && wanted ? (
+        <React.Suspense fallback={null}>
+          <CreateClusterDialog
+            open={open}
+            onOpenChange={setOpen}
+            workspaces={choices}
+            defaultWorkspace={initial.slug}
+          />
+        </React.Suspense>
       ) : null}
     </>
   );
