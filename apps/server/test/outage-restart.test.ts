@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { instances } from '../src/db/schema/index.js';
+import {
+  CONNECT_AND_SUM,
+  createReadyCluster,
+  freePort,
+  instanceProcesses,
+  runPython,
+  startClusterServer,
+  waitFor,
+  waitForClusterState,
+} from './helpers/clusters.js';
+import { openTestDatabase } from './helpers/database.js';
+import { createUser } from './helpers/factories.js';
+import { ServerProcess } from './helpers/server-process.js';
+
+/**
+ * A control plane that is away longer than the heartbeat timeout costs no cluster: its instances
+ * keep computing, and the server started again on the same data grants them a full timeout before
+ * judging them, adopts them and serves them as before.
+ */
+const HEARTBEAT_TIMEOUT_S = 4;
+const OUTAGE_MS = 3 * HEARTBEAT_TIMEOUT_S * 1000;
+const TIMINGS = { CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S) };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Connects a Dask client to the cluster's scheduler and computes a sum on its workers. */
+async function computeOn(details: unknown): Promise<{ sum: number; workers: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-outage-'));
+  try {
+    const file = path.join(dir, 'details.json');
+    writeFileSync(file, JSON.stringify(details));
+    return JSON.parse(await runPython(CONNECT_AND_SUM, [file]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a control plane outage', () => {
+  it('a server stopped longer than the heartbeat timeout and started again keeps every cluster', async () => {
+    const database = await openTestDatabase();
+    const port = await freePort();
+    const first = await startClusterServer(TIMINGS, { database, port });
+    let second: Awaited<ReturnType<typeof startClusterServer>> | undefined;
+    try {
+      const user = await createUser(first);
+      const api = first.api.as(user.key);
+      const slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
+      const details = await createReadyCluster(api, slug, { name: 'outlives-outage', workers: 1 });
+      const before = (await instanceProcesses(first)).map((p) => p.pid).sort();
+
+      // Stopped as an upgrade stops it: nothing of the clusters is touched.
+      await first.server.close();
+      await sleep(OUTAGE_MS);
+      expect((await instanceProcesses(first)).map((p) => p.pid).sort()).toEqual(before);
+
+      const restartedAt = Date.now();
+      second = await startClusterServer(TIMINGS, { database, port });
+      const api2 = second.api.as(user.key);
+      // Longer than a heartbeat timeout after the start, with reconcile passes every 0.5 s.
+      await sleep(HEARTBEAT_TIMEOUT_S * 1000 + 3000);
+      const after = await waitForClusterState(api2, slug, details.id, 'ready', 5_000);
+      expect(after.workers.map((w: any) => w.current_state.state)).toEqual(['started']);
+      const rows = await database.db.select().from(instances).where(eq(instances.clusterId, details.id));
+      expect(rows.map((i) => i.state).sort()).toEqual(['ready', 'ready']);
+      for (const row of rows) expect(row.lastHeartbeat!.getTime()).toBeGreaterThan(restartedAt);
+      expect((await instanceProcesses(second)).map((p) => p.pid).sort()).toEqual(before);
+      expect(await computeOn(after)).toMatchObject({ sum: 1_000_000, workers: 1 });
+
+      await api2.delete(`/api/v2/clusters/account/${slug}/id/${details.id}`);
+      await waitForClusterState(api2, slug, details.id, 'stopped');
+    } finally {
+      await second?.close();
+      await first.smtp.stop();
+      rmSync(first.dataDir, { recursive: true, force: true });
+      await database.close();
+    }
+  }, 240_000);
+
+  it('a server killed with SIGKILL and started again after the heartbeat timeout keeps every cluster', async () => {
+    const server = await ServerProcess.create(TIMINGS);
+    try {
+      await server.seedToken();
+      await server.start();
+      const slug = (await server.call('GET', '/api/v2/user/me')).body.default_account.slug;
+      const clusterPath = (id: number) => `/api/v2/clusters/account/${slug}/id/${id}`;
+      const created = await server.call('POST', `/api/v2/clusters/account/${slug}/`, {
+        name: 'outlives-sigkill',
+        workers: 1,
+      });
+      expect(created.status).toBe(201);
+      const ready = async () => {
+        const res = await server.call('GET', clusterPath(created.body.id));
+        return res.body.current_state?.state === 'ready' && res.body;
+      };
+      await waitFor('the cluster ready', ready, 120_000);
+      const before = (await server.instanceProcesses()).map((p) => p.pid).sort();
+
+      await server.kill('SIGKILL');
+      await sleep(OUTAGE_MS);
+      await server.start();
+      await sleep(HEARTBEAT_TIMEOUT_S * 1000 + 3000);
+      const details = await ready();
+      expect(details ? details.current_state.state : details).toBe('ready');
+      expect(details.workers.map((w: any) => w.current_state.state)).toEqual(['started']);
+      expect((await server.instanceProcesses()).map((p) => p.pid).sort()).toEqual(before);
+      expect(await computeOn(details)).toMatchObject({ sum: 1_000_000, workers: 1 });
+
+      await server.call('DELETE', clusterPath(created.body.id));
+      await waitFor(
+        'the cluster stopped',
+        async () =>
+          (await server.call('GET', clusterPath(created.body.id))).body.current_state.state === 'stopped',
+        60_000,
+      );
+      await waitFor('no process left', async () => (await server.instanceProcesses()).length === 0, 30_000);
+    } finally {
+      await server.cleanup();
+    }
+  }, 240_000);
+});
