@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONNECT_AND_SUM, runPython, waitFor } from './helpers/clusters.js';
+import { computeOn, waitFor } from './helpers/clusters.js';
 import { PrivatePostgres, postgresBinaries } from './helpers/private-postgres.js';
 import { ServerProcess } from './helpers/server-process.js';
 
@@ -41,25 +38,14 @@ describe('a database outage', () => {
       try {
         await server.seedToken();
         await server.start();
-        const slug = (await server.call('GET', '/api/v2/user/me')).body.default_account.slug;
-        const clusterPath = (id: number) => `/api/v2/clusters/account/${slug}/id/${id}`;
-        const created = await server.call('POST', `/api/v2/clusters/account/${slug}/`, {
-          name: 'outlives-db-outage',
-          workers: 1,
-        });
-        const details = async () => (await server.call('GET', clusterPath(created.body.id))).body;
-        await waitFor(
-          'the cluster ready',
-          async () => (await details()).current_state?.state === 'ready',
-          120_000,
-        );
+        const cluster = await server.readyCluster({ name: 'outlives-db-outage', workers: 1 });
 
         await postgres.stop();
         const outageEnds = Date.now() + 3 * HEARTBEAT_TIMEOUT_S * 1000;
         while (Date.now() < outageEnds) {
           for (const [method, p, body] of [
             ['GET', '/api/v2/user/me'],
-            ['GET', clusterPath(created.body.id)],
+            ['GET', `/api/v2/clusters/account/${cluster.slug}/id/${cluster.id}`],
             ['POST', '/api/v1/api-tokens/', { label: 'during the outage' }],
           ] as const) {
             const answer = await server.call(method, p, body);
@@ -88,14 +74,14 @@ describe('a database outage', () => {
         // Longer than a heartbeat timeout since the database came back: the instances could not be
         // heard while it was away, which is not counted against them.
         await sleep(HEARTBEAT_TIMEOUT_S * 1000 + 3000);
-        const after = await details();
+        const after = await cluster.details();
         expect(after.current_state.state).toBe('ready');
         expect(after.workers.map((w: any) => w.current_state.state)).toEqual(['started']);
 
         // The cluster loop acts again: one more worker, then a computation on both.
         const added = await server.call(
           'POST',
-          `/api/v2/workers/account/${slug}/cluster/${created.body.id}/`,
+          `/api/v2/workers/account/${cluster.slug}/cluster/${cluster.id}/`,
           {
             n_workers: 1,
           },
@@ -104,27 +90,14 @@ describe('a database outage', () => {
         const scaled = await waitFor(
           'two workers started',
           async () => {
-            const d = await details();
+            const d = await cluster.details();
             return d.workers.filter((w: any) => w.current_state.state === 'started').length === 2 && d;
           },
           120_000,
         );
-        const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-db-outage-'));
-        try {
-          writeFileSync(path.join(dir, 'details.json'), JSON.stringify(scaled));
-          const result = JSON.parse(await runPython(CONNECT_AND_SUM, [path.join(dir, 'details.json')]));
-          expect(result).toMatchObject({ sum: 1_000_000, workers: 2 });
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
+        expect(await computeOn(scaled)).toMatchObject({ sum: 1_000_000, workers: 2 });
 
-        await server.call('DELETE', clusterPath(created.body.id));
-        await waitFor(
-          'the cluster stopped',
-          async () => (await details()).current_state.state === 'stopped',
-          60_000,
-        );
-        await waitFor('no process left', async () => (await server.instanceProcesses()).length === 0, 30_000);
+        await cluster.stop();
         expect(server.running).toBe(true);
       } finally {
         for (const pid of await agentPids(server).catch(() => [])) process.kill(pid, 'SIGCONT');

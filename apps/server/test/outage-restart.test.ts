@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { instances } from '../src/db/schema/index.js';
 import {
-  CONNECT_AND_SUM,
+  computeOn,
   createReadyCluster,
   freePort,
   instanceProcesses,
-  runPython,
   startClusterServer,
-  waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
@@ -27,18 +23,6 @@ const HEARTBEAT_TIMEOUT_S = 4;
 const OUTAGE_MS = 3 * HEARTBEAT_TIMEOUT_S * 1000;
 const TIMINGS = { CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Connects a Dask client to the cluster's scheduler and computes a sum on its workers. */
-async function computeOn(details: unknown): Promise<{ sum: number; workers: number }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-outage-'));
-  try {
-    const file = path.join(dir, 'details.json');
-    writeFileSync(file, JSON.stringify(details));
-    return JSON.parse(await runPython(CONNECT_AND_SUM, [file]));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('a control plane outage', () => {
   it('a server stopped longer than the heartbeat timeout and started again keeps every cluster', async () => {
@@ -86,38 +70,20 @@ describe('a control plane outage', () => {
     try {
       await server.seedToken();
       await server.start();
-      const slug = (await server.call('GET', '/api/v2/user/me')).body.default_account.slug;
-      const clusterPath = (id: number) => `/api/v2/clusters/account/${slug}/id/${id}`;
-      const created = await server.call('POST', `/api/v2/clusters/account/${slug}/`, {
-        name: 'outlives-sigkill',
-        workers: 1,
-      });
-      expect(created.status).toBe(201);
-      const ready = async () => {
-        const res = await server.call('GET', clusterPath(created.body.id));
-        return res.body.current_state?.state === 'ready' && res.body;
-      };
-      await waitFor('the cluster ready', ready, 120_000);
+      const cluster = await server.readyCluster({ name: 'outlives-sigkill', workers: 1 });
       const before = (await server.instanceProcesses()).map((p) => p.pid).sort();
 
       await server.kill('SIGKILL');
       await sleep(OUTAGE_MS);
       await server.start();
       await sleep(HEARTBEAT_TIMEOUT_S * 1000 + 3000);
-      const details = await ready();
-      expect(details ? details.current_state.state : details).toBe('ready');
+      const details = await cluster.details();
+      expect(details.current_state.state).toBe('ready');
       expect(details.workers.map((w: any) => w.current_state.state)).toEqual(['started']);
       expect((await server.instanceProcesses()).map((p) => p.pid).sort()).toEqual(before);
       expect(await computeOn(details)).toMatchObject({ sum: 1_000_000, workers: 1 });
 
-      await server.call('DELETE', clusterPath(created.body.id));
-      await waitFor(
-        'the cluster stopped',
-        async () =>
-          (await server.call('GET', clusterPath(created.body.id))).body.current_state.state === 'stopped',
-        60_000,
-      );
-      await waitFor('no process left', async () => (await server.instanceProcesses()).length === 0, 30_000);
+      await cluster.stop();
     } finally {
       await server.cleanup();
     }

@@ -129,6 +129,42 @@ export class ServerProcess {
     return { status: res.status, body: parsed };
   }
 
+  /**
+   * Creates a cluster in the token user's workspace and waits until it is ready; answers its
+   * details, and how to read them again (`details()`) and to stop it (`stop()`, waits for it).
+   */
+  async readyCluster(body: Record<string, unknown>) {
+    const slug: string = (await this.call('GET', '/api/v2/user/me')).body.default_account.slug;
+    const created = await this.call('POST', `/api/v2/clusters/account/${slug}/`, body);
+    if (created.status !== 201)
+      throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const at = `/api/v2/clusters/account/${slug}/id/${created.body.id}`;
+    const details = async () => (await this.call('GET', at)).body;
+    const first = await waitFor(
+      'the cluster ready',
+      async () => {
+        const d = await details();
+        return d.current_state?.state === 'ready' && d;
+      },
+      120_000,
+    );
+    return {
+      id: created.body.id as number,
+      slug,
+      first,
+      details,
+      stop: async () => {
+        await this.call('DELETE', at);
+        await waitFor(
+          'the cluster stopped',
+          async () => (await details()).current_state.state === 'stopped',
+          60_000,
+        );
+        await waitFor('no process left', async () => (await this.instanceProcesses()).length === 0, 30_000);
+      },
+    };
+  }
+
   /** Live processes (agents and Dask) of the instances this server launched. */
   async instanceProcesses(): Promise<LocalProcess[]> {
     const kept: LocalProcess[] = [];
