@@ -348,7 +348,12 @@ class Cluster(DeployCluster):
 
     def scale(self, n: int):
         """Asks the server for ``n`` workers in all (contract 2.6)."""
-        return self.sync(self._scale, arguments.whole_number("scale", "n", n))
+        n = arguments.whole_number("scale", "n", n)
+        try:
+            return self.sync(self._scale, n)
+        except CumulusError as err:
+            # The server's (or this client's) own words, without the event loop's frames.
+            raise err.with_traceback(None) from None
 
     async def _scale(self, n: int) -> None:
         n = max(0, int(n))
@@ -443,8 +448,18 @@ class Cluster(DeployCluster):
             if self._tls:
                 self._tls.remove()
         if self.shutdown_on_close and self.cluster_id is not None and not self._ended_by_server:
-            await self._call(cluster_api.delete, self._api, self.workspace, self.cluster_id, "Closed by the Python client")
-            self._log(f"Cluster {self.name} is stopping.")
+            try:
+                await self._call(
+                    cluster_api.delete, self._api, self.workspace, self.cluster_id, "Closed by the Python client"
+                )
+            except CumulusError as err:
+                # Closing goes on (the scheduler connection is closed already): say what is left running.
+                logger.warning(
+                    "Cluster %s was not stopped: %s. Stop it with `cumulus cluster stop %s` once the server "
+                    "answers (its idle timeout also stops it).", self.name, err, self.name,
+                )
+            else:
+                self._log(f"Cluster {self.name} is stopping.")
 
     def __exit__(self, exc_type, exc_value, traceback):
         super().__exit__(exc_type, exc_value, traceback)
