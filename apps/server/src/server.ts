@@ -102,10 +102,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // Marked often enough that an outage of half a heartbeat timeout is noticed as one.
   const { heartbeatIntervalMs, heartbeatTimeoutMs } = config.clusters;
   const serving = new ServingClock(database.db, Math.min(heartbeatIntervalMs, heartbeatTimeoutMs / 6));
+  // Serving means hearing instances: not before the HTTP server listens.
   const servingMarks = new Periodic(
     'serving',
     serving.markEveryMs,
-    () => serving.mark().then(() => false),
+    async () => {
+      if (app.server.listening) await serving.mark();
+      return false;
+    },
     log,
   );
   loops.set(

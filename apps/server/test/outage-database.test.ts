@@ -12,7 +12,7 @@ import { ServerProcess } from './helpers/server-process.js';
 const bin = postgresBinaries();
 if (!bin) console.warn('outage-database.test.ts skipped: no PostgreSQL binaries under /usr/lib/postgresql');
 
-const HEARTBEAT_TIMEOUT_S = 4;
+const HEARTBEAT_TIMEOUT_S = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The agents (not their Dask processes) of the server's instances. */
