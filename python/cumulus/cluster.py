@@ -25,12 +25,14 @@ from distributed.utils import Log, Logs
 from cumulus import arguments, cluster_api, config
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
-from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError
+from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
 from cumulus.logs import format_event, instance_names, source
 from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
 from cumulus.tls import TlsFiles
 
 logger = logging.getLogger("cumulus")
+# While a cluster starts, how long the server may be unreachable before the start is given up.
+STARTING_PATIENCE = 120.0
 _live: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -254,10 +256,22 @@ class Cluster(DeployCluster):
         seen: set = set()
         newest = None
         shown = None
+        away_since = None
         while True:
             if self._abandoned:
                 raise ClusterCreationError("Interrupted while the cluster was starting.")
-            details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+            try:
+                details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+            except ServerUnreachable as err:
+                # A start already under way outlasts a short outage (a server restarting), not a long one.
+                if away_since is None:
+                    away_since = loop.time()
+                    self._log(f"  {err}; waiting for it")
+                if loop.time() - away_since > STARTING_PATIENCE:
+                    raise
+                await asyncio.sleep(1)
+                continue
+            away_since = None
             self.details = details
             with suppress(CumulusError):
                 records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
