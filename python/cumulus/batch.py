@@ -18,7 +18,7 @@ import uuid
 from typing import Callable
 
 from cumulus import cluster_api, filestores
-from cumulus.http import IDEMPOTENT, Api, CumulusError
+from cumulus.http import IDEMPOTENT, SLOW, Api, CumulusError
 
 MAX_COMPRESSED_BYTES = int(2.4 * 1024 * 1024)
 # Local files the command names are sent along when at most this big; larger ones belong in a filestore.
@@ -188,7 +188,7 @@ def submit(
             f"The job is {len(body) / 2**20:.1f} MiB compressed; at most 2.4 MiB can be sent. "
             "Put large files in a filestore (--upload DIR)."
         )
-    job_id = api.request("POST", "/api/v2/jobs/compressed", raw=body)["id"]
+    job_id = api.request("POST", "/api/v2/jobs/compressed", raw=body, retry=SLOW)["id"]
     n = len(spec.get("task_array") or []) or spec.get("task_array_ntasks") or 1
     on_scheduler = set(spec.get("scheduler_task_array") or [])
     workers = min(n - len(on_scheduler), max_workers if max_workers is not None else 1000, 1000)

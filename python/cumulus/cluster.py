@@ -25,12 +25,14 @@ from distributed.utils import Log, Logs
 from cumulus import arguments, cluster_api, config
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
-from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError
+from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
 from cumulus.logs import format_event, instance_names, source
 from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
 from cumulus.tls import TlsFiles
 
 logger = logging.getLogger("cumulus")
+# While a cluster starts, how long the server may be unreachable before the start is given up.
+STARTING_PATIENCE = 120.0
 _live: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -254,10 +256,22 @@ class Cluster(DeployCluster):
         seen: set = set()
         newest = None
         shown = None
+        away_since = None
         while True:
             if self._abandoned:
                 raise ClusterCreationError("Interrupted while the cluster was starting.")
-            details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+            try:
+                details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+            except ServerUnreachable as err:
+                # A start already under way outlasts a short outage (a server restarting), not a long one.
+                if away_since is None:
+                    away_since = loop.time()
+                    self._log(f"  {err}; waiting for it")
+                if loop.time() - away_since > STARTING_PATIENCE:
+                    raise
+                await asyncio.sleep(1)
+                continue
+            away_since = None
             self.details = details
             with suppress(CumulusError):
                 records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
@@ -348,7 +362,12 @@ class Cluster(DeployCluster):
 
     def scale(self, n: int):
         """Asks the server for ``n`` workers in all (contract 2.6)."""
-        return self.sync(self._scale, arguments.whole_number("scale", "n", n))
+        n = arguments.whole_number("scale", "n", n)
+        try:
+            return self.sync(self._scale, n)
+        except CumulusError as err:
+            # The server's (or this client's) own words, without the event loop's frames.
+            raise err.with_traceback(None) from None
 
     async def _scale(self, n: int) -> None:
         n = max(0, int(n))
@@ -443,8 +462,18 @@ class Cluster(DeployCluster):
             if self._tls:
                 self._tls.remove()
         if self.shutdown_on_close and self.cluster_id is not None and not self._ended_by_server:
-            await self._call(cluster_api.delete, self._api, self.workspace, self.cluster_id, "Closed by the Python client")
-            self._log(f"Cluster {self.name} is stopping.")
+            try:
+                await self._call(
+                    cluster_api.delete, self._api, self.workspace, self.cluster_id, "Closed by the Python client"
+                )
+            except CumulusError as err:
+                # Closing goes on (the scheduler connection is closed already): say what is left running.
+                logger.warning(
+                    "Cluster %s was not stopped: %s. Stop it with `cumulus cluster stop %s` once the server "
+                    "answers (its idle timeout also stops it).", self.name, err, self.name,
+                )
+            else:
+                self._log(f"Cluster {self.name} is stopping.")
 
     def __exit__(self, exc_type, exc_value, traceback):
         super().__exit__(exc_type, exc_value, traceback)

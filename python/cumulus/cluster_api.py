@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterator
 from urllib.parse import quote
 
-from cumulus.http import DEFAULT, IDEMPOTENT, NO_RETRY, Api, NotFound
+from cumulus.http import DEFAULT, IDEMPOTENT, NO_RETRY, SLOW, Api, NotFound
 
 # Contract 2.8. Unknown strings are an error in the established client; here they are shown as is.
 CLUSTER_STOPPED = {"stopped", "error"}
@@ -49,7 +49,7 @@ def newest_named(api: Api, ws: str, name: str) -> int | None:
 
 
 def create(api: Api, ws: str, body: dict) -> tuple[int, bool]:
-    answer = api.request("POST", f"{_ws(ws)}/", json_body=body)
+    answer = api.request("POST", f"{_ws(ws)}/", json_body=body, retry=SLOW)
     return int(answer["id"]), bool(answer["existing"])
 
 

@@ -25,7 +25,14 @@ BUSY_STATUSES = frozenset({429, 502, 503, 504})
 GATEWAY_STATUSES = frozenset({502, 503, 504})
 RETRY_SECONDS = 300.0
 MAX_PAUSE = 15.0
-REQUEST_TIMEOUT = 60.0
+# How long one attempt may wait for the server. Short: every call answers at once (long work is
+# done by the server's loops and polled), so a server that says nothing this long is reported,
+# not waited for; a few calls that make the server work before answering get the long one.
+REQUEST_TIMEOUT = 6.0
+SLOW_REQUEST_TIMEOUT = 60.0
+# A connection dropped without an answer (a server restarting mid-call) is tried again this long;
+# a refused one is reported at once: nothing listens there.
+CONNECTION_RETRY_SECONDS = 5.0
 
 
 class CumulusError(Exception):
@@ -60,18 +67,22 @@ class ArgumentError(CumulusError, ValueError):
 class Retry:
     """How long to keep trying, and on what.
 
-    ``statuses``: answers that mean "try again later". ``connection``: also retry when the
-    server cannot be reached (only safe for idempotent calls). ``seconds``: None means forever.
+    ``statuses``: answers that mean "try again later". ``connection``: also retry, briefly, when
+    the connection drops without an answer (only safe for idempotent calls). ``seconds``: None
+    means forever. ``timeout``: how long one attempt waits for the server.
     """
 
-    def __init__(self, statuses=BUSY_STATUSES, connection=False, seconds: float | None = RETRY_SECONDS):
+    def __init__(self, statuses=BUSY_STATUSES, connection=False, seconds: float | None = RETRY_SECONDS,
+                 timeout: float = REQUEST_TIMEOUT):
         self.statuses = statuses
         self.connection = connection
         self.seconds = seconds
+        self.timeout = timeout
 
 
 NO_RETRY = Retry(statuses=frozenset(), seconds=0)
 DEFAULT = Retry()  # contract 0.4 `_do_request`
+SLOW = Retry(timeout=SLOW_REQUEST_TIMEOUT)  # creates and uploads the server works on before answering
 IDEMPOTENT = Retry(connection=True)  # details, states, logs, DELETE cluster
 IDENTITY = Retry(statuses=GATEWAY_STATUSES, seconds=None)  # user/me, memberships, usage
 
@@ -133,6 +144,19 @@ def _pause(attempt: int) -> float:
     return min(MAX_PAUSE, (2**attempt) * 0.25 * (1 + random.random()))
 
 
+def _unreachable(err: BaseException, timeout: float) -> tuple[str, bool]:
+    """Why the server could not be reached, in a few words, and whether trying again may help
+    (a dropped connection may; nothing listening, or no answer in time, will not soon)."""
+    reason = getattr(err, "reason", err)
+    if isinstance(reason, ConnectionRefusedError):
+        return "connection refused (is the server running?)", False
+    if isinstance(reason, (socket.timeout, TimeoutError)) or "timed out" in str(reason):
+        return f"no answer within {timeout:g} s", False
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror[:1].lower() + reason.strerror[1:], True
+    return str(reason) or type(reason).__name__, True
+
+
 class Api:
     """One server and one token; every call of the client goes through ``request``."""
 
@@ -191,15 +215,17 @@ class Api:
         while True:
             req = urllib.request.Request(url, data=data, headers=headers, method=method)
             try:
-                with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as response:
+                with urllib.request.urlopen(req, timeout=retry.timeout) as response:
                     return _decode(response.read(), response.headers.get("Content-Type", ""))
             except urllib.error.HTTPError as err:
                 failure = (err.code, err.reason, _decode(err.read(), err.headers.get("Content-Type", "")))
-                retryable = err.code in retry.statuses
-            except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout) as err:
-                failure = (None, str(getattr(err, "reason", err)), None)
-                retryable = retry.connection
-            if not retryable or not self._may_retry(retry, started, attempt):
+                retryable = err.code in retry.statuses and self._may_retry(retry, started, attempt)
+            except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+                reason, transient = _unreachable(err, retry.timeout)
+                failure = (None, reason, None)
+                retryable = (retry.connection and transient
+                             and time.monotonic() - started + _pause(attempt) < CONNECTION_RETRY_SECONDS)
+            if not retryable:
                 status, reason, body = failure
                 if status is None:
                     raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}")

@@ -22,7 +22,10 @@ from importlib.metadata import distributions
 from typing import Callable
 from urllib.parse import quote
 
-from cumulus.http import IDEMPOTENT, NO_RETRY, Api, CumulusError
+from cumulus.http import IDEMPOTENT, NO_RETRY, SLOW_REQUEST_TIMEOUT, Api, CumulusError, Retry
+
+# Creating an environment is not repeated (it is not idempotent); the server checks it before answering.
+SLOW_ONCE = Retry(statuses=frozenset(), seconds=0, timeout=SLOW_REQUEST_TIMEOUT)
 
 CRITICAL = 100
 BUILD_POLL_SECONDS = 2.0
@@ -128,7 +131,7 @@ def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
             "enable_experimental_installer": False,
             "scan": {"platform": sys.platform, "base_prefix": sys.base_prefix, "prefix": sys.prefix, "index_urls": [],
                      "packages": [_scan_row(p) for p in scanned["packages"]], "errored_packages": []}}
-    alias = api.request("POST", _base(ws), json_body=body, retry=NO_RETRY)
+    alias = api.request("POST", _base(ws), json_body=body, retry=SLOW_ONCE)
     included = sum(1 for p in packages if p["include"])
     say(f"Package sync: {included} of {len(packages)} packages of this environment go to the cluster "
         f"(software environment {alias['name']}).")
@@ -181,7 +184,7 @@ def create(api: Api, ws: str, name: str, *, pip: str | None = None, conda: str |
         "packages": [], "raw_pip": raw_pip, "raw_conda": raw_conda, "lockfile_name": None, "lockfile_content": None}
     body = {"name": name, "container": container, "force_rebuild": force, "md5": spec_md5(spec), "packages": [],
             "raw_pip": raw_pip, "raw_conda": raw_conda, "architecture": "x86_64", "gpu_enabled": False}
-    return api.request("POST", _base(ws), json_body=body, retry=NO_RETRY)
+    return api.request("POST", _base(ws), json_body=body, retry=SLOW_ONCE)
 
 
 def _read_conda(path: str) -> dict:

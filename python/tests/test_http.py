@@ -7,6 +7,7 @@ a tiny one that plays back answers; everything else runs against the real Cumulu
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import unittest
@@ -116,19 +117,45 @@ class TransportTest(unittest.TestCase):
         self.assertEqual(path, "/json?name=x&name=y")
         self.assertEqual(auth_header("sessionkey"), "Token sessionkey")
 
-    def test_idempotent_calls_wait_for_a_server_that_is_coming_back(self):
+    def test_a_refused_connection_fails_at_once_and_a_dropped_one_is_tried_again(self):
         port = free_port()
         api = Api(f"http://127.0.0.1:{port}", "abc-123")
-        with self.assertRaises(ServerUnreachable):
-            api.request("GET", "/x", retry=DEFAULT)
+        began = time.monotonic()
+        with self.assertRaises(ServerUnreachable) as caught:
+            api.request("GET", "/x", retry=IDEMPOTENT)
+        self.assertLess(time.monotonic() - began, 1)
+        self.assertEqual(
+            str(caught.exception),
+            f"Cannot reach the Cumulus server at http://127.0.0.1:{port}: connection refused (is the server running?)",
+        )
 
-        started: list = []
+        # A server restarting mid-call drops the connection without an answer: tried again.
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(4)
 
-        def come_back():
-            time.sleep(2)
-            started.append(serve(Script((200, {"back": True}, JSON)), port))
+            def drop_then_answer():
+                conn, _ = listener.accept()
+                conn.close()
+                conn, _ = listener.accept()
+                conn.recv(65536)
+                body = b'{"back": true}'
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                             + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+                conn.close()
 
-        threading.Thread(target=come_back, daemon=True).start()
-        self.assertEqual(api.request("GET", "/x", retry=IDEMPOTENT), {"back": True})
-        started[0].shutdown()
-        started[0].server_close()
+            threading.Thread(target=drop_then_answer, daemon=True).start()
+            api = Api(f"http://127.0.0.1:{listener.getsockname()[1]}", "abc-123")
+            self.assertEqual(api.request("GET", "/x", retry=IDEMPOTENT), {"back": True})
+
+    def test_a_server_that_does_not_answer_is_reported_within_the_timeout(self):
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(4)  # accepted by the kernel, never answered: a hung server
+            api = Api(f"http://127.0.0.1:{listener.getsockname()[1]}", "abc-123")
+            for retry in (IDEMPOTENT, DEFAULT, NO_RETRY):
+                began = time.monotonic()
+                with self.assertRaises(ServerUnreachable) as caught:
+                    api.request("GET", "/x", retry=retry)
+                self.assertLess(time.monotonic() - began, 9)
+                self.assertTrue(str(caught.exception).endswith(": no answer within 6 s"), str(caught.exception))

@@ -136,6 +136,8 @@ async function reconcileScaling(_moto: Awaited<ReturnType<typeof startMoto>>, pr
       timings: server.deps.config.clusters,
       serverUrl: server.deps.config.publicUrl,
       log: server.app.log,
+      // Heartbeats are not what this bench measures.
+      servingSince: () => null,
     };
     const pass = async (id: number) => {
       proxy.resetCalls();

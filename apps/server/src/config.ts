@@ -27,7 +27,7 @@ const envSchema = z.object({
   CUMULUS_RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   CUMULUS_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(600).default(5),
   CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
-  CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(180),
+  CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
   CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   CUMULUS_PIP_INDEX_URL: z.url().optional(),
   CUMULUS_PIP_EXTRA_INDEX_URL: z.string().max(4000).optional(),
@@ -174,7 +174,10 @@ export interface ClusterTimings {
   heartbeatIntervalMs: number;
   /** An instance silent this long is marked `error`. */
   heartbeatTimeoutMs: number;
-  /** An agent that cannot reach the control plane this long stops itself and its processes. */
+  /**
+   * An agent that cannot reach the control plane this long stops itself and its processes (30
+   * minutes by default: an outage or upgrade of the control plane costs no cluster).
+   */
   agentUnreachableMs: number;
   /** Between TERM and KILL when an instance is stopped. */
   stopGraceMs: number;

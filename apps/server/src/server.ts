@@ -14,6 +14,7 @@ import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
 import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
+import { ServingClock } from './loops/serving.js';
 import { createMailDelivery } from './mail/delivery.js';
 import { CLOUD_SECRET_PURPOSE } from './modules/cloud/credentials.js';
 import { chosenBackend } from './modules/cloud/workspace-backend.js';
@@ -98,6 +99,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const log: FastifyBaseLogger = app.log;
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
   loops.set('mail-outbox', new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log));
+  // Marked often enough that an outage of half a heartbeat timeout is noticed as one.
+  const { heartbeatIntervalMs, heartbeatTimeoutMs } = config.clusters;
+  const serving = new ServingClock(database.db, Math.min(heartbeatIntervalMs, heartbeatTimeoutMs / 6));
+  // Serving means hearing instances: not before the HTTP server listens.
+  const servingMarks = new Periodic(
+    'serving',
+    serving.markEveryMs,
+    async () => {
+      if (app.server.listening) await serving.mark();
+      return false;
+    },
+    log,
+  );
   loops.set(
     'clusters',
     new Runner(
@@ -109,6 +123,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         timings: config.clusters,
         serverUrl: config.publicUrl,
         log,
+        servingSince: () => serving.since(),
       }),
       log,
     ),
@@ -164,7 +179,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     log,
   );
-  const all = [...loops.values(), housekeeping];
+  const all = [servingMarks, ...loops.values(), housekeeping];
 
   return {
     app,

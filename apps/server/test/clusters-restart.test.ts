@@ -1,17 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { gt } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findInstanceProcesses } from '../src/compute/local-processes.js';
-import { loadConfig } from '../src/config.js';
 import { instances } from '../src/db/schema/index.js';
-import { findUserBy } from '../src/modules/auth/service.js';
-import { createToken } from '../src/modules/tokens/service.js';
-import { createServer } from '../src/server.js';
 import {
-  FAST_TIMINGS,
   freePort,
   instanceProcesses,
   startClusterServer,
@@ -20,8 +11,7 @@ import {
 } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
-
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+import { ServerProcess } from './helpers/server-process.js';
 
 describe('restarts', () => {
   it('a server started on the same database and address adopts running clusters, and replicas do not duplicate them', async () => {
@@ -82,83 +72,36 @@ describe('restarts', () => {
   }, 300_000);
 
   it('a server killed with SIGKILL while a cluster starts is restarted and the cluster converges, with no orphan', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-sigkill-'));
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = {
-      ...FAST_TIMINGS,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CUMULUS_PUBLIC_URL: url,
-      CUMULUS_DATA_DIR: dataDir,
-      CUMULUS_SECRET: 'sigkill-secret-sigkill-secret-sigkill-0123',
-      CUMULUS_WEB_DIST: path.join(dataDir, 'no-console'),
-      CUMULUS_LOG_LEVEL: 'warn',
-    };
-    // With PostgreSQL, a database of its own (created and dropped here).
-    const database = process.env.DATABASE_URL ? await openTestDatabase() : undefined;
-    if (database?.url) env.DATABASE_URL = database.url;
-    let server: ChildProcess | undefined;
-    const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: SERVER_DIR,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      await waitFor('the server to answer', async () => (await fetch(`${url}/api/health`)).ok, 60_000);
-      return child;
-    };
-    const byServer = async () => {
-      const all = await findInstanceProcesses();
-      const { readFile } = await import('node:fs/promises');
-      const kept = [];
-      for (const p of all) {
-        const environ = await readFile(`/proc/${p.pid}/environ`, 'latin1').catch(() => '');
-        if (environ.includes(`CUMULUS_SERVER=${url}\0`)) kept.push(p);
-      }
-      return kept;
-    };
+    const server = await ServerProcess.create();
     try {
-      // A user and token, written before the server process owns the data directory.
-      const config = loadConfig({ ...env });
-      const setup = await createServer(config, database ? { database } : {});
-      const user = await createUser({ server: setup } as never);
-      const owner = (await findUserBy(setup.deps.db, 'id', user.id))!;
-      const { token } = await createToken(setup.deps.db, owner, { label: 'sigkill' });
-      await setup.close();
-      const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
-      const call = async (method: string, p: string, body?: unknown) => {
-        const res = await fetch(`${url}${p}`, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
-
-      server = await start();
-      const slug = (await call('GET', '/api/v2/user/me')).body.default_account.slug;
-      const created = await call('POST', `/api/v2/clusters/account/${slug}/`, {
+      await server.seedToken();
+      await server.start();
+      const slug = (await server.call('GET', '/api/v2/user/me')).body.default_account.slug;
+      const created = await server.call('POST', `/api/v2/clusters/account/${slug}/`, {
         name: 'survivor',
         workers: 2,
       });
       const id = created.body.id;
-      await waitFor('the first instances launched', async () => (await byServer()).length > 0, 60_000, 50);
-      server.kill('SIGKILL');
-      await new Promise((r) => server!.once('exit', r));
+      await waitFor(
+        'the first instances launched',
+        async () => (await server.instanceProcesses()).length > 0,
+        60_000,
+        50,
+      );
+      await server.kill('SIGKILL');
 
-      server = await start();
+      await server.start();
       const details = await waitFor(
         'the cluster ready after the restart',
         async () => {
-          const res = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
+          const res = await server.call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
           return res.body.current_state?.state === 'ready' && res.body;
         },
         120_000,
       );
       // One agent per instance, every instance of the cluster, nothing else.
       await new Promise((r) => setTimeout(r, 3000));
-      const processes = await byServer();
+      const processes = await server.instanceProcesses();
       const leaders = processes.filter((p) => p.pid === p.pgid);
       const backendIds = new Set(processes.map((p) => p.backendId));
       expect(leaders).toHaveLength(backendIds.size);
@@ -168,28 +111,17 @@ describe('restarts', () => {
       expect(active).toHaveLength(3);
       expect(backendIds.size).toBe(3);
 
-      await call('DELETE', `/api/v2/clusters/account/${slug}/id/${id}`);
+      await server.call('DELETE', `/api/v2/clusters/account/${slug}/id/${id}`);
       await waitFor(
         'the cluster stopped',
         async () =>
-          (await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`)).body.current_state.state ===
+          (await server.call('GET', `/api/v2/clusters/account/${slug}/id/${id}`)).body.current_state.state ===
           'stopped',
         60_000,
       );
-      await waitFor('no process left', async () => (await byServer()).length === 0, 30_000);
+      await waitFor('no process left', async () => (await server.instanceProcesses()).length === 0, 30_000);
     } finally {
-      if (server && server.exitCode === null) {
-        server.kill('SIGTERM');
-        await new Promise((r) => server!.once('exit', r));
-      }
-      // Whatever is left of this server's instances goes too.
-      for (const p of await byServer()) {
-        try {
-          process.kill(-p.pgid, 'SIGKILL');
-        } catch {}
-      }
-      await database?.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.cleanup();
     }
   }, 300_000);
 });

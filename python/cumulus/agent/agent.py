@@ -10,6 +10,7 @@ import threading
 import time
 import urllib.parse
 
+from .backoff import Backoff
 from .control import ControlPlane, Refused
 from .dask_process import (
     DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
@@ -20,8 +21,12 @@ from .tasks import TaskRunner
 STOP_GRACE_SECONDS = 10
 # While a worker waits for its scheduler's address, and while Dask starts: how often to look.
 WAIT_POLL_SECONDS = 0.05
-# Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control plane.
-INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 180)
+# Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control
+# plane. Long: an outage or upgrade of the control plane must cost no cluster.
+INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 1800)
+# The longest wait between two attempts to reach it: back soon after it is (it grants a heartbeat
+# timeout after it starts, many heartbeat intervals).
+MAX_RETRY_SECONDS = 10.0
 
 
 def check_dashboard(python, then):
@@ -72,6 +77,12 @@ class Agent:
         self.heartbeat_interval = 5.0
         self.unreachable_timeout = INITIAL_UNREACHABLE_SECONDS
         self.last_contact = time.monotonic()
+        # While the control plane cannot be reached: since when (None: it can).
+        self.away_since = None
+        self.away_lock = threading.Lock()
+        # What this instance last said of itself, said again once the control plane is back.
+        self.reports = {}
+        self.rereport_due = False
         self.dask = None
         self.role = None
         self.tasks = None
@@ -80,26 +91,75 @@ class Agent:
         print(message, flush=True)
         self.logs.add(f"[cumulus-agent] {message}", "system")
 
+    def backoff(self):
+        return Backoff(cap=min(MAX_RETRY_SECONDS, max(1.0, 2 * self.heartbeat_interval)))
+
+    def unreachable(self, error):
+        """Notes a failed attempt; Stop once the control plane has been away longer than allowed."""
+        with self.away_lock:
+            first = self.away_since is None
+            if first:
+                self.away_since = time.monotonic()
+        if first:
+            self.say(f"the control plane is unreachable ({error}); Dask keeps running, trying again")
+        silent = time.monotonic() - self.last_contact
+        if silent > self.unreachable_timeout:
+            raise Stop(f"the control plane was unreachable for {int(silent)} s ({error})")
+
+    def reached(self):
+        """Notes an answer; after an outage, says so and has this instance's state reported again."""
+        self.last_contact = time.monotonic()
+        with self.away_lock:
+            since, self.away_since = self.away_since, None
+        if since is not None:
+            self.say(f"the control plane is reachable again after {time.monotonic() - since:.0f} s")
+            self.rereport_due = True
+
     def call(self, fn, *args, **kwargs):
-        """Calls the control plane, retrying until it answers; Stop once unreachable for too long."""
+        """Calls the control plane, retrying (backing off) until it answers; Stop once unreachable for too long."""
+        backoff = self.backoff()
         while True:
             try:
                 result = fn(*args, **kwargs)
-                self.last_contact = time.monotonic()
-                return result
             except Refused as e:
                 raise Stop(f"the control plane refused: {e}") from None
             except Exception as e:
-                silent = time.monotonic() - self.last_contact
-                if silent > self.unreachable_timeout:
-                    raise Stop(f"the control plane was unreachable for {int(silent)} s ({e})") from None
-                if self.terminate.wait(min(2.0, self.heartbeat_interval)):
+                self.unreachable(e)
+                if self.terminate.wait(backoff.next()):
                     raise Stop("terminated") from None
+                continue
+            self.reached()
+            return result
+
+    def report(self, what, fn, *args, **kwargs):
+        """Reports a state of the instance or its process (``what``), and remembers it to say again."""
+        self.reports[what] = (fn, args, kwargs)
+        return self.call(fn, *args, **kwargs)
+
+    def rereport(self):
+        """Says again what this instance last reported: an outage of the control plane loses nothing."""
+        self.rereport_due = False
+        for fn, args, kwargs in list(self.reports.values()):
+            self.call(fn, *args, **kwargs)
 
     def heartbeat(self):
         answer = self.call(self.control.heartbeat)
         if answer.get("stop"):
             raise Stop("the control plane asked this instance to stop")
+
+    def try_heartbeat(self):
+        """One heartbeat; False when the control plane cannot be reached (Dask goes on meanwhile)."""
+        try:
+            answer = self.control.heartbeat()
+        except Refused as e:
+            raise Stop(f"the control plane refused: {e}") from None
+        except Exception as e:
+            self.unreachable(e)
+            return False
+        self.reached()
+        if answer.get("stop"):
+            raise Stop("the control plane asked this instance to stop")
+        return True
 
     def run(self):
         boot = self.call(self.control.bootstrap)
@@ -109,7 +169,7 @@ class Agent:
         host = os.environ.get("CUMULUS_AGENT_HOST") or private_address(self.control.server)
         self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
         # Only the private address: a cloud's public one is not on the VM (the control plane asks the cloud).
-        self.call(self.control.instance_state, "started", private_ip_address=host)
+        self.report("instance", self.control.instance_state, "started", private_ip_address=host)
 
         preloads = []
         for name in boot.get("preloads", []):
@@ -125,7 +185,7 @@ class Agent:
             os.remove(scheduler_file)
         args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.python = boot.get("python") or sys.executable
-        self.call(self.control.process_state, self.role, "starting")
+        self.report("process", self.control.process_state, self.role, "starting")
         self.env = environment(boot, config)
         self.dask = DaskProcess(self.role, args, self.env, self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
@@ -153,9 +213,11 @@ class Agent:
         return boot["scheduler_address"]
 
     def watch(self, host):
-        """Heartbeats until told to stop; reports the Dask address once seen and a crash if any."""
+        """Heartbeats until told to stop; reports the Dask address once seen and a crash if any.
+        While the control plane cannot be reached Dask goes on, and heartbeats back off."""
         reported = False
-        last_heartbeat = time.monotonic()
+        backoff = self.backoff()
+        next_heartbeat = time.monotonic() + self.heartbeat_interval
         name = "dask-scheduler" if self.role == "scheduler" else "dask-worker"
         while True:
             code = self.dask.poll()
@@ -170,22 +232,31 @@ class Agent:
                 extra = {"address": self.dask.address}
                 if self.role == "scheduler":
                     extra["dashboard_address"] = self.dashboard_url(host)
-                self.call(self.control.process_state, self.role, "started", **extra)
+                self.report("process", self.control.process_state, self.role, "started", **extra)
                 if self.role == "scheduler" and extra["dashboard_address"]:
-                    check_dashboard(self.python, lambda extra=extra: self.call(
-                        self.control.process_state, self.role, "started", dashboard_available=True, **extra))
-                self.call(self.control.instance_state, "ready")
+                    check_dashboard(self.python, lambda extra=extra: self.report(
+                        "process", self.control.process_state, self.role, "started", dashboard_available=True,
+                        **extra))
+                self.report("instance", self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
                 reported = True
                 if self.batch and self.tasks is None:
                     self.tasks = TaskRunner(self, self.batch, self.scheduler or self.dask.address, self.env,
                                             self.python)
                     self.tasks.start()
-            if time.monotonic() - last_heartbeat >= self.heartbeat_interval:
-                self.heartbeat()
-                last_heartbeat = time.monotonic()
+            now = time.monotonic()
+            if now >= next_heartbeat:
+                if self.try_heartbeat():
+                    backoff.reset()
+                    next_heartbeat = now + self.heartbeat_interval
+                    # Only once the control plane has said this instance should run on.
+                    if self.rereport_due:
+                        self.rereport()
+                else:
+                    next_heartbeat = now + backoff.next()
             # Until Dask is up, look often: the cluster is ready only once it is reported.
-            if self.terminate.wait(WAIT_POLL_SECONDS if not reported else self.heartbeat_interval):
+            wait = WAIT_POLL_SECONDS if not reported else max(WAIT_POLL_SECONDS, next_heartbeat - time.monotonic())
+            if self.terminate.wait(min(wait, self.heartbeat_interval)):
                 raise Stop("terminated")
 
     def dashboard_url(self, host):

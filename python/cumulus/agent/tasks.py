@@ -9,6 +9,7 @@ import subprocess
 import threading
 import time
 
+from .backoff import Backoff
 from .control import Refused
 from .filestores import Filestores
 
@@ -60,14 +61,17 @@ class TaskRunner(threading.Thread):
         try:
             self.host_setup()
             idle = IDLE_POLL_SECONDS[0]
+            away = self.agent.backoff()
             while not self.stopping.is_set():
                 try:
                     task = self.control.claim_task()
                 except Refused:
                     return
                 except Exception:
-                    self.stopping.wait(1.0)
+                    # The control plane is away: ask again, backing off (the agent decides when to give up).
+                    self.stopping.wait(away.next())
                     continue
+                away.reset()
                 if task is None:
                     self.stopping.wait(idle)
                     idle = min(idle * 2, IDLE_POLL_SECONDS[1])
@@ -147,7 +151,7 @@ class TaskRunner(threading.Thread):
                 break
             except subprocess.TimeoutExpired:
                 pass
-            answer = self.report(task_id, "running")
+            answer = self.report(task_id, "running", persist=False)
             if answer and answer.get("stop_task"):
                 stopped_because = answer.get("reason") or "the job ended"
                 self.say(f"{label} stopped: {stopped_because}", task_id)
@@ -161,7 +165,7 @@ class TaskRunner(threading.Thread):
         seconds = time.monotonic() - started
         if output_path and os.path.exists(output_path):
             try:
-                self.control.upload_task_output(task_id, output_path)
+                self.until_reached(self.control.upload_task_output, task_id, output_path)
             except Exception as e:
                 self.say(f"{label}: cannot keep its output file: {e}", task_id)
         if stopped_because or self.stopping.is_set():
@@ -187,19 +191,38 @@ class TaskRunner(threading.Thread):
             if out:
                 out.close()
 
-    def report(self, task_id, state, **fields):
-        """Tells the control plane; retries a passing fault a few times. None when it cannot."""
-        for attempt in range(5):
+    def report(self, task_id, state, persist=True, **fields):
+        """Tells the control plane of the task. A start and an end are said until the control plane
+        hears them (it may be away: the result is kept meanwhile); a keepalive (``persist=False``)
+        is tried once. None when it cannot be said."""
+        try:
+            return self.until_reached(self.control.task_state, task_id, state, attempts=None if persist else 1,
+                                      **fields)
+        except Refused as e:
+            if e.status == 409:  # it ended meanwhile (cancelled, timed out)
+                return {"stop_task": True}
+            return None
+        except Exception:
+            return None
+
+    def until_reached(self, fn, *args, attempts=None, **kwargs):
+        """Calls the control plane until it answers, backing off while it cannot be reached, for as
+        long as the agent keeps trying (then, or when the instance stops, the last error is raised)."""
+        backoff = self.agent.backoff()
+        tried = 0
+        while True:
             try:
-                return self.control.task_state(task_id, state, **fields)
-            except Refused as e:
-                if e.status == 409:  # it ended meanwhile (cancelled, timed out)
-                    return {"stop_task": True}
-                return None
-            except Exception:
-                if self.stopping.wait(0.5 * (attempt + 1)):
-                    return None
-        return None
+                result = fn(*args, **kwargs)
+            except Refused:
+                raise
+            except Exception as e:
+                tried += 1
+                self.agent.unreachable(e)
+                if (attempts is not None and tried >= attempts) or self.stopping.wait(backoff.next()):
+                    raise
+                continue
+            self.agent.reached()
+            return result
 
 
 def kill(proc):

@@ -28,8 +28,9 @@ def timeout_seconds(value):
         return None
 
 
-def request_stop(reason):
-    """Asks the control plane to stop the cluster (it stops every instance, this one too)."""
+def request_stop(reason, answered):
+    """Asks the control plane to stop the cluster (it stops every instance, this one too); calls
+    ``answered(ok)``."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
     body = {"backend_id": os.environ.get("CUMULUS_BACKEND_ID", ""), "stop_cluster_reason": reason}
     req = urllib.request.Request(
@@ -38,7 +39,17 @@ def request_stop(reason):
         headers={"Authorization": f"Bearer {os.environ.get('CUMULUS_CLUSTER_TOKEN', '')}",
                  "Content-Type": "application/json"},
     )
-    threading.Thread(target=lambda: urllib.request.urlopen(req, timeout=10).close(), daemon=True).start()
+
+    def run():
+        try:
+            urllib.request.urlopen(req, timeout=10).close()
+        except Exception as e:  # the control plane is away: asked again at the next check
+            print(f"cumulus preload: the control plane did not hear it ({e}); asking again", flush=True)
+            answered(False)
+        else:
+            answered(True)
+
+    threading.Thread(target=run, daemon=True).start()
 
 
 class NoClientShutdown(SchedulerPlugin):
@@ -49,7 +60,9 @@ class NoClientShutdown(SchedulerPlugin):
         self.default = default
         self.seen_client = False
         self.alone_since = None
+        # The control plane heard the stop request; `asking` while one is under way.
         self.stopping = False
+        self.asking = False
 
     def add_client(self, scheduler=None, client=None, **kwargs):
         # Seen here rather than by polling: a client may come and go between two checks.
@@ -57,7 +70,7 @@ class NoClientShutdown(SchedulerPlugin):
             self.seen_client = True
 
     def check(self):
-        if self.stopping:
+        if self.stopping or self.asking:
             return
         keepalive = getattr(self.scheduler, "_cumulus_keepalive", self.default)
         timeout = timeout_seconds(keepalive)
@@ -71,8 +84,13 @@ class NoClientShutdown(SchedulerPlugin):
         if self.alone_since is None:
             self.alone_since = time.monotonic()
         if time.monotonic() - self.alone_since >= timeout:
-            self.stopping = True
-            request_stop(f"No client connected for {int(timeout)} seconds (no_client_timeout)")
+            self.asking = True
+
+            def answered(ok):
+                self.stopping = ok
+                self.asking = False
+
+            request_stop(f"No client connected for {int(timeout)} seconds (no_client_timeout)", answered)
 
 
 async def dask_setup(scheduler):

@@ -21,6 +21,8 @@ SERVER = os.environ.get("CUMULUS_SERVER", "").rstrip("/")
 TOKEN = os.environ.get("CUMULUS_CLUSTER_TOKEN", "")
 BACKEND_ID = os.environ.get("CUMULUS_BACKEND_ID", "")
 ACTIVE_STATES = ("processing", "waiting", "no-worker", "queued")
+# Worker events kept while the control plane is away.
+MAX_EVENTS = 1000
 
 
 def call(method, path, body, timeout=10):
@@ -42,11 +44,22 @@ def call_in_background(method, path, body):
     threading.Thread(target=run, daemon=True).start()
 
 
-def request_stop(reason):
-    """Asks the control plane to stop the whole cluster; it stops every instance, this one too."""
+def request_stop(reason, answered):
+    """Asks the control plane to stop the whole cluster (it stops every instance, this one too);
+    calls ``answered(ok)``: a control plane that is away is asked again at the next check."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
-    call_in_background("PATCH", "/api/v2/cluster_facing/scheduler/phone-home/instance",
-                       {"backend_id": BACKEND_ID, "stop_cluster_reason": reason})
+
+    def run():
+        try:
+            call("PATCH", "/api/v2/cluster_facing/scheduler/phone-home/instance",
+                 {"backend_id": BACKEND_ID, "stop_cluster_reason": reason})
+        except Exception as e:
+            print(f"cumulus preload: the control plane did not hear it ({e}); asking again", file=sys.stderr, flush=True)
+            answered(False)
+        else:
+            answered(True)
+
+    threading.Thread(target=run, daemon=True).start()
 
 
 def describe(seconds):
@@ -64,7 +77,11 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.idle_timeout = idle_timeout
         self.last_activity = time.monotonic()
         self.events = []
+        self.events_lock = threading.Lock()
+        # The control plane heard the stop request; `asking` while one is under way.
         self.stopping = False
+        self.asking = False
+        self.closed_reported = False
 
     def transition(self, key, start, finish, *args, **kwargs):
         self.last_activity = time.monotonic()
@@ -79,17 +96,32 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.event("remove-worker", worker)
 
     def event(self, action, worker):
-        self.events.append({"name": "worker", "action": action, "worker": worker,
-                            "message": f"{action} {worker}", "created": time.time()})
+        with self.events_lock:
+            self.events.append({"name": "worker", "action": action, "worker": worker,
+                                "message": f"{action} {worker}", "created": time.time()})
 
     def flush_events(self):
-        if self.events:
+        with self.events_lock:
             events, self.events = self.events, []
-            call_in_background("POST", "/api/v2/analytics/events", {"ident": self.scheduler.id, "events": events})
+        if not events:
+            return
+
+        def send():
+            try:
+                call("POST", "/api/v2/analytics/events", {"ident": self.scheduler.id, "events": events})
+            except Exception as e:  # the control plane is away: sent with the next flush (the newest kept)
+                print(f"cumulus preload: worker events not sent yet: {e}", file=sys.stderr, flush=True)
+                with self.events_lock:
+                    self.events[:0] = events
+                    del self.events[:-MAX_EVENTS]
+
+        threading.Thread(target=send, daemon=True).start()
 
     def check_idle(self):
+        """The idle clock is the scheduler's own activity: an outage of the control plane neither
+        makes the cluster idle nor busy. Once idle, the stop is asked until the control plane hears it."""
         self.flush_events()
-        if self.stopping or not self.idle_timeout:
+        if self.stopping or self.asking or not self.idle_timeout:
             return
         busy = any(ts.state in ACTIVE_STATES for ts in self.scheduler.tasks.values())
         if busy:
@@ -97,11 +129,18 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
             return
         idle = time.monotonic() - self.last_activity
         if idle >= self.idle_timeout:
-            self.stopping = True
-            call_in_background("POST", "/api/v2/analytics/close",
-                               {"ident": self.scheduler.id, "scheduler_id": self.scheduler.id,
-                                "cluster_type": "cumulus", "reason": "idle"})
-            request_stop(f"Cluster idle for {describe(self.idle_timeout)} (idle_timeout)")
+            if not self.closed_reported:
+                self.closed_reported = True
+                call_in_background("POST", "/api/v2/analytics/close",
+                                   {"ident": self.scheduler.id, "scheduler_id": self.scheduler.id,
+                                    "cluster_type": "cumulus", "reason": "idle"})
+            self.asking = True
+
+            def answered(ok):
+                self.stopping = ok
+                self.asking = False
+
+            request_stop(f"Cluster idle for {describe(self.idle_timeout)} (idle_timeout)", answered)
 
     async def close(self):
         self.flush_events()

@@ -74,7 +74,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 async function openPglite(dir: string): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
   // The extensions migrations create (PostgreSQL ships them in contrib).
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, {
+    extensions: { pg_trgm },
+    // A commit returns once its WAL is written to the data directory (the operating system holds
+    // it from then on): an answered write survives the process being killed. Said here so that no
+    // postgresql.conf in the data directory can turn it off; PGlite's filesystem cannot fsync, so
+    // surviving a power loss is PostgreSQL's (DATABASE_URL).
+    startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=on'],
+    relaxedDurability: false,
+  });
   const pgliteDb = drizzlePglite(client, { schema });
   // One process, one connection: notifications are delivered within the query that caused them.
   const changes = new ChangeFeed(true);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { databaseUnavailable } from '../lib/db-errors.js';
 
 export type ErrorBody = Record<string, unknown>;
 
@@ -92,6 +93,14 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
       return reply.code(500).send({ detail: 'A server error occurred.', code: 'SERVER_ERROR' });
+    }
+    if (databaseUnavailable(error)) {
+      // A database restart or outage: this request fails, the server and its loops go on.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ detail: 'The database is unavailable; try again shortly.', code: 'DATABASE_UNAVAILABLE' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
@@ -137,6 +140,20 @@ with Client(address, security=sec, timeout=60) as client:
     workers = len(client.scheduler_info()["workers"])
     print(json.dumps({"sum": float(total), "workers": workers, "address": address}))
 `;
+
+/** Connects a real Dask client to the cluster of these details (CONNECT_AND_SUM) and computes a sum. */
+export async function computeOn(
+  details: unknown,
+): Promise<{ sum: number; workers: number; address: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-compute-'));
+  try {
+    const file = path.join(dir, 'details.json');
+    writeFileSync(file, JSON.stringify(details));
+    return JSON.parse(await runPython(CONNECT_AND_SUM, [file]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The pid of the Dask process (not the agent) of an instance, found by its command line. */
 export async function daskPid(backendId: string, module: 'dask_scheduler' | 'dask_worker'): Promise<number> {

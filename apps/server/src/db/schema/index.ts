@@ -4,6 +4,7 @@ export * from './billing.js';
 export * from './cloud.js';
 export * from './cluster-resources.js';
 export * from './clusters.js';
+export * from './control-plane.js';
 export * from './filestores.js';
 export * from './groups.js';
 export * from './interactions.js';

@@ -13,6 +13,11 @@ export interface ClusterLoopContext {
   timings: ClusterTimings;
   serverUrl: string;
   log: FastifyBaseLogger;
+  /**
+   * Since when the control plane has served without a gap (loops/serving.ts); null while it cannot
+   * tell. Heartbeats are judged from then on only: its own downtime never counts against instances.
+   */
+  servingSince(): Date | null;
 }
 
 /** One step of the reconciler: acts on the cluster and answers when to look again (null: settled). */

@@ -58,8 +58,7 @@ function observedChanges(instance: Instance, observed: Observation | undefined) 
 /**
  * What the backend and the heartbeats say of the running machines: the addresses the backend
  * knows are recorded; an instance the backend no longer has, or silent past the heartbeat timeout
- * since its last heartbeat (or, before the first, since the backend saw it running: a VM boots
- * first), fails with the reason. One describe call for all of them. Answers whether anything failed.
+ * (`silence`), fails with the reason. One describe call for all of them. Answers whether anything failed.
  */
 export async function observeMachines(
   ctx: ClusterLoopContext,
@@ -69,6 +68,7 @@ export async function observeMachines(
   const running = machines.filter((m) => wanted(m) && launched(m) && !isEnded(m.instance.state));
   if (running.length === 0) return false;
   const seen = await backend.describe(running.map((m) => m.instance!));
+  const servingSince = ctx.servingSince();
   let failed = false;
   for (const m of running) {
     const instance = m.instance!;
@@ -78,9 +78,7 @@ export async function observeMachines(
       await ctx.db.update(instances).set(changes).where(eq(instances.id, instance.id));
       Object.assign(instance, changes);
     }
-    // Still booting (EC2 `pending`): no heartbeat is due yet.
-    const since = instance.lastHeartbeat ?? instance.runningAt;
-    const silentFor = since ? Date.now() - since.getTime() : 0;
+    const silentFor = silence(instance, servingSince);
     let reason: string | undefined;
     if (observed?.state === 'gone')
       reason = `Instance ${instance.name} is gone${observed.reason ? `: ${observed.reason}` : ''}`;
@@ -91,6 +89,18 @@ export async function observeMachines(
     failed = true;
   }
   return failed;
+}
+
+/**
+ * How long an instance has been silent as far as the control plane could hear it: since its last
+ * heartbeat (before the first, since the backend saw it running: a VM boots first; still booting,
+ * EC2 `pending`: no heartbeat is due yet), but never from before the control plane last started
+ * serving, and not at all while it cannot tell when that was.
+ */
+function silence(instance: Instance, servingSince: Date | null): number {
+  const heard = instance.lastHeartbeat ?? instance.runningAt;
+  if (!heard || !servingSince) return 0;
+  return Date.now() - Math.max(heard.getTime(), servingSince.getTime());
 }
 
 /**

@@ -1,0 +1,21 @@
+"""Waits between attempts to reach the control plane: doubling, bounded, jittered."""
+
+import random
+
+
+class Backoff:
+    """Waits that double from ``first`` up to ``cap`` seconds, each drawn between half and all of
+    that: the agents of a restarted control plane come back spread out, not all at once."""
+
+    def __init__(self, first=0.5, cap=10.0):
+        self.first = first
+        self.cap = cap
+        self.attempts = 0
+
+    def next(self):
+        bound = min(self.cap, self.first * 2 ** min(self.attempts, 30))
+        self.attempts += 1
+        return bound * random.uniform(0.5, 1.0)
+
+    def reset(self):
+        self.attempts = 0
