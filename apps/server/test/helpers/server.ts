@@ -7,6 +7,7 @@ import type { App } from '../../src/http/app-types.js';
 import { createServer, type Server, type ServerOptions } from '../../src/server.js';
 import { Api } from './api.js';
 import { openTestDatabase } from './database.js';
+import { killLeftoverInstances } from './leftover-instances.js';
 import { SmtpSink } from './smtp.js';
 
 export interface TestServer {
@@ -51,6 +52,7 @@ export async function startTestServer(
     dataDir,
     async close() {
       await server.close();
+      await killLeftoverInstances(dataDir);
       if (!options.database) await database.close();
       await smtp.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
+import { killLeftoverInstances } from '../../../server/test/helpers/leftover-instances';
 import { SmtpSink } from '../../../server/test/helpers/smtp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -124,6 +125,7 @@ export async function startE2eServer({
 
   const close = async () => {
     await stop();
+    await killLeftoverInstances(dataDir);
     await smtp.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
