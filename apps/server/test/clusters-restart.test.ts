@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { loadConfig } from '../src/config.js';
 import { instances } from '../src/db/schema/index.js';
-import { findUserBy } from '../src/modules/auth/service.js';
-import { createToken } from '../src/modules/tokens/service.js';
+import { findUserBy } from '../src/domains/identity/auth/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { createServer } from '../src/server.js';
 import {
   FAST_TIMINGS,
