@@ -7,46 +7,14 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Deps } from './deps.js';
-import { registerJobRoutes } from './domains/batch/routes.js';
-import { registerPricingRoutes } from './domains/billing/pricing/routes.js';
-import { registerVmTypeRoutes } from './domains/billing/pricing/vm-type-routes.js';
-import { registerSubscriptionRoutes } from './domains/billing/subscriptions/routes.js';
-import { registerUsageRoutes } from './domains/billing/usage/routes.js';
-import { registerCloudRoutes } from './domains/cloud/routes.js';
-import { registerSetupRoutes } from './domains/cloud/setup/routes.js';
-import { registerAnalyticsRoutes } from './domains/clusters/analytics/routes.js';
-import { registerBackendOptionRoutes } from './domains/clusters/backend-options/routes.js';
-import { registerClusterFacingRoutes } from './domains/clusters/cluster-facing/routes.js';
-import { registerDashboardProxy } from './domains/clusters/dashboards/proxy.js';
-import { registerFilestoreRoutes } from './domains/clusters/filestores/routes.js';
-import { registerHttpsCertificateRoutes } from './domains/clusters/https-certificates/routes.js';
-import { registerInstanceSpecRoutes } from './domains/clusters/instance-specs/routes.js';
-import { registerInstanceRoutes } from './domains/clusters/instances/routes.js';
-import { registerLogRoutes } from './domains/clusters/logs/routes.js';
-import { registerMetricRoutes } from './domains/clusters/metrics/routes.js';
-import { registerClusterRoutes } from './domains/clusters/routes.js';
-import { registerTagRoutes } from './domains/clusters/tags/routes.js';
-import { registerWorkerRoutes } from './domains/clusters/workers/routes.js';
-import { registerProviderRoutes } from './domains/identity/auth/providers.js';
-import { registerAuthRoutes } from './domains/identity/auth/routes.js';
-import { registerGroupRoutes } from './domains/identity/groups/routes.js';
-import { registerInteractionRoutes } from './domains/identity/interactions/routes.js';
-import { registerInviteRoutes } from './domains/identity/invites/routes.js';
-import { registerOrganizationRoutes } from './domains/identity/organizations/routes.js';
-import { registerTokenRoutes } from './domains/identity/tokens/routes.js';
-import { registerUserRoutes } from './domains/identity/users/routes.js';
-import { registerWorkspaceRoutes } from './domains/identity/workspaces/routes.js';
-import { registerClientRoutes } from './domains/platform/client/routes.js';
-import { registerDeploymentRoutes } from './domains/platform/deployment/routes.js';
-import { registerDocsRoutes } from './domains/platform/docs/routes.js';
-import { registerHealthRoutes } from './domains/platform/health/routes.js';
-import { registerPackageCacheRoutes } from './domains/software/cache-routes.js';
-import { registerBuildFacingRoutes } from './domains/software/facing-routes.js';
-import { registerPackageIndexRoutes } from './domains/software/index-routes.js';
-import { registerSoftwareRoutes } from './domains/software/routes.js';
-import { resolveSoftwareToken } from './domains/software/token.js';
-import { registerStaffRoutes } from './domains/staff/routes.js';
+import * as batch from './domains/batch/index.js';
+import * as billing from './domains/billing/index.js';
+import * as cloud from './domains/cloud/index.js';
+import * as clusters from './domains/clusters/index.js';
+import * as identity from './domains/identity/index.js';
+import * as platform from './domains/platform/index.js';
+import * as software from './domains/software/index.js';
+import * as staff from './domains/staff/index.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { installCsrf } from './http/csrf.js';
@@ -62,49 +30,54 @@ export interface AppOptions {
   resolveClusterToken?: ClusterTokenResolver;
 }
 
-const MODULES: Array<(app: App, deps: Deps) => void> = [
-  registerHealthRoutes,
-  registerDeploymentRoutes,
-  registerDocsRoutes,
-  registerAuthRoutes,
-  registerProviderRoutes,
-  registerTokenRoutes,
-  registerUserRoutes,
-  registerInteractionRoutes,
-  registerClientRoutes,
-  registerStaffRoutes,
-  registerOrganizationRoutes,
-  registerWorkspaceRoutes,
-  registerInviteRoutes,
-  registerGroupRoutes,
-  registerClusterRoutes,
-  registerBackendOptionRoutes,
-  registerHttpsCertificateRoutes,
-  registerClusterFacingRoutes,
-  registerDashboardProxy,
-  registerWorkerRoutes,
-  registerInstanceRoutes,
-  registerInstanceSpecRoutes,
-  registerLogRoutes,
-  registerMetricRoutes,
-  registerAnalyticsRoutes,
-  registerSoftwareRoutes,
-  registerPackageIndexRoutes,
-  registerPackageCacheRoutes,
-  registerBuildFacingRoutes,
-  registerJobRoutes,
-  registerFilestoreRoutes,
-  registerUsageRoutes,
-  registerPricingRoutes,
-  registerSubscriptionRoutes,
-  registerTagRoutes,
-  registerVmTypeRoutes,
-  registerCloudRoutes,
-  registerSetupRoutes,
+/** Everything the app's routes are given: the kernel's deps and what lower domains ask of higher ones. */
+export type AppDeps = clusters.ClusterDeps;
+
+// Each domain registers its routes through its face (index.ts); in this order the API document lists them.
+const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
+  platform.registerHealthRoutes,
+  platform.registerDeploymentRoutes,
+  platform.registerDocsRoutes,
+  identity.registerAuthRoutes,
+  identity.registerProviderRoutes,
+  identity.registerTokenRoutes,
+  identity.registerUserRoutes,
+  identity.registerInteractionRoutes,
+  platform.registerClientRoutes,
+  staff.registerStaffRoutes,
+  identity.registerOrganizationRoutes,
+  identity.registerWorkspaceRoutes,
+  identity.registerInviteRoutes,
+  identity.registerGroupRoutes,
+  clusters.registerClusterRoutes,
+  clusters.registerBackendOptionRoutes,
+  clusters.registerHttpsCertificateRoutes,
+  clusters.registerClusterFacingRoutes,
+  batch.registerRunTaskRoutes,
+  clusters.registerDashboardProxy,
+  clusters.registerWorkerRoutes,
+  clusters.registerInstanceRoutes,
+  clusters.registerInstanceSpecRoutes,
+  clusters.registerLogRoutes,
+  clusters.registerMetricRoutes,
+  clusters.registerAnalyticsRoutes,
+  software.registerSoftwareRoutes,
+  software.registerPackageIndexRoutes,
+  software.registerPackageCacheRoutes,
+  software.registerBuildFacingRoutes,
+  batch.registerJobRoutes,
+  clusters.registerFilestoreRoutes,
+  billing.registerUsageRoutes,
+  billing.registerPricingRoutes,
+  billing.registerSubscriptionRoutes,
+  clusters.registerTagRoutes,
+  billing.registerVmTypeRoutes,
+  cloud.registerCloudRoutes,
+  cloud.registerSetupRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
-export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new RequestLog(deps.config.logFormat),
@@ -162,13 +135,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
   installAuth(app, {
     db: deps.db,
-    changes: deps.changes,
-    resolveClusterToken: options.resolveClusterToken,
-    resolveSoftwareToken,
+    authenticator: new identity.Authenticator(deps.db, deps.changes),
+    resolveClusterToken: options.resolveClusterToken ?? clusters.resolveClusterToken,
+    resolveSoftwareToken: software.resolveSoftwareToken,
   });
   addDefaultErrorResponses(app);
 
-  for (const register of MODULES) register(app, deps);
+  for (const register of ROUTES) register(app, deps);
 
   app.get('/api/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type BatchJob, type BatchJobState, batchJobs, runTasks } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { requestStop } from '../clusters/service.js';
+import { requestStop } from '../clusters/index.js';
 
 /** Tasks still to run or running. */
 export const UNFINISHED_TASKS = ['pending', 'assigned', 'running'] as const;

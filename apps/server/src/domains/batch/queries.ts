@@ -1,20 +1,10 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  type BatchJob,
-  batchJobs,
-  clusters,
-  instances,
-  type RunTask,
-  runTasks,
-  type User,
-  users,
-  workspaces,
-} from '../../db/schema/index.js';
+import { type BatchJob, batchJobs, type RunTask, runTasks, type User } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import { clusterAccessById } from '../clusters/access.js';
-import { readableWorkspaceIds, workspaceAccess } from '../identity/access/workspace.js';
+import { clusterAccessById, clusterView, instanceView } from '../clusters/index.js';
+import { readableWorkspaceIds, userView, workspaceAccess, workspaceView } from '../identity/index.js';
 import { FINISHED_JOBS, type TaskCounts, taskCounts } from './lifecycle.js';
 import type { clusterJob, jobDetails, jobListItem, jobListQuery, taskSchema } from './schemas.js';
 import { jobAccess } from './service.js';
@@ -23,15 +13,15 @@ const jobRows = (db: Db) =>
   db
     .select({
       job: batchJobs,
-      workspaceName: workspaces.name,
-      creator: users.username,
-      clusterName: clusters.name,
-      clusterState: clusters.state,
+      workspaceName: workspaceView.name,
+      creator: userView.username,
+      clusterName: clusterView.name,
+      clusterState: clusterView.state,
     })
     .from(batchJobs)
-    .innerJoin(workspaces, eq(workspaces.id, batchJobs.workspaceId))
-    .leftJoin(users, eq(users.id, batchJobs.creatorId))
-    .leftJoin(clusters, eq(clusters.id, batchJobs.clusterId));
+    .innerJoin(workspaceView, eq(workspaceView.id, batchJobs.workspaceId))
+    .leftJoin(userView, eq(userView.id, batchJobs.creatorId))
+    .leftJoin(clusterView, eq(clusterView.id, batchJobs.clusterId));
 type JobRow = Awaited<ReturnType<ReturnType<typeof jobRows>['where']>>[number];
 
 function summary(row: JobRow, counts: TaskCounts | undefined) {
@@ -95,16 +85,23 @@ export async function listJobs(
 async function jobTasks(db: Db, jobIds: number[]) {
   if (jobIds.length === 0) return [];
   return db
-    .select({ task: runTasks, instance: instances })
+    .select({
+      task: runTasks,
+      instance: {
+        id: instanceView.id,
+        name: instanceView.name,
+        privateIpAddress: instanceView.privateIpAddress,
+      },
+    })
     .from(runTasks)
-    .leftJoin(instances, eq(instances.id, runTasks.instanceId))
+    .leftJoin(instanceView, eq(instanceView.id, runTasks.instanceId))
     .where(inArray(runTasks.batchJobId, jobIds))
     .orderBy(asc(runTasks.arrayTaskId), asc(runTasks.id));
 }
 
 function presentTask(
   task: RunTask,
-  instance: typeof instances.$inferSelect | null,
+  instance: { id: number; name: string; privateIpAddress: string | null } | null,
 ): z.infer<typeof taskSchema> {
   return {
     id: task.id,

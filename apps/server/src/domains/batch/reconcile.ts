@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { type BatchJob, batchJobs, clusters, instances, runTasks } from '../../db/schema/index.js';
+import { type BatchJob, batchJobs, runTasks } from '../../db/schema/index.js';
 import type { Loops } from '../../deps.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
+import { findCluster, instanceView } from '../clusters/index.js';
 import { finishJob, humanSeconds, taskCounts, UNFINISHED_TASKS } from './lifecycle.js';
 import { UNCLAIMED_JOB_MS } from './service.js';
 
@@ -50,7 +51,7 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
     );
     return null;
   }
-  const [cluster] = await db.select().from(clusters).where(eq(clusters.id, job.clusterId));
+  const cluster = await findCluster(db, job.clusterId);
   if (!cluster) {
     await finishJob(ctx, job, 'failed', 'Its cluster was deleted.');
     return null;
@@ -103,14 +104,14 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
  */
 async function retryLostTasks(db: Db, job: BatchJob): Promise<void> {
   const lost = await db
-    .select({ task: runTasks, instanceName: instances.name, instanceState: instances.state })
+    .select({ task: runTasks, instanceName: instanceView.name, instanceState: instanceView.state })
     .from(runTasks)
-    .leftJoin(instances, eq(instances.id, runTasks.instanceId))
+    .leftJoin(instanceView, eq(instanceView.id, runTasks.instanceId))
     .where(
       and(
         eq(runTasks.batchJobId, job.id),
         inArray(runTasks.state, ['assigned', 'running']),
-        or(isNull(runTasks.instanceId), inArray(instances.state, ['stopping', 'stopped', 'error'])),
+        or(isNull(runTasks.instanceId), inArray(instanceView.state, ['stopping', 'stopped', 'error'])),
       ),
     );
   const now = new Date();

@@ -3,14 +3,14 @@ import { stat } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runTasks } from '../../db/schema/index.js';
-import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { inflateJson } from '../../http/inflate.js';
 import { parseFields } from '../../http/validate.js';
 import { z } from '../../http/zod.js';
-import { inflateJson } from '../clusters/analytics/report-routes.js';
-import { outputFiles } from '../clusters/filestores/service.js';
+import type { ClusterDeps } from '../clusters/index.js';
+import { outputFiles } from '../clusters/index.js';
 import { outputPath } from './output.js';
 import { jobDetailsFor, jobsOfCluster, listJobs } from './queries.js';
 import {
@@ -35,7 +35,7 @@ const base = '/api/v2/jobs';
 /** What established clients refuse to send compressed; the server holds the same line. */
 export const MAX_COMPRESSED_JOB_BYTES = 2.4 * 1024 * 1024;
 
-export function registerJobRoutes(app: App, deps: Deps): void {
+export function registerJobRoutes(app: App, deps: ClusterDeps): void {
   const { db } = deps;
 
   app.get(

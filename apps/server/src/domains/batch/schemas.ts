@@ -1,6 +1,6 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, text, z } from '../../http/zod.js';
-import { createClusterBody } from '../clusters/schemas.js';
+import { createClusterBody } from '../clusters/index.js';
 
 /** The most tasks one job has: the size of the biggest arrays users run (Slurm's default MaxArraySize is 1001). */
 export const MAX_TASKS = 10_000;

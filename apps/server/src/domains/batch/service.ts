@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type BatchJob, batchJobs, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, fieldError, notFound, permissionDenied } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
-import { assertMayCreate } from '../clusters/access.js';
-import { createCluster } from '../clusters/service.js';
-import { workspaceAccess, workspaceAccessBy } from '../identity/access/workspace.js';
+import type { ClusterDeps } from '../clusters/index.js';
+import { assertMayCreate, createCluster } from '../clusters/index.js';
+import { workspaceAccess, workspaceAccessBy } from '../identity/index.js';
 import { FINISHED_JOBS, finishJob } from './lifecycle.js';
 import type { JobSpec, singleJobBody } from './schemas.js';
 import { arrayTaskIds, insertTasks } from './tasks.js';
@@ -27,42 +27,59 @@ async function submitterAccess(db: Db, user: User, slug: string | null | undefin
 export async function createJob(deps: Deps, user: User, spec: JobSpec): Promise<BatchJob> {
   const access = await submitterAccess(deps.db, user, spec.workspace);
   assertMayCreate(access);
-  const secrets = spec.secret_env_vars ?? {};
-  const names = Object.keys(secrets);
-  return deps.db.transaction(async (tx) => {
-    const [job] = await tx
-      .insert(batchJobs)
-      .values({
-        workspaceId: access.workspace.id,
-        creatorId: user.id,
-        userCommand: spec.user_command,
-        userFiles: (spec.user_files ?? []).map((f) => ({
-          path: f.remote_path || f.path,
-          content: f.content,
-        })),
-        envVars: spec.env_vars ?? {},
-        secretEnvBox: names.length ? deps.secrets.encrypt(JSON.stringify(secrets)) : null,
-        secretEnvNames: names,
-        workdir: spec.workdir ?? null,
-        pipeToFiles: spec.pipe_to_files ?? false,
-        hostSetup: spec.host_setup || null,
-        runInContainer: spec.run_in_container ?? false,
-        timeoutSeconds: spec.job_timeout_seconds ? Math.ceil(spec.job_timeout_seconds) : null,
-        maxRetries: spec.max_retries ?? 1,
-        maxConcurrent: spec.max_concurrent_tasks ?? null,
-        nTasks: arrayTaskIds(spec).length,
-        // Nothing to do until a cluster is started for it; the loop looks once the wait is too long.
-        reconcileAt: new Date(Date.now() + UNCLAIMED_JOB_MS),
-      })
-      .returning();
-    await insertTasks(tx, job!.id, spec);
-    return job!;
-  });
+  return deps.db.transaction((tx) => insertJob(deps, tx, { workspaceId: access.workspace.id, user, spec }));
 }
 
-/** `jobs/single-job-script/`: the job and a cluster sized for it (one worker per worker task, up to `max_workers`). */
-export async function createSingleJob(deps: Deps, user: User, body: z.infer<typeof singleJobBody>) {
-  const job = await createJob(deps, user, body);
+/**
+ * The job and its tasks, in the caller's transaction. One made with its cluster (`clusterId`) is
+ * due at once; one without waits for a cluster, and the loop looks when the wait is too long.
+ */
+async function insertJob(
+  deps: Pick<Deps, 'secrets'>,
+  tx: Db,
+  made: { workspaceId: number; user: User; spec: JobSpec; id?: number; clusterId?: number },
+): Promise<BatchJob> {
+  const { spec } = made;
+  const secrets = spec.secret_env_vars ?? {};
+  const names = Object.keys(secrets);
+  const [job] = await tx
+    .insert(batchJobs)
+    .values({
+      ...(made.id !== undefined && { id: made.id }),
+      workspaceId: made.workspaceId,
+      creatorId: made.user.id,
+      clusterId: made.clusterId ?? null,
+      userCommand: spec.user_command,
+      userFiles: (spec.user_files ?? []).map((f) => ({
+        path: f.remote_path || f.path,
+        content: f.content,
+      })),
+      envVars: spec.env_vars ?? {},
+      secretEnvBox: names.length ? deps.secrets.encrypt(JSON.stringify(secrets)) : null,
+      secretEnvNames: names,
+      workdir: spec.workdir ?? null,
+      pipeToFiles: spec.pipe_to_files ?? false,
+      hostSetup: spec.host_setup || null,
+      runInContainer: spec.run_in_container ?? false,
+      timeoutSeconds: spec.job_timeout_seconds ? Math.ceil(spec.job_timeout_seconds) : null,
+      maxRetries: spec.max_retries ?? 1,
+      maxConcurrent: spec.max_concurrent_tasks ?? null,
+      nTasks: arrayTaskIds(spec).length,
+      reconcileAt: made.clusterId ? new Date() : new Date(Date.now() + UNCLAIMED_JOB_MS),
+    })
+    .returning();
+  await insertTasks(tx, job!.id, spec, made.clusterId ?? null);
+  return job!;
+}
+
+/**
+ * `jobs/single-job-script/`: the job and a cluster sized for it (one worker per worker task, up to
+ * `max_workers`), made together in the cluster's create transaction: a cluster that cannot be made
+ * leaves no job behind.
+ */
+export async function createSingleJob(deps: ClusterDeps, user: User, body: z.infer<typeof singleJobBody>) {
+  const access = await submitterAccess(deps.db, user, body.workspace);
+  assertMayCreate(access);
   const { max_workers, name, ...cluster } = body.cluster ?? {};
   const ids = arrayTaskIds(body);
   const onScheduler = new Set(body.scheduler_task_array ?? []);
@@ -71,25 +88,41 @@ export async function createSingleJob(deps: Deps, user: User, body: z.infer<type
       ? 0
       : ids.filter((i) => !onScheduler.has(i)).length;
   const workers = Math.min(workerTasks, max_workers ?? 1000);
-  const slug = await workspaceSlug(deps.db, user, job.workspaceId);
-  try {
-    const created = await createCluster(deps, user, slug, {
+  // The cluster is named after the job, so the job's id is taken first (an id a failed create
+  // leaves unused is a gap, as any failed insert leaves).
+  const jobId = await nextJobId(deps.db);
+  const created = await createCluster(
+    deps,
+    user,
+    access.workspace.slug,
+    {
       ...cluster,
-      name: name || `batch-job-${job.id}`,
+      name: name || `batch-job-${jobId}`,
       workers,
-      batch_job_ids: [job.id],
       tags: { ...cluster.tags, 'cumulus-cluster-type': 'batch' },
       scheduler_options: { idle_timeout: '520 weeks', ...cluster.scheduler_options },
-    });
-    return { id: job.id, cluster_id: created.id };
-  } catch (err) {
-    await finishJob(deps, job, 'failed', 'Its cluster could not be created.');
-    throw err;
-  }
+    },
+    {
+      alsoWrite: async (tx, clusterId) => {
+        await insertJob(deps, tx, {
+          workspaceId: access.workspace.id,
+          user,
+          spec: body,
+          id: jobId,
+          clusterId,
+        });
+      },
+    },
+  );
+  deps.loops.wake('batch-jobs');
+  return { id: jobId, cluster_id: created.id };
 }
 
-async function workspaceSlug(db: Db, user: User, workspaceId: number) {
-  return (await workspaceAccessBy(db, user, { id: workspaceId })).workspace.slug;
+async function nextJobId(db: Db): Promise<number> {
+  const result = await db.execute<{ id: string }>(
+    sql`select nextval(pg_get_serial_sequence('batch_jobs', 'id')) as id`,
+  );
+  return Number((result as unknown as { rows: { id: string }[] }).rows[0]!.id);
 }
 
 /** A job the caller may see: jobs of workspaces they read. */

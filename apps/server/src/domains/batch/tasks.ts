@@ -31,14 +31,20 @@ export function taskEnv(spec: JobSpec, jobId: number, ids: number[], index: numb
 
 const CHUNK = 1000;
 
-/** Writes the job's tasks, all pending. */
-export async function insertTasks(tx: Db, jobId: number, spec: JobSpec): Promise<void> {
+/** Writes the job's tasks, all pending (on its cluster, when it has one already). */
+export async function insertTasks(
+  tx: Db,
+  jobId: number,
+  spec: JobSpec,
+  clusterId: number | null = null,
+): Promise<void> {
   const ids = arrayTaskIds(spec);
   const where = placement(spec);
   for (let from = 0; from < ids.length; from += CHUNK) {
     await tx.insert(runTasks).values(
       ids.slice(from, from + CHUNK).map((arrayTaskId, i) => ({
         batchJobId: jobId,
+        clusterId,
         arrayTaskId,
         runOn: where(arrayTaskId),
         command: spec.user_command,

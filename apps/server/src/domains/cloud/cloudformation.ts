@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { Signer } from '../../lib/crypto.js';
 import { isoTime } from '../../lib/time.js';
-import { workspaceAccess } from '../identity/access/workspace.js';
+import { workspaceAccess } from '../identity/index.js';
 import { awsSecretOf } from './credentials.js';
 import { guardClustersInCloud } from './guard.js';
 import { allowedPrincipal, finishAttempt, keepRole, newAttempt, roleNameOf, tryRole } from './role-setup.js';

@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.js';
 import { fieldError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTimeOrNull } from '../../lib/time.js';
-import { workspaceAccess } from '../identity/access/workspace.js';
+import { workspaceAccess } from '../identity/index.js';
 import { checkGcpKey } from './gcp-key.js';
 import { guardClustersInCloud } from './guard.js';
 import type {

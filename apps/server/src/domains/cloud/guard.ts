@@ -1,7 +1,7 @@
 import type { CloudProvider } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { actionRequired } from '../../http/errors.js';
-import { desire } from '../clusters/desired.js';
+import { desire } from '../clusters/index.js';
 import { clustersInCloud, PROVIDER_NAME } from './workspace-backend.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

@@ -5,7 +5,7 @@ import { type CloudSetupAttempt, cloudSetupAttempts, type User } from '../../db/
 import type { Deps } from '../../deps.js';
 import { ApiError, fieldError, notFound } from '../../http/errors.js';
 import { randomHex } from '../../lib/crypto.js';
-import { workspaceAccess, workspaceAccessBy } from '../identity/access/workspace.js';
+import { workspaceAccess, workspaceAccessBy } from '../identity/index.js';
 import { awsOptions, presentCredentials, storeCredentials } from './credentials.js';
 import type { callbackBody, roleInfoBody } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { id, queryBool, text, z } from '../../http/zod.js';
 
-export { workspaceParams } from '../clusters/schemas.js';
+export { workspaceParams } from '../clusters/index.js';
 
 /** `?confirm=1` (Python client) or `?confirm=true` (console): the 409 protocol's repeat. */
 export const confirmQuery = z.object({ confirm: queryBool.optional() });

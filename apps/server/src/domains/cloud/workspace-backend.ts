@@ -1,16 +1,13 @@
-import { and, count, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type CloudProvider,
   cloudCredentials,
   cloudSetupRegions,
   cloudSetups,
-  clusters,
-  instances,
-  workspaces,
 } from '../../db/schema/index.js';
-import { CLUSTER_UP } from '../clusters/states.js';
-import { recordCloudSetupComplete } from '../identity/interactions/setup-flags.js';
+import { clustersHoldingMachines } from '../clusters/index.js';
+import { findWorkspace, recordCloudSetupComplete, setWorkspaceCloud } from '../identity/index.js';
 
 /** The backend type of each cloud's clusters. */
 export const BACKEND_OF: Record<CloudProvider, string> = { aws: 'vm_aws', gcp: 'vm_gcp', azure: 'vm_azure' };
@@ -49,14 +46,11 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
     (p) => has(creds, p) && has(setups, p) && has(regions, p) && (p !== 'aws' || canLaunch(setups, regions)),
   );
   const runnable = complete.find((p) => RUNNABLE.includes(p));
-  await tx
-    .update(workspaces)
-    .set({
-      configuredCustomerHosted: creds.length > 0,
-      setupComplete: complete.length > 0,
-      activeBackend: runnable ? BACKEND_OF[runnable] : 'in_process',
-    })
-    .where(eq(workspaces.id, workspaceId));
+  await setWorkspaceCloud(tx, workspaceId, {
+    configuredCustomerHosted: creds.length > 0,
+    setupComplete: complete.length > 0,
+    activeBackend: runnable ? BACKEND_OF[runnable] : 'in_process',
+  });
   if (complete.length > 0) await recordCloudSetupComplete(tx, workspaceId);
 }
 
@@ -75,52 +69,26 @@ function canLaunch(
  * Clusters of the workspace on the cloud's backend that run or still hold machines there: what
  * changing the cloud's credentials or setup would strand.
  */
-export async function clustersInCloud(
-  db: Db,
-  workspaceId: number,
-  provider: CloudProvider,
-): Promise<{ id: number; name: string }[]> {
-  const holding = db
-    .select({ n: count() })
-    .from(instances)
-    .where(
-      and(
-        eq(instances.clusterId, clusters.id),
-        isNull(instances.releasedAt),
-        isNotNull(instances.launchedAt),
-      ),
-    );
-  return db
-    .select({ id: clusters.id, name: clusters.name })
-    .from(clusters)
-    .where(
-      and(
-        eq(clusters.workspaceId, workspaceId),
-        eq(clusters.backendType, BACKEND_OF[provider]),
-        or(inArray(clusters.state, [...CLUSTER_UP, 'stopping', 'pausing']), sql`(${holding}) > 0`),
-      ),
-    )
-    .orderBy(clusters.id);
-}
+export const clustersInCloud = (db: Db, workspaceId: number, provider: CloudProvider) =>
+  clustersHoldingMachines(db, workspaceId, BACKEND_OF[provider]);
 
 /** The backend a workspace's new clusters run on, and (for a cloud) the default region clients are told. */
 export async function chosenBackend(
   db: Db,
   workspaceId: number,
 ): Promise<{ type: string; options?: Record<string, unknown> }> {
-  const [row] = await db
-    .select({ type: workspaces.activeBackend, region: cloudSetupRegions.region })
-    .from(workspaces)
-    .leftJoin(
-      cloudSetupRegions,
+  const workspace = await findWorkspace(db, workspaceId);
+  if (!workspace || workspace.activeBackend === 'in_process') return { type: 'in_process' };
+  const [region] = await db
+    .select({ region: cloudSetupRegions.region })
+    .from(cloudSetupRegions)
+    .where(
       and(
-        eq(cloudSetupRegions.workspaceId, workspaces.id),
+        eq(cloudSetupRegions.workspaceId, workspaceId),
         eq(cloudSetupRegions.isDefault, true),
         eq(cloudSetupRegions.provider, 'aws'),
       ),
     )
-    .where(eq(workspaces.id, workspaceId))
     .limit(1);
-  if (!row || row.type === 'in_process') return { type: 'in_process' };
-  return { type: row.type, options: { region_name: row.region } };
+  return { type: workspace.activeBackend, options: { region_name: region?.region ?? null } };
 }

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusters, instances, type User } from '../../db/schema/index.js';
 import { ApiError, notFound, permissionDenied } from '../../http/errors.js';
-import { type WorkspaceAccess, workspaceAccess, workspaceAccessBy } from '../identity/access/workspace.js';
+import { type WorkspaceAccess, workspaceAccess, workspaceAccessBy } from '../identity/index.js';
 
 /**
  * Who may do what with clusters: the workspace's readers (members, its organization's admins,

@@ -1,10 +1,10 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { clusters, instanceSpecs, workspaceMemberships, workspaces } from '../../db/schema/index.js';
+import { clusters, instanceSpecs } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
-import type { WorkspaceAccess } from '../identity/access/workspace.js';
-import { activeProgram } from '../identity/plans/programs.js';
+import type { WorkspaceAccess } from '../identity/index.js';
+import { activeProgram, lockCoreLimit, workspaceIdsOf } from '../identity/index.js';
 import { sqlLiveCluster } from './states.js';
 
 /** Cores a cluster counts for: one for the scheduler, `workerCores` per worker. */
@@ -28,18 +28,11 @@ export async function assertWithinCoreLimit(
   extraCores: number,
   excludeClusterId?: number,
 ): Promise<void> {
-  const [membership] = await tx
-    .select({ coreLimit: workspaceMemberships.coreLimit })
-    .from(workspaceMemberships)
-    .where(
-      and(eq(workspaceMemberships.workspaceId, access.workspace.id), eq(workspaceMemberships.userId, userId)),
-    )
-    .for('update');
-  if (!membership) return;
+  const coreLimit = await lockCoreLimit(tx, access.workspace.id, userId);
+  if (coreLimit === null) return;
   // The plan caps every member's core limit.
   const { coreLimitMembers } = await activeProgram(tx, access.organization.id);
-  const limit =
-    coreLimitMembers === null ? membership.coreLimit : Math.min(membership.coreLimit, coreLimitMembers);
+  const limit = coreLimitMembers === null ? coreLimit : Math.min(coreLimit, coreLimitMembers);
   const [used] = await tx
     .select({
       cores: sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`,
@@ -57,15 +50,36 @@ export async function assertWithinCoreLimit(
   if (inUse + extraCores > limit) throw coreLimitExceeded(limit, inUse, extraCores, access.workspace.name);
 }
 
+/** A scheduler counts the cores of its machine (1 when its machine is not known), each worker its threads. */
+const coresOf = sql<number>`coalesce(sum(coalesce(${instanceSpecs.cores}, 1) + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`;
+
+/** Cores the live clusters of a workspace (of one creator, if given) hold. */
+export async function liveCores(db: Db, workspaceId: number, creatorId?: number): Promise<number> {
+  const [row] = await db
+    .select({ cores: coresOf })
+    .from(clusters)
+    .leftJoin(
+      instanceSpecs,
+      and(eq(instanceSpecs.clusterId, clusters.id), eq(instanceSpecs.role, 'scheduler')),
+    )
+    .where(
+      and(
+        eq(clusters.workspaceId, workspaceId),
+        sqlLiveCluster,
+        creatorId === undefined ? undefined : eq(clusters.creatorId, creatorId),
+      ),
+    );
+  return row?.cores ?? 0;
+}
+
 /** Instances (a scheduler and its workers) that live clusters of an organization want. */
 export async function nodesInUse(tx: Db, organizationId: number, excludeClusterId?: number): Promise<number> {
   const [used] = await tx
     .select({ nodes: sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers}), 0)::int` })
     .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
     .where(
       and(
-        eq(workspaces.organizationId, organizationId),
+        inArray(clusters.workspaceId, workspaceIdsOf(organizationId)),
         sqlLiveCluster,
         excludeClusterId === undefined ? undefined : ne(clusters.id, excludeClusterId),
       ),
@@ -138,12 +152,11 @@ export async function kindsInUse(
       arm: sql<number>`coalesce(sum((case when ${scheduler.arch} = ${ARM} then 1 else 0 end) + (case when ${worker.arch} = ${ARM} then ${clusters.desiredWorkers} else 0 end)), 0)::int`,
     })
     .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
     .leftJoin(scheduler, and(eq(scheduler.clusterId, clusters.id), eq(scheduler.role, 'scheduler')))
     .leftJoin(worker, and(eq(worker.clusterId, clusters.id), eq(worker.role, 'worker')))
     .where(
       and(
-        eq(workspaces.organizationId, organizationId),
+        inArray(clusters.workspaceId, workspaceIdsOf(organizationId)),
         sqlLiveCluster,
         excludeClusterId === undefined ? undefined : ne(clusters.id, excludeClusterId),
       ),

@@ -7,13 +7,13 @@ import {
   clusters,
   type Instance,
   instances,
-  users,
   type Workspace,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import { aliasNameOf } from '../software/for-clusters.js';
+import { usernamesOf } from '../identity/index.js';
+import { aliasNameOf } from '../software/index.js';
 import { dashboardLink } from './dashboards/passes.js';
 import type {
   clusterDetailsSchema,
@@ -90,15 +90,10 @@ export async function presentSummaries(
         ),
       )
       .groupBy(clusterProcesses.clusterId),
-    creatorIds.length === 0
-      ? []
-      : db
-          .select({ id: users.id, username: users.username })
-          .from(users)
-          .where(inArray(users.id, creatorIds)),
+    usernamesOf(db, creatorIds),
   ]);
   const readyBy = new Map(ready.map((r) => [r.clusterId, r.n]));
-  const creatorBy = new Map(creators.map((u) => [u.id, u]));
+  const creatorBy = new Map([...creators].map(([id, username]) => [id, { id, username }]));
   return rows.map((c) => summary(c, workspacesById.get(c.workspaceId)!, readyBy.get(c.id) ?? 0, creatorBy));
 }
 

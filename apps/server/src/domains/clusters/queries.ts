@@ -7,14 +7,13 @@ import {
   STATEFUL_OBJECT_TYPES,
   stateHistory,
   type User,
-  workspaces,
 } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
-import { resolveScope } from '../identity/access/scopes.js';
-import type { WorkspaceAccess } from '../identity/access/workspace.js';
+import type { WorkspaceAccess } from '../identity/index.js';
+import { resolveScope, workspaceNamesOf } from '../identity/index.js';
 import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
 import { PROCESS_UP } from './states.js';
@@ -112,15 +111,11 @@ export async function paginateClusters(
       .orderBy(...order),
     query.total ? db.select({ n: count() }).from(clusters).where(filter) : Promise.resolve(null),
   ]);
-  const workspaceIds = [...new Set(rows.map((r) => r.workspaceId))];
-  const accountRows =
-    workspaceIds.length === 0
-      ? []
-      : await db
-          .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
-          .from(workspaces)
-          .where(inArray(workspaces.id, workspaceIds));
-  const items = await presentSummaries(db, rows, new Map(accountRows.map((a) => [a.id, a])));
+  const names = await workspaceNamesOf(
+    db,
+    rows.map((r) => r.workspaceId),
+  );
+  const items = await presentSummaries(db, rows, names);
   return { items, count: total?.[0]?.n ?? -1 };
 }
 

@@ -1,10 +1,10 @@
-import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf } from '../../http/pagination.js';
 import { text, z } from '../../http/zod.js';
-import { workspaceAccess } from '../identity/access/workspace.js';
+import { workspaceAccess } from '../identity/index.js';
 import { clusterAccess, clusterAccessById } from './access.js';
+import type { ClusterDeps } from './ports.js';
 import { presentClusterState, presentDetails, presentSummaries } from './present.js';
 import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';
 import {
@@ -38,7 +38,7 @@ const tags = ['clusters'];
 const user = { auth: 'user' } as const;
 const base = '/api/v2/clusters/account/:account';
 
-export function registerClusterRoutes(app: App, deps: Deps): void {
+export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   const { db } = deps;
   const clusterOf = (
     request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],

@@ -1,18 +1,13 @@
 import { and, count, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusterEvents, clusters, type User } from '../../db/schema/index.js';
-import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
-import { attachJobs } from '../batch/attach.js';
-import { assertWithinCreditLimits } from '../billing/usage/limits.js';
-import { type WorkspaceAccess, workspaceAccess } from '../identity/access/workspace.js';
-import { setFlag } from '../identity/interactions/service.js';
-import { defaultEnvironmentBuild } from '../software/default-environment.js';
-import { buildForCluster } from '../software/for-clusters.js';
+import { setFlag, type WorkspaceAccess, workspaceAccess } from '../identity/index.js';
+import { buildForCluster, defaultEnvironmentBuild } from '../software/index.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
@@ -25,6 +20,7 @@ import {
   kindsOf,
   machinesOf,
 } from './limits.js';
+import type { ClusterDeps } from './ports.js';
 import { clusterMachines, recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
 import { isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
@@ -54,11 +50,25 @@ function workerCores(options: Record<string, unknown>): number {
   return Number.isInteger(n) && n >= 1 && n <= 1024 ? n : 1;
 }
 
+export interface CreateOptions {
+  /**
+   * More to write in the transaction that makes the cluster (what a caller makes with it, a batch
+   * job say): the cluster and that are kept together or not at all. Refuses an existing cluster.
+   */
+  alsoWrite?: (tx: Db, clusterId: number) => Promise<void>;
+}
+
 /**
  * `POST clusters/account/{ws}/`: a new cluster, or the live one of that name (`existing`). A paused
  * cluster of that name is resumed.
  */
-export async function createCluster(deps: Deps, user: User, slug: string, body: CreateClusterBody) {
+export async function createCluster(
+  deps: ClusterDeps,
+  user: User,
+  slug: string,
+  body: CreateClusterBody,
+  options: CreateOptions = {},
+) {
   const { db } = deps;
   const access = await workspaceAccess(db, user, slug);
   assertMayCreate(access);
@@ -70,7 +80,7 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
   const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
   const cores = workerCores(workerOptions);
 
-  await assertWithinCreditLimits(db, access.workspace, user.id);
+  await deps.clusterPorts.assertMayStart(db, access.workspace, user.id);
   const backend = await deps.backends.forWorkspace(access.workspace.id);
   const machines = await clusterMachines(backend, access.workspace.id, body);
   const named = body.env_id != null || !!body.env_name;
@@ -90,14 +100,14 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       .orderBy(desc(clusters.id))
       .limit(1)
       .for('update');
-    if (live && body.batch_job_ids?.length)
+    if (live && (body.batch_job_ids?.length || options.alsoWrite))
       throw conflict(
         `A cluster named ${body.name} is running already; a batch job needs a cluster of its own.`,
         'CLUSTER_NAME_TAKEN',
       );
     if (live && live.desiredState !== 'paused') return { id: live.id, existing: true, restoring: false };
     if (live) {
-      await resume(tx, want, access, live, user);
+      await resume(deps, tx, want, access, live, user);
       return { id: live.id, existing: true, restoring: false };
     }
     await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
@@ -143,8 +153,10 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
       })
       .returning();
     await recordClusterResources(tx, backend, row!, body, machines.spotWorkers);
-    if (body.batch_job_ids?.length) await attachJobs(tx, access, row!.id, body.batch_job_ids);
+    if (body.batch_job_ids?.length)
+      await deps.clusterPorts.attachBatchJobs(tx, access.workspace, row!.id, body.batch_job_ids);
     if (body.filestores_to_attach?.length) await attachStores(tx, row!, body.filestores_to_attach);
+    await options.alsoWrite?.(tx, row!.id);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
     await recordState(tx, row!.id, 'cluster_infra', row!.id, name, 'queued', '', now);
     return { id: row!.id, existing: false, restoring: software?.queued ?? false };
@@ -156,8 +168,15 @@ export async function createCluster(deps: Deps, user: User, slug: string, body: 
 }
 
 /** Brings a paused cluster back (its creator's core limit permitting). */
-async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Cluster, user: User) {
-  await assertWithinCreditLimits(tx, access.workspace, cluster.creatorId ?? user.id);
+async function resume(
+  deps: ClusterDeps,
+  tx: Db,
+  want: Wants,
+  access: WorkspaceAccess,
+  cluster: Cluster,
+  user: User,
+) {
+  await deps.clusterPorts.assertMayStart(tx, access.workspace, cluster.creatorId ?? user.id);
   if (cluster.creatorId !== null)
     await assertWithinCoreLimit(
       tx,
@@ -177,7 +196,7 @@ async function resume(tx: Db, want: Wants, access: WorkspaceAccess, cluster: Clu
 }
 
 /** `desired-state` running: resumes a paused cluster; a running one stays as it is. */
-export async function resumeCluster(deps: Deps, user: User, target: ClusterAccess): Promise<Cluster> {
+export async function resumeCluster(deps: ClusterDeps, user: User, target: ClusterAccess): Promise<Cluster> {
   assertMayManage(user, target);
   await desire(deps, async (tx, want) => {
     const [cluster] = await tx
@@ -191,7 +210,7 @@ export async function resumeCluster(deps: Deps, user: User, target: ClusterAcces
         `Cluster ${cluster!.name} is ${cluster!.state}; create a new cluster instead.`,
         'CLUSTER_NOT_PAUSED',
       );
-    await resume(tx, want, target.access, cluster!, user);
+    await resume(deps, tx, want, target.access, cluster!, user);
   });
   const [row] = await deps.db.select().from(clusters).where(eq(clusters.id, target.cluster.id));
   return row!;
@@ -207,7 +226,7 @@ async function recordMilestones(db: Db, user: User): Promise<void> {
 
 /** `DELETE clusters/account/{ws}/id/{id}`: stop (or pause) the cluster, recording why. */
 export async function stopCluster(
-  deps: Deps,
+  deps: Pick<ClusterDeps, 'db' | 'loops'>,
   user: User,
   target: ClusterAccess,
   options: { reason?: string | undefined; pause?: boolean | undefined },
@@ -224,7 +243,7 @@ export async function stopCluster(
  * wins. For every part of the server that stops clusters (users, limits, jobs).
  */
 export async function requestStop(
-  deps: Pick<Deps, 'db' | 'loops'>,
+  deps: Pick<ClusterDeps, 'db' | 'loops'>,
   clusterId: number,
   desired: 'stopped' | 'paused',
   reason: string,

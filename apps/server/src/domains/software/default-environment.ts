@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { softwareAliases, softwareBuilds, softwareSpecs, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import type { WorkspaceAccess } from '../identity/access/workspace.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import { createSpecBody } from './schemas.js';
 import { createSpec } from './specs.js';
 

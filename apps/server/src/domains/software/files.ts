@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { Signer } from '../../lib/crypto.js';
-import { workspaceAccess } from '../identity/access/workspace.js';
+import { workspaceAccess } from '../identity/index.js';
 import type { packageUploadBody } from './schemas.js';
 import { assertMayCreate } from './specs.js';
 

@@ -6,18 +6,13 @@ import type { Backends } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { softwareBuilds } from '../../db/schema/index.js';
 
-/**
- * Builds in use: the latest build of the latest spec of every alias, and the build of every
- * cluster that has not ended.
- */
-const inUse = sql`(select distinct on (s.alias_id) b.id from software_specs s
+/** The latest build of the latest spec of every alias: what each alias uses now. */
+const latestOfAliases = sql`select distinct on (s.alias_id) b.id from software_specs s
     join software_builds b on b.spec_id = s.id and b.state = 'built'
-    order by s.alias_id, s.id desc, b.id desc)
-  union
-  select software_build_id from clusters where software_build_id is not null and state not in ('stopped', 'error')`;
+    order by s.alias_id, s.id desc, b.id desc`;
 
 /**
- * Garbage collection: built environments no alias uses any more and older than the retention lose
+ * Garbage collection: built environments no alias and no cluster uses any more and older than the retention lose
  * their files but keep lockfile and logs ("archived"); a later build of them restores them from
  * the lockfile. Environment directories no build knows (their alias was deleted) go too.
  * Answers how many environments it freed.
@@ -25,13 +20,24 @@ const inUse = sql`(select distinct on (s.alias_id) b.id from software_specs s
 export async function collectEnvironments(
   db: Db,
   backends: Backends,
-  options: { retentionMs: number; dataDir: string; log: FastifyBaseLogger },
+  options: {
+    retentionMs: number;
+    dataDir: string;
+    log: FastifyBaseLogger;
+    /** The builds clusters that have not ended run on (given by server.ts: clusters sit above software). */
+    buildsOfClusters: () => Promise<number[]>;
+  },
 ): Promise<number> {
   const builder = backends.standard().builder;
   if (!builder) return 0;
   const cutoff = new Date(Date.now() - options.retentionMs);
-  const used = await db.execute<{ id: number }>(inUse);
-  const usedIds = (used as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
+  const latest = await db.execute<{ id: number }>(latestOfAliases);
+  const usedIds = [
+    ...new Set([
+      ...(latest as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id)),
+      ...(await options.buildsOfClusters()),
+    ]),
+  ];
   const usedLocations = new Set(
     usedIds.length === 0
       ? []

@@ -5,7 +5,7 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { id, text, z } from '../../http/zod.js';
-import { workspaceAccess } from '../identity/access/workspace.js';
+import { workspaceAccess } from '../identity/index.js';
 import { indexFiles, indexPage, packageFilePath, receiveUpload } from './files.js';
 
 const tags = ['software'];

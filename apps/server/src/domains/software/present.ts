@@ -1,18 +1,16 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  organizations,
   packageFiles,
   type SoftwareAlias,
   type SoftwareBuild,
   type SoftwareSpec,
   softwareBuilds,
   softwareSpecs,
-  users,
-  workspaces,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
+import { organizationView, usernamesOf, workspaceView } from '../identity/index.js';
 import type { aliasSchema, buildSchema, specSchema } from './schemas.js';
 
 type Alias = z.infer<typeof aliasSchema>;
@@ -131,21 +129,19 @@ export async function presentAliases(db: Db, aliases: SoftwareAlias[]): Promise<
       .where(inArray(softwareSpecs.aliasId, ids))
       .groupBy(softwareSpecs.aliasId),
     db
-      .select({ workspace: workspaces, organization: organizations })
-      .from(workspaces)
-      .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
-      .where(inArray(workspaces.id, workspaceIds)),
-    creatorIds.length === 0
-      ? []
-      : db
-          .select({ id: users.id, username: users.username })
-          .from(users)
-          .where(inArray(users.id, creatorIds)),
+      .select({
+        workspace: { id: workspaceView.id, slug: workspaceView.slug, name: workspaceView.name },
+        organization: { id: organizationView.id, name: organizationView.name },
+      })
+      .from(workspaceView)
+      .innerJoin(organizationView, eq(organizationView.id, workspaceView.organizationId))
+      .where(inArray(workspaceView.id, workspaceIds)),
+    usernamesOf(db, creatorIds),
     diskByAlias(db, ids),
   ]);
   const countBy = new Map(counts.map((c) => [c.aliasId, c.n]));
   const placeBy = new Map(places.map((p) => [p.workspace.id, p]));
-  const creatorBy = new Map(creators.map((u) => [u.id, u]));
+  const creatorBy = new Map([...creators].map(([id, username]) => [id, { id, username }]));
   const presented = await presentSpecs(db, latestSpecs, new Map(aliases.map((a) => [a.id, a])));
   const specsByAlias = new Map(presented.map((s) => [s.alias_id, s]));
   return aliases.map((alias) => {

@@ -7,15 +7,19 @@ import {
   softwareBuilds,
   softwareSpecs,
   type User,
-  users,
-  workspaces,
 } from '../../db/schema/index.js';
 import { notFound, permissionDenied } from '../../http/errors.js';
 import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { contains, startsWith } from '../../lib/sql.js';
-import { resolveScope } from '../identity/access/scopes.js';
-import { readableWorkspaceIds, type WorkspaceAccess, workspaceAccess } from '../identity/access/workspace.js';
+import {
+  readableWorkspaceIds,
+  resolveScope,
+  userView,
+  type WorkspaceAccess,
+  workspaceAccess,
+  workspaceView,
+} from '../identity/index.js';
 import { presentAliases, presentBuild, presentSpecs } from './present.js';
 import type { aliasListQuery, buildLogsQuery, scopedAliasQuery, valuesQuery } from './schemas.js';
 
@@ -61,7 +65,7 @@ export async function scopedAliases(db: Db, user: User, query: z.infer<typeof sc
     query.creator
       ? inArray(
           softwareAliases.creatorId,
-          db.select({ id: users.id }).from(users).where(eq(users.username, query.creator)),
+          db.select({ id: userView.id }).from(userView).where(eq(userView.username, query.creator)),
         )
       : undefined,
     query.status ? sql`${aliasStatus} = ${query.status}` : undefined,
@@ -100,21 +104,21 @@ export async function filterValues(db: Db, user: User, query: z.infer<typeof val
     case 'account':
       return (
         await db
-          .selectDistinct({ v: workspaces.slug })
+          .selectDistinct({ v: workspaceView.slug })
           .from(softwareAliases)
-          .innerJoin(workspaces, eq(workspaces.id, softwareAliases.workspaceId))
-          .where(and(scope, startsWith(workspaces.slug, query.starts_with)))
-          .orderBy(workspaces.slug)
+          .innerJoin(workspaceView, eq(workspaceView.id, softwareAliases.workspaceId))
+          .where(and(scope, startsWith(workspaceView.slug, query.starts_with)))
+          .orderBy(workspaceView.slug)
           .limit(limit)
       ).map((r) => r.v);
     case 'user':
       return (
         await db
-          .selectDistinct({ v: users.username })
+          .selectDistinct({ v: userView.username })
           .from(softwareAliases)
-          .innerJoin(users, eq(users.id, softwareAliases.creatorId))
-          .where(and(scope, startsWith(users.username, query.starts_with)))
-          .orderBy(users.username)
+          .innerJoin(userView, eq(userView.id, softwareAliases.creatorId))
+          .where(and(scope, startsWith(userView.username, query.starts_with)))
+          .orderBy(userView.username)
           .limit(limit)
       ).map((r) => r.v);
     case 'status':

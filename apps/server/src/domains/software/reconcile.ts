@@ -13,7 +13,6 @@ import {
 import type { Loops } from '../../deps.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
-import { lookAtClustersOfBuild } from '../clusters/desired.js';
 import { packageFilePath } from './files.js';
 
 export interface BuildLoopContext {
@@ -24,6 +23,8 @@ export interface BuildLoopContext {
   /** The control plane's address as build machines reach it. */
   serverUrl: string;
   log: FastifyBaseLogger;
+  /** A build ended (built or failed): the clusters waiting for it look again now (given by server.ts). */
+  buildEnded(buildId: number): Promise<void>;
 }
 
 /** A build that runs longer than this is stopped and fails. */
@@ -113,7 +114,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
         ended: new Date(),
       })
       .where(eq(softwareBuilds.id, buildId));
-    await lookAtClustersOfBuild(ctx, buildId);
+    await ctx.buildEnded(buildId);
     return null;
   } catch (err) {
     if (signal.aborted || (err instanceof BackendError && err.retryable)) {
@@ -129,7 +130,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       .update(softwareBuilds)
       .set({ state: 'error', reason: reason.slice(0, 4000), ended: new Date() })
       .where(eq(softwareBuilds.id, buildId));
-    await lookAtClustersOfBuild(ctx, buildId);
+    await ctx.buildEnded(buildId);
     return null;
   }
 }

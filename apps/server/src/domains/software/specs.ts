@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
-import { type WorkspaceAccess, workspaceAccess } from '../identity/access/workspace.js';
+import { type WorkspaceAccess, workspaceAccess } from '../identity/index.js';
 import type { CreateSpecBody } from './schemas.js';
 
 /** Package-synced environments are named after their content (the console shows them as synced). */

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../http/pagination.js';
+import { listAttentionClusters } from '../clusters/index.js';
 import {
   attentionClusterSchema,
   attentionQuery,
@@ -14,7 +15,7 @@ import {
   unlockBody,
   unlockParams,
 } from './schemas.js';
-import { listAttentionClusters, listEmails, listUsers, unlockUser, updateUser } from './service.js';
+import { listEmails, listUsers, unlockUser, updateUser } from './service.js';
 
 const tags = ['staff'];
 const staff = { auth: 'staff' } as const;

@@ -1,6 +1,6 @@
 import { offsetQuery } from '../../http/pagination.js';
 import { id, queryBool, text, z } from '../../http/zod.js';
-import { clusterSummarySchema } from '../clusters/schemas.js';
+import { clusterSummarySchema } from '../clusters/index.js';
 
 export const unlockParams = z.object({ id });
 export const unlockBody = z.object({ address: z.string().trim().max(100).optional() }).nullish();

@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { type Program, usageHourly, type Workspace, workspaces } from '../../../db/schema/index.js';
+import { type Program, usageHourly, type Workspace } from '../../../db/schema/index.js';
+import { workspacesOfOrganization } from '../../identity/index.js';
 import { covers, monthlyUsage, overruns, sumOf } from '../usage/limits.js';
 import { cents, MICRO, percentFloor, toMicro } from '../usage/micro.js';
 
@@ -61,10 +62,7 @@ export async function organizationUsage(db: Db, organizationId: number, from: Da
     )}
     group by 1`);
   const rows = rowsOf<{ ws: number; credits: string; cost: string; cloud: string; minutes: string }>(result);
-  const names = await db
-    .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
-    .from(workspaces)
-    .where(eq(workspaces.organizationId, organizationId));
+  const names = await workspacesOfOrganization(db, organizationId);
   const per = rows.map((r) => {
     const ws = names.find((n) => n.id === r.ws);
     return {

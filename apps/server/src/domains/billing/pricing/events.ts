@@ -1,17 +1,16 @@
 import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import {
-  billingEvents,
-  clusters,
-  organizationMemberships,
-  organizations,
-  type User,
-  users,
-  workspaces,
-} from '../../../db/schema/index.js';
+import { billingEvents, type User } from '../../../db/schema/index.js';
 import { type OffsetQuery, type PageQuery, paginate } from '../../../http/pagination.js';
 import { startsWith } from '../../../lib/sql.js';
 import { isoTime } from '../../../lib/time.js';
+import { clusterView } from '../../clusters/index.js';
+import {
+  administeredOrganizationIds,
+  organizationView,
+  userView,
+  workspaceView,
+} from '../../identity/index.js';
 
 export const BILLING_EVENT_KINDS = [
   'plan',
@@ -57,22 +56,18 @@ export interface BillingEventFilters {
 /** Organizations whose billing the user reads: the ones they administer (staff: all, as null). */
 async function administeredOrganizations(db: Db, user: User): Promise<number[] | null> {
   if (user.isStaff) return null;
-  const rows = await db
-    .select({ id: organizationMemberships.organizationId })
-    .from(organizationMemberships)
-    .where(and(eq(organizationMemberships.userId, user.id), eq(organizationMemberships.role, 'admin')));
-  return rows.map((r) => r.id);
+  return administeredOrganizationIds(db, user.id);
 }
 
 function conditions(f: BillingEventFilters): SQL[] {
   const where: SQL[] = [];
   if (f.organization_id) where.push(eq(billingEvents.organizationId, f.organization_id));
-  if (f.organization) where.push(eq(organizations.name, f.organization));
+  if (f.organization) where.push(eq(organizationView.name, f.organization));
   if (f.account_id) where.push(eq(billingEvents.workspaceId, f.account_id));
-  if (f.account) where.push(eq(workspaces.slug, f.account));
+  if (f.account) where.push(eq(workspaceView.slug, f.account));
   if (f.kind) where.push(eq(billingEvents.kind, f.kind));
   if (f.cluster_id) where.push(eq(billingEvents.clusterId, f.cluster_id));
-  if (f.cluster) where.push(eq(clusters.name, f.cluster));
+  if (f.cluster) where.push(eq(clusterView.name, f.cluster));
   if (f.event_after) where.push(gte(billingEvents.created, f.event_after));
   if (f.event_before) where.push(lt(billingEvents.created, f.event_before));
   return where;
@@ -80,10 +75,10 @@ function conditions(f: BillingEventFilters): SQL[] {
 
 const eventColumns = {
   event: billingEvents,
-  organization: organizations.name,
-  account: workspaces.slug,
-  username: users.username,
-  cluster: clusters.name,
+  organization: organizationView.name,
+  account: workspaceView.slug,
+  username: userView.username,
+  cluster: clusterView.name,
 };
 
 function presentEvent(r: {
@@ -113,10 +108,10 @@ const selectEvents = (db: Db, where: SQL | undefined) =>
   db
     .select(eventColumns)
     .from(billingEvents)
-    .innerJoin(organizations, eq(organizations.id, billingEvents.organizationId))
-    .leftJoin(workspaces, eq(workspaces.id, billingEvents.workspaceId))
-    .leftJoin(users, eq(users.id, billingEvents.userId))
-    .leftJoin(clusters, eq(clusters.id, billingEvents.clusterId))
+    .innerJoin(organizationView, eq(organizationView.id, billingEvents.organizationId))
+    .leftJoin(workspaceView, eq(workspaceView.id, billingEvents.workspaceId))
+    .leftJoin(userView, eq(userView.id, billingEvents.userId))
+    .leftJoin(clusterView, eq(clusterView.id, billingEvents.clusterId))
     .where(where);
 
 export async function billingEventById(db: Db, eventId: number) {
@@ -143,9 +138,9 @@ export async function listBillingEvents(
   const total = db
     .select({ n: sql<number>`count(*)::int` })
     .from(billingEvents)
-    .innerJoin(organizations, eq(organizations.id, billingEvents.organizationId))
-    .leftJoin(workspaces, eq(workspaces.id, billingEvents.workspaceId))
-    .leftJoin(clusters, eq(clusters.id, billingEvents.clusterId))
+    .innerJoin(organizationView, eq(organizationView.id, billingEvents.organizationId))
+    .leftJoin(workspaceView, eq(workspaceView.id, billingEvents.workspaceId))
+    .leftJoin(clusterView, eq(clusterView.id, billingEvents.clusterId))
     .where(and(...where))
     .then((rows) => rows[0]?.n ?? 0);
   const { rows, count } = await paginate(
@@ -174,12 +169,12 @@ export async function billingEventValues(
 ) {
   const scope = await administeredOrganizations(db, user);
   const column =
-    key === 'kind' ? billingEvents.kind : key === 'organization' ? organizations.name : workspaces.slug;
+    key === 'kind' ? billingEvents.kind : key === 'organization' ? organizationView.name : workspaceView.slug;
   const rows = await db
     .selectDistinct({ value: column })
     .from(billingEvents)
-    .innerJoin(organizations, eq(organizations.id, billingEvents.organizationId))
-    .leftJoin(workspaces, eq(workspaces.id, billingEvents.workspaceId))
+    .innerJoin(organizationView, eq(organizationView.id, billingEvents.organizationId))
+    .leftJoin(workspaceView, eq(workspaceView.id, billingEvents.workspaceId))
     .where(
       and(
         startsWith(column, prefix),

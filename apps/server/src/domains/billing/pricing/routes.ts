@@ -4,11 +4,14 @@ import { currentUser } from '../../../http/auth.js';
 import { fieldError } from '../../../http/errors.js';
 import { itemsOf, pageOf, pageResult } from '../../../http/pagination.js';
 import { id, z } from '../../../http/zod.js';
-import { workspaceParams } from '../../clusters/schemas.js';
-import { organizationAccess } from '../../identity/access/organization.js';
-import { workspaceAccess, workspaceAccessBy } from '../../identity/access/workspace.js';
-import { organizationParams } from '../../identity/memberships/schemas.js';
-import { creditsRenewAt } from '../usage/limits.js';
+import { workspaceParams } from '../../clusters/index.js';
+import {
+  creditsRenewAt,
+  organizationAccess,
+  organizationParams,
+  workspaceAccess,
+  workspaceAccessBy,
+} from '../../identity/index.js';
 import { organizationUsage, workspaceConsumption } from './consumption.js';
 import { coreUsage } from './cores.js';
 import {

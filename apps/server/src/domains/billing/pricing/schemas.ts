@@ -1,22 +1,10 @@
 import { offsetQuery, pageQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
-import { BILLING_METHODS, TIERS } from '../../identity/plans/tiers.js';
+import { BILLING_METHODS, planGatesFields, TIERS } from '../../identity/index.js';
 import { BILLING_EVENT_KEYS, BILLING_EVENT_KINDS } from './events.js';
 
 const limit = z.number().int().nullable();
 const tier = z.enum(TIERS);
-
-/** The tier's gates, on the organization and its program. */
-export const planGatesFields = {
-  /** Spot instances running at once across the organization; null: no limit, 0: none. */
-  spot_usage_limit: limit,
-  /** ARM (aarch64) instances running at once across the organization; null: no limit, 0: none. */
-  arm_usage_limit: limit,
-  can_use_custom_networking: z.boolean(),
-  can_use_private_pypi: z.boolean(),
-  /** Months one billing period (one invoice) covers; usage limits reset monthly whatever it is. */
-  billing_periods: z.number().int(),
-};
 
 export const programSchema = z.object({
   id: z.number().int(),

@@ -1,23 +1,28 @@
-import { eq } from 'drizzle-orm';
-import {
-  type Organization,
-  organizations,
-  type Program,
-  type User,
-  users,
-} from '../../../db/schema/index.js';
+import type { Organization, Program, User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { fieldError, permissionDenied } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
-import { type OrganizationAccess, organizationAccess } from '../../identity/access/organization.js';
-import { activeProgram, changeTier, planGatesOf, updateProgram } from '../../identity/plans/programs.js';
-import { NO_BILLING_METHOD, type ProgramLimits, TIER_NAMES } from '../../identity/plans/tiers.js';
+import {
+  activeProgram,
+  changeTier,
+  creditsRenewAt,
+  findOrganization,
+  NO_BILLING_METHOD,
+  type OrganizationAccess,
+  type OrganizationBilling,
+  organizationAccess,
+  type ProgramLimits,
+  planGatesOf,
+  staffEmails,
+  TIER_NAMES,
+  updateOrganizationBilling,
+  updateProgram,
+} from '../../identity/index.js';
 import { payingSubscription } from '../subscriptions/service.js';
 import { callStripe, stripeOf } from '../subscriptions/stripe.js';
 import { applySubscription } from '../subscriptions/sync.js';
-import { creditsRenewAt } from '../usage/limits.js';
 import { programConsumption } from './consumption.js';
 import { recordBillingEvent } from './events.js';
 import type { programSchema, updateLimitsBody, updateStaffBody } from './schemas.js';
@@ -84,10 +89,7 @@ const viewerOf = (access: OrganizationAccess, user: User) => ({
 
 async function answer(deps: PricingDeps, user: User, organizationId: number) {
   const access = await organizationAccess(deps.db, user, organizationId, 'read');
-  const [organization] = await deps.db
-    .select()
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
+  const organization = await findOrganization(deps.db, organizationId);
   return presentProgram(
     deps,
     await activeProgram(deps.db, organizationId),
@@ -223,7 +225,7 @@ async function applyChanges(
       dollarsSpendLimitMicroUsd: toMicro(body.program_dollars_spend_limit),
     }),
   };
-  const billing: Partial<Organization> = {
+  const billing: Partial<OrganizationBilling> = {
     ...(body.spend_limit_should_stop_instances !== undefined && {
       spendLimitShouldStopInstances: body.spend_limit_should_stop_instances,
     }),
@@ -249,8 +251,7 @@ async function applyChanges(
     const { tier, ...rest } = limits;
     if (tier !== undefined && tier !== program.tier) await changeTier(tx, organization.id, tier);
     await updateProgram(tx, organization.id, rest);
-    if (Object.keys(billing).length)
-      await tx.update(organizations).set(billing).where(eq(organizations.id, organization.id));
+    if (Object.keys(billing).length) await updateOrganizationBilling(tx, organization.id, billing);
     await recordBillingEvent(tx, {
       organizationId: organization.id,
       userId: user.id,
@@ -276,10 +277,11 @@ async function moveToTier(
 ) {
   await deps.db.transaction(async (tx) => {
     await changeTier(tx, program.organizationId, tier);
-    await tx
-      .update(organizations)
-      .set({ nextPhaseTier: null, cancelAt: null, ...(billingMethod !== undefined && { billingMethod }) })
-      .where(eq(organizations.id, program.organizationId));
+    await updateOrganizationBilling(tx, program.organizationId, {
+      nextPhaseTier: null,
+      cancelAt: null,
+      ...(billingMethod !== undefined && { billingMethod }),
+    });
     await recordBillingEvent(tx, {
       organizationId: program.organizationId,
       userId: user.id,
@@ -342,12 +344,9 @@ export async function upgradeToEnterprise(deps: PricingDeps, user: User, organiz
     await moveToTier(deps, user, program, 'enterprise', 'invoice');
     return answer(deps, user, organizationId);
   }
-  const staff = await deps.db.select({ email: users.email }).from(users).where(eq(users.isStaff, true));
+  const staff = await staffEmails(deps.db);
   await deps.db.transaction(async (tx) => {
-    await tx
-      .update(organizations)
-      .set({ nextPhaseTier: 'enterprise' })
-      .where(eq(organizations.id, organizationId));
+    await updateOrganizationBilling(tx, organizationId, { nextPhaseTier: 'enterprise' });
     await recordBillingEvent(tx, {
       organizationId,
       userId: user.id,
@@ -355,7 +354,7 @@ export async function upgradeToEnterprise(deps: PricingDeps, user: User, organiz
       detail: `${user.username} asked to move ${organization.name} to Enterprise.`,
       data: { from: program.tier, to: 'enterprise', requested: true },
     });
-    for (const { email } of staff)
+    for (const email of staff)
       await enqueueEmail(tx, {
         to: email,
         subject: `${organization.name} asks for the Enterprise plan`,

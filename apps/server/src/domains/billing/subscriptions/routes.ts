@@ -2,8 +2,7 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { id, queryBool, text, z } from '../../../http/zod.js';
-import { organizationParams } from '../../identity/memberships/schemas.js';
-import { TIERS } from '../../identity/plans/tiers.js';
+import { organizationParams, TIERS } from '../../identity/index.js';
 import * as billing from './service.js';
 import { handleWebhook, verifyWebhook } from './webhook.js';
 

@@ -1,19 +1,16 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import {
-  type Organization,
-  organizations,
-  type Subscription,
-  subscriptions,
-  type User,
-} from '../../../db/schema/index.js';
+import { type Organization, type Subscription, subscriptions, type User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
-import { organizationAccess } from '../../identity/access/organization.js';
-import { workspaceAccessBy } from '../../identity/access/workspace.js';
-import { activeProgram } from '../../identity/plans/programs.js';
-import { TIER_NAMES } from '../../identity/plans/tiers.js';
+import {
+  activeProgram,
+  organizationAccess,
+  TIER_NAMES,
+  updateOrganizationBilling,
+  workspaceAccessBy,
+} from '../../identity/index.js';
 import { assertMayChangePlan, planAdmin } from '../pricing/service.js';
 import { callStripe, requireStripe, stripeOf } from './stripe.js';
 import { PAYING } from './sync.js';
@@ -86,10 +83,7 @@ async function ensureCustomer(deps: Pick<Deps, 'db'>, stripe: Stripe, org: Organ
       metadata: { organization_id: String(org.id) },
     }),
   );
-  await deps.db
-    .update(organizations)
-    .set({ stripeCustomerId: customer.id })
-    .where(eq(organizations.id, org.id));
+  await updateOrganizationBilling(deps.db, org.id, { stripeCustomerId: customer.id });
   return customer.id;
 }
 

@@ -1,9 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client.js';
-import { organizations, subscriptions } from '../../../db/schema/index.js';
-import { activeProgram, changeTier } from '../../identity/plans/programs.js';
-import { NO_BILLING_METHOD, TIERS, type Tier } from '../../identity/plans/tiers.js';
+import { subscriptions } from '../../../db/schema/index.js';
+import {
+  activeProgram,
+  changeTier,
+  findOrganization,
+  NO_BILLING_METHOD,
+  organizationOfStripeCustomer,
+  TIERS,
+  type Tier,
+  updateOrganizationBilling,
+} from '../../identity/index.js';
 import { recordBillingEvent } from '../pricing/events.js';
 
 /** Statuses in which a subscription pays for its tier (past_due keeps it while Stripe retries). */
@@ -29,18 +37,11 @@ export async function organizationFor(
 ): Promise<number | null> {
   const fromMetadata = Number(metadata?.organization_id);
   if (Number.isInteger(fromMetadata) && fromMetadata > 0) {
-    const [org] = await db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, fromMetadata));
+    const org = await findOrganization(db, fromMetadata);
     if (org) return org.id;
   }
   if (!customer) return null;
-  const [org] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.stripeCustomerId, customer));
-  return org?.id ?? null;
+  return organizationOfStripeCustomer(db, customer);
 }
 
 /**
@@ -80,7 +81,7 @@ export async function applySubscription(
     .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values });
   const paying = PAYING.has(sub.status);
   const ended = ENDED.has(sub.status);
-  const [org] = await tx.select().from(organizations).where(eq(organizations.id, organizationId));
+  const org = await findOrganization(tx, organizationId);
   // A subscription ending after a new checkout replaced it changes nothing: the new one speaks.
   const all = await tx
     .select({ id: subscriptions.stripeSubscriptionId, status: subscriptions.status })
@@ -88,19 +89,16 @@ export async function applySubscription(
     .where(eq(subscriptions.organizationId, organizationId));
   const anotherPays = all.some((s) => s.id !== sub.id && PAYING.has(s.status));
   if (ended && anotherPays) return;
-  await tx
-    .update(organizations)
-    .set({
-      stripeCustomerId: customer,
-      subscriptionStatus: sub.status,
-      // Only a subscription that carries a trial says when it ends: one without keeps a trial staff set.
-      ...(sub.trial_end && { trialExpiration: fromUnix(sub.trial_end) }),
-      cancelAt: paying ? cancelAt : null,
-      nextPhaseTier: paying && cancelAt ? 'free' : null,
-      ...(paying && { billingMethod: 'stripe' }),
-      ...(ended && org?.billingMethod === 'stripe' && { billingMethod: NO_BILLING_METHOD }),
-    })
-    .where(eq(organizations.id, organizationId));
+  await updateOrganizationBilling(tx, organizationId, {
+    stripeCustomerId: customer,
+    subscriptionStatus: sub.status,
+    // Only a subscription that carries a trial says when it ends: one without keeps a trial staff set.
+    ...(sub.trial_end && { trialExpiration: fromUnix(sub.trial_end) }),
+    cancelAt: paying ? cancelAt : null,
+    nextPhaseTier: paying && cancelAt ? 'free' : null,
+    ...(paying && { billingMethod: 'stripe' }),
+    ...(ended && org?.billingMethod === 'stripe' && { billingMethod: NO_BILLING_METHOD }),
+  });
   if (before?.status !== sub.status)
     await recordBillingEvent(tx, {
       organizationId,

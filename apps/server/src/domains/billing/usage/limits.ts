@@ -1,20 +1,19 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import {
-  clusters,
-  meters,
-  organizations,
-  users,
-  workspaceMemberships,
-  workspaces,
-} from '../../../db/schema/index.js';
+import { meters } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError } from '../../../http/errors.js';
-import { isoTime } from '../../../lib/time.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
-import { desire } from '../../clusters/desired.js';
-import { sqlLiveCluster } from '../../clusters/states.js';
-import { activePrograms } from '../../identity/plans/programs.js';
+import { desire, liveClusterView } from '../../clusters/index.js';
+import {
+  activePrograms,
+  memberLimitView,
+  monthStart,
+  organizationView,
+  renewDate,
+  userView,
+  workspaceView,
+} from '../../identity/index.js';
 import { recordBillingEvent } from '../pricing/events.js';
 import { cents, MICRO, toMicro } from './micro.js';
 
@@ -35,13 +34,6 @@ export interface Overrun {
   /** "workspace etl reached its monthly credit limit (100 credits)". */
   what: string;
 }
-
-const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-/** When this month's limits reset: the first day of the next month, as YYYY-MM-DD. */
-export const renewDate = (now = new Date()) =>
-  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
-/** When credits renew and limits reset (the 1st of next month, UTC), as a wire timestamp (`renew_date`). */
-export const creditsRenewAt = (now = new Date()) => isoTime(new Date(`${renewDate(now)}T00:00:00Z`));
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -80,32 +72,33 @@ const micro = (n: number | bigint) => BigInt(n) * MICRO;
 /** Every limit at or over 100% this month (of the given organizations, else all). */
 export async function overruns(db: Db, organizationIds?: number[]): Promise<Overrun[]> {
   const used = await monthlyUsage(db, organizationIds);
-  const orgFilter = organizationIds ? inArray(organizations.id, organizationIds) : undefined;
+  const orgFilter = organizationIds ? inArray(organizationView.id, organizationIds) : undefined;
+  const wsFilter = organizationIds ? inArray(workspaceView.organizationId, organizationIds) : undefined;
   const [orgs, plans, spaces, members] = await Promise.all([
-    db.select().from(organizations).where(orgFilter),
+    db.select().from(organizationView).where(orgFilter),
     activePrograms(db, organizationIds),
     db
       .select({
-        id: workspaces.id,
-        name: workspaces.name,
-        org: workspaces.organizationId,
-        limit: workspaces.creditLimit,
+        id: workspaceView.id,
+        name: workspaceView.name,
+        org: workspaceView.organizationId,
+        limit: workspaceView.creditLimit,
       })
-      .from(workspaces)
-      .where(organizationIds ? inArray(workspaces.organizationId, organizationIds) : undefined),
+      .from(workspaceView)
+      .where(wsFilter),
     db
       .select({
-        ws: workspaceMemberships.workspaceId,
-        user: workspaceMemberships.userId,
-        limit: workspaceMemberships.creditLimit,
-        username: users.username,
-        workspace: workspaces.name,
-        org: workspaces.organizationId,
+        ws: memberLimitView.workspaceId,
+        user: memberLimitView.userId,
+        limit: memberLimitView.creditLimit,
+        username: userView.username,
+        workspace: workspaceView.name,
+        org: workspaceView.organizationId,
       })
-      .from(workspaceMemberships)
-      .innerJoin(users, eq(users.id, workspaceMemberships.userId))
-      .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
-      .where(organizationIds ? inArray(workspaces.organizationId, organizationIds) : undefined),
+      .from(memberLimitView)
+      .innerJoin(userView, eq(userView.id, memberLimitView.userId))
+      .innerJoin(workspaceView, eq(workspaceView.id, memberLimitView.workspaceId))
+      .where(wsFilter),
   ]);
   const sum = (keep: (r: MonthlyUsage[number]) => boolean, of: 'credits' | 'cost' = 'credits') =>
     sumOf(used, keep, of);
@@ -180,14 +173,14 @@ export async function enforceLimits(deps: Pick<Deps, 'db' | 'loops'>): Promise<n
   if (stopping.length === 0) return 0;
   const live = await deps.db
     .select({
-      id: clusters.id,
-      ws: clusters.workspaceId,
-      creator: clusters.creatorId,
-      org: workspaces.organizationId,
+      id: liveClusterView.id,
+      ws: liveClusterView.workspaceId,
+      creator: liveClusterView.creatorId,
+      org: workspaceView.organizationId,
     })
-    .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
-    .where(and(sqlLiveCluster, eq(clusters.desiredState, 'ready')));
+    .from(liveClusterView)
+    .innerJoin(workspaceView, eq(workspaceView.id, liveClusterView.workspaceId))
+    .where(eq(liveClusterView.desiredState, 'ready'));
   let n = 0;
   for (const cluster of live) {
     const over = stopping.find((o) => covers(o, cluster.org, cluster.ws, cluster.creator));

@@ -1,17 +1,10 @@
 import { and, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import {
-  clusters,
-  instanceSpecs,
-  instances,
-  meters,
-  organizations,
-  usageDaily,
-  usageHourly,
-  usageMinutes,
-  workspaces,
-} from '../../../db/schema/index.js';
+import { meters, usageDaily, usageHourly, usageMinutes } from '../../../db/schema/index.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
+import { jobClusterView } from '../../batch/index.js';
+import { clusterView, instanceSpecView, instanceView } from '../../clusters/index.js';
+import { organizationView, workspaceView } from '../../identity/index.js';
 import { hourlyPrice, minutePrice, type Rates } from './prices.js';
 
 const MINUTE = 60_000;
@@ -76,29 +69,42 @@ const clusterType = (tags: Record<string, string>, batch: boolean) =>
 /** Writes every minute in [from, to) that an instance ran any part of, then the hours' rollups. */
 export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit = MINUTE): Promise<number> {
   const { db } = ctx;
-  const ended = sql`coalesce(${instances.releasedAt}, case when ${instances.state} in ('stopped', 'error') then ${instances.stateUpdated} end)`;
+  const instance = instanceView;
+  const cluster = clusterView;
+  const spec = instanceSpecView;
+  const ended = sql`coalesce(${instance.releasedAt}, case when ${instance.state} in ('stopped', 'error') then ${instance.stateUpdated} end)`;
   const ran = await db
     .select({
-      instance: instances,
-      cluster: clusters,
-      organizationId: workspaces.organizationId,
-      creditValue: organizations.creditValueMicroUsd,
-      spec: instanceSpecs,
+      instance: { id: instance.id, launchedAt: instance.launchedAt, instanceType: instance.instanceType },
+      cluster: {
+        id: cluster.id,
+        name: cluster.name,
+        workspaceId: cluster.workspaceId,
+        creatorId: cluster.creatorId,
+        backendType: cluster.backendType,
+        tags: cluster.tags,
+        options: cluster.options,
+      },
+      organizationId: workspaceView.organizationId,
+      creditValue: organizationView.creditValueMicroUsd,
+      spec: {
+        instanceType: spec.instanceType,
+        cores: spec.cores,
+        memoryMib: spec.memoryMib,
+        gpus: spec.gpus,
+      },
       ended: sql<string | null>`${ended}`,
-      batch: sql<boolean>`exists (select 1 from batch_jobs j where j.cluster_id = ${clusters.id})`,
+      batch: sql<boolean>`exists (select 1 from ${jobClusterView} where ${jobClusterView.clusterId} = ${cluster.id})`,
     })
-    .from(instances)
-    .innerJoin(clusters, eq(clusters.id, instances.clusterId))
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
-    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
-    .leftJoin(
-      instanceSpecs,
-      and(eq(instanceSpecs.clusterId, clusters.id), eq(instanceSpecs.role, instances.role)),
-    )
+    .from(instance)
+    .innerJoin(cluster, eq(cluster.id, instance.clusterId))
+    .innerJoin(workspaceView, eq(workspaceView.id, cluster.workspaceId))
+    .innerJoin(organizationView, eq(organizationView.id, workspaceView.organizationId))
+    .leftJoin(spec, and(eq(spec.clusterId, cluster.id), eq(spec.role, instance.role)))
     .where(
       and(
-        isNotNull(instances.launchedAt),
-        lt(instances.launchedAt, to),
+        isNotNull(instance.launchedAt),
+        lt(instance.launchedAt, to),
         or(isNull(sql`${ended}`), gte(sql`${ended}`, from)),
       ),
     );

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client.js';
 import type { User } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
-import { readableWorkspaceIds } from '../../identity/access/workspace.js';
+import { organizationView, readableWorkspaceIds, userView, workspaceView } from '../../identity/index.js';
 import { decimal, toMicro } from './micro.js';
 import type { UsageGroup, UsageQuery, usageAnswer } from './schemas.js';
 
@@ -13,14 +13,20 @@ const PROVIDER = sql`case h.backend_type when 'vm_aws' then 'aws' when 'vm_gcp' 
 function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; label: SQL } {
   switch (group) {
     case 'account':
-      return { key: sql`h.account_id::text`, label: sql`coalesce(a.name, 'workspace ' || h.account_id)` };
+      return {
+        key: sql`h.account_id::text`,
+        label: sql`coalesce(${workspaceView.name}, 'workspace ' || h.account_id)`,
+      };
     case 'organization':
       return {
         key: sql`h.organization_id::text`,
-        label: sql`coalesce(o.name, 'organization ' || h.organization_id)`,
+        label: sql`coalesce(${organizationView.name}, 'organization ' || h.organization_id)`,
       };
     case 'user':
-      return { key: sql`coalesce(h.user_id::text, '')`, label: sql`coalesce(u.username, 'deleted user')` };
+      return {
+        key: sql`coalesce(h.user_id::text, '')`,
+        label: sql`coalesce(${userView.username}, 'deleted user')`,
+      };
     case 'cluster':
       return { key: sql`h.cluster_id::text`, label: sql`h.cluster_name || ' (' || h.cluster_id || ')'` };
     case 'cluster_type':
@@ -35,8 +41,8 @@ function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; labe
       return { key: PROVIDER, label: PROVIDER };
     case 'billing_method':
       return {
-        key: sql`coalesce(o.billing_method, '')`,
-        label: sql`coalesce(nullif(o.billing_method, ''), 'no billing method')`,
+        key: sql`coalesce(${organizationView.billingMethod}, '')`,
+        label: sql`coalesce(nullif(${organizationView.billingMethod}, ''), 'no billing method')`,
       };
     case 'tag':
       return {
@@ -95,9 +101,9 @@ export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.in
     select date_trunc(${query.period}, ${time}, 'UTC') as bucket, ${group.key} as key, max(${group.label}) as label,
       (${MEASURE[query.unit]})::text as value
     from ${source} h
-    left join accounts a on a.id = h.account_id
-    left join organizations o on o.id = h.organization_id
-    left join users u on u.id = h.user_id
+    left join ${workspaceView} on ${workspaceView.id} = h.account_id
+    left join ${organizationView} on ${organizationView.id} = h.organization_id
+    left join ${userView} on ${userView.id} = h.user_id
     where ${sql.join(conditions, sql` and `)}
     group by 1, 2
     order by 1, 2`);

@@ -1,8 +1,10 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
+import { accountParams, workspaceAccess } from '../../identity/index.js';
+import { workspaceUsage } from '../pricing/consumption.js';
 import { usage } from './queries.js';
-import { usageAnswer, usageQuery } from './schemas.js';
+import { usageAnswer, usageQuery, usageSchema } from './schemas.js';
 
 const tags = ['usage'];
 const user = { auth: 'user' } as const;
@@ -21,5 +23,21 @@ export function registerUsageRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => usage(deps.db, currentUser(request), request.query),
+  );
+
+  // On the wire a user call (`user/account/{ws}/usage`); what it answers is this month's usage.
+  app.get(
+    '/api/v2/user/account/:account/usage',
+    { config: user, schema: { tags: ['users'], params: accountParams, response: { 200: usageSchema } } },
+    async (request) => {
+      const me = currentUser(request);
+      const access = await workspaceAccess(deps.db, me, request.params.account);
+      const used = await workspaceUsage(deps.db, access.workspace, me.id);
+      return {
+        ...used,
+        credit_limit: access.membership?.creditLimit ?? null,
+        workspace_credit_limit: access.workspace.creditLimit,
+      };
+    },
   );
 }

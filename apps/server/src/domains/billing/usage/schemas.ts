@@ -93,3 +93,12 @@ export const usageAnswer = z.object({
     z.object({ start: z.string(), total: z.number(), values: z.record(z.string(), z.number()) }),
   ),
 });
+
+/** `user/account/{ws}/usage`: this month's credits of the caller and of the workspace, and whether they may start clusters. */
+export const usageSchema = z.object({
+  has_quota: z.boolean(),
+  credit_limit: z.number().int().nullable(),
+  credits_used: z.number(),
+  workspace_credit_limit: z.number().int().nullable(),
+  workspace_credits_used: z.number(),
+});

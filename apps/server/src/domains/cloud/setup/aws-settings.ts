@@ -6,7 +6,7 @@ import { changeAllowedCidr } from '../../../compute/aws/network.js';
 import { cloudSetups, type User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { fieldError } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
 import { aws, cloudError } from './aws.js';
 import { type AwsGlobal, awsClientsOf, awsSetupRow, DEFAULT_AWS_SETTINGS } from './aws-account.js';

@@ -22,7 +22,7 @@ import {
 } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError, fieldError, notFound } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { guardClustersInCloud } from '../guard.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
 import {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { cloudSetups, type User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import type { dockerAnswer, dockerPatch, dockerSchema } from './schemas.js';
 
 /** The workspace's container registry (`setup/account/{ws}/docker`); the password is kept sealed. */

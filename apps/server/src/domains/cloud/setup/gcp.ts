@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { cloudSetupRegions, cloudSetups, type User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { storedCredentials } from '../credentials.js';
 import { guardClustersInCloud } from '../guard.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';

@@ -4,7 +4,7 @@ import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { permissionDenied } from '../../../http/errors.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { clusterAccess } from '../access.js';
 import { workspaceParams } from '../schemas.js';
 import { presentSpan } from './present.js';

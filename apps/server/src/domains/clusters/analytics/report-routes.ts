@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync, inflateSync } from 'node:zlib';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { badRequest } from '../../../http/errors.js';
+import { inflateJson } from '../../../http/inflate.js';
 import { parseFields } from '../../../http/validate.js';
 import { z } from '../../../http/zod.js';
 import { PYTHON_DIR } from '../../../lib/python-dir.js';
@@ -14,32 +14,12 @@ import { recordMetrics, recordProfile, upsertSpan } from './reports.js';
 
 const tags = ['analytics'];
 const cluster = { auth: 'cluster', csrf: false } as const;
-/** A compressed report may inflate to this much JSON, no more (a zip bomb stops here). */
-const MAX_INFLATED = 32 * 1024 * 1024;
 const COMPRESSED_TYPES = [
   'application/octet-stream',
   'application/gzip',
   'application/x-gzip',
   'application/zlib',
 ];
-
-/** Gzip or zlib bytes (told apart by their magic numbers) to the JSON they hold. */
-export function inflateJson(body: Buffer): unknown {
-  let text: string;
-  try {
-    const options = { maxOutputLength: MAX_INFLATED };
-    const inflated =
-      body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body, options) : inflateSync(body, options);
-    text = inflated.toString('utf8');
-  } catch {
-    throw badRequest('The body is not gzip or zlib compressed data (of at most 32 MB).', 'PARSE_ERROR');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest('The compressed body is not JSON.', 'PARSE_ERROR');
-  }
-}
 
 /** The cluster-facing analytics calls a scheduler reports through (the cluster's bearer token). */
 export function registerReportRoutes(app: App, deps: Deps): void {

@@ -12,7 +12,7 @@ import {
   taskGroups,
 } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
-import { recordComputed } from '../../identity/interactions/service.js';
+import { recordComputed } from '../../identity/index.js';
 import type { MetricsReport, profileBody, SpanBody } from './report-schemas.js';
 
 /**

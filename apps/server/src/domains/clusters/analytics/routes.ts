@@ -1,10 +1,10 @@
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { clusterAccess } from '../access.js';
 import { callingCluster } from '../cluster-facing/token.js';
+import type { ClusterDeps } from '../ports.js';
 import { presentSummaries } from '../present.js';
 import { clusterSummarySchema, workspaceParams } from '../schemas.js';
 import { resumeCluster, stopCluster } from '../service.js';
@@ -25,7 +25,7 @@ const tags = ['analytics'];
 const user = { auth: 'user' } as const;
 const cluster = { auth: 'cluster', csrf: false } as const;
 
-export function registerAnalyticsRoutes(app: App, deps: Deps): void {
+export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
   const { db } = deps;
 
   app.post(

@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { clusterEvents, clusters, daskSchedulers, users } from '../../../db/schema/index.js';
+import { clusterEvents, clusters, daskSchedulers } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
+import { userView } from '../../identity/index.js';
 import { closeScheduler, upsertScheduler } from './reports.js';
 import type { analyticsListQuery, closeBody, eventsBody, registerBody } from './schemas.js';
 
@@ -57,9 +58,9 @@ export async function listAnalyticsClusters(
   query: z.infer<typeof analyticsListQuery>,
 ) {
   const rows = await db
-    .select({ cluster: clusters, creator: users.username })
+    .select({ cluster: clusters, creator: userView.username })
     .from(clusters)
-    .leftJoin(users, eq(users.id, clusters.creatorId))
+    .leftJoin(userView, eq(userView.id, clusters.creatorId))
     .where(
       and(
         eq(clusters.workspaceId, workspaceId),

@@ -1,8 +1,9 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
-import { backendOptionsSchema, workspaceParams } from './schemas.js';
+import { accountParams, workspaceAccess } from '../../identity/index.js';
+import { accountOptionsSchema, backendOptionsSchema, workspaceParams } from './schemas.js';
+import { accountOptions } from './workspace-options.js';
 
 /**
  * How a workspace's clusters run, for clients: established clients ask on every cluster create
@@ -29,5 +30,15 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
         capabilities: { ...capabilities, builds: [...capabilities.builds] },
       };
     },
+  );
+
+  app.get(
+    '/api/v2/user/account/:account/options',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['users'], params: accountParams, response: { 200: accountOptionsSchema } },
+    },
+    async (request) =>
+      accountOptions(deps, await workspaceAccess(deps.db, currentUser(request), request.params.account)),
   );
 }

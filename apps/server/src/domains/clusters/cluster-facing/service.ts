@@ -1,19 +1,14 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import {
-  batchJobs,
-  clusterProcesses,
-  clusters,
-  instanceLogs,
-  instances,
-  workspaces,
-} from '../../../db/schema/index.js';
+import { clusterProcesses, clusters, instanceLogs, instances } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
-import { pythonFor } from '../../software/for-clusters.js';
+import { findWorkspace } from '../../identity/index.js';
+import { pythonFor } from '../../software/index.js';
 import { dashboardPrefix } from '../dashboards/passes.js';
 import { reportInstance, reportProcess } from '../observe.js';
+import type { ClusterDeps } from '../ports.js';
 import { instanceShouldRun } from '../states.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
@@ -36,12 +31,9 @@ const DASK_PRELOADS = {
 } as const;
 
 /** What an instance runs: `GET cluster_facing/bootstrap`. */
-export async function bootstrap(deps: Deps, clusterId: number, backendId: string) {
+export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId: string) {
   const { instance, process, cluster } = await callingInstance(deps.db, clusterId, backendId);
-  const [workspace] = await deps.db
-    .select({ slug: workspaces.slug })
-    .from(workspaces)
-    .where(eq(workspaces.id, cluster.workspaceId));
+  const workspace = await findWorkspace(deps.db, cluster.workspaceId);
   await touch(deps.db, instance.id);
   const scheduler = process.role === 'worker' ? await runningSchedulerAddress(deps.db, clusterId) : null;
   const backend = await deps.backends.forCluster(cluster);
@@ -69,21 +61,7 @@ export async function bootstrap(deps: Deps, clusterId: number, backendId: string
     python: await pythonFor(deps.db, backend, cluster.softwareBuildId),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
-    batch: await batchSetup(deps.db, cluster.id),
-  };
-}
-
-/** A batch cluster's instances run its jobs' tasks, after the jobs' host setup scripts. */
-async function batchSetup(db: Db, clusterId: number) {
-  const jobs = await db
-    .select({ id: batchJobs.id, hostSetup: batchJobs.hostSetup })
-    .from(batchJobs)
-    .where(eq(batchJobs.clusterId, clusterId))
-    .orderBy(asc(batchJobs.id));
-  if (jobs.length === 0) return null;
-  return {
-    job_ids: jobs.map((j) => j.id),
-    host_setup: jobs.flatMap((j) => (j.hostSetup ? [j.hostSetup] : [])),
+    batch: await deps.clusterPorts.batchSetup(deps.db, cluster.id),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/client.js';
 import type { User } from '../../../db/schema/index.js';
 import { Signer } from '../../../lib/crypto.js';
-import { findUserBy } from '../../identity/auth/service.js';
+import { findUserBy } from '../../identity/index.js';
 import { clusterAccessById } from '../access.js';
 
 /** How long a dashboard link works; the console and clients ask for a fresh one with the details. */

@@ -8,14 +8,13 @@ import {
   filestoreAttachments,
   filestores,
   type User,
-  workspaces,
 } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { currentUser } from '../../../http/auth.js';
 import { fieldError, notFound, permissionDenied } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
-import { workspaceAccess, workspaceAccessBy } from '../../identity/access/workspace.js';
+import { workspaceAccess, workspaceAccessBy, workspaceView } from '../../identity/index.js';
 import { assertMayCreate, assertMayManage, clusterAccessById } from '../access.js';
 import { clearFiles, type Direction, fileOf, listFiles, signedLink } from './files.js';
 import type { attachBody, attachmentSpec, listBody } from './schemas.js';
@@ -33,9 +32,9 @@ const storeNotFound = () => notFound('Filestore not found.');
 
 async function clusterWorkspace(db: Db, clusterId: number) {
   const [row] = await db
-    .select({ id: workspaces.id, slug: workspaces.slug })
+    .select({ id: workspaceView.id, slug: workspaceView.slug })
     .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
+    .innerJoin(workspaceView, eq(workspaceView.id, clusters.workspaceId))
     .where(eq(clusters.id, clusterId));
   return row!;
 }

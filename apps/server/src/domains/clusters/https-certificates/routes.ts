@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { assertMayCreate } from '../access.js';
 import { certificateParams, certificateRequest, certificateSchema, workspaceParams } from './schemas.js';
 import { certificateStatus, requestCertificate } from './service.js';

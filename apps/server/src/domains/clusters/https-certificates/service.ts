@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { clusters, httpsCertificates, type User } from '../../../db/schema/index.js';
 import { notFound } from '../../../http/errors.js';
-import type { WorkspaceAccess } from '../../identity/access/workspace.js';
+import type { WorkspaceAccess } from '../../identity/index.js';
 import { sqlLiveCluster } from '../states.js';
 import type { CertificateStatus } from './schemas.js';
 

@@ -2,7 +2,7 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { instanceSpecSchema, specParams, workspaceParams } from './schemas.js';
 import { findInstanceSpec, listInstanceSpecs } from './service.js';
 

@@ -3,7 +3,7 @@ import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { instanceLogsQuery, logRowSchema } from '../logs/schemas.js';
 import { instanceLogLines } from '../logs/service.js';
 import { presentInstance } from '../present.js';

@@ -8,10 +8,10 @@ import {
   instanceLogs,
   instances,
   stateHistory,
-  workspaces,
 } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
+import { workspaceView } from '../../identity/index.js';
 import { clusterNotFound } from '../access.js';
 import { isAtRest, isEnded } from '../states.js';
 import { computeSeries, METRICS, type MetricName, reduce, windowFor } from './catalog.js';
@@ -24,8 +24,8 @@ export async function clusterBySlug(db: Db, slug: string, clusterId: number): Pr
   const [row] = await db
     .select({ cluster: clusters })
     .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
-    .where(and(eq(workspaces.slug, slug), eq(clusters.id, clusterId)));
+    .innerJoin(workspaceView, eq(workspaceView.id, clusters.workspaceId))
+    .where(and(eq(workspaceView.slug, slug), eq(clusters.id, clusterId)));
   if (!row) throw clusterNotFound();
   return row.cluster;
 }

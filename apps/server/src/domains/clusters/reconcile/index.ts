@@ -3,7 +3,7 @@ import { describeFailure } from '../../../compute/backend.js';
 import { type Cluster, clusters } from '../../../db/schema/index.js';
 import type { LoopDomain } from '../../../loops/runner.js';
 import { loopRows } from '../../../loops/runner.js';
-import { environmentReadiness } from '../../software/for-clusters.js';
+import { environmentReadiness } from '../../software/index.js';
 import { wants } from '../desired.js';
 import { noteClusterReason, setClusterState, setInfraState } from '../transitions.js';
 import { after, type ClusterLoopContext, type Step } from './context.js';

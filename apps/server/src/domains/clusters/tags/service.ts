@@ -1,9 +1,9 @@
 import { and, desc, eq, exists, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { clusterProcesses, clusters, type User, workspaces } from '../../../db/schema/index.js';
+import { clusterProcesses, clusters, type User } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { escapeLike, rowsOf } from '../../../lib/sql.js';
-import { resolveScope, type ScopeFilters } from '../../identity/access/scopes.js';
+import { resolveScope, type ScopeFilters, workspaceView } from '../../identity/index.js';
 import { clusterAlerts } from '../logs/service.js';
 import { hasTags } from '../queries.js';
 import type { alertContentsQuery, labelsQuery, valuesQuery } from './schemas.js';
@@ -108,9 +108,9 @@ export async function tagAlertContents(db: Db, user: User, query: z.infer<typeof
     ),
   );
   const rows = await db
-    .select({ cluster: clusters, account: workspaces.slug })
+    .select({ cluster: clusters, account: workspaceView.slug })
     .from(clusters)
-    .innerJoin(workspaces, eq(workspaces.id, clusters.workspaceId))
+    .innerJoin(workspaceView, eq(workspaceView.id, clusters.workspaceId))
     .where(and(scope, alerting, ...hasTags(query.tags)))
     .orderBy(desc(clusters.updated), desc(clusters.id))
     .limit(ALERTING_CLUSTERS);

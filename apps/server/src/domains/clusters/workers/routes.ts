@@ -2,7 +2,7 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/access/workspace.js';
+import { workspaceAccess } from '../../identity/index.js';
 import { clusterAccess } from '../access.js';
 import {
   addWorkersBody,

@@ -66,3 +66,30 @@ export async function clearFailures(db: Db, subjects: string[]): Promise<number>
 
 export const clearAccountFailures = (db: Db, userId: number) =>
   db.delete(loginFailures).where(eq(loginFailures.subject, accountSubject(userId)));
+
+/** Of these users, the ones whose failed sign-ins lock them out right now. */
+export async function lockedOutUsers(db: Db, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ subject: loginFailures.subject, n: count() })
+    .from(loginFailures)
+    .where(
+      and(
+        inArray(loginFailures.subject, userIds.map(accountSubject)),
+        gte(loginFailures.created, new Date(Date.now() - LOCKOUT_WINDOW)),
+      ),
+    )
+    .groupBy(loginFailures.subject);
+  return new Set(rows.filter((r) => r.n >= ACCOUNT_FAILURE_LIMIT).map((r) => Number(r.subject.slice(5))));
+}
+
+/** Clears the failed sign-ins that locked a user out (and those of an address, if given). */
+export async function unlockUser(
+  db: Db,
+  user: { id: number; username: string; email: string },
+  address?: string,
+) {
+  const subjects = [accountSubject(user.id), `name:${user.username}`, `name:${user.email}`];
+  if (address) subjects.push(addressSubject(address));
+  return clearFailures(db, subjects);
+}

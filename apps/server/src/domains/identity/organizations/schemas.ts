@@ -1,7 +1,7 @@
 import { offsetQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
-import { planGatesFields } from '../../billing/pricing/schemas.js';
 import { roleSchema, workspaceRowInput } from '../memberships/schemas.js';
+import { planGatesFields } from '../plans/schemas.js';
 import { organizationBrief } from './present.js';
 
 /** Workspace and organization names (console.md section 5): 4 to 34 characters. */

@@ -1,11 +1,11 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { apiTokens, type User } from '../../../db/schema/index.js';
-import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../../../http/auth.js';
 import { fieldError, notFound } from '../../../http/errors.js';
 import { type PageQuery, paginate } from '../../../http/pagination.js';
 import { randomHex, sha256 } from '../../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
+import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../auth/authenticator.js';
 import { setFlag } from '../interactions/service.js';
 
 type TokenRow = typeof apiTokens.$inferSelect;

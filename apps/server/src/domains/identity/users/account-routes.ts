@@ -5,7 +5,6 @@ import { workspaceAccess } from '../access/workspace.js';
 import { workspaceSchema } from '../workspaces/schemas.js';
 import { patchWorkspace } from '../workspaces/service.js';
 import {
-  accountOptions,
   accountPublic,
   accountRegistry,
   hostedActivate,
@@ -14,7 +13,6 @@ import {
   setAccountRegistry,
 } from './account.js';
 import {
-  accountOptionsSchema,
   accountParams,
   accountPatchBody,
   accountPublicSchema,
@@ -38,12 +36,6 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
   const { db, config } = deps;
   const read = (request: { params: { account: string } } & Parameters<typeof currentUser>[0]) =>
     workspaceAccess(db, currentUser(request), request.params.account);
-
-  app.get(
-    `${account}/options`,
-    { config: user, schema: { tags, params: accountParams, response: { 200: accountOptionsSchema } } },
-    async (request) => accountOptions(deps, await read(request)),
-  );
 
   app.get(
     `${account}/registry`,

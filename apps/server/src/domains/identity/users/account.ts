@@ -2,14 +2,10 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import { type User, users, workspaceMemberships, workspaces } from '../../../db/schema/index.js';
-import type { Deps } from '../../../deps.js';
 import { fieldError } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS } from '../../clusters/service.js';
-import { DEFAULT_ENVIRONMENT } from '../../software/default-environment.js';
 import type { WorkspaceAccess } from '../access/workspace.js';
 import type {
-  accountOptionsSchema,
   accountPublicSchema,
   hostedApprovalSchema,
   hostedStandingSchema,
@@ -17,27 +13,6 @@ import type {
   registryBody,
   registrySchema,
 } from './schemas.js';
-
-/** `user/account/{ws}/options`: what the workspace's clusters can be, and the caller's limits there. */
-export async function accountOptions(
-  { backends, config }: Pick<Deps, 'backends' | 'config'>,
-  access: WorkspaceAccess,
-): Promise<z.infer<typeof accountOptionsSchema>> {
-  const backend = await backends.forWorkspace(access.workspace.id);
-  const self = backend.describeSelf();
-  return {
-    account: access.workspace.slug,
-    backend_type: self.backend,
-    provider_name: String(self.options.provider_name),
-    can_use_cumulus_hosted: true,
-    capabilities: { ...backend.capabilities, builds: [...backend.capabilities.builds] },
-    core_limit: access.membership?.coreLimit ?? null,
-    credit_limit: access.membership?.creditLimit ?? null,
-    workspace_credit_limit: access.workspace.creditLimit,
-    default_software_environment: config.software.defaultEnvironment ? DEFAULT_ENVIRONMENT : null,
-    default_idle_timeout: `${DEFAULT_IDLE_TIMEOUT_SECONDS / 60} minutes`,
-  };
-}
 
 const packageIndexUrl = (config: Config, slug: string) =>
   `${config.publicUrl}/api/v2/packages/index/${encodeURIComponent(slug)}/simple/`;

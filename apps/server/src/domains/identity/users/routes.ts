@@ -3,14 +3,11 @@ import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { notFound } from '../../../http/errors.js';
 import { z } from '../../../http/zod.js';
-import { workspaceUsage } from '../../billing/pricing/consumption.js';
-import { workspaceAccess } from '../access/workspace.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { cachedCurrentUser } from './me-cache.js';
 import {
   accessTokenBody,
   accessTokenResponse,
-  accountParams,
   changeDefaultOrganizationBody,
   currentUserSchema,
   membershipSchema,
@@ -18,7 +15,6 @@ import {
   profilePatchBody,
   profileSchema,
   scopeSchema,
-  usageSchema,
   userIdParams,
   userPatchBody,
 } from './schemas.js';
@@ -69,21 +65,6 @@ export function registerUserRoutes(app: App, deps: Deps): void {
         db,
         await users.changeDefaultOrganization(db, me, request.body.organization_id),
       );
-    },
-  );
-
-  app.get(
-    '/api/v2/user/account/:account/usage',
-    { config: user, schema: { tags, params: accountParams, response: { 200: usageSchema } } },
-    async (request) => {
-      const me = currentUser(request);
-      const access = await workspaceAccess(db, me, request.params.account);
-      const used = await workspaceUsage(db, access.workspace, me.id);
-      return {
-        ...used,
-        credit_limit: access.membership?.creditLimit ?? null,
-        workspace_credit_limit: access.workspace.creditLimit,
-      };
     },
   );
 

@@ -1,5 +1,4 @@
 import { id, text, z } from '../../../http/zod.js';
-import { backendOptionsSchema } from '../../clusters/backend-options/schemas.js';
 import { FULL_NAME_MAX, isEmail, PREFERRED_NAME_MAX } from '../auth/rules.js';
 import { creditLimitField } from '../memberships/schemas.js';
 import { organizationBrief, workspaceBrief } from '../organizations/present.js';
@@ -57,14 +56,6 @@ export const scopeSchema = z.object({
   organization_id: z.number().int().nullable(),
 });
 
-export const usageSchema = z.object({
-  has_quota: z.boolean(),
-  credit_limit: z.number().int().nullable(),
-  credits_used: z.number(),
-  workspace_credit_limit: z.number().int().nullable(),
-  workspace_credits_used: z.number(),
-});
-
 export const userPatchBody = z.object({
   username: z.string().trim().min(1).max(150).optional(),
   default_account: id.optional(),
@@ -91,22 +82,6 @@ export const accountParams = z.object({ account: z.string().trim().min(1).max(64
 export const changeDefaultOrganizationBody = z.object({ organization_id: id });
 
 // The workspace ("account") calls of user/account/{ws} and the user's own standing on this server.
-
-export const accountOptionsSchema = z.object({
-  account: z.string().describe('The workspace’s slug.'),
-  backend_type: z.string().describe('Where its clusters run: `in_process` is this machine.'),
-  provider_name: z.string(),
-  can_use_cumulus_hosted: z.boolean().describe('Always true: every workspace runs on this server’s compute.'),
-  capabilities: backendOptionsSchema.shape.capabilities,
-  core_limit: z.number().int().nullable().describe('The caller’s core limit here; null when not a member.'),
-  credit_limit: z.number().int().nullable().describe('The caller’s monthly credit limit here.'),
-  workspace_credit_limit: z.number().int().nullable(),
-  default_software_environment: z
-    .string()
-    .nullable()
-    .describe('What clusters created without an environment run on; null: the interpreter itself.'),
-  default_idle_timeout: z.string(),
-});
 
 /** Where software environments are kept: by this server, in its data directory and package index. */
 export const REGISTRY_TYPES = ['local', 'ecr', 'docker_hub', 'gar', 'acr'] as const;

@@ -1,20 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import {
-  type BatchJob,
-  batchJobs,
-  type Instance,
-  instances,
-  type RunTask,
-  runTasks,
-} from '../../../db/schema/index.js';
-import type { Deps } from '../../../deps.js';
-import { conflict, notFound } from '../../../http/errors.js';
-import type { z } from '../../../http/zod.js';
-import { isoTimeOrNull } from '../../../lib/time.js';
-import { instanceShouldRun } from '../states.js';
-import type { claimedTaskSchema, runTaskAnswer, runTaskSchema, runTaskUpdate } from './schemas.js';
-import { callingInstance } from './service.js';
+import type { Db } from '../../db/client.js';
+import { type BatchJob, batchJobs, type Instance, type RunTask, runTasks } from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { z } from '../../http/zod.js';
+import { isoTimeOrNull } from '../../lib/time.js';
+import { callingInstance, findInstance, instanceShouldRun } from '../clusters/index.js';
+import type { claimedTaskSchema, runTaskAnswer, runTaskSchema, runTaskUpdate } from './facing-schemas.js';
 
 /**
  * Run tasks (the tasks of batch jobs) move pending → assigned (an instance claimed it) →
@@ -191,11 +183,9 @@ export async function updateRunTask(
     await db.update(batchJobs).set({ reconcileAt: new Date() }).where(eq(batchJobs.id, task.batchJobId));
     deps.loops.wake('batch-jobs');
   }
-  const [instance] = task.instanceId
-    ? await db.select().from(instances).where(eq(instances.id, task.instanceId))
-    : [];
+  const instance = task.instanceId ? await findInstance(db, task.instanceId) : null;
   return {
-    ...present(task, instance ?? null),
+    ...present(task, instance),
     stop_task: FINISHED.includes(task.state) && body.state === 'running',
   };
 }
