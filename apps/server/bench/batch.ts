@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createToken } from '../src/modules/tokens/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { freePort, median } from './clusters-start.js';
 import { throwawayPostgres } from './http/hot-paths.js';
 import { registerBenchUser, startBenchServer } from './server.js';

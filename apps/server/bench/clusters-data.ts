@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createToken } from '../src/modules/tokens/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const CLUSTERS = 100_000;

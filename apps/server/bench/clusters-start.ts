@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
-import { createToken } from '../src/modules/tokens/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const RUNS = 3;

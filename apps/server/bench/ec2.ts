@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { clusters, instances } from '../src/db/schema/index.js';
-import { reconcileCluster } from '../src/modules/clusters/reconcile/index.js';
-import { createToken } from '../src/modules/tokens/service.js';
+import { reconcileCluster } from '../src/domains/clusters/reconcile/index.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { Api } from '../test/helpers/api.js';
 import { setUpAwsWorkspace } from '../test/helpers/aws-workspace.js';
 import { Ec2Machines } from '../test/helpers/ec2-vms.js';

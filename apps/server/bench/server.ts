@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { type User, users } from '../src/db/schema/index.js';
-import { register } from '../src/modules/auth/service.js';
+import { register } from '../src/domains/identity/auth/service.js';
 import { createServer, type Server } from '../src/server.js';
 
 export const BENCH_PASSWORD = 'Steady-throughput-77';

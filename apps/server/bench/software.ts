@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createToken } from '../src/modules/tokens/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const LOCAL_INDEX = '/opt/pypi/simple';

@@ -6,7 +6,7 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../src/db/schema/index.js';
-import { createToken } from '../src/modules/tokens/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 
 const MEMBERS = 50;

@@ -6,8 +6,8 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../src/db/schema/index.js';
-import { createToken } from '../src/modules/tokens/service.js';
-import { rollUp } from '../src/modules/usage/meter.js';
+import { rollUp } from '../src/domains/billing/usage/meter.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { throwawayPostgres } from './http/hot-paths.js';
 import { registerBenchUser, startBenchServer } from './server.js';
 

@@ -3,7 +3,14 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Deps } from './deps.js';
+import * as batch from './domains/batch/index.js';
+import * as billing from './domains/billing/index.js';
+import * as cloud from './domains/cloud/index.js';
+import * as clusters from './domains/clusters/index.js';
+import * as identity from './domains/identity/index.js';
+import * as platform from './domains/platform/index.js';
+import * as software from './domains/software/index.js';
+import * as staff from './domains/staff/index.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { serveConsole } from './http/console.js';
@@ -13,45 +20,6 @@ import { installRequestContext, requestIdOf } from './http/request-context.js';
 import { RequestLog } from './http/request-log.js';
 import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
-import { registerAnalyticsRoutes } from './modules/analytics/routes.js';
-import { registerProviderRoutes } from './modules/auth/providers.js';
-import { registerAuthRoutes } from './modules/auth/routes.js';
-import { registerBackendOptionRoutes } from './modules/backend-options/routes.js';
-import { registerClientRoutes } from './modules/client/routes.js';
-import { registerCloudRoutes } from './modules/cloud/routes.js';
-import { registerClusterFacingRoutes } from './modules/cluster-facing/routes.js';
-import { registerClusterRoutes } from './modules/clusters/routes.js';
-import { registerDashboardProxy } from './modules/dashboards/proxy.js';
-import { registerDeploymentRoutes } from './modules/deployment/routes.js';
-import { registerDocsRoutes } from './modules/docs/routes.js';
-import { registerFilestoreRoutes } from './modules/filestores/routes.js';
-import { registerGroupRoutes } from './modules/groups/routes.js';
-import { registerHealthRoutes } from './modules/health/routes.js';
-import { registerHttpsCertificateRoutes } from './modules/https-certificates/routes.js';
-import { registerInstanceSpecRoutes } from './modules/instance-specs/routes.js';
-import { registerInstanceRoutes } from './modules/instances/routes.js';
-import { registerInteractionRoutes } from './modules/interactions/routes.js';
-import { registerInviteRoutes } from './modules/invites/routes.js';
-import { registerJobRoutes } from './modules/jobs/routes.js';
-import { registerLogRoutes } from './modules/logs/routes.js';
-import { registerMetricRoutes } from './modules/metrics/routes.js';
-import { registerOrganizationRoutes } from './modules/organizations/routes.js';
-import { registerPricingRoutes } from './modules/pricing/routes.js';
-import { registerVmTypeRoutes } from './modules/pricing/vm-type-routes.js';
-import { registerSetupRoutes } from './modules/setup/routes.js';
-import { registerPackageCacheRoutes } from './modules/software/cache-routes.js';
-import { registerBuildFacingRoutes } from './modules/software/facing-routes.js';
-import { registerPackageIndexRoutes } from './modules/software/index-routes.js';
-import { registerSoftwareRoutes } from './modules/software/routes.js';
-import { resolveSoftwareToken } from './modules/software/token.js';
-import { registerStaffRoutes } from './modules/staff/routes.js';
-import { registerSubscriptionRoutes } from './modules/subscriptions/routes.js';
-import { registerTagRoutes } from './modules/tags/routes.js';
-import { registerTokenRoutes } from './modules/tokens/routes.js';
-import { registerUsageRoutes } from './modules/usage/routes.js';
-import { registerUserRoutes } from './modules/users/routes.js';
-import { registerWorkerRoutes } from './modules/workers/routes.js';
-import { registerWorkspaceRoutes } from './modules/workspaces/routes.js';
 import { VERSION } from './version.js';
 
 export interface AppOptions {
@@ -60,49 +28,54 @@ export interface AppOptions {
   resolveClusterToken?: ClusterTokenResolver;
 }
 
-const MODULES: Array<(app: App, deps: Deps) => void> = [
-  registerHealthRoutes,
-  registerDeploymentRoutes,
-  registerDocsRoutes,
-  registerAuthRoutes,
-  registerProviderRoutes,
-  registerTokenRoutes,
-  registerUserRoutes,
-  registerInteractionRoutes,
-  registerClientRoutes,
-  registerStaffRoutes,
-  registerOrganizationRoutes,
-  registerWorkspaceRoutes,
-  registerInviteRoutes,
-  registerGroupRoutes,
-  registerClusterRoutes,
-  registerBackendOptionRoutes,
-  registerHttpsCertificateRoutes,
-  registerClusterFacingRoutes,
-  registerDashboardProxy,
-  registerWorkerRoutes,
-  registerInstanceRoutes,
-  registerInstanceSpecRoutes,
-  registerLogRoutes,
-  registerMetricRoutes,
-  registerAnalyticsRoutes,
-  registerSoftwareRoutes,
-  registerPackageIndexRoutes,
-  registerPackageCacheRoutes,
-  registerBuildFacingRoutes,
-  registerJobRoutes,
-  registerFilestoreRoutes,
-  registerUsageRoutes,
-  registerPricingRoutes,
-  registerSubscriptionRoutes,
-  registerTagRoutes,
-  registerVmTypeRoutes,
-  registerCloudRoutes,
-  registerSetupRoutes,
+/** Everything the app's routes are given: the kernel's deps and what lower domains ask of higher ones. */
+export type AppDeps = clusters.ClusterDeps;
+
+// Each domain registers its routes through its face (index.ts); in this order the API document lists them.
+const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
+  platform.registerHealthRoutes,
+  platform.registerDeploymentRoutes,
+  platform.registerDocsRoutes,
+  identity.registerAuthRoutes,
+  identity.registerProviderRoutes,
+  identity.registerTokenRoutes,
+  identity.registerUserRoutes,
+  identity.registerInteractionRoutes,
+  platform.registerClientRoutes,
+  staff.registerStaffRoutes,
+  identity.registerOrganizationRoutes,
+  identity.registerWorkspaceRoutes,
+  identity.registerInviteRoutes,
+  identity.registerGroupRoutes,
+  clusters.registerClusterRoutes,
+  clusters.registerBackendOptionRoutes,
+  clusters.registerHttpsCertificateRoutes,
+  clusters.registerClusterFacingRoutes,
+  batch.registerRunTaskRoutes,
+  clusters.registerDashboardProxy,
+  clusters.registerWorkerRoutes,
+  clusters.registerInstanceRoutes,
+  clusters.registerInstanceSpecRoutes,
+  clusters.registerLogRoutes,
+  clusters.registerMetricRoutes,
+  clusters.registerAnalyticsRoutes,
+  software.registerSoftwareRoutes,
+  software.registerPackageIndexRoutes,
+  software.registerPackageCacheRoutes,
+  software.registerBuildFacingRoutes,
+  batch.registerJobRoutes,
+  clusters.registerFilestoreRoutes,
+  billing.registerUsageRoutes,
+  billing.registerPricingRoutes,
+  billing.registerSubscriptionRoutes,
+  clusters.registerTagRoutes,
+  billing.registerVmTypeRoutes,
+  cloud.registerCloudRoutes,
+  cloud.registerSetupRoutes,
 ];
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
-export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new RequestLog(deps.config.logFormat),
@@ -158,13 +131,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
   installAuth(app, {
     db: deps.db,
-    changes: deps.changes,
-    resolveClusterToken: options.resolveClusterToken,
-    resolveSoftwareToken,
+    authenticator: new identity.Authenticator(deps.db, deps.changes),
+    resolveClusterToken: options.resolveClusterToken ?? clusters.resolveClusterToken,
+    resolveSoftwareToken: software.resolveSoftwareToken,
   });
   addDefaultErrorResponses(app);
 
-  for (const register of MODULES) register(app, deps);
+  for (const register of ROUTES) register(app, deps);
 
   app.get('/api/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
     app.swagger(),

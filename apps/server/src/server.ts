@@ -1,38 +1,31 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { type AppOptions, buildApp } from './app.js';
+import { type AppDeps, type AppOptions, buildApp } from './app.js';
 import { createEc2Backend } from './compute/aws/ec2-backend.js';
 import { type Backends, workspaceBackends } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
-import type { Deps, LoopName } from './deps.js';
+import type { LoopName } from './deps.js';
+import * as batch from './domains/batch/index.js';
+import * as billing from './domains/billing/index.js';
+import * as cloud from './domains/cloud/index.js';
+import * as clusters from './domains/clusters/index.js';
+import * as identity from './domains/identity/index.js';
+import * as software from './domains/software/index.js';
 import type { App } from './http/app-types.js';
-import { pruneCredentials } from './http/auth.js';
 import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
 import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
 import { ServingClock } from './loops/serving.js';
 import { createMailDelivery } from './mail/delivery.js';
-import { CLOUD_SECRET_PURPOSE } from './modules/cloud/credentials.js';
-import { chosenBackend } from './modules/cloud/workspace-backend.js';
-import { resolveClusterToken } from './modules/cluster-facing/token.js';
-import { clusterDomain } from './modules/clusters/reconcile/index.js';
-import { seedInteractionTypes } from './modules/interactions/service.js';
-import { jobDomain } from './modules/jobs/reconcile.js';
-import { machineShapeOf } from './modules/pricing/vm-types.js';
-import { awsPlacementOf } from './modules/setup/aws-account.js';
-import { collectEnvironments } from './modules/software/gc.js';
-import { buildDomain } from './modules/software/reconcile.js';
-import { limitsDomain } from './modules/usage/limits.js';
-import { ensureMeter, meterDomain, pruneUsage } from './modules/usage/meter.js';
 
 export interface Server {
   app: App;
   database: Database;
-  deps: Deps;
+  deps: AppDeps;
   /** Starts the control loops (mail delivery, housekeeping, clusters). */
   startLoops(): void;
   /** Stops them (close does too); running clusters keep running, to be adopted at the next start. */
@@ -54,10 +47,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
   const ownsDatabase = !options.database;
   await database.migrate();
-  await seedInteractionTypes(database.db);
+  await identity.seedInteractionTypes(database.db);
 
   const loops = new Map<LoopName, Periodic | Runner>();
-  const cloudSecrets = new SecretBox(config.secret, CLOUD_SECRET_PURPOSE);
+  const cloudSecrets = new SecretBox(config.secret, cloud.CLOUD_SECRET_PURPOSE);
   const backends =
     options.backends ??
     workspaceBackends(
@@ -77,13 +70,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       [
         createEc2Backend({
           aws: {},
-          placementOf: (workspaceId) => awsPlacementOf(database.db, cloudSecrets, workspaceId),
-          shapeOf: machineShapeOf,
+          placementOf: (workspaceId) => cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId),
+          shapeOf: billing.machineShapeOf,
         }),
       ],
-      (workspaceId) => chosenBackend(database.db, workspaceId),
+      (workspaceId) => cloud.chosenBackend(database.db, workspaceId),
     );
-  const deps: Deps = {
+  const deps: AppDeps = {
     config,
     db: database.db,
     changes: database.changes,
@@ -91,11 +84,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     cloudSecrets,
     loops: { wake: (name) => loops.get(name)?.wake() },
     backends,
+    // Clusters sit below batch and billing: what they need of them is handed in here.
+    clusterPorts: {
+      assertMayStart: billing.assertWithinCreditLimits,
+      attachBatchJobs: batch.attachJobs,
+      batchSetup: batch.batchSetup,
+    },
   };
-  const app = await buildApp(deps, {
-    ...options,
-    resolveClusterToken: options.resolveClusterToken ?? resolveClusterToken,
-  });
+  const app = await buildApp(deps, options);
   const log: FastifyBaseLogger = app.log;
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
   loops.set('mail-outbox', new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log));
@@ -116,7 +112,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     'clusters',
     new Runner(
       database.db,
-      clusterDomain({
+      clusters.clusterDomain({
         db: database.db,
         backends,
         secrets: deps.secrets,
@@ -132,27 +128,28 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     'software-builds',
     new Runner(
       database.db,
-      buildDomain({
+      software.buildDomain({
         db: database.db,
         loops: deps.loops,
         backends,
         dataDir: config.dataDir,
         serverUrl: config.publicUrl,
         log,
+        buildEnded: (buildId) => clusters.lookAtClustersOfBuild(deps, buildId),
       }),
       log,
     ),
   );
   loops.set(
     'batch-jobs',
-    new Runner(database.db, jobDomain({ db: database.db, loops: deps.loops, log }), log),
+    new Runner(database.db, batch.jobDomain({ db: database.db, loops: deps.loops, log }), log),
   );
-  await ensureMeter(database.db);
+  await billing.ensureMeter(database.db);
   loops.set(
     'metering',
     new Runner(
       database.db,
-      meterDomain({
+      billing.meterDomain({
         db: database.db,
         rates: {
           localCoreHourUsd: config.usage.localCoreHourUsd,
@@ -163,17 +160,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       log,
     ),
   );
-  loops.set('limits', new Runner(database.db, limitsDomain(deps, config.usage.minuteMs), log));
+  loops.set('limits', new Runner(database.db, billing.limitsDomain(deps, config.usage.minuteMs), log));
   const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),
     async () => {
-      await pruneCredentials(database.db);
-      await pruneUsage(database.db, config.usage.retentionMs);
-      await collectEnvironments(database.db, backends, {
+      await identity.pruneCredentials(database.db);
+      await billing.pruneUsage(database.db, config.usage.retentionMs);
+      await software.collectEnvironments(database.db, backends, {
         retentionMs: config.software.retentionMs,
         dataDir: config.dataDir,
         log,
+        buildsOfClusters: () => clusters.buildsOfClusters(database.db),
       });
       return false;
     },

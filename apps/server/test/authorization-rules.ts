@@ -27,12 +27,12 @@ import {
   softwareSpecs,
   subscriptions,
 } from '../src/db/schema/index.js';
-import { upsertScheduler } from '../src/modules/analytics/reports.js';
-import { findUserBy, login } from '../src/modules/auth/service.js';
-import { fileOf, signedLink } from '../src/modules/filestores/files.js';
-import { outputPath } from '../src/modules/jobs/output.js';
-import { packageFilePath } from '../src/modules/software/files.js';
-import { createPendingToken, createToken } from '../src/modules/tokens/service.js';
+import { outputPath } from '../src/domains/batch/output.js';
+import { upsertScheduler } from '../src/domains/clusters/analytics/reports.js';
+import { fileOf, signedLink } from '../src/domains/clusters/filestores/files.js';
+import { findUserBy, login } from '../src/domains/identity/auth/service.js';
+import { createPendingToken, createToken } from '../src/domains/identity/tokens/service.js';
+import { packageFilePath } from '../src/domains/software/files.js';
 import type { TestUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
 import type { Cast, Role, World } from './helpers/world.js';

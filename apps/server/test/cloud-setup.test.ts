@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { GetInstanceProfileCommand, IAMClient } from '@aws-sdk/client-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rolePolicy } from '../src/modules/cloud/role-template.js';
+import { rolePolicy } from '../src/domains/cloud/role-template.js';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
 import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';

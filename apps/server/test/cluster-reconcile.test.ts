@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Backend, final, retryable, singleBackend } from '../src/compute/backend.js';
 import { createLocalBackend } from '../src/compute/local.js';
 import { CLUSTER_STATES } from '../src/db/schema/index.js';
-import { stepFor } from '../src/modules/clusters/reconcile/index.js';
+import { stepFor } from '../src/domains/clusters/reconcile/index.js';
 import {
   createReadyCluster,
   instanceProcesses,

@@ -15,7 +15,7 @@ import {
   sqlProcessUp,
   sqlResumableCluster,
   sqlSettledCluster,
-} from '../src/modules/clusters/states.js';
+} from '../src/domains/clusters/states.js';
 import { createClusterRow, createOrganization, createUser, createWorkspace } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

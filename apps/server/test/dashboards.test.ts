@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issuePass } from '../src/modules/dashboards/passes.js';
-import { dashboardUpstream } from '../src/modules/dashboards/proxy.js';
+import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
+import { dashboardUpstream } from '../src/domains/clusters/dashboards/proxy.js';
 import { createReadyCluster, runPython, useClusterServer, waitForClusterState } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOC_GROUPS, DOC_PAGES, pageBySlug, pageHref } from '../src/modules/docs/manifest.js';
-import { docsHref, render } from '../src/modules/docs/markdown.js';
+import { DOC_GROUPS, DOC_PAGES, pageBySlug, pageHref } from '../src/domains/platform/docs/manifest.js';
+import { docsHref, render } from '../src/domains/platform/docs/markdown.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -6,9 +6,9 @@ import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/cli
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters, instances, stateHistory } from '../src/db/schema/index.js';
-import { findUserBy } from '../src/modules/auth/service.js';
-import { issuePass } from '../src/modules/dashboards/passes.js';
-import { createToken } from '../src/modules/tokens/service.js';
+import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
+import { findUserBy } from '../src/domains/identity/auth/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import type { Api } from './helpers/api.js';
 import { setUpAwsWorkspace } from './helpers/aws-workspace.js';
 import {

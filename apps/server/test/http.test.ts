@@ -162,7 +162,7 @@ describe('the contract', () => {
 
   it('refuses to start with a route that declares no auth mode', async () => {
     const app = Fastify();
-    installAuth(app, { db: ts.server.deps.db, changes: ts.server.deps.changes });
+    installAuth(app, { db: ts.server.deps.db });
     expect(() => app.get('/api/v2/forgot-auth', async () => ({}))).toThrow(/declares no auth mode/);
     await app.close();
   });

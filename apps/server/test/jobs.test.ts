@@ -291,4 +291,17 @@ describe('batch jobs', () => {
     expect(line).toMatch(new RegExp(`^${created.body.id}:1 on tls://127\\.0\\.0\\.1:\\d+$`));
     await clusterStopped(created.body.cluster_id);
   });
+
+  it('makes a single-job script and its cluster together, or neither', async () => {
+    const before = (await c.api.get('/api/v2/jobs/')).body.count;
+    // The cluster cannot be made (no such software environment): no job is left waiting for one.
+    const refused = await c.api.post('/api/v2/jobs/single-job-script/', {
+      workspace: c.slug,
+      user_command: 'echo never',
+      cluster: { env_name: 'no-such-environment' },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toHaveProperty('env_name');
+    expect((await c.api.get('/api/v2/jobs/')).body.count).toBe(before);
+  });
 });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { usageMinutes, workspaceMemberships, workspaces } from '../src/db/schema/index.js';
-import { rollUp } from '../src/modules/usage/meter.js';
+import { rollUp } from '../src/domains/billing/usage/meter.js';
 import { useClusterServer, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT } from '../src/modules/auth/lockout.js';
+import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT } from '../src/domains/identity/auth/lockout.js';
 import { createUser, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

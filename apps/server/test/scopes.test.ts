@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveScope } from '../src/modules/access/scopes.js';
-import { findUserBy } from '../src/modules/auth/service.js';
+import { resolveScope } from '../src/domains/identity/access/scopes.js';
+import { findUserBy } from '../src/domains/identity/auth/service.js';
 import {
   addMember,
   createOrganization,

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { softwareBuilds } from '../src/db/schema/index.js';
-import { findUserBy } from '../src/modules/auth/service.js';
-import { collectEnvironments } from '../src/modules/software/gc.js';
-import { createToken } from '../src/modules/tokens/service.js';
+import { buildsOfClusters } from '../src/domains/clusters/index.js';
+import { findUserBy } from '../src/domains/identity/auth/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
+import { collectEnvironments } from '../src/domains/software/gc.js';
 import { PYTHON, runPython, useClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 import { makeWheel } from './helpers/wheels.js';
@@ -222,6 +223,7 @@ describe('builds', () => {
       retentionMs: 0,
       dataDir: c.ts.dataDir,
       log: c.ts.app.log,
+      buildsOfClusters: () => buildsOfClusters(db),
     });
     expect(freed).toBeGreaterThanOrEqual(1);
     const archived = await c.api.get(`${base()}/build/${first.id}`);

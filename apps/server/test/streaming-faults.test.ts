@@ -18,11 +18,11 @@ import {
   softwareBuilds,
   softwareSpecs,
 } from '../src/db/schema/index.js';
+import { outputPath } from '../src/domains/batch/output.js';
+import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
+import { fileOf } from '../src/domains/clusters/filestores/files.js';
+import { archivePath } from '../src/domains/software/remote-builds.js';
 import { sha256 } from '../src/lib/crypto.js';
-import { issuePass } from '../src/modules/dashboards/passes.js';
-import { fileOf } from '../src/modules/filestores/files.js';
-import { outputPath } from '../src/modules/jobs/output.js';
-import { archivePath } from '../src/modules/software/remote-builds.js';
 import { freePort, startClusterServer } from './helpers/clusters.js';
 import { createClusterRow, createUser, type TestUser, uniq } from './helpers/factories.js';
 import { type PausedDownload, pausedDownload, truncatedUpload } from './helpers/http-faults.js';

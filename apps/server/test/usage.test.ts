@@ -9,7 +9,7 @@ import {
   usageMinutes,
   type Workspace,
 } from '../src/db/schema/index.js';
-import { meterWindow } from '../src/modules/usage/meter.js';
+import { meterWindow } from '../src/domains/billing/usage/meter.js';
 import type { Api } from './helpers/api.js';
 import { openTestDatabase } from './helpers/database.js';
 import {

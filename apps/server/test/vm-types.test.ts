@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hourlyPrice, minutePrice } from '../src/modules/usage/prices.js';
+import { hourlyPrice, minutePrice } from '../src/domains/billing/usage/prices.js';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

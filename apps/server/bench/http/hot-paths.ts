@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import { createToken } from '../../src/modules/tokens/service.js';
+import { createToken } from '../../src/domains/identity/tokens/service.js';
 import { createServer } from '../../src/server.js';
 import { registerBenchUser } from '../server.js';
 import { describeCommit, type Figures, type LoadGenerator, pickLoadGenerator, runLoad } from './load.js';

@@ -1,5 +1,7 @@
+import { desc } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { emailOutbox } from '../db/schema/index.js';
+import { type OffsetQuery, paginate } from '../http/pagination.js';
 
 export interface Email {
   to: string;
@@ -11,3 +13,7 @@ export interface Email {
 export async function enqueueEmail(db: Db, email: Email): Promise<void> {
   await db.insert(emailOutbox).values(email);
 }
+
+/** The outbox, newest first: what was kept without SMTP and what failed to go out (staff read it). */
+export const listOutbox = (db: Db, page: OffsetQuery) =>
+  paginate(page, db.select().from(emailOutbox).orderBy(desc(emailOutbox.id)), db.$count(emailOutbox));

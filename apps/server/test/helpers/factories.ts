@@ -21,9 +21,9 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../../src/db/schema/index.js';
+import { findUserBy, login, register } from '../../src/domains/identity/auth/service.js';
+import { TIER_LIMITS } from '../../src/domains/identity/plans/tiers.js';
 import { sha256 } from '../../src/lib/crypto.js';
-import { findUserBy, login, register } from '../../src/modules/auth/service.js';
-import { TIER_LIMITS } from '../../src/modules/pricing/tiers.js';
 import type { TestServer } from './server.js';
 
 let counter = 0;

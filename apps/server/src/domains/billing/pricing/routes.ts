@@ -1,0 +1,262 @@
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { fieldError } from '../../../http/errors.js';
+import { itemsOf, pageOf, pageResult } from '../../../http/pagination.js';
+import { id, z } from '../../../http/zod.js';
+import { workspaceParams } from '../../clusters/index.js';
+import {
+  creditsRenewAt,
+  organizationAccess,
+  organizationParams,
+  workspaceAccess,
+  workspaceAccessBy,
+} from '../../identity/index.js';
+import { organizationUsage, workspaceConsumption } from './consumption.js';
+import { coreUsage } from './cores.js';
+import {
+  billingEventById,
+  billingEventValues,
+  listBillingEvents,
+  listUserBillingEvents,
+  recordBillingEvent,
+} from './events.js';
+import {
+  billingEventSchema,
+  billingEventsQuery,
+  billingEventValuesQuery,
+  coreUsageSchema,
+  createBillingEventBody,
+  organizationUsageQuery,
+  organizationUsageSchema,
+  programSchema,
+  programUsageSchema,
+  tierChangeBody,
+  updateLimitsBody,
+  updateStaffBody,
+  workspaceBillingEventsQuery,
+  workspaceUsageSchema,
+} from './schemas.js';
+import * as pricing from './service.js';
+
+const tags = ['pricing'];
+const user = { auth: 'user' } as const;
+const staff = { auth: 'staff' } as const;
+const base = '/api/v2/pricing';
+
+export function registerPricingRoutes(app: App, deps: Deps): void {
+  const { db } = deps;
+  const program = { params: organizationParams, response: { 200: programSchema } };
+
+  app.get(
+    `${base}/:organization_id`,
+    { config: user, schema: { tags, description: "The organization's plan and billing.", ...program } },
+    async (request) => pricing.getProgram(deps, currentUser(request), request.params.organization_id),
+  );
+
+  app.get(
+    `${base}/usage/:organization_id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "This month's credits and spend against the plan's limits, in percent.",
+        params: organizationParams,
+        response: { 200: programUsageSchema },
+      },
+    },
+    async (request) => pricing.getProgramUsage(deps, currentUser(request), request.params.organization_id),
+  );
+
+  app.get(
+    `${base}/workspace/:workspace_id/usage`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "This month's credits of the caller and of the workspace against their limits.",
+        params: z.object({ workspace_id: id }),
+        response: { 200: workspaceUsageSchema },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const access = await workspaceAccessBy(db, me, { id: request.params.workspace_id });
+      const memberLimit = access.membership?.creditLimit ?? null;
+      return {
+        workspace_id: access.workspace.id,
+        renew_date: creditsRenewAt(),
+        credit_limit: memberLimit,
+        workspace_credit_limit: access.workspace.creditLimit,
+        ...(await workspaceConsumption(db, access.workspace, me.id, memberLimit)),
+      };
+    },
+  );
+
+  app.patch(
+    `${base}/update/:organization_id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Organization admins set their credit and spend limits.',
+        body: updateLimitsBody,
+        ...program,
+      },
+    },
+    async (request) =>
+      pricing.updateLimits(deps, currentUser(request), request.params.organization_id, request.body),
+  );
+
+  app.patch(
+    `${base}/update-staff/:organization_id`,
+    {
+      config: staff,
+      schema: { tags, description: 'Staff set any field of the plan.', body: updateStaffBody, ...program },
+    },
+    async (request) =>
+      pricing.updateStaff(deps, currentUser(request), request.params.organization_id, request.body),
+  );
+
+  app.post(
+    `${base}/downgrade-to-free/:organization_id`,
+    { config: user, schema: { tags, body: tierChangeBody, ...program } },
+    async (request) => pricing.downgradeToFree(deps, currentUser(request), request.params.organization_id),
+  );
+
+  app.post(
+    `${base}/upgrade-to-enterprise/:organization_id`,
+    { config: user, schema: { tags, body: tierChangeBody, ...program } },
+    async (request) =>
+      pricing.upgradeToEnterprise(deps, currentUser(request), request.params.organization_id),
+  );
+
+  app.get(
+    `${base}/organization/:organization_id/usage`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "The organization's usage between two instants, per workspace (organization admins).",
+        params: organizationParams,
+        querystring: organizationUsageQuery,
+        response: { 200: organizationUsageSchema },
+      },
+    },
+    async (request) => {
+      const orgId = request.params.organization_id;
+      await pricing.planAdmin(deps, currentUser(request), orgId);
+      const { start_date, end_date } = request.query;
+      return {
+        organization_id: orgId,
+        start_date,
+        end_date,
+        ...(await organizationUsage(db, orgId, new Date(start_date), new Date(end_date))),
+      };
+    },
+  );
+
+  app.get(
+    `${base}/billing-events/`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description: 'Billing events of the organizations the caller administers (staff: all), newest first.',
+        querystring: billingEventsQuery,
+        response: { 200: itemsOf(billingEventSchema) },
+      },
+    },
+    async (request) => listUserBillingEvents(db, currentUser(request), request.query, request.query),
+  );
+
+  app.post(
+    `${base}/billing-events/`,
+    {
+      config: staff,
+      schema: {
+        tags,
+        description: 'Staff record a billing event (a note, an adjustment).',
+        body: createBillingEventBody,
+        response: { 201: billingEventSchema },
+      },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const body = request.body;
+      if (body.account_id !== undefined) {
+        const ws = await workspaceAccessBy(db, me, { id: body.account_id });
+        if (ws.organization.id !== body.organization_id)
+          throw fieldError('account_id', 'That workspace belongs to another organization.');
+      } else await organizationAccess(db, me, body.organization_id, 'read');
+      const eventId = await recordBillingEvent(db, {
+        organizationId: body.organization_id,
+        workspaceId: body.account_id ?? null,
+        userId: me.id,
+        kind: body.kind,
+        detail: body.detail,
+        data: body.data,
+      });
+      return reply.code(201).send((await billingEventById(db, eventId))!);
+    },
+  );
+
+  app.get(
+    `${base}/billing-events/key/values`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Values of a billing-event filter (kind, organization, account) that start with the text.',
+        querystring: billingEventValuesQuery,
+        response: { 200: z.array(z.string()) },
+      },
+    },
+    async (request) =>
+      billingEventValues(db, currentUser(request), request.query.key, request.query.starts_with),
+  );
+
+  // The v1 calls established clients make (client-contract section 7).
+  app.get(
+    '/api/v1/:account/billing-events/',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "A workspace's billing events (limits reached, with their clusters), newest first.",
+        params: workspaceParams,
+        querystring: workspaceBillingEventsQuery,
+        response: { 200: pageOf(billingEventSchema) },
+      },
+    },
+    async (request) => {
+      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const { count, items } = await listBillingEvents(
+        db,
+        { workspaceId: access.workspace.id },
+        request.query,
+        request.query,
+      );
+      return pageResult(request, request.query, count, items);
+    },
+  );
+
+  app.get(
+    '/api/v1/:account/usage/cores/',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Cores in use now by the caller and the workspace, and instances across the organization.',
+        params: workspaceParams,
+        response: { 200: coreUsageSchema },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      return coreUsage(db, await workspaceAccess(db, me, request.params.account), me.id);
+    },
+  );
+}

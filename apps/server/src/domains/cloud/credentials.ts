@@ -1,0 +1,263 @@
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type AwsOptions,
+  type AwsSecret,
+  awsMessage,
+  callerIdentity,
+  credentialsOf,
+} from '../../compute/aws/clients.js';
+import type { Db } from '../../db/client.js';
+import {
+  type CloudCredentialRow,
+  type CloudProvider,
+  cloudCredentials,
+  type User,
+} from '../../db/schema/index.js';
+import type { Deps } from '../../deps.js';
+import { fieldError } from '../../http/errors.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { isoTimeOrNull } from '../../lib/time.js';
+import { workspaceAccess } from '../identity/index.js';
+import { checkGcpKey } from './gcp-key.js';
+import { guardClustersInCloud } from './guard.js';
+import type {
+  awsCredentialsBody,
+  azureCredentialsBody,
+  credentialsAnswer,
+  gcpCredentialsBody,
+} from './schemas.js';
+import { PROVIDER_NAME, refreshWorkspaceBackend } from './workspace-backend.js';
+
+/** Cloud secrets get a key of their own, so nothing sealed for another purpose opens as one. */
+export const CLOUD_SECRET_PURPOSE = 'cloud-credentials-v1';
+
+/** `AKIA…WXYZ`: enough to recognise a key, never enough to use it. */
+export const maskKeyId = (id: string) => (id.length <= 8 ? '****' : `${id.slice(0, 4)}…${id.slice(-4)}`);
+
+export async function storedCredentials(
+  db: Db,
+  workspaceId: number,
+  provider: CloudProvider,
+): Promise<CloudCredentialRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(cloudCredentials)
+    .where(and(eq(cloudCredentials.workspaceId, workspaceId), eq(cloudCredentials.provider, provider)));
+  return row;
+}
+
+/** The AWS secret of a workspace (keys or a role), if it has one. */
+export async function awsSecretOf(
+  db: Db,
+  box: SecretBox,
+  workspaceId: number,
+): Promise<{ secret: AwsSecret; defaultRegion: string | null } | null> {
+  const row = await storedCredentials(db, workspaceId, 'aws');
+  if (!row) return null;
+  return { secret: JSON.parse(box.decrypt(row.secretBox)) as AwsSecret, defaultRegion: row.defaultRegion };
+}
+
+export function presentCredentials(
+  provider: CloudProvider,
+  row: CloudCredentialRow | undefined,
+): z.infer<typeof credentialsAnswer> {
+  return {
+    provider,
+    configured: !!row,
+    kind: row?.kind ?? null,
+    default_region: row?.defaultRegion ?? null,
+    summary: row?.summary ?? {},
+    verified_at: isoTimeOrNull(row?.verifiedAt ?? null),
+    updated: isoTimeOrNull(row?.updated ?? null),
+  };
+}
+
+export async function getCredentials(deps: Deps, user: User, slug: string, provider: CloudProvider) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  return presentCredentials(provider, await storedCredentials(deps.db, workspace.id, provider));
+}
+
+interface NewCredentials {
+  kind: string;
+  secret: unknown;
+  summary: Record<string, string | null>;
+  defaultRegion: string | null;
+  /** Who the credentials act as (AWS account, GCP project, Azure subscription). */
+  identity: string;
+}
+
+/**
+ * Stores checked credentials, sealed. Replacing credentials while clusters run there goes through
+ * the 409 protocol (guard.ts), even for the same account: new keys with fewer rights could leave
+ * the clusters' machines running where Cumulus can no longer stop them.
+ */
+export async function storeCredentials(
+  deps: Deps,
+  user: User,
+  workspaceId: number,
+  provider: CloudProvider,
+  given: NewCredentials,
+  confirm: boolean,
+): Promise<CloudCredentialRow> {
+  const box = deps.cloudSecrets;
+  const existing = await storedCredentials(deps.db, workspaceId, provider);
+  if (existing)
+    await guardClustersInCloud(
+      deps,
+      workspaceId,
+      provider,
+      confirm,
+      `Replacing the ${PROVIDER_NAME[provider]} credentials`,
+    );
+  const values = {
+    kind: given.kind,
+    secretBox: box.encrypt(JSON.stringify(given.secret)),
+    summary: { ...given.summary, identity: given.identity },
+    defaultRegion: given.defaultRegion,
+    verifiedAt: new Date(),
+    creatorId: user.id,
+    updated: new Date(),
+  };
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(cloudCredentials)
+      .values({ workspaceId, provider, ...values })
+      .onConflictDoUpdate({ target: [cloudCredentials.workspaceId, cloudCredentials.provider], set: values })
+      .returning();
+    await refreshWorkspaceBackend(tx, workspaceId);
+    return row!;
+  });
+}
+
+/** Checks AWS keys with `sts:GetCallerIdentity`; refused keys answer AWS's own words. */
+export async function saveAwsCredentials(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof awsCredentialsBody>,
+  confirm: boolean,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const c = body.credentials;
+  const secret: AwsSecret = {
+    kind: 'keys',
+    accessKeyId: c.aws_access_key_id,
+    secretAccessKey: c.aws_secret_access_key,
+    ...(c.aws_session_token && { sessionToken: c.aws_session_token }),
+  };
+  const region = body.default_region ?? 'us-east-1';
+  const who = await callerIdentity(
+    awsOptions(deps),
+    region,
+    credentialsOf(awsOptions(deps), region, secret),
+  ).catch((err: unknown) => {
+    throw fieldError('credentials', `AWS refused these credentials: ${awsMessage(err)}`);
+  });
+  const row = await storeCredentials(
+    deps,
+    user,
+    workspace.id,
+    'aws',
+    {
+      kind: 'keys',
+      secret,
+      summary: { aws_access_key_id: maskKeyId(c.aws_access_key_id), account: who.account, arn: who.arn },
+      defaultRegion: body.default_region ?? null,
+      identity: who.account,
+    },
+    confirm,
+  );
+  return presentCredentials('aws', row);
+}
+
+/** Checks a GCP service account key's shape and project (no call to Google). */
+export async function saveGcpCredentials(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof gcpCredentialsBody>,
+  confirm: boolean,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const key = checkGcpKey(body.credentials, body.project_id);
+  const row = await storeCredentials(
+    deps,
+    user,
+    workspace.id,
+    'gcp',
+    {
+      kind: 'service_account',
+      secret: { ...body.credentials, type: 'service_account' },
+      summary: {
+        project_id: key.project_id,
+        client_email: key.client_email,
+        private_key_id: maskKeyId(key.private_key_id),
+      },
+      defaultRegion: body.default_region ?? null,
+      identity: key.project_id,
+    },
+    confirm,
+  );
+  return presentCredentials('gcp', row);
+}
+
+/** Checks an Azure service principal's shape (the schema holds the rules). */
+export async function saveAzureCredentials(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof azureCredentialsBody>,
+  confirm: boolean,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const c = body.credentials;
+  const row = await storeCredentials(
+    deps,
+    user,
+    workspace.id,
+    'azure',
+    {
+      kind: 'service_principal',
+      secret: { ...c, subscription_id: body.subscription_id, resource_group_name: body.resource_group_name },
+      summary: {
+        tenant_id: c.tenant_id,
+        client_id: c.client_id,
+        subscription_id: body.subscription_id,
+        resource_group_name: body.resource_group_name,
+      },
+      defaultRegion: body.default_region ?? null,
+      identity: body.subscription_id,
+    },
+    confirm,
+  );
+  return presentCredentials('azure', row);
+}
+
+/** Forgets the cloud's credentials (after the 409 protocol while clusters run there). */
+export async function deleteCredentials(
+  deps: Deps,
+  user: User,
+  slug: string,
+  provider: CloudProvider,
+  confirm: boolean,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const existing = await storedCredentials(deps.db, workspace.id, provider);
+  if (!existing) return { deleted: false };
+  await guardClustersInCloud(
+    deps,
+    workspace.id,
+    provider,
+    confirm,
+    `Deleting the ${PROVIDER_NAME[provider]} credentials`,
+  );
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(cloudCredentials).where(eq(cloudCredentials.id, existing.id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return { deleted: true };
+}
+
+/** How this server's AWS clients are made (where they call is the SDK's: AWS_ENDPOINT_URL...). */
+export const awsOptions = (_deps: Pick<Deps, 'config'>): AwsOptions => ({});

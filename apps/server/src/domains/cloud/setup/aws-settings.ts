@@ -1,0 +1,83 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { awsCode } from '../../../compute/aws/clients.js';
+import { changeAllowedCidr } from '../../../compute/aws/network.js';
+import { cloudSetups, type User } from '../../../db/schema/index.js';
+import type { Deps } from '../../../deps.js';
+import { fieldError } from '../../../http/errors.js';
+import { workspaceAccess } from '../../identity/index.js';
+import { refreshWorkspaceBackend } from '../workspace-backend.js';
+import { aws, cloudError } from './aws.js';
+import { type AwsGlobal, awsClientsOf, awsSetupRow, DEFAULT_AWS_SETTINGS } from './aws-account.js';
+import type { AwsSettings, awsSettingsPatch } from './schemas.js';
+
+/** AWS settings of a workspace (instance types, spot, disk, images, allowed CIDR) and what its account has. */
+
+export async function getSettings(deps: Deps, user: User, slug: string): Promise<AwsSettings> {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  const row = await awsSetupRow(deps.db, workspace.id);
+  const global = row?.global as AwsGlobal | null;
+  return {
+    ...DEFAULT_AWS_SETTINGS(global?.allowed_cidr ?? '0.0.0.0/32'),
+    ...(row?.settings as Partial<AwsSettings>),
+  };
+}
+
+/**
+ * Changes settings; a new allowed CIDR moves the Dask ports of every cluster security group
+ * Cumulus made. A machine image for the default region lets the workspace run clusters on AWS.
+ */
+export async function patchSettings(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof awsSettingsPatch>,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await awsSetupRow(deps.db, workspace.id);
+  const global = (row?.global as AwsGlobal | null) ?? null;
+  if (body.allowed_cidr && global && body.allowed_cidr !== global.allowed_cidr) {
+    const clients = await awsClientsOf(deps, workspace.id);
+    for (const [region, g] of Object.entries(global.security_groups))
+      await aws(() =>
+        changeAllowedCidr(clients.ec2(region), g.group_id, global.allowed_cidr, body.allowed_cidr!),
+      );
+    global.allowed_cidr = body.allowed_cidr;
+  }
+  const settings = { ...row?.settings, ...body };
+  await deps.db.transaction(async (tx) => {
+    if (row)
+      await tx
+        .update(cloudSetups)
+        .set({
+          settings,
+          ...(global && { global: global as unknown as Record<string, unknown> }),
+          updated: new Date(),
+        })
+        .where(eq(cloudSetups.id, row.id));
+    else await tx.insert(cloudSetups).values({ workspaceId: workspace.id, provider: 'aws', settings });
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return getSettings(deps, user, slug);
+}
+
+/** `available-*`: what the account has in a region, listed with the workspace's credentials. */
+export async function available<T>(
+  deps: Deps,
+  user: User,
+  slug: string,
+  region: string,
+  list: (ec2: EC2Client) => Promise<T>,
+  vpcId?: string,
+): Promise<T> {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const ec2 = (await awsClientsOf(deps, workspace.id)).ec2(region);
+  try {
+    return await list(ec2);
+  } catch (err) {
+    if (awsCode(err).startsWith('InvalidVpcID'))
+      throw fieldError('vpc_id', `There is no VPC ${vpcId} in ${region}.`);
+    throw cloudError(err);
+  }
+}

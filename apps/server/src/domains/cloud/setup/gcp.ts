@@ -1,0 +1,202 @@
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { cloudSetupRegions, cloudSetups, type User } from '../../../db/schema/index.js';
+import type { Deps } from '../../../deps.js';
+import { ApiError } from '../../../http/errors.js';
+import { workspaceAccess } from '../../identity/index.js';
+import { storedCredentials } from '../credentials.js';
+import { guardClustersInCloud } from '../guard.js';
+import { refreshWorkspaceBackend } from '../workspace-backend.js';
+import { getRegions } from './aws.js';
+import { regionRows } from './aws-account.js';
+import type {
+  gcpGlobalAnswer,
+  gcpGlobalBody,
+  gcpRegionsBody,
+  gcpSettingsPatch,
+  gcpSettingsSchema,
+} from './schemas.js';
+
+/**
+ * GCP setup of a workspace: network, firewall CIDR, target tags, regions and settings, stored
+ * and checked by shape against its service account key's project. Cumulus runs no clusters on
+ * GCP yet, so nothing here calls Google: the `available-*` lists answer what the settings name.
+ */
+type GcpGlobal = { network: string; firewall_cidr: string | null; target_tags: string[] };
+type GcpSettings = z.infer<typeof gcpSettingsSchema>;
+
+const DEFAULT_GCP_SETTINGS: GcpSettings = {
+  worker_instance_types: ['e2-standard-4'],
+  scheduler_instance_types: ['e2-standard-4'],
+  spot: false,
+  spot_on_demand_fallback: true,
+  disk_size_gib: 50,
+};
+
+async function setupRow(deps: Deps, workspaceId: number) {
+  const [row] = await deps.db
+    .select()
+    .from(cloudSetups)
+    .where(and(eq(cloudSetups.workspaceId, workspaceId), eq(cloudSetups.provider, 'gcp')));
+  return row;
+}
+
+async function projectOf(deps: Deps, workspaceId: number): Promise<string | null> {
+  return (await storedCredentials(deps.db, workspaceId, 'gcp'))?.summary.project_id ?? null;
+}
+
+function present(global: GcpGlobal | null, project: string | null): z.infer<typeof gcpGlobalAnswer> {
+  return {
+    configured: !!global,
+    project_id: project,
+    network: global?.network ?? null,
+    firewall_cidr: global?.firewall_cidr ?? null,
+    target_tags: global?.target_tags ?? [],
+  };
+}
+
+export async function getGcpGlobal(deps: Deps, user: User, slug: string) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  const row = await setupRow(deps, workspace.id);
+  return present((row?.global as GcpGlobal | null) ?? null, await projectOf(deps, workspace.id));
+}
+
+async function upsert(
+  deps: Deps,
+  workspaceId: number,
+  values: { global?: GcpGlobal; settings?: Record<string, unknown> },
+) {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(cloudSetups)
+      .where(and(eq(cloudSetups.workspaceId, workspaceId), eq(cloudSetups.provider, 'gcp')));
+    const set = {
+      ...(values.global && { global: values.global as unknown as Record<string, unknown> }),
+      ...(values.settings && { settings: { ...row?.settings, ...values.settings } }),
+    };
+    if (row)
+      await tx
+        .update(cloudSetups)
+        .set({ ...set, updated: new Date() })
+        .where(eq(cloudSetups.id, row.id));
+    else await tx.insert(cloudSetups).values({ workspaceId, provider: 'gcp', ...set });
+    await refreshWorkspaceBackend(tx, workspaceId);
+  });
+}
+
+export async function setGcpGlobal(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof gcpGlobalBody>,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const project = await projectOf(deps, workspace.id);
+  if (!project)
+    throw new ApiError(409, {
+      detail: 'Add GCP credentials to this workspace first.',
+      code: 'NO_CLOUD_SETUP',
+    });
+  const global: GcpGlobal = {
+    network: body.network ?? 'default',
+    firewall_cidr: body.firewall_cidr ?? null,
+    target_tags: body.target_tags ?? ['cumulus-cluster'],
+  };
+  await upsert(deps, workspace.id, { global });
+  return present(global, project);
+}
+
+export async function setGcpRegions(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof gcpRegionsBody>,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await setupRow(deps, workspace.id);
+  const global = row?.global as GcpGlobal | null;
+  if (!global)
+    throw new ApiError(409, {
+      detail: 'Set up GCP for the workspace first (gcp/global).',
+      code: 'NO_CLOUD_SETUP',
+    });
+  await deps.db.transaction(async (tx) => {
+    const existing = await regionRows(tx, workspace.id, 'gcp');
+    const wanted =
+      body.regions.find((r) => r.default)?.region ??
+      existing.find((r) => r.isDefault)?.region ??
+      body.regions[0]!.region;
+    for (const r of body.regions) {
+      const network = { network: global.network, subnet: r.subnet ?? global.network };
+      await tx
+        .insert(cloudSetupRegions)
+        .values({ workspaceId: workspace.id, provider: 'gcp', region: r.region, network })
+        .onConflictDoUpdate({
+          target: [cloudSetupRegions.workspaceId, cloudSetupRegions.provider, cloudSetupRegions.region],
+          set: { network },
+        });
+    }
+    for (const r of await regionRows(tx, workspace.id, 'gcp'))
+      await tx
+        .update(cloudSetupRegions)
+        .set({ isDefault: r.region === wanted })
+        .where(eq(cloudSetupRegions.id, r.id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return getRegions(deps, user, slug, 'gcp');
+}
+
+export async function deleteGcpSetup(deps: Deps, user: User, slug: string, confirm: boolean) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const row = await setupRow(deps, workspace.id);
+  if (!row) return { deleted: false };
+  await guardClustersInCloud(deps, workspace.id, 'gcp', confirm, 'Removing the GCP setup');
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .delete(cloudSetupRegions)
+      .where(and(eq(cloudSetupRegions.workspaceId, workspace.id), eq(cloudSetupRegions.provider, 'gcp')));
+    await tx.delete(cloudSetups).where(eq(cloudSetups.id, row.id));
+    await refreshWorkspaceBackend(tx, workspace.id);
+  });
+  return { deleted: true };
+}
+
+export async function getGcpSettings(deps: Deps, user: User, slug: string): Promise<GcpSettings> {
+  const { workspace } = await workspaceAccess(deps.db, user, slug);
+  const row = await setupRow(deps, workspace.id);
+  return { ...DEFAULT_GCP_SETTINGS, ...(row?.settings as Partial<GcpSettings>) };
+}
+
+export async function patchGcpSettings(
+  deps: Deps,
+  user: User,
+  slug: string,
+  body: z.infer<typeof gcpSettingsPatch>,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  await upsert(deps, workspace.id, { settings: body });
+  return getGcpSettings(deps, user, slug);
+}
+
+/** What the settings name (no call to Google is made): networks, a region's subnets, target tags. */
+export async function gcpNames(
+  deps: Deps,
+  user: User,
+  slug: string,
+  what: 'networks' | 'subnets' | 'target-tags',
+  region?: string,
+) {
+  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const global = ((await setupRow(deps, workspace.id))?.global as GcpGlobal | null) ?? null;
+  const regions = await regionRows(deps.db, workspace.id, 'gcp');
+  const items =
+    what === 'networks'
+      ? [...new Set(['default', ...(global ? [global.network] : [])])]
+      : what === 'subnets'
+        ? regions
+            .filter((r) => !region || r.region === region)
+            .map((r) => String((r.network as { subnet?: string }).subnet))
+        : (global?.target_tags ?? []);
+  return { items, source: 'settings' as const };
+}

@@ -1,0 +1,78 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type Cluster, clusters, instances, type User } from '../../db/schema/index.js';
+import { ApiError, notFound, permissionDenied } from '../../http/errors.js';
+import { type WorkspaceAccess, workspaceAccess, workspaceAccessBy } from '../identity/index.js';
+
+/**
+ * Who may do what with clusters: the workspace's readers (members, its organization's admins,
+ * staff) see them; members and organization admins create them; the creator, workspace admins
+ * and organization admins stop and scale them. Clusters of other workspaces are 404s.
+ */
+export const clusterNotFound = () => notFound('Cluster not found.');
+
+export interface ClusterAccess {
+  access: WorkspaceAccess;
+  cluster: Cluster;
+}
+
+export async function clusterAccess(
+  db: Db,
+  user: User,
+  slug: string,
+  clusterId: number,
+): Promise<ClusterAccess> {
+  const access = await workspaceAccess(db, user, slug);
+  const [cluster] = await db
+    .select()
+    .from(clusters)
+    .where(and(eq(clusters.id, clusterId), eq(clusters.workspaceId, access.workspace.id)))
+    .limit(1);
+  if (!cluster) throw clusterNotFound();
+  return { access, cluster };
+}
+
+/** A cluster by id alone (calls without the workspace in their path). */
+export async function clusterAccessById(db: Db, user: User, clusterId: number): Promise<ClusterAccess> {
+  const [cluster] = await db.select().from(clusters).where(eq(clusters.id, clusterId)).limit(1);
+  if (!cluster) throw clusterNotFound();
+  try {
+    return { access: await workspaceAccessBy(db, user, { id: cluster.workspaceId }), cluster };
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) throw clusterNotFound();
+    throw err;
+  }
+}
+
+/** The cluster of an instance the caller may read (calls that name only the instance). */
+export async function instanceAccessById(db: Db, user: User, instanceId: number): Promise<ClusterAccess> {
+  const [row] = await db
+    .select({ clusterId: instances.clusterId })
+    .from(instances)
+    .where(eq(instances.id, instanceId))
+    .limit(1);
+  const notThere = () => notFound('Instance not found.');
+  if (!row) throw notThere();
+  try {
+    return await clusterAccessById(db, user, row.clusterId);
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) throw notThere();
+    throw err;
+  }
+}
+
+export function assertMayCreate(access: WorkspaceAccess): void {
+  if (!access.membership && !access.isOrganizationAdmin)
+    throw permissionDenied(
+      `You are not a member of ${access.workspace.name}, so you cannot create clusters in it.`,
+    );
+}
+
+/** Stop, pause and scale: the creator and the workspace's admins. */
+export function assertMayManage(user: User, { access, cluster }: ClusterAccess): void {
+  if (cluster.creatorId === user.id && (access.membership || access.isOrganizationAdmin)) return;
+  if (access.isAdmin) return;
+  throw permissionDenied(
+    `Only the creator of ${cluster.name} and admins of ${access.workspace.name} can stop or scale it.`,
+  );
+}

@@ -1,0 +1,231 @@
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { permissionDenied } from '../../../http/errors.js';
+import { z } from '../../../http/zod.js';
+import { workspaceAccess } from '../../identity/index.js';
+import { clusterAccess } from '../access.js';
+import { workspaceParams } from '../schemas.js';
+import { presentSpan } from './present.js';
+import * as queries from './queries.js';
+import { spanBody } from './report-schemas.js';
+import { upsertSpan } from './reports.js';
+import {
+  clusterAnalyticsSchema,
+  clusterIdParams,
+  clusterParams,
+  computationSchema,
+  daskSchedulerParams,
+  eventSchema,
+  exceptionSchema,
+  exceptionsQuery,
+  pageQuery,
+  schedulerParams,
+  spanParams,
+  spanSchema,
+  summaryQuery,
+  summarySchema,
+  timeseriesQuery,
+  timeseriesSchema,
+} from './schemas.js';
+
+const tags = ['analytics'];
+const user = { auth: 'user' } as const;
+
+/**
+ * What users read of the analytics their clusters' schedulers reported. Readers of the workspace
+ * (as for its clusters) read; clusters and schedulers of other workspaces are 404s.
+ */
+export function registerReadRoutes(app: App, deps: Deps): void {
+  const { db } = deps;
+  /** The cluster a call names, in the workspace it names. */
+  const cluster = (request: FastifyRequest, account: string, id: number) =>
+    clusterAccess(db, currentUser(request), account, id).then((a) => a.cluster);
+  /** The scheduler a call names, among the workspace's clusters. */
+  const scheduler = async (request: FastifyRequest, account: string, id: string) => {
+    const access = await workspaceAccess(db, currentUser(request), account);
+    return queries.findScheduler(db, access.workspace, id);
+  };
+
+  app.post(
+    '/api/v2/analytics/:account/cluster/:cluster/span/:span_identifier',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Records (or updates) a span of client work on the cluster: any JSON object; `name`, `start`, `stop` (epoch seconds or ISO) and `callstack` are read. Members of the workspace (and its organization admins) only.',
+        params: spanParams,
+        body: spanBody,
+        response: { 200: spanSchema },
+      },
+    },
+    async (request) => {
+      const { account, cluster: id, span_identifier } = request.params;
+      const { access, cluster: target } = await clusterAccess(db, currentUser(request), account, id);
+      // Staff read every workspace's analytics; only its members write into them.
+      if (!access.membership && !access.isOrganizationAdmin)
+        throw permissionDenied(`Only members of ${access.workspace.name} can add spans to its clusters.`);
+      return presentSpan(await upsertSpan(db, target.id, span_identifier, request.body));
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster',
+    { config: user, schema: { tags, params: clusterParams, response: { 200: clusterAnalyticsSchema } } },
+    async (request) =>
+      queries.clusterOverview(db, await cluster(request, request.params.account, request.params.cluster)),
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster/timeseries',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Seconds of task work per interval (`duration_type`), as series by task prefix, action or in total (`group_by`), and the gauges of each interval.',
+        params: clusterParams,
+        querystring: timeseriesQuery,
+        response: { 200: timeseriesSchema },
+      },
+    },
+    async (request) => {
+      const target = await cluster(request, request.params.account, request.params.cluster);
+      return queries.timeseries(db, { kind: 'cluster', id: target.id }, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster_id/summary',
+    {
+      config: user,
+      schema: { tags, params: clusterIdParams, querystring: summaryQuery, response: { 200: summarySchema } },
+    },
+    async (request) => {
+      const target = await cluster(request, request.params.account, request.params.cluster_id);
+      return queries.clusterSummary(db, target.id, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/dask/:dask_scheduler/summary',
+    {
+      config: user,
+      schema: {
+        tags,
+        params: daskSchedulerParams,
+        querystring: summaryQuery,
+        response: { 200: summarySchema },
+      },
+    },
+    async (request) => {
+      const found = await scheduler(request, request.params.account, request.params.dask_scheduler);
+      const totals = await queries.summary(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
+      return { cluster_id: found.cluster.id, scheduler_ids: [found.scheduler.schedulerId], ...totals };
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/dask/:dask_scheduler/timeseries',
+    {
+      config: user,
+      schema: {
+        tags,
+        params: daskSchedulerParams,
+        querystring: timeseriesQuery,
+        response: { 200: timeseriesSchema },
+      },
+    },
+    async (request) => {
+      const found = await scheduler(request, request.params.account, request.params.dask_scheduler);
+      return queries.timeseries(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster/spans',
+    {
+      config: user,
+      schema: { tags, params: clusterParams, querystring: pageQuery, response: { 200: z.array(spanSchema) } },
+    },
+    async (request) => {
+      const target = await cluster(request, request.params.account, request.params.cluster);
+      return queries.listSpans(db, target.id, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/:scheduler_id/computations/list',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "A Dask scheduler's computations, newest first.",
+        params: schedulerParams,
+        querystring: pageQuery,
+        response: { 200: z.array(computationSchema) },
+      },
+    },
+    async (request) => {
+      const found = await scheduler(request, request.params.account, request.params.scheduler_id);
+      return queries.listComputations(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster/computations/list',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "The cluster's computations (of all its schedulers), newest first.",
+        params: clusterParams,
+        querystring: pageQuery,
+        response: { 200: z.array(computationSchema) },
+      },
+    },
+    async (request) => {
+      const target = await cluster(request, request.params.account, request.params.cluster);
+      return queries.listComputations(db, { kind: 'cluster', id: target.id }, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/:cluster/events/list',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          "What the cluster's schedulers reported as events (`analytics/events`, register, close), newest first.",
+        params: clusterParams,
+        querystring: pageQuery,
+        response: { 200: z.array(eventSchema) },
+      },
+    },
+    async (request) => {
+      const target = await cluster(request, request.params.account, request.params.cluster);
+      return queries.listEvents(db, target.id, request.query);
+    },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/exceptions/list',
+    {
+      config: user,
+      schema: {
+        tags,
+        description: "Exceptions tasks raised on the workspace's clusters, newest first.",
+        params: workspaceParams,
+        querystring: exceptionsQuery,
+        response: { 200: z.array(exceptionSchema) },
+      },
+    },
+    async (request) => {
+      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      return queries.listExceptions(db, access.workspace, request.query);
+    },
+  );
+}

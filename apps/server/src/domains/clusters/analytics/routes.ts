@@ -1,0 +1,105 @@
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { z } from '../../../http/zod.js';
+import { workspaceAccess } from '../../identity/index.js';
+import { clusterAccess } from '../access.js';
+import { callingCluster } from '../cluster-facing/token.js';
+import type { ClusterDeps } from '../ports.js';
+import { presentSummaries } from '../present.js';
+import { clusterSummarySchema, workspaceParams } from '../schemas.js';
+import { resumeCluster, stopCluster } from '../service.js';
+import { registerReadRoutes } from './read-routes.js';
+import { registerReportRoutes } from './report-routes.js';
+import {
+  analyticsClusterSchema,
+  analyticsListQuery,
+  closeBody,
+  desiredStateBody,
+  desiredStateParams,
+  eventsBody,
+  registerBody,
+} from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['analytics'];
+const user = { auth: 'user' } as const;
+const cluster = { auth: 'cluster', csrf: false } as const;
+
+export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
+  const { db } = deps;
+
+  app.post(
+    '/api/v2/analytics/register',
+    {
+      config: cluster,
+      schema: {
+        tags,
+        body: registerBody,
+        response: { 200: z.object({ id: z.number().int(), scheduler_id: z.string() }) },
+      },
+    },
+    async (request) => service.recordRegister(db, callingCluster(request), request.body),
+  );
+
+  app.post(
+    '/api/v2/analytics/events',
+    {
+      config: cluster,
+      schema: { tags, body: eventsBody, response: { 200: z.object({ stored: z.number().int() }) } },
+    },
+    async (request) => service.recordEvents(db, callingCluster(request), request.body),
+  );
+
+  app.post(
+    '/api/v2/analytics/close',
+    { config: cluster, schema: { tags, body: closeBody, response: { 200: z.object({ ok: z.boolean() }) } } },
+    async (request) => service.recordClose(db, callingCluster(request), request.body),
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/clusters/list',
+    {
+      config: user,
+      schema: {
+        tags,
+        params: workspaceParams,
+        querystring: analyticsListQuery,
+        response: { 200: z.array(analyticsClusterSchema) },
+      },
+    },
+    async (request) => {
+      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      return service.listAnalyticsClusters(db, access.workspace.id, request.query);
+    },
+  );
+
+  app.post(
+    '/api/v2/analytics/:account/:cluster/desired-state',
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Sets what the cluster should be: `stopped`, `paused`, or `running` (resumes a paused cluster).',
+        params: desiredStateParams,
+        body: desiredStateBody,
+        response: { 200: clusterSummarySchema },
+      },
+    },
+    async (request) => {
+      const caller = currentUser(request);
+      const target = await clusterAccess(db, caller, request.params.account, request.params.cluster);
+      const { desired_status: desired, reason } = request.body;
+      const row =
+        desired === 'stopped' || desired === 'paused'
+          ? await stopCluster(deps, caller, target, { reason, pause: desired === 'paused' })
+          : await resumeCluster(deps, caller, target);
+      const { workspace } = target.access;
+      const [summary] = await presentSummaries(db, [row], new Map([[workspace.id, workspace]]));
+      return summary!;
+    },
+  );
+
+  registerReportRoutes(app, deps);
+  registerReadRoutes(app, deps);
+}

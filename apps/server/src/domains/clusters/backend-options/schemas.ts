@@ -1,0 +1,37 @@
+import { z } from '../../../http/zod.js';
+
+export { workspaceParams } from '../schemas.js';
+
+/** `GET /api/v1/{ws}/backend_options/` (client-contract.md section 7). */
+export const backendOptionsSchema = z.object({
+  backend: z.string().describe('The backend type (`in_process`, `vm_aws`, `vm_gcp`, `vm_azure`...).'),
+  options: z
+    .looseObject({ provider_name: z.string().describe('`local`, `aws`, `gcp` or `azure`.') })
+    .describe('What clients need to know of the backend (region, provider).'),
+  capabilities: z
+    .object({
+      ssh: z.boolean(),
+      dashboards: z.boolean(),
+      gpus: z.boolean(),
+      spot: z.boolean(),
+      builds: z.array(z.enum(['pip', 'conda', 'container'])),
+    })
+    .describe("What the workspace's clusters can do on this backend."),
+});
+
+/** `user/account/{ws}/options`: what the workspace's clusters can be, and the caller's limits there. */
+export const accountOptionsSchema = z.object({
+  account: z.string().describe('The workspace’s slug.'),
+  backend_type: z.string().describe('Where its clusters run: `in_process` is this machine.'),
+  provider_name: z.string(),
+  can_use_cumulus_hosted: z.boolean().describe('Always true: every workspace runs on this server’s compute.'),
+  capabilities: backendOptionsSchema.shape.capabilities,
+  core_limit: z.number().int().nullable().describe('The caller’s core limit here; null when not a member.'),
+  credit_limit: z.number().int().nullable().describe('The caller’s monthly credit limit here.'),
+  workspace_credit_limit: z.number().int().nullable(),
+  default_software_environment: z
+    .string()
+    .nullable()
+    .describe('What clusters created without an environment run on; null: the interpreter itself.'),
+  default_idle_timeout: z.string(),
+});

@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { agentBundle } from '../../../compute/agent-bundle.js';
+import type { App } from '../../../http/app-types.js';
+import { z } from '../../../http/zod.js';
+import { PYTHON_DIR } from '../../../lib/python-dir.js';
+import type { ClusterDeps } from '../ports.js';
+import { dashboardCertificate, fileRef, workerIps } from './resources.js';
+import {
+  backendId,
+  bootstrapAnswer,
+  bootstrapQuery,
+  dashboardCertAnswer,
+  fileRefAnswer,
+  fileRefParams,
+  instancePhoneHome,
+  instanceStateAnswer,
+  logBatch,
+  processPhoneHome,
+  workerIpsAnswer,
+} from './schemas.js';
+import * as service from './service.js';
+import { callingCluster } from './token.js';
+
+const tags = ['cluster-facing'];
+const cluster = { auth: 'cluster', csrf: false } as const;
+const base = '/api/v2/cluster_facing';
+const ok = z.object({ ok: z.boolean() });
+
+/** Preloads Dask runs on the scheduler and workers: Python modules shipped with the agent. */
+const PRELOADS = {
+  scheduler: 'scheduler.py',
+  worker: 'worker.py',
+  'no-client-shutdown': 'no_client_shutdown.py',
+  // Also served as `GET analytics/preload`.
+  analytics: 'analytics.py',
+  // Cloud preloads; on the local backend they have nothing to do and only log why.
+  'aws-creds-loader': 'aws_creds_loader.py',
+  'aws-spot': 'aws_spot.py',
+  'gcp-spot': 'gcp_spot.py',
+} as const;
+
+export function registerClusterFacingRoutes(app: App, deps: ClusterDeps): void {
+  const { db } = deps;
+
+  app.get(
+    `${base}/bootstrap`,
+    { config: cluster, schema: { tags, querystring: bootstrapQuery, response: { 200: bootstrapAnswer } } },
+    async (request) => service.bootstrap(deps, callingCluster(request), request.query.backend_id),
+  );
+
+  app.get(
+    `${base}/agent.tar.gz`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          'The instance agent (the `cumulus` Python package) as a gzip tar archive: what a cloud VM fetches at boot to run it.',
+      },
+    },
+    async (_request, reply) => reply.type('application/gzip').send(await agentBundle()),
+  );
+
+  for (const [name, file] of Object.entries(PRELOADS)) {
+    app.get(
+      `${base}/preload/${name}`,
+      { config: cluster, schema: { tags, description: `Python source of the ${name} preload.` } },
+      async (_request, reply) =>
+        reply
+          .type('text/x-python; charset=utf-8')
+          .send(await readFile(path.join(PYTHON_DIR, 'cumulus', 'preloads', file), 'utf8')),
+    );
+  }
+
+  app.get(
+    `${base}/instance/:backend_id/state`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description: 'The heartbeat: records that the instance is alive and answers whether it should stop.',
+        params: z.object({ backend_id: backendId }),
+        response: { 200: instanceStateAnswer },
+      },
+    },
+    async (request) => service.heartbeat(db, callingCluster(request), request.params.backend_id),
+  );
+
+  app.patch(
+    `${base}/instance/phone-home/`,
+    { config: cluster, schema: { tags, body: instancePhoneHome, response: { 200: ok } } },
+    async (request) => service.instancePhoneHomeUpdate(deps, callingCluster(request), request.body),
+  );
+
+  app.patch(
+    `${base}/scheduler/phone-home/instance`,
+    { config: cluster, schema: { tags, body: processPhoneHome, response: { 200: ok } } },
+    async (request) =>
+      service.processPhoneHomeUpdate(deps, callingCluster(request), 'scheduler', request.body),
+  );
+
+  app.patch(
+    `${base}/worker/phone-home/instance/`,
+    { config: cluster, schema: { tags, body: processPhoneHome, response: { 200: ok } } },
+    async (request) => service.processPhoneHomeUpdate(deps, callingCluster(request), 'worker', request.body),
+  );
+
+  app.post(
+    `${base}/logs`,
+    {
+      config: cluster,
+      schema: { tags, body: logBatch, response: { 200: z.object({ stored: z.number().int() }) } },
+    },
+    async (request) => service.storeLogs(db, callingCluster(request), request.body),
+  );
+
+  app.get(
+    `${base}/worker-ips`,
+    { config: cluster, schema: { tags, response: { 200: workerIpsAnswer } } },
+    async (request) => workerIps(db, callingCluster(request)),
+  );
+
+  app.get(
+    `${base}/scheduler/dashboard/cert`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          "The certificate the dashboard serves: the cluster's own (self-signed), as no DNS or ACME " +
+          'is configured to issue one for a custom subdomain.',
+        response: { 200: dashboardCertAnswer },
+      },
+    },
+    async (request) => dashboardCertificate(deps, callingCluster(request)),
+  );
+
+  app.get(
+    `${base}/db-file-ref/:key`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description: "A file kept for the cluster, e.g. `host-setup-script` (the create call's script).",
+        params: fileRefParams,
+        response: { 200: fileRefAnswer },
+      },
+    },
+    async (request) => fileRef(db, callingCluster(request), request.params.key),
+  );
+}

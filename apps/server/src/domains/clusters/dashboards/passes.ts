@@ -1,0 +1,53 @@
+import type { Db } from '../../../db/client.js';
+import type { User } from '../../../db/schema/index.js';
+import { Signer } from '../../../lib/crypto.js';
+import { findUserBy } from '../../identity/index.js';
+import { clusterAccessById } from '../access.js';
+
+/** How long a dashboard link works; the console and clients ask for a fresh one with the details. */
+export const PASS_SECONDS = 12 * 3600;
+
+/** The path a cluster's dashboard is served under, here and (as its prefix) by its scheduler. */
+export const dashboardPrefix = (clusterId: number) => `/dashboard/${clusterId}`;
+
+/** The cookie a browser keeps the pass in once it has opened a dashboard link (path-scoped). */
+export const passCookie = (clusterId: number) => `cumulus_dashboard_${clusterId}`;
+
+const signer = (secret: string) => new Signer(secret, 'dashboard-pass');
+
+/**
+ * A dashboard pass: who may open which cluster's dashboard, until when, signed with the server
+ * secret. It goes in the dashboard link (`?token=`) because a browser tab or Dask's
+ * `client.dashboard_link` sends no Authorization header; access is checked again on every use.
+ */
+export function issuePass(secret: string, clusterId: number, userId: number, now = Date.now()): string {
+  const expires = Math.floor(now / 1000) + PASS_SECONDS;
+  return `${userId}.${expires}.${signer(secret).sign(`${clusterId}:${userId}:${expires}`)}`;
+}
+
+/** The user a pass was issued to, if it is genuine, for this cluster, unexpired, and they still may read it. */
+export async function redeemPass(
+  db: Db,
+  secret: string,
+  clusterId: number,
+  pass: string | undefined,
+): Promise<User | null> {
+  const [userPart, expiresPart, signature] = (pass ?? '').split('.');
+  const userId = Number(userPart);
+  const expires = Number(expiresPart);
+  if (!signature || !Number.isInteger(userId) || !Number.isInteger(expires)) return null;
+  if (!signer(secret).verify(`${clusterId}:${userId}:${expires}`, signature)) return null;
+  if (expires < Date.now() / 1000) return null;
+  const user = await findUserBy(db, 'id', userId);
+  if (!user?.isActive) return null;
+  try {
+    await clusterAccessById(db, user, clusterId);
+    return user;
+  } catch {
+    return null;
+  }
+}
+
+export function dashboardLink(publicUrl: string, secret: string, clusterId: number, userId: number): string {
+  return `${publicUrl}${dashboardPrefix(clusterId)}/status?token=${issuePass(secret, clusterId, userId)}`;
+}

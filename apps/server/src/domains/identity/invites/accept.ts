@@ -1,0 +1,52 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import {
+  organizationInvites,
+  organizationMemberships,
+  type User,
+  workspaceInvites,
+  workspaceMemberships,
+} from '../../../db/schema/index.js';
+
+/**
+ * Turns the unexpired invitations of the user's email address into memberships, at sign-up and
+ * at each login, inside the caller's transaction. Memberships the user already has are kept as
+ * they are. Expired invitations stay behind for an admin to resend or delete.
+ */
+export async function acceptInvites(tx: Db, user: User): Promise<number> {
+  const invites = await tx
+    .select()
+    .from(organizationInvites)
+    .where(
+      and(
+        eq(organizationInvites.email, user.email.toLowerCase()),
+        gt(organizationInvites.expiration, new Date()),
+      ),
+    );
+  for (const invite of invites) {
+    await tx
+      .insert(organizationMemberships)
+      .values({ organizationId: invite.organizationId, userId: user.id, role: invite.role })
+      .onConflictDoNothing();
+    const rows = await tx
+      .select()
+      .from(workspaceInvites)
+      .where(eq(workspaceInvites.organizationInviteId, invite.id));
+    if (rows.length > 0) {
+      await tx
+        .insert(workspaceMemberships)
+        .values(
+          rows.map((r) => ({
+            workspaceId: r.workspaceId,
+            userId: user.id,
+            isAdmin: r.isAdmin,
+            coreLimit: r.coreLimit,
+            creditLimit: r.creditLimit,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    await tx.delete(organizationInvites).where(eq(organizationInvites.id, invite.id));
+  }
+  return invites.length;
+}

@@ -1,0 +1,164 @@
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { itemsOf } from '../../../http/pagination.js';
+import { z } from '../../../http/zod.js';
+import { inviteSchema } from '../invites/schemas.js';
+import { organizationParams } from '../memberships/schemas.js';
+import * as members from './members.js';
+import {
+  addMembershipBody,
+  alreadyMemberSchema,
+  createOrganizationBody,
+  membershipParams,
+  organizationListQuery,
+  organizationMembershipSchema,
+  organizationSchema,
+  organizationSummarySchema,
+  staffListQuery,
+  staffValuesQuery,
+  updateMembershipBody,
+} from './schemas.js';
+import * as organizations from './service.js';
+
+const tags = ['organizations'];
+const user = { auth: 'user' } as const;
+const staff = { auth: 'staff' } as const;
+const base = '/api/v2/users/organizations';
+
+export function registerOrganizationRoutes(app: App, deps: Deps): void {
+  const { db } = deps;
+
+  app.post(
+    `${base}/create`,
+    { config: user, schema: { tags, body: createOrganizationBody, response: { 201: organizationSchema } } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await organizations.createOrganization(db, currentUser(request), request.body.name)),
+  );
+
+  app.get(
+    `${base}/`,
+    {
+      config: user,
+      schema: {
+        tags,
+        querystring: organizationListQuery,
+        response: { 200: itemsOf(organizationSummarySchema) },
+      },
+    },
+    async (request) => organizations.listOrganizations(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    `${base}/details/:organization_id`,
+    { config: user, schema: { tags, params: organizationParams, response: { 200: organizationSchema } } },
+    async (request) =>
+      organizations.organizationDetails(db, currentUser(request), request.params.organization_id),
+  );
+
+  app.delete(
+    `${base}/delete/:organization_id`,
+    { config: user, schema: { tags, params: organizationParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await organizations.deleteOrganization(db, currentUser(request), request.params.organization_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${base}/members/:organization_id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: organizationParams,
+        querystring: organizationListQuery,
+        response: { 200: itemsOf(organizationMembershipSchema) },
+      },
+    },
+    async (request) =>
+      members.listMembers(db, currentUser(request), request.params.organization_id, request.query),
+  );
+
+  app.get(
+    `${base}/membership/:membership_id`,
+    {
+      config: user,
+      schema: { tags, params: membershipParams, response: { 200: organizationMembershipSchema } },
+    },
+    async (request) => members.getMembership(db, currentUser(request), request.params.membership_id),
+  );
+
+  app.post(
+    `${base}/add-membership`,
+    {
+      config: user,
+      schema: {
+        tags,
+        description:
+          'Adds a user by username or email. Known users become members (`membership`); an unknown ' +
+          'email is invited (`invite`). 409 ALREADY_MEMBER carries `membership_id`, 409 ALREADY_INVITED `invite_id`.',
+        body: addMembershipBody,
+        response: {
+          201: z.object({
+            membership: organizationMembershipSchema.nullable(),
+            invite: inviteSchema.nullable(),
+          }),
+          409: alreadyMemberSchema
+            .partial({ membership_id: true })
+            .extend({ invite_id: z.number().int().optional() }),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await members.addMembership(deps, currentUser(request), request.body)),
+  );
+
+  app.patch(
+    `${base}/update-membership/:membership_id`,
+    {
+      config: user,
+      schema: {
+        tags,
+        params: membershipParams,
+        body: updateMembershipBody,
+        response: { 200: organizationMembershipSchema },
+      },
+    },
+    async (request) =>
+      members.updateMembership(db, currentUser(request), request.params.membership_id, request.body),
+  );
+
+  app.delete(
+    `${base}/remove-membership/:membership_id`,
+    { config: user, schema: { tags, params: membershipParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await members.removeMembership(db, currentUser(request), request.params.membership_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${base}/staff-list`,
+    {
+      config: staff,
+      schema: { tags, querystring: staffListQuery, response: { 200: itemsOf(organizationSummarySchema) } },
+    },
+    async (request) => organizations.staffListOrganizations(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    `${base}/staff-list-values`,
+    {
+      config: staff,
+      schema: {
+        tags,
+        querystring: staffValuesQuery,
+        response: { 200: itemsOf(z.object({ id: z.number().int(), name: z.string() })) },
+      },
+    },
+    async (request) => organizations.staffListValues(db, request.query.starts_with, request.query.limit),
+  );
+}

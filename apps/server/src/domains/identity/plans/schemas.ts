@@ -1,0 +1,15 @@
+import { z } from '../../../http/zod.js';
+
+const limit = z.number().int().nullable();
+
+/** The tier's gates, on the organization and its program. */
+export const planGatesFields = {
+  /** Spot instances running at once across the organization; null: no limit, 0: none. */
+  spot_usage_limit: limit,
+  /** ARM (aarch64) instances running at once across the organization; null: no limit, 0: none. */
+  arm_usage_limit: limit,
+  can_use_custom_networking: z.boolean(),
+  can_use_private_pypi: z.boolean(),
+  /** Months one billing period (one invoice) covers; usage limits reset monthly whatever it is. */
+  billing_periods: z.number().int(),
+};

@@ -1,0 +1,61 @@
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { pageOf, pageQuery, pageResult } from '../../../http/pagination.js';
+import {
+  createdTokenSchema,
+  identifierParams,
+  idParams,
+  pendingTokenBody,
+  pendingTokenSchema,
+  tokenCreateBody,
+  tokenSchema,
+} from './schemas.js';
+import * as tokens from './service.js';
+
+const tags = ['api-tokens'];
+
+export function registerTokenRoutes(app: App, { db }: Deps): void {
+  app.post(
+    '/api/v1/api-tokens/',
+    {
+      config: { auth: 'user' },
+      schema: { tags, body: tokenCreateBody, response: { 201: createdTokenSchema } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await tokens.createToken(db, currentUser(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/api-tokens/',
+    {
+      config: { auth: 'user' },
+      schema: { tags, querystring: pageQuery, response: { 200: pageOf(tokenSchema) } },
+    },
+    async (request) => {
+      const page = await tokens.listTokens(db, currentUser(request), request.query);
+      return pageResult(request, request.query, page.count, page.results);
+    },
+  );
+
+  app.delete(
+    '/api/v1/api-tokens/:identifier/revoke',
+    { config: { auth: 'user' }, schema: { tags, params: identifierParams, response: { 200: tokenSchema } } },
+    async (request) => tokens.revokeToken(db, currentUser(request), request.params.identifier),
+  );
+
+  app.patch(
+    '/api/v1/api-tokens/:id/activate/',
+    { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: tokenSchema } } },
+    async (request) => tokens.activateToken(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/v1/api-tokens-no-user/',
+    {
+      config: { auth: 'none' },
+      schema: { tags, body: pendingTokenBody, response: { 201: pendingTokenSchema } },
+    },
+    async (request, reply) => reply.code(201).send(await tokens.createPendingToken(db, request.body.label)),
+  );
+}

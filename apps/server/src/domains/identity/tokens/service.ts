@@ -1,0 +1,125 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { apiTokens, type User } from '../../../db/schema/index.js';
+import { fieldError, notFound } from '../../../http/errors.js';
+import { type PageQuery, paginate } from '../../../http/pagination.js';
+import { randomHex, sha256 } from '../../../lib/crypto.js';
+import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
+import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../auth/authenticator.js';
+import { setFlag } from '../interactions/service.js';
+
+type TokenRow = typeof apiTokens.$inferSelect;
+
+export function present(token: TokenRow) {
+  return {
+    identifier: token.identifier,
+    label: token.label,
+    created: isoTime(token.created),
+    expiry: isoTimeOrNull(token.expiry),
+    expired: token.expiry !== null && token.expiry.getTime() <= Date.now(),
+    revoked: token.revokedAt !== null,
+    last_used: isoTimeOrNull(token.lastUsedAt),
+  };
+}
+
+/** `<identifier>-<secret>`: the identifier is public, only the secret's hash is stored. */
+function mint(): { identifier: string; secret: string; token: string } {
+  const identifier = randomHex(8);
+  const secret = randomHex(24);
+  return { identifier, secret, token: `${identifier}-${secret}` };
+}
+
+/** A token made on the Profile page or claimed by `cumulus login` both tick `has-api-key`. */
+const markHasApiKey = (db: Db, userId: number) => setFlag(db, userId, 'has-api-key', true);
+
+export async function createToken(
+  db: Db,
+  user: User,
+  input: { label?: string | null; expiry?: string | null },
+) {
+  let expiry: Date | null = null;
+  if (input.expiry) {
+    expiry = new Date(input.expiry);
+    if (expiry.getTime() <= Date.now()) throw fieldError('expiry', 'Expiry must be in the future.');
+  }
+  const minted = mint();
+  const row = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiTokens)
+      .values({
+        identifier: minted.identifier,
+        secretHash: sha256(minted.secret),
+        userId: user.id,
+        label: input.label ?? '',
+        expiry,
+        activatedAt: new Date(),
+      })
+      .returning();
+    await markHasApiKey(tx, user.id);
+    return row!;
+  });
+  return { ...present(row), token: minted.token };
+}
+
+export async function listTokens(db: Db, user: User, page: PageQuery) {
+  const mine = eq(apiTokens.userId, user.id);
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(apiTokens).where(mine).orderBy(desc(apiTokens.created), desc(apiTokens.id)),
+    db.$count(apiTokens, mine),
+  );
+  return { count, results: rows.map(present) };
+}
+
+export async function revokeToken(db: Db, user: User, identifier: string) {
+  const [row] = await db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.identifier, identifier), eq(apiTokens.userId, user.id)))
+    .limit(1);
+  if (!row) throw notFound();
+  if (row.revokedAt) return present(row);
+  const [updated] = await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(eq(apiTokens.id, row.id))
+    .returning();
+  return present(updated!);
+}
+
+/** Terminal sign-in, step 1: a token that authenticates nothing until a user activates it. */
+export async function createPendingToken(db: Db, label: string | null | undefined) {
+  const minted = mint();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ identifier: minted.identifier, secretHash: sha256(minted.secret), label: label ?? '' })
+    .returning();
+  return {
+    identifier: row!.identifier,
+    token: minted.token,
+    label: row!.label,
+    created: isoTime(row!.created),
+    expiry: isoTime(new Date(row!.created.getTime() + PENDING_TOKEN_TTL)),
+  };
+}
+
+/** Terminal sign-in, step 2: the signed-in user claims the pending token; it now acts as them. */
+export async function activateToken(db: Db, user: User, identifier: string) {
+  const [row] = await db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.identifier, identifier), isNull(apiTokens.userId), isNull(apiTokens.revokedAt)))
+    .limit(1);
+  if (!row || !isPendingTokenUsable(row.created)) throw notFound();
+  const activated = await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(apiTokens)
+      .set({ userId: user.id, activatedAt: new Date() })
+      .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
+      .returning();
+    if (claimed) await markHasApiKey(tx, user.id);
+    return claimed;
+  });
+  if (!activated) throw notFound();
+  return present(activated);
+}

@@ -1,0 +1,91 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Backends } from '../../compute/backend.js';
+import type { Db } from '../../db/client.js';
+import { softwareBuilds } from '../../db/schema/index.js';
+
+/** The latest build of the latest spec of every alias: what each alias uses now. */
+const latestOfAliases = sql`select distinct on (s.alias_id) b.id from software_specs s
+    join software_builds b on b.spec_id = s.id and b.state = 'built'
+    order by s.alias_id, s.id desc, b.id desc`;
+
+/**
+ * Garbage collection: built environments no alias and no cluster uses any more and older than the retention lose
+ * their files but keep lockfile and logs ("archived"); a later build of them restores them from
+ * the lockfile. Environment directories no build knows (their alias was deleted) go too.
+ * Answers how many environments it freed.
+ */
+export async function collectEnvironments(
+  db: Db,
+  backends: Backends,
+  options: {
+    retentionMs: number;
+    dataDir: string;
+    log: FastifyBaseLogger;
+    /** The builds clusters that have not ended run on (given by server.ts: clusters sit above software). */
+    buildsOfClusters: () => Promise<number[]>;
+  },
+): Promise<number> {
+  const builder = backends.standard().builder;
+  if (!builder) return 0;
+  const cutoff = new Date(Date.now() - options.retentionMs);
+  const latest = await db.execute<{ id: number }>(latestOfAliases);
+  const usedIds = [
+    ...new Set([
+      ...(latest as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id)),
+      ...(await options.buildsOfClusters()),
+    ]),
+  ];
+  const usedLocations = new Set(
+    usedIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ location: softwareBuilds.location })
+            .from(softwareBuilds)
+            .where(inArray(softwareBuilds.id, usedIds))
+        ).map((r) => r.location),
+  );
+  const stale = await db
+    .select({ id: softwareBuilds.id, location: softwareBuilds.location })
+    .from(softwareBuilds)
+    .where(
+      and(
+        eq(softwareBuilds.state, 'built'),
+        isNull(softwareBuilds.archivedAt),
+        isNotNull(softwareBuilds.location),
+        lt(softwareBuilds.ended, cutoff),
+      ),
+    );
+  const freed = new Set<string>();
+  for (const build of stale) {
+    if (usedIds.includes(build.id) || !build.location) continue;
+    if (!usedLocations.has(build.location) && !freed.has(build.location)) {
+      await builder.remove(build.location);
+      freed.add(build.location);
+      options.log.info({ location: build.location }, 'software environment archived (unused)');
+    }
+    await db
+      .update(softwareBuilds)
+      .set({ archivedAt: new Date(), location: null, sizeBytes: 0 })
+      .where(eq(softwareBuilds.id, build.id));
+  }
+  // Directories of deleted aliases' builds: no row points at them any more.
+  const root = path.join(options.dataDir, 'environments');
+  const known = new Set(
+    (await db.selectDistinct({ location: softwareBuilds.location }).from(softwareBuilds)).map(
+      (r) => r.location,
+    ),
+  );
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    if (name.startsWith('.')) continue;
+    const location = path.join(root, name);
+    if (!known.has(location)) {
+      await builder.remove(location);
+      freed.add(location);
+    }
+  }
+  return freed.size;
+}

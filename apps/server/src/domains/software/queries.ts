@@ -1,0 +1,291 @@
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  type SoftwareAlias,
+  softwareAliases,
+  softwareBuildLogs,
+  softwareBuilds,
+  softwareSpecs,
+  type User,
+} from '../../db/schema/index.js';
+import { notFound, permissionDenied } from '../../http/errors.js';
+import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
+import type { z } from '../../http/zod.js';
+import { contains, startsWith } from '../../lib/sql.js';
+import {
+  readableWorkspaceIds,
+  resolveScope,
+  userView,
+  type WorkspaceAccess,
+  workspaceAccess,
+  workspaceView,
+} from '../identity/index.js';
+import { presentAliases, presentBuild, presentSpecs } from './present.js';
+import type { aliasListQuery, buildLogsQuery, scopedAliasQuery, valuesQuery } from './schemas.js';
+
+const aliasNotFound = () => notFound('Software environment not found.');
+const buildNotFound = () => notFound('Build not found.');
+
+/** The latest build's state of an alias, for filters and ordering. */
+const aliasStatus = sql<string | null>`(
+  select b.state from ${softwareBuilds} b join ${softwareSpecs} s on s.id = b.spec_id
+  where s.alias_id = ${softwareAliases.id} order by s.id desc, b.id desc limit 1)`;
+
+/** `GET .../account/{ws}/alias`: the workspace's environments, newest first; package-synced ones if asked. */
+export async function listAliases(db: Db, user: User, slug: string, query: z.infer<typeof aliasListQuery>) {
+  const { workspace } = await workspaceAccess(db, user, slug);
+  const where = and(
+    eq(softwareAliases.workspaceId, workspace.id),
+    query.include_package_sync ? undefined : eq(softwareAliases.packageSync, false),
+  );
+  const { rows, count } = await paginate(
+    query,
+    db
+      .select()
+      .from(softwareAliases)
+      .where(where)
+      .orderBy(desc(softwareAliases.updated), desc(softwareAliases.id)),
+    db.$count(softwareAliases, where),
+  );
+  return { items: await presentAliases(db, rows), count };
+}
+
+/**
+ * `GET software-environment/alias`: environments across what the caller may read (a workspace,
+ * an organization, everything for staff), filtered and ordered as the Software list asks.
+ */
+export async function scopedAliases(db: Db, user: User, query: z.infer<typeof scopedAliasQuery>) {
+  const scope = await resolveScope(db, user, query);
+  if (scope.workspaceIds?.length === 0) return { items: [], count: 0 };
+  const where = and(
+    scope.workspaceIds === null ? undefined : inArray(softwareAliases.workspaceId, scope.workspaceIds),
+    scope.userId === null ? undefined : eq(softwareAliases.creatorId, scope.userId),
+    query.name ? contains(softwareAliases.name, query.name) : undefined,
+    query.package_sync === undefined ? undefined : eq(softwareAliases.packageSync, query.package_sync),
+    query.creator
+      ? inArray(
+          softwareAliases.creatorId,
+          db.select({ id: userView.id }).from(userView).where(eq(userView.username, query.creator)),
+        )
+      : undefined,
+    query.status ? sql`${aliasStatus} = ${query.status}` : undefined,
+  );
+  const direction = query.order_by_direction === 'asc' ? asc : desc;
+  const order = {
+    name: softwareAliases.name,
+    package_sync: softwareAliases.packageSync,
+    status: aliasStatus,
+    updated: softwareAliases.updated,
+    created: softwareAliases.created,
+  }[query.order_by];
+  const { rows, count } = await paginate(
+    query,
+    db.select().from(softwareAliases).where(where).orderBy(direction(order), direction(softwareAliases.id)),
+    db.$count(softwareAliases, where),
+  );
+  return { items: await presentAliases(db, rows), count };
+}
+
+/** `GET software-environment/values`: what a filter key can be, for the search bar's suggestions. */
+export async function filterValues(db: Db, user: User, query: z.infer<typeof valuesQuery>) {
+  const readable = user.isStaff ? null : await readableWorkspaceIds(db, user);
+  const scope = readable === null ? undefined : inArray(softwareAliases.workspaceId, readable);
+  const limit = query.limit;
+  switch (query.key) {
+    case 'name':
+      return (
+        await db
+          .selectDistinct({ v: softwareAliases.name })
+          .from(softwareAliases)
+          .where(and(scope, startsWith(softwareAliases.name, query.starts_with)))
+          .orderBy(softwareAliases.name)
+          .limit(limit)
+      ).map((r) => r.v);
+    case 'account':
+      return (
+        await db
+          .selectDistinct({ v: workspaceView.slug })
+          .from(softwareAliases)
+          .innerJoin(workspaceView, eq(workspaceView.id, softwareAliases.workspaceId))
+          .where(and(scope, startsWith(workspaceView.slug, query.starts_with)))
+          .orderBy(workspaceView.slug)
+          .limit(limit)
+      ).map((r) => r.v);
+    case 'user':
+      return (
+        await db
+          .selectDistinct({ v: userView.username })
+          .from(softwareAliases)
+          .innerJoin(userView, eq(userView.id, softwareAliases.creatorId))
+          .where(and(scope, startsWith(userView.username, query.starts_with)))
+          .orderBy(userView.username)
+          .limit(limit)
+      ).map((r) => r.v);
+    case 'status':
+      return ['queued', 'building', 'built', 'error'].filter((s) =>
+        s.startsWith(query.starts_with.toLowerCase()),
+      );
+  }
+}
+
+/** An alias of the workspace, by id or name. */
+export async function findAlias(
+  db: Db,
+  user: User,
+  slug: string,
+  key: { id: number } | { name: string },
+): Promise<{ access: WorkspaceAccess; alias: SoftwareAlias }> {
+  const access = await workspaceAccess(db, user, slug);
+  const [alias] = await db
+    .select()
+    .from(softwareAliases)
+    .where(
+      and(
+        eq(softwareAliases.workspaceId, access.workspace.id),
+        'id' in key ? eq(softwareAliases.id, key.id) : eq(softwareAliases.name, key.name),
+      ),
+    );
+  if (!alias) throw aliasNotFound();
+  return { access, alias };
+}
+
+export async function aliasDetails(db: Db, user: User, slug: string, key: { id: number } | { name: string }) {
+  const { alias } = await findAlias(db, user, slug, key);
+  return (await presentAliases(db, [alias]))[0]!;
+}
+
+/** `DELETE .../alias/name/{name}`: its creator or the workspace's admins; its unused environments are freed later. */
+export async function deleteAlias(db: Db, user: User, slug: string, name: string) {
+  const { access, alias } = await findAlias(db, user, slug, { name });
+  if (alias.creatorId !== user.id && !access.isAdmin)
+    throw permissionDenied(
+      `Only the creator of ${alias.name} and admins of ${access.workspace.name} can delete it.`,
+    );
+  await db.delete(softwareAliases).where(eq(softwareAliases.id, alias.id));
+}
+
+/** A spec of the workspace, with its alias. */
+async function findSpec(db: Db, user: User, slug: string, specId: number) {
+  const access = await workspaceAccess(db, user, slug);
+  const [row] = await db
+    .select({ spec: softwareSpecs, alias: softwareAliases })
+    .from(softwareSpecs)
+    .innerJoin(softwareAliases, eq(softwareAliases.id, softwareSpecs.aliasId))
+    .where(and(eq(softwareSpecs.id, specId), eq(softwareSpecs.workspaceId, access.workspace.id)));
+  if (!row) throw notFound('Spec not found.');
+  return row;
+}
+
+export async function specDetails(db: Db, user: User, slug: string, specId: number) {
+  const { spec, alias } = await findSpec(db, user, slug, specId);
+  return (await presentSpecs(db, [spec], new Map([[alias.id, alias]])))[0]!;
+}
+
+/** `GET .../spec-yaml/{id}`: the spec as a conda environment.yml (pip requirements under `pip:`). */
+export async function specYaml(db: Db, user: User, slug: string, specId: number): Promise<string> {
+  const { spec, alias } = await findSpec(db, user, slug, specId);
+  const quote = (s: string) => (/^[\w.=<>!~*,@:/+-]+$/.test(s) ? s : JSON.stringify(s));
+  const pip = [
+    ...(spec.rawPip ?? []),
+    ...spec.packages.filter((p) => p.include && p.name !== 'python').map((p) => `${p.name}${p.specifier}`),
+  ];
+  const conda =
+    (spec.rawConda?.dependencies as unknown[] | undefined)?.filter(
+      (d): d is string => typeof d === 'string',
+    ) ?? [];
+  const python = spec.pythonSpecifier ? [`python${spec.pythonSpecifier.replace(/^==/, '=')}`] : [];
+  const channels = (spec.rawConda?.channels as string[] | undefined) ?? [];
+  const lines = [`name: ${quote(alias.name)}`];
+  if (channels.length) lines.push('channels:', ...channels.map((c) => `  - ${quote(c)}`));
+  lines.push('dependencies:', ...[...python, ...conda].map((d) => `  - ${quote(d)}`));
+  if (pip.length) lines.push('  - pip', '  - pip:', ...pip.map((p) => `      - ${quote(p)}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export async function aliasSpecs(db: Db, user: User, slug: string, aliasId: number, page: OffsetQuery) {
+  const { alias } = await findAlias(db, user, slug, { id: aliasId });
+  const where = eq(softwareSpecs.aliasId, alias.id);
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(softwareSpecs).where(where).orderBy(desc(softwareSpecs.id)),
+    db.$count(softwareSpecs, where),
+  );
+  return { items: await presentSpecs(db, rows, new Map([[alias.id, alias]])), count };
+}
+
+/** Builds of an alias (all its specs) or of one spec, newest first. */
+export async function listBuilds(
+  db: Db,
+  user: User,
+  slug: string,
+  of: { aliasId: number } | { specId: number },
+  page: OffsetQuery,
+) {
+  const alias =
+    'aliasId' in of
+      ? (await findAlias(db, user, slug, { id: of.aliasId })).alias
+      : (await findSpec(db, user, slug, of.specId)).alias;
+  const where =
+    'aliasId' in of
+      ? inArray(
+          softwareBuilds.specId,
+          db
+            .select({ id: softwareSpecs.id })
+            .from(softwareSpecs)
+            .where(eq(softwareSpecs.aliasId, of.aliasId)),
+        )
+      : eq(softwareBuilds.specId, of.specId);
+  const { rows, count } = await paginate(
+    page,
+    db.select().from(softwareBuilds).where(where).orderBy(desc(softwareBuilds.id)),
+    countRows(db.select({ n: sql<number>`count(*)::int` }).from(softwareBuilds).where(where)),
+  );
+  return { items: rows.map((b) => presentBuild(b, alias)), count };
+}
+
+/** A build of the workspace, with its alias. */
+export async function findBuild(db: Db, user: User, slug: string, buildId: number) {
+  const access = await workspaceAccess(db, user, slug);
+  const [row] = await db
+    .select({ build: softwareBuilds, alias: softwareAliases })
+    .from(softwareBuilds)
+    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
+    .innerJoin(softwareAliases, eq(softwareAliases.id, softwareSpecs.aliasId))
+    .where(and(eq(softwareBuilds.id, buildId), eq(softwareBuilds.workspaceId, access.workspace.id)));
+  if (!row) throw buildNotFound();
+  return row;
+}
+
+export async function buildDetails(db: Db, user: User, slug: string, buildId: number) {
+  const { build, alias } = await findBuild(db, user, slug, buildId);
+  return presentBuild(build, alias);
+}
+
+/** `GET .../build/logs/{id}`: log lines in order, a page at a time; `nextToken` continues where this page ended. */
+export async function buildLogs(
+  db: Db,
+  user: User,
+  slug: string,
+  buildId: number,
+  query: z.infer<typeof buildLogsQuery>,
+) {
+  await findBuild(db, user, slug, buildId);
+  const after = query.pageToken ? Number(query.pageToken) : 0;
+  const rows = await db
+    .select()
+    .from(softwareBuildLogs)
+    .where(and(eq(softwareBuildLogs.buildId, buildId), gt(softwareBuildLogs.id, after)))
+    .orderBy(asc(softwareBuildLogs.id))
+    .limit(query.limit);
+  return {
+    events: rows.map((r) => ({ eventId: String(r.id), timestamp: r.timestampMs, message: r.message })),
+    nextToken: String(rows.at(-1)?.id ?? after),
+  };
+}
+
+/** The lockfile of a built build, as text (`pip install -r` reads it). */
+export async function buildLockfile(db: Db, user: User, slug: string, buildId: number): Promise<string> {
+  const { build } = await findBuild(db, user, slug, buildId);
+  if (!build.lockfile) throw notFound('This build has no lockfile: it has not been built.');
+  return build.lockfile;
+}

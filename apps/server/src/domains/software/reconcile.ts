@@ -1,0 +1,218 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { BackendError, type Backends, describeFailure } from '../../compute/backend.js';
+import type { BuildRequest } from '../../compute/builder.js';
+import type { Db } from '../../db/client.js';
+import {
+  packageFiles,
+  type SoftwareSpec,
+  softwareBuildLogs,
+  softwareBuilds,
+  softwareSpecs,
+} from '../../db/schema/index.js';
+import type { Loops } from '../../deps.js';
+import { randomHex, sha256 } from '../../lib/crypto.js';
+import { type LoopDomain, loopRows } from '../../loops/runner.js';
+import { packageFilePath } from './files.js';
+
+export interface BuildLoopContext {
+  db: Db;
+  loops: Loops;
+  backends: Backends;
+  dataDir: string;
+  /** The control plane's address as build machines reach it. */
+  serverUrl: string;
+  log: FastifyBaseLogger;
+  /** A build ended (built or failed): the clusters waiting for it look again now (given by server.ts). */
+  buildEnded(buildId: number): Promise<void>;
+}
+
+/** A build that runs longer than this is stopped and fails. */
+const BUILD_TIMEOUT_MS = 60 * 60_000;
+/** Log lines are written in batches: every this many ms or lines, whichever comes first. */
+const LOG_FLUSH_MS = 250;
+const LOG_FLUSH_LINES = 200;
+
+/**
+ * Software builds as a domain of the loop runner. Queued builds are claimed one or two at a time
+ * (builds are heavy), leased while they run; a build found `building` was cut off by a server that
+ * stopped, and starts again. A build ends `built` or `error` and is settled.
+ */
+export function buildDomain(ctx: BuildLoopContext): LoopDomain {
+  return {
+    name: 'software-builds',
+    rows: { ...loopRows(softwareBuilds), where: sql`${softwareBuilds.state} in ('queued', 'building')` },
+    reconcile: (id, context) => runBuild(ctx, id, context.signal),
+    backoff: { initialMs: 5_000, capMs: 5 * 60_000, describeError: describeFailure },
+    intervalMs: 5_000,
+    leaseMs: 60_000,
+    concurrency: 2,
+  };
+}
+
+async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSignal): Promise<null> {
+  const { db } = ctx;
+  const row = await buildWithSpec(db, buildId);
+  if (!row || (row.build.state !== 'queued' && row.build.state !== 'building')) return null;
+  const { build, spec } = row;
+  const logs = new LogWriter(db, buildId);
+  if (build.state === 'building')
+    logs.add('This build was interrupted when its server stopped: starting it again.');
+  // Every attempt has a token of its own: a machine of an earlier attempt can no longer report.
+  const token = `cbt_${randomHex(24)}`;
+  await db
+    .update(softwareBuilds)
+    .set({
+      state: 'building',
+      reason: '',
+      started: new Date(),
+      ended: null,
+      tokenHash: sha256(token),
+      report: null,
+    })
+    .where(eq(softwareBuilds.id, buildId));
+  const remote = {
+    token,
+    serverUrl: ctx.serverUrl,
+    report: async () =>
+      (
+        await db
+          .select({ report: softwareBuilds.report })
+          .from(softwareBuilds)
+          .where(eq(softwareBuilds.id, buildId))
+      )[0]?.report ?? null,
+  };
+  try {
+    const backend = await ctx.backends.forWorkspace(build.workspaceId);
+    if (!backend.builder)
+      throw new BackendError(`The ${backend.type} backend cannot build software environments.`, false);
+    const request = await buildRequest(ctx, buildId, spec, build.fromLockfile);
+    const deadline = AbortSignal.timeout(BUILD_TIMEOUT_MS);
+    const result = await backend.builder.build(request, {
+      log: (line) => logs.add(line),
+      signal: AbortSignal.any([signal, deadline]),
+      remote,
+    });
+    if (deadline.aborted)
+      throw new BackendError(`The build took longer than ${BUILD_TIMEOUT_MS / 60_000} minutes.`, false);
+    logs.add(
+      `Built: ${result.packages.length} package${result.packages.length === 1 ? '' : 's'} installed, ` +
+        `${(result.sizeBytes / 2 ** 20).toFixed(1)} MiB at ${result.location}`,
+    );
+    await logs.close();
+    await db
+      .update(softwareBuilds)
+      .set({
+        state: 'built',
+        reason: '',
+        lockfile: result.lockfile,
+        lockedPackages: result.packages,
+        lockfileHash: result.lockfileHash,
+        location: result.location,
+        sizeBytes: result.sizeBytes,
+        archivedAt: null,
+        ended: new Date(),
+      })
+      .where(eq(softwareBuilds.id, buildId));
+    await ctx.buildEnded(buildId);
+    return null;
+  } catch (err) {
+    if (signal.aborted || (err instanceof BackendError && err.retryable)) {
+      // Interrupted (the server stops, the lease was lost) or a passing fault: the runner tries again.
+      logs.add(`The build stopped: ${describeFailure(err)}`);
+      await logs.close();
+      throw err;
+    }
+    const reason = describeFailure(err);
+    logs.add(`The build failed: ${reason}`);
+    await logs.close();
+    await db
+      .update(softwareBuilds)
+      .set({ state: 'error', reason: reason.slice(0, 4000), ended: new Date() })
+      .where(eq(softwareBuilds.id, buildId));
+    await ctx.buildEnded(buildId);
+    return null;
+  }
+}
+
+/** A build and the spec it builds. */
+export async function buildWithSpec(db: Db, buildId: number) {
+  const [row] = await db
+    .select({ build: softwareBuilds, spec: softwareSpecs })
+    .from(softwareBuilds)
+    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
+    .where(eq(softwareBuilds.id, buildId));
+  return row;
+}
+
+/** What the builder installs: the spec's requirements and wheels, or exactly a lockfile. */
+export async function buildRequest(
+  ctx: Pick<BuildLoopContext, 'db' | 'dataDir'>,
+  buildId: number,
+  spec: SoftwareSpec,
+  fromLockfile: string | null,
+): Promise<BuildRequest> {
+  const kind = spec.containerUri ? 'container' : spec.rawConda ? 'conda' : 'pip';
+  const fileIds = spec.packages.flatMap((p) => (p.include && p.file ? [p.file] : []));
+  const files =
+    fileIds.length === 0
+      ? []
+      : await ctx.db.select().from(packageFiles).where(inArray(packageFiles.id, fileIds));
+  const requirements = [
+    ...(spec.rawPip ?? []),
+    ...spec.packages
+      .filter((p) => p.include && !p.file && p.name !== 'python')
+      .map((p) => `${p.name}${p.specifier}`),
+  ];
+  return {
+    buildId,
+    kind,
+    requirements,
+    wheels: files.map((f) => ({
+      id: f.id,
+      fileName: f.fileName,
+      sha256: f.sha256,
+      path: packageFilePath(ctx.dataDir, f),
+    })),
+    lockfile: fromLockfile ?? undefined,
+  };
+}
+
+/** Appends build output in batches; a log is never rewritten. */
+class LogWriter {
+  #pending: { timestampMs: number; message: string }[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly buildId: number,
+  ) {}
+
+  add(message: string): void {
+    this.#pending.push({ timestampMs: Date.now(), message: message.replaceAll('\0', '').slice(0, 10_000) });
+    if (this.#pending.length >= LOG_FLUSH_LINES) this.#flush();
+    else this.#timer ??= setTimeout(() => this.#flush(), LOG_FLUSH_MS);
+  }
+
+  async close(): Promise<void> {
+    this.#flush();
+    await this.#writing;
+  }
+
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const lines = this.#pending.splice(0);
+    if (lines.length === 0) return;
+    this.#writing = this.#writing.then(() =>
+      this.db
+        .insert(softwareBuildLogs)
+        .values(lines.map((l) => ({ buildId: this.buildId, ...l })))
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+    );
+  }
+}
