@@ -1535,89 +1535,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/user/account/{account}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The workspace’s slug. */
-                            account: string;
-                            /** @description Where its clusters run: `in_process` is this machine. */
-                            backend_type: string;
-                            provider_name: string;
-                            /** @description Always true: every workspace runs on this server’s compute. */
-                            can_use_cumulus_hosted: boolean;
-                            /** @description What the workspace's clusters can do on this backend. */
-                            capabilities: {
-                                ssh: boolean;
-                                dashboards: boolean;
-                                gpus: boolean;
-                                spot: boolean;
-                                builds: ("pip" | "conda" | "container")[];
-                            };
-                            /** @description The caller’s core limit here; null when not a member. */
-                            core_limit: number | null;
-                            /** @description The caller’s monthly credit limit here. */
-                            credit_limit: number | null;
-                            workspace_credit_limit: number | null;
-                            /** @description What clusters created without an environment run on; null: the interpreter itself. */
-                            default_software_environment: string | null;
-                            default_idle_timeout: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/user/account/{account}/registry": {
         parameters: {
             query?: never;
@@ -2800,71 +2717,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/user/account/{account}/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            has_quota: boolean;
-                            credit_limit: number | null;
-                            credits_used: number;
-                            workspace_credit_limit: number | null;
-                            workspace_credits_used: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8081,6 +7933,89 @@ export interface paths {
                                 spot: boolean;
                                 builds: ("pip" | "conda" | "container")[];
                             };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/account/{account}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The workspace’s slug. */
+                            account: string;
+                            /** @description Where its clusters run: `in_process` is this machine. */
+                            backend_type: string;
+                            provider_name: string;
+                            /** @description Always true: every workspace runs on this server’s compute. */
+                            can_use_cumulus_hosted: boolean;
+                            /** @description What the workspace's clusters can do on this backend. */
+                            capabilities: {
+                                ssh: boolean;
+                                dashboards: boolean;
+                                gpus: boolean;
+                                spot: boolean;
+                                builds: ("pip" | "conda" | "container")[];
+                            };
+                            /** @description The caller’s core limit here; null when not a member. */
+                            core_limit: number | null;
+                            /** @description The caller’s monthly credit limit here. */
+                            credit_limit: number | null;
+                            workspace_credit_limit: number | null;
+                            /** @description What clusters created without an environment run on; null: the interpreter itself. */
+                            default_software_environment: string | null;
+                            default_idle_timeout: string;
                         };
                     };
                 };
@@ -17165,6 +17100,71 @@ export interface paths {
                                     [key: string]: number;
                                 };
                             }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/account/{account}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            has_quota: boolean;
+                            credit_limit: number | null;
+                            credits_used: number;
+                            workspace_credit_limit: number | null;
+                            workspace_credits_used: number;
                         };
                     };
                 };
