@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Cumulus needs beyond npm, when it is missing:
-#   - Debian's python3-distributed (real Dask for local clusters) and python3-pip (software builds),
-#     for /usr/bin/python3 or $CUMULUS_PYTHON
+#   - Debian's python3-distributed (real Dask for local clusters), python3-pip (software builds) and
+#     python3-notebook (Jupyter for notebook clusters, unless JupyterLab is there), for /usr/bin/python3
+#     or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
 #   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
 #   - with --aws: moto's AWS API server (`moto_server`, pip package moto[server]) the EC2 tests and
@@ -37,6 +38,10 @@ packages=()
 if ! "$python" -c 'import distributed' >/dev/null 2>&1; then packages+=(python3-distributed); fi
 # Software environments are built with the interpreter's own pip.
 if ! "$python" -m pip --version >/dev/null 2>&1; then packages+=(python3-pip); fi
+# Notebook clusters run Jupyter with the clusters' Python: JupyterLab, or Debian's Jupyter Notebook.
+if ! "$python" -c 'import jupyterlab' >/dev/null 2>&1 && ! "$python" -c 'import notebook' >/dev/null 2>&1; then
+  packages+=(python3-notebook)
+fi
 if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
 if $want_bench && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
 [ ${#packages[@]} -eq 0 ] && exit 0

@@ -6,7 +6,7 @@ the CLI and the agent start without loading Dask's client machinery.
 
 __version__ = "0.1.0"
 
-__all__ = ["Cluster", "__version__"]
+__all__ = ["Cluster", "function", "run", "__version__"]
 
 
 def __getattr__(name):
@@ -14,4 +14,12 @@ def __getattr__(name):
         from cumulus.cluster import Cluster
 
         return Cluster
+    if name == "run":
+        from cumulus.run_command import run
+
+        return run
+    if name == "function":
+        from cumulus.functions import function
+
+        return function
     raise AttributeError(f"module 'cumulus' has no attribute {name!r}")

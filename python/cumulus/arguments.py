@@ -93,6 +93,16 @@ CLUSTER_FIELDS = {
     "scheduler_options": "scheduler_options",
     "env_name": "software",
     "env_id": "package_sync",
+    # Hardware (hardware.py): the first of these the caller gave is named.
+    "worker_instance_types": ("worker_vm_types", "worker_cpu", "worker_memory", "arm", "worker_gpu"),
+    "scheduler_instance_types": ("scheduler_vm_types", "scheduler_cpu", "scheduler_memory", "arm"),
+    "worker_options.nthreads": ("worker_cpu", "worker_options"),
+    "worker_options.memory_limit": ("worker_memory", "worker_options"),
+    "scheduler_options.cpu": "scheduler_cpu",
+    "scheduler_options.memory": "scheduler_memory",
+    "cluster_timeout_seconds": "cluster_timeout",
+    "options.region_name": "region",
+    "options": ("spot_policy", "region", "worker_gpu"),
 }
 
 
@@ -105,6 +115,8 @@ def refused_by_server(err: CumulusError, given: dict) -> CumulusError:
         param = CLUSTER_FIELDS.get(field) or CLUSTER_FIELDS.get(field.split(".", 1)[0])
         if param is None:
             continue
+        if isinstance(param, tuple):
+            param = next((p for p in param if given.get(p) is not None), param[0])
         text = " ".join(str(m) for m in messages) if isinstance(messages, list) else str(messages)
         shown = f"{param}={given[param]!r}" if param in given else param
         named.append(f"Cluster({shown}): {text}")

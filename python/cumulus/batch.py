@@ -176,11 +176,13 @@ def submit(
     upload: str | None = None,
     download: bool = False,
     report: Callable[[str], None] = print,
+    hardware: dict | None = None,
 ) -> dict:
     """Sends the job and starts its cluster; answers ``{id, cluster_id, cluster_name, n_tasks, output_store}``.
 
     ``upload``: a directory copied into every task's work directory (through an input filestore);
-    ``download``: what tasks write under ``output/`` is kept in an output filestore.
+    ``download``: what tasks write under ``output/`` is kept in an output filestore; ``hardware``:
+    the create call's fields of ``hardware.fields_for`` (instance types, worker options, options).
     """
     body = gzip.compress(json.dumps(spec).encode())
     if len(body) > MAX_COMPRESSED_BYTES:
@@ -209,8 +211,10 @@ def submit(
         "workers": max(workers, 0),
         "batch_job_ids": [job_id],
         "tags": {"cumulus-cluster-type": "batch"},
-        "scheduler_options": {"idle_timeout": "520 weeks", "worker_ttl": "520 weeks"},
+        "scheduler_options": {**(hardware or {}).get("scheduler_options", {}),
+                              "idle_timeout": "520 weeks", "worker_ttl": "520 weeks"},
         "env_name": software,
+        **{k: v for k, v in (hardware or {}).items() if k not in ("scheduler_options",) and v},
     })
     return {"id": job_id, "cluster_id": cluster_id, "cluster_name": name, "n_tasks": n, "output_store": output_store}
 

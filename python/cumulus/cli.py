@@ -112,6 +112,10 @@ def parser() -> argparse.ArgumentParser:
     bcancel.add_argument("job", type=int)
     bcancel.set_defaults(run=_batch_cancel)
 
+    from cumulus.everyday_cli import add_everyday_commands
+
+    add_everyday_commands(sub)
+
     for p_ in (ls, stop, logs, create, els, inspect, delete, elogs, bstatus, bwait, blogs, bls, bcancel):
         p_.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
     return p
@@ -138,6 +142,9 @@ def batch_run_options(p: argparse.ArgumentParser) -> None:
                    help="when the job is done, copy into DIR what its tasks wrote under output/ (implies --wait)")
     p.add_argument("--wait", action="store_true", help="wait for the job to finish, showing progress")
     p.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
+    from cumulus import hardware
+
+    hardware.add_cli_options(p, "each worker")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="SCRIPT-OR-COMMAND",
                    help="a script (its local files are sent along) or a command")
 
@@ -317,8 +324,12 @@ def _batch_run(args) -> int:
         timeout_seconds=batch.parse_duration(args.timeout) if args.timeout else None,
         pipe_to_files=args.pipe_to_files, host_setup=host_setup, max_retries=args.max_retries,
     )
+    from cumulus import hardware
+
+    given = hardware.from_cli(args, "worker")
+    sized = hardware.fields_for(api, ws, hardware.check("cumulus batch run", given), call="cumulus batch run")
     job = batch.submit(api, ws, spec, max_workers=args.max_workers, software=args.software, upload=args.upload,
-                       download=bool(args.download))
+                       download=bool(args.download), hardware=sized)
     print(f"Submitted batch job {job['id']}: {job['n_tasks']} task(s) on cluster {job['cluster_name']} "
           f"({job['cluster_id']}).")
     if not args.wait and not args.download:

@@ -22,7 +22,7 @@ from distributed.core import Status, rpc
 from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
-from cumulus import arguments, cluster_api, config
+from cumulus import arguments, cluster_api, config, hardware
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
@@ -70,17 +70,36 @@ class Cluster(DeployCluster):
         asynchronous: bool = False,
         loop=None,
         quiet: bool = False,
+        worker_vm_types: list | str | None = None,
+        scheduler_vm_types: list | str | None = None,
+        worker_cpu: int | list | None = None,
+        worker_memory: str | list | None = None,
+        scheduler_cpu: int | list | None = None,
+        scheduler_memory: str | list | None = None,
+        worker_gpu: int | bool | None = None,
+        arm: bool | None = None,
+        spot_policy: str | None = None,
+        region: str | None = None,
+        cluster_timeout: str | float | None = None,
+        no_client_timeout: str | float | None = None,
     ):
         # Every argument is checked before anything is called or printed; a refusal is raised from
         # here, so it reads as one line under the caller's own.
+        args = dict(locals())
         try:
-            n_workers = _check_arguments(locals())
+            n_workers = _check_arguments(args)
+            self._hardware = hardware.check("Cluster", args)
         except ArgumentError as err:
             raise err.with_traceback(None) from None
         # What the caller wrote, to name it if the server refuses it.
         self._given = {"n_workers": n_workers, "name": name, "tags": tags, "environ": environ,
                        "worker_options": worker_options, "scheduler_options": scheduler_options,
-                       "idle_timeout": idle_timeout, "software": software, "package_sync": package_sync}
+                       "idle_timeout": idle_timeout, "software": software, "package_sync": package_sync,
+                       "cluster_timeout": cluster_timeout,
+                       **{p: args[p] for p in hardware.PARAMS}}
+        self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
+        self._no_client_timeout = no_client_timeout
+        self._hardware_fields: dict = {}
 
         if name and "/" in name:
             workspace, name = name.split("/", 1)
@@ -153,6 +172,9 @@ class Cluster(DeployCluster):
         try:
             await self._launch()
             await super()._start()
+            if self._no_client_timeout is not None:
+                # Not sent over HTTP: the scheduler's keepalive handler takes it (contract 2.2, 3).
+                await self.scheduler_comm.coiled_set_keepalive(keepalive=str(self._no_client_timeout))
             # The server counts a worker once its process runs; wait until the scheduler has it too.
             await self._wait_for_workers(self._started_target, self._timeout)
         except BaseException as err:
@@ -197,6 +219,10 @@ class Cluster(DeployCluster):
                 self._log("Syncing this environment's packages to the cluster...")
                 alias = await self._call(software_api.package_sync, self._api, self.workspace, self._log)
                 self._env_id = int(alias["id"])
+            try:
+                self._hardware_fields = await self._call(hardware.fields_for, self._api, self.workspace, self._hardware)
+            except ArgumentError as err:
+                raise err.with_traceback(None) from None
             workers = f"{self._n_workers} worker{'' if self._n_workers == 1 else 's'}"
             self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
             try:
@@ -243,6 +269,16 @@ class Cluster(DeployCluster):
             env_name=self._software,
             extra_user_container_ignore_entrypoint=False,
         )
+        extra = self._hardware_fields
+        body["worker_options"] = {**extra.get("worker_options", {}), **body["worker_options"]}
+        body["scheduler_options"] = {**extra.get("scheduler_options", {}), **body["scheduler_options"]}
+        for key in ("worker_instance_types", "scheduler_instance_types"):
+            if extra.get(key):
+                body[key] = extra[key]
+        if extra.get("options"):
+            body["options"] = extra["options"]
+        if self._cluster_timeout is not None:
+            body["cluster_timeout_seconds"] = int(self._cluster_timeout)
         with suppress(Exception):
             from distributed.versions import get_versions
 
@@ -494,7 +530,7 @@ def _check_arguments(given: dict) -> int:
     n_workers = arguments.whole_number(call, "n_workers", given["n_workers"])
     for param in ("workspace", "software", "server", "token"):
         arguments.optional_text(call, param, given[param])
-    for param in ("idle_timeout", "timeout"):
+    for param in ("idle_timeout", "timeout", "cluster_timeout", "no_client_timeout"):
         arguments.optional_duration(call, param, given[param])
     for param in ("tags", "environ", "worker_options", "scheduler_options"):
         arguments.optional_mapping(call, param, given[param])

@@ -52,6 +52,9 @@ const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
   clusters.registerHttpsCertificateRoutes,
   clusters.registerClusterFacingRoutes,
   batch.registerRunTaskRoutes,
+  clusters.registerJupyterFacingRoutes,
+  // Before the dashboard's: it claims the Jupyter paths under the dashboard's.
+  clusters.registerJupyterProxy,
   clusters.registerDashboardProxy,
   clusters.registerWorkerRoutes,
   clusters.registerInstanceRoutes,

@@ -5,6 +5,7 @@ import { createEc2Backend } from './compute/aws/ec2-backend.js';
 import { type Backends, workspaceBackends } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
+import { machineShapeOf } from './compute/vm-types.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { LoopName } from './deps.js';
@@ -71,7 +72,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         createEc2Backend({
           aws: {},
           placementOf: (workspaceId) => cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId),
-          shapeOf: billing.machineShapeOf,
+          shapeOf: machineShapeOf,
         }),
       ],
       (workspaceId) => cloud.chosenBackend(database.db, workspaceId),

@@ -570,6 +570,14 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/cluster_facing/preload/gcp-spot': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/worker-ips': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/scheduler/dashboard/cert': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/scheduler/jupyter': {
+    expect: clusterOnly(),
+    query: () => ({ backend_id: 'x' }),
+  },
+  'PATCH /api/v2/cluster_facing/scheduler/jupyter': {
+    expect: clusterOnly(),
+    body: () => ({ backend_id: 'x', address: 'http://127.0.0.1:1', ui: 'lab' }),
+  },
   'GET /api/v2/cluster_facing/db-file-ref/{key}': { expect: clusterOnly(), params: () => ({ key: 'x' }) },
   'GET /api/v2/cluster_facing/pending-run-task/{instance_backend_id}': {
     expect: clusterOnly(),

@@ -1,4 +1,3 @@
-import { availableParallelism, totalmem } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clusters, runTasks } from '../src/db/schema/index.js';
@@ -20,7 +19,7 @@ beforeAll(async () => {
     name: 'machines',
     workers: 1,
     worker_options: { nthreads: 2, memory_limit: '1 GiB' },
-    worker_instance_types: ['m6i.xlarge', 'm5.xlarge'],
+    worker_instance_types: ['local'],
     scheduler_options: { idle_timeout: '1 hour' },
     host_setup_script: 'echo set up\n', // kept trimmed, as every text field
     custom_subdomain: 'machines-dash',
@@ -43,9 +42,10 @@ describe('instance specs', () => {
       cluster_name: 'machines',
       backend_type: 'in_process',
       instance_type: 'local',
-      requested_instance_types: ['m6i.xlarge', 'm5.xlarge'],
-      cores: availableParallelism(),
-      memory_mib: Math.floor(totalmem() / 2 ** 20),
+      requested_instance_types: ['local'],
+      // A local worker's machine is what it asked for: its threads and its memory limit.
+      cores: 2,
+      memory_mib: 1024,
       gpus: 0,
       arch: process.arch === 'arm64' ? 'aarch64' : 'x86_64',
       dask_threads: 2,

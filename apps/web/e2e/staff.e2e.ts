@@ -79,9 +79,9 @@ describe('Notebooks and Staff', () => {
     await notebookRow.waitFor();
     expect(await row(adaPage, 'doomed').count()).toBe(0);
     expect(await notebookRow.getByRole('cell', { name: ada.username, exact: true }).count()).toBe(1);
-    expect(await notebookRow.getByRole('link', { name: 'Open analysis-notebook' }).getAttribute('href')).toBe(
-      `/clusters/${notebook.id}?account=${ada.username}`,
-    );
+    expect(
+      await notebookRow.getByRole('link', { name: 'Open analysis-notebook in Jupyter' }).getAttribute('href'),
+    ).toBe(`/notebooks/${notebook.id}/open?account=${ada.username}`);
     await adaSession.screenshot('notebooks');
     await notebookRow.getByRole('button', { name: 'Stop analysis-notebook' }).click();
     await adaPage.getByRole('alertdialog').getByRole('button', { name: 'Stop cluster' }).click();

@@ -15,6 +15,7 @@ from .control import ControlPlane, Refused
 from .dask_process import (
     DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
 )
+from .jupyter import Jupyter
 from .logs import LogShipper
 from .tasks import TaskRunner
 
@@ -86,6 +87,7 @@ class Agent:
         self.dask = None
         self.role = None
         self.tasks = None
+        self.jupyter = None
 
     def say(self, message):
         print(message, flush=True)
@@ -187,6 +189,8 @@ class Agent:
         self.python = boot.get("python") or sys.executable
         self.report("process", self.control.process_state, self.role, "starting")
         self.env = environment(boot, config)
+        # Work that Dask does not see (Jupyter's kernels) marks the instance active here (scheduler preload).
+        self.env["CUMULUS_ACTIVITY_FILE"] = os.path.join(self.workdir, "activity")
         self.dask = DaskProcess(self.role, args, self.env, self.workdir,
                                 lambda line: self.logs.add(line, "dask"))
         self.scheduler = None
@@ -240,6 +244,9 @@ class Agent:
                 self.report("instance", self.control.instance_state, "ready")
                 self.say(f"{name} started at {self.dask.address}")
                 reported = True
+                if self.role == "scheduler" and self.jupyter is None:
+                    self.jupyter = Jupyter(self, host, self.dask.address)
+                    self.jupyter.start()
                 if self.batch and self.tasks is None:
                     self.tasks = TaskRunner(self, self.batch, self.scheduler or self.dask.address, self.env,
                                             self.python)
@@ -268,6 +275,8 @@ class Agent:
         self.say(f"stopping: {why}")
         if self.tasks is not None:
             self.tasks.stop()
+        if self.jupyter is not None:
+            self.jupyter.stop()
         if self.dask is not None:
             self.dask.stop(STOP_GRACE_SECONDS)
         if graceful:

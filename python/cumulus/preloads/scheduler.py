@@ -123,7 +123,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.flush_events()
         if self.stopping or self.asking or not self.idle_timeout:
             return
-        busy = any(ts.state in ACTIVE_STATES for ts in self.scheduler.tasks.values())
+        busy = any(ts.state in ACTIVE_STATES for ts in self.scheduler.tasks.values()) or self.active_elsewhere()
         if busy:
             self.last_activity = time.monotonic()
             return
@@ -141,6 +141,14 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
                 self.asking = False
 
             request_stop(f"Cluster idle for {describe(self.idle_timeout)} (idle_timeout)", answered)
+
+    def active_elsewhere(self):
+        """Work Dask does not see (a notebook's kernels): the agent touches CUMULUS_ACTIVITY_FILE for it."""
+        path = os.environ.get("CUMULUS_ACTIVITY_FILE")
+        try:
+            return bool(path) and time.time() - os.path.getmtime(path) < max(30.0, self.idle_timeout / 10)
+        except OSError:
+            return False
 
     async def close(self):
         self.flush_events()

@@ -95,6 +95,8 @@ export interface BackendDescription {
 export interface DaskPorts {
   scheduler: number;
   dashboard: number;
+  /** Where a notebook cluster's scheduler instance serves Jupyter. */
+  jupyter?: number;
 }
 
 export interface Backend {

@@ -33,6 +33,8 @@ export const paths = {
   clusterEvents: '/clusters/:clusterId/events',
   clusterInfrastructure: '/clusters/:clusterId/infrastructure',
   notebooks: '/notebooks',
+  /** Opens a notebook cluster's Jupyter (the Notebooks page's Open, in a new tab). */
+  notebookOpen: '/notebooks/:clusterId/open',
   software: '/software',
   softwareAlias: '/software/alias/:aliasId/account/:accountSlug',
   softwareBuild: '/software/alias/:aliasId/account/:accountSlug/build/:buildId',

@@ -271,7 +271,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
     type: 'vm_aws',
     capabilities: { ssh: true, dashboards: true, gpus: true, spot: true, builds: [] },
     // What the cluster security group opens (network.ts): a client outside the VPC reaches these.
-    ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1] },
+    ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1], jupyter: CLUSTER_PORTS[2] },
 
     describeSelf() {
       return { backend: 'vm_aws', options: { provider_name: 'aws' } };

@@ -28,8 +28,11 @@ import { awsCode } from './clients.js';
  * security groups to choose from; the security group and instance profile Cumulus makes.
  */
 
-/** Dask's scheduler and dashboard ports: the only ones opened, and only to the allowed CIDR. */
-export const CLUSTER_PORTS = [8786, 8787] as const;
+/**
+ * Dask's scheduler and dashboard ports and a notebook cluster's Jupyter (its token known only to
+ * the control plane): the only ones opened, and only to the allowed CIDR.
+ */
+export const CLUSTER_PORTS = [8786, 8787, 8888] as const;
 
 const nameOf = (tags: { Key?: string; Value?: string }[] | undefined) =>
   tags?.find((t) => t.Key === 'Name')?.Value ?? null;

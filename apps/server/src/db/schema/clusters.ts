@@ -130,6 +130,10 @@ export const clusters = pgTable(
     dashboardAddress: text('dashboard_address'),
     /** The scheduler serves the Dask dashboard there (its interpreter has a bokeh Dask can use). */
     dashboardAvailable: boolean('dashboard_available').notNull().default(false),
+    /** Notebook clusters: where the scheduler's instance serves Jupyter (the proxy's upstream for `/jupyter/`). */
+    jupyterAddress: text('jupyter_address'),
+    /** Its start page under `/jupyter/`: `lab` (JupyterLab) or `tree` (Jupyter Notebook). */
+    jupyterUi: varchar('jupyter_ui', { length: 16 }),
     /** The control loop's bookkeeping (loops/runner.ts): due time, lease, failures in a row. */
     ...loopColumns(),
     created: createdAt(),

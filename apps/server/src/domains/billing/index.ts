@@ -17,4 +17,3 @@ export { limitsDomain } from './usage/limits.js';
 export { assertWithinCreditLimits } from './usage/limits.js';
 
 // VM types: machine shapes and prices.
-export { machineShapeOf, vmType } from './pricing/vm-types.js';

@@ -16,6 +16,8 @@ export { registerInstanceSpecRoutes } from './instance-specs/routes.js';
 export { registerInstanceRoutes } from './instances/routes.js';
 export { registerLogRoutes } from './logs/routes.js';
 export { registerMetricRoutes } from './metrics/routes.js';
+export { registerJupyterProxy } from './notebooks/jupyter-proxy.js';
+export { registerJupyterFacingRoutes } from './notebooks/jupyter-routes.js';
 export { registerClusterRoutes } from './routes.js';
 export { registerTagRoutes } from './tags/routes.js';
 export { registerWorkerRoutes } from './workers/routes.js';

@@ -7,8 +7,9 @@ import type { WorkspaceAccess } from '../identity/index.js';
 import { activeProgram, lockCoreLimit, workspaceIdsOf } from '../identity/index.js';
 import { sqlLiveCluster } from './states.js';
 
-/** Cores a cluster counts for: one for the scheduler, `workerCores` per worker. */
-export const clusterCores = (workers: number, workerCores: number) => 1 + workers * workerCores;
+/** Cores a cluster counts for: its scheduler's (one where not known), `workerCores` per worker. */
+export const clusterCores = (workers: number, workerCores: number, schedulerCores = 1) =>
+  schedulerCores + workers * workerCores;
 
 export const coreLimitExceeded = (limit: number, inUse: number, needed: number, workspace: string) => {
   const message = `This would use ${inUse + needed} cores in workspace ${workspace}, over your core limit of ${limit} (${inUse} in use by your running clusters). Stop a cluster or ask a workspace admin to raise your core limit.`;
@@ -35,9 +36,13 @@ export async function assertWithinCoreLimit(
   const limit = coreLimitMembers === null ? coreLimit : Math.min(coreLimit, coreLimitMembers);
   const [used] = await tx
     .select({
-      cores: sql<number>`coalesce(sum(1 + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`,
+      cores: sql<number>`coalesce(sum(coalesce(${instanceSpecs.cores}, 1) + ${clusters.desiredWorkers} * ${clusters.workerCores}), 0)::int`,
     })
     .from(clusters)
+    .leftJoin(
+      instanceSpecs,
+      and(eq(instanceSpecs.clusterId, clusters.id), eq(instanceSpecs.role, 'scheduler')),
+    )
     .where(
       and(
         eq(clusters.workspaceId, access.workspace.id),

@@ -15,6 +15,7 @@ import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { usernamesOf } from '../identity/index.js';
 import { aliasNameOf } from '../software/index.js';
 import { dashboardLink } from './dashboards/passes.js';
+import { jupyterLink } from './notebooks/jupyter.js';
 import type {
   clusterDetailsSchema,
   clusterStateSchema,
@@ -154,6 +155,7 @@ export async function presentDetails(
             cluster.dashboardAvailable && cluster.dashboardAddress
               ? dashboardLink(reader.publicUrl, reader.secret, cluster.id, reader.userId)
               : null,
+          jupyter_address: jupyterLink(reader.publicUrl, reader.secret, cluster, reader.userId),
         }
       : null,
     workers: workers.map((w) => presentProcess(w, instanceOf.get(w.id))),

@@ -1,4 +1,4 @@
-import type { Backend } from '../../compute/backend.js';
+import type { Backend, MachineShape } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusterFiles, instanceSpecs } from '../../db/schema/index.js';
 import type { ClusterMachines } from './limits.js';
@@ -39,6 +39,7 @@ export async function recordClusterResources(
   cluster: Cluster,
   body: CreateClusterBody,
   spotWorkers: boolean,
+  machines?: { scheduler: MachineShape; worker: MachineShape },
 ): Promise<void> {
   const roles = [
     {
@@ -58,7 +59,7 @@ export async function recordClusterResources(
   ];
   await tx.insert(instanceSpecs).values(
     roles.map((r) => {
-      const machine = backend.machineFor(r.types);
+      const machine = machines?.[r.role] ?? backend.machineFor(r.types);
       return {
         clusterId: cluster.id,
         role: r.role,

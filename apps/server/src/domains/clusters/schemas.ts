@@ -118,7 +118,11 @@ export const processSchema = z.object({
   current_state: stateSchema(PROCESS_STATES),
   instance: instanceSchema.nullable(),
 });
-export const schedulerSchema = processSchema.extend({ dashboard_address: z.string().nullable() });
+export const schedulerSchema = processSchema.extend({
+  dashboard_address: z.string().nullable(),
+  /** Notebook clusters: the reader's link to Jupyter (their own pass, like dashboard_address); null otherwise. */
+  jupyter_address: z.string().nullable(),
+});
 
 const personSchema = z.object({ id: z.number().int(), username: z.string() }).nullable();
 

@@ -12,6 +12,7 @@ import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound }
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
 import { attachStores } from './filestores/service.js';
+import { clusterHardware } from './hardware.js';
 import {
   assertWithinCoreLimit,
   assertWithinNodeLimit,
@@ -45,11 +46,6 @@ function clusterDaskConfig(config: Record<string, unknown> | null | undefined): 
   return kept;
 }
 
-function workerCores(options: Record<string, unknown>): number {
-  const n = Number(options.nthreads ?? 1);
-  return Number.isInteger(n) && n >= 1 && n <= 1024 ? n : 1;
-}
-
 export interface CreateOptions {
   /**
    * More to write in the transaction that makes the cluster (what a caller makes with it, a batch
@@ -76,12 +72,13 @@ export async function createCluster(
   const idle = schedulerOptions.idle_timeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
   const idleTimeoutSeconds = parseDurationSeconds(idle);
   if (idleTimeoutSeconds === null) throw badRequest(`"${String(idle)}" is not a valid idle_timeout.`);
-  const workerOptions = body.worker_options ?? {};
   const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
-  const cores = workerCores(workerOptions);
+  const backend = await deps.backends.forWorkspace(access.workspace.id);
+  // What the cluster asked of the machines, refused (400 naming the field) where the backend cannot give it.
+  const hardware = clusterHardware(backend, body);
+  const { workerOptions, workerCores: cores } = hardware;
 
   await deps.clusterPorts.assertMayStart(db, access.workspace, user.id);
-  const backend = await deps.backends.forWorkspace(access.workspace.id);
   const machines = await clusterMachines(backend, access.workspace.id, body);
   const named = body.env_id != null || !!body.env_name;
   const fallback = named ? null : await defaultEnvironmentBuild(deps, user, access);
@@ -110,7 +107,12 @@ export async function createCluster(
       await resume(deps, tx, want, access, live, user);
       return { id: live.id, existing: true, restoring: false };
     }
-    await assertWithinCoreLimit(tx, access, user.id, clusterCores(desiredWorkers, cores));
+    await assertWithinCoreLimit(
+      tx,
+      access,
+      user.id,
+      clusterCores(desiredWorkers, cores, hardware.schedulerCores),
+    );
     await assertWithinNodeLimit(tx, access.organization, 1 + desiredWorkers);
     await assertWithinSpotArmLimits(tx, access.organization, kindsOf(machines, desiredWorkers, true));
     const software = await buildForCluster(tx, access.workspace.id, backend.type, {
@@ -152,7 +154,7 @@ export async function createCluster(
         updated: now,
       })
       .returning();
-    await recordClusterResources(tx, backend, row!, body, machines.spotWorkers);
+    await recordClusterResources(tx, backend, row!, body, machines.spotWorkers, hardware.machines);
     if (body.batch_job_ids?.length)
       await deps.clusterPorts.attachBatchJobs(tx, access.workspace, row!.id, body.batch_job_ids);
     if (body.filestores_to_attach?.length) await attachStores(tx, row!, body.filestores_to_attach);

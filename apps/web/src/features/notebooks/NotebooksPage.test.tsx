@@ -37,7 +37,7 @@ describe('Notebooks', () => {
   beforeEach(() => pickScope(null));
   afterEach(() => vi.restoreAllMocks());
 
-  it('lists the notebook clusters of the scope with state, creator, Open and Stop', async () => {
+  it('lists the notebook clusters of the scope with state, creator, Open (Jupyter) and Stop', async () => {
     const api = stubApi({
       'GET /api/v2/users/user/valid-scopes': VALID,
       'GET /api/v2/clusters/paginate-notebook': {
@@ -49,10 +49,9 @@ describe('Notebooks', () => {
     const row = (await screen.findByRole('link', { name: 'analysis' })).closest('tr') as HTMLElement;
     expect(within(row).getByText('Ready')).toBeInTheDocument();
     expect(within(row).getByText('ada', { selector: 'td' })).toBeInTheDocument();
-    expect(within(row).getByRole('link', { name: 'Open analysis' })).toHaveAttribute(
-      'href',
-      '/clusters/9?account=ada',
-    );
+    const open = within(row).getByRole('link', { name: 'Open analysis in Jupyter' });
+    expect(open).toHaveAttribute('href', '/notebooks/9/open?account=ada');
+    expect(open).toHaveAttribute('target', '_blank');
     expect(within(row).getByRole('button', { name: 'Stop analysis' })).toBeEnabled();
     const stopped = screen.getByRole('link', { name: 'old-notes' }).closest('tr') as HTMLElement;
     expect(within(stopped).getByRole('button', { name: 'Stop old-notes' })).toBeDisabled();
@@ -72,7 +71,7 @@ describe('Notebooks', () => {
     renderSignedIn(<NotebooksPage />, { url: '/notebooks' });
     expect(await screen.findByText('No notebook clusters in Everything yet')).toBeInTheDocument();
     await waitFor(() =>
-      expect(screen.getByText(/tags=\{"cumulus-cluster-type": "notebook"\}/)).toBeInTheDocument(),
+      expect(screen.getByText(/cumulus notebook start --name my-notebook --sync/)).toBeInTheDocument(),
     );
   });
 });

@@ -6,6 +6,7 @@ import { Page, PageHeader } from '@/components/page';
 import { useNotebooksPaginateQuery } from '@/data/clusters/notebooks-paginate-query';
 import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
 import { dashboardPollMs } from '@/features/clusters/states';
+import { NewNotebookButton } from '@/features/notebooks/new-notebook-dialog';
 import { NotebooksTable } from '@/features/notebooks/notebooks-table';
 import { ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { usePaginationParams } from '@/hooks/use-pagination-params';
@@ -15,15 +16,9 @@ import { usePageMeta } from '@/lib/page-meta';
 /** The tag that makes a cluster a notebook cluster (apps/server clusters/queries.ts NOTEBOOK_TAGS). */
 export const NOTEBOOK_TAG = { key: 'cumulus-cluster-type', value: 'notebook' } as const;
 
-export const NOTEBOOK_SNIPPET = `import cumulus
-from dask.distributed import Client
-
-cluster = cumulus.Cluster(
-    name="my-notebook",
-    tags={"${NOTEBOOK_TAG.key}": "${NOTEBOOK_TAG.value}"},
-    shutdown_on_close=False,
-)
-client = Client(cluster)`;
+export const NOTEBOOK_SNIPPET = `cumulus notebook start --name my-notebook --sync
+# prints the address of its JupyterLab; later:
+cumulus notebook stop my-notebook   # brings changed files back`;
 
 /**
  * Notebooks (sidebar entry for users with shouldSeeNotebookPage): the notebook clusters of the
@@ -66,15 +61,15 @@ export function NotebooksPage() {
             <code className="text-foreground font-mono text-xs">
               {NOTEBOOK_TAG.key}: {NOTEBOOK_TAG.value}
             </code>
-            , kept running for a notebook to come back to. Start one from Python, or with Create cluster on
-            the Dashboard and that tag.
+            running Jupyter next to its Dask cluster. Start one with New notebook, or from a terminal with{' '}
+            <code className="text-foreground font-mono text-xs">cumulus notebook start</code>.
           </>
         }
         steps={[
           {
-            text: 'Start a notebook cluster and connect to it',
+            text: 'Start a notebook from your terminal, with this directory synced',
             code: NOTEBOOK_SNIPPET,
-            label: 'Python',
+            label: 'Terminal',
             copyLabel: 'Copy notebook snippet',
           },
         ]}
@@ -100,7 +95,12 @@ export function NotebooksPage() {
       <PageHeader
         title="Notebooks"
         description={scope ? `Notebook clusters in ${scope.name}` : 'Your notebook clusters'}
-        actions={<ScopePicker className="w-60" />}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            <ScopePicker className="w-60" />
+            <NewNotebookButton />
+          </div>
+        }
       />
       {body}
     </Page>

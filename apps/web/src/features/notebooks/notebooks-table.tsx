@@ -1,6 +1,5 @@
-import { ArrowRightIcon } from 'lucide-react';
+import { ExternalLinkIcon } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
 
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
@@ -12,7 +11,7 @@ import {
   TimeAgoCell,
 } from '@/features/clusters/components/cluster-cells';
 import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
-import { clusterLink } from '@/features/clusters/links';
+import { openNotebookLink } from '@/features/notebooks/OpenNotebookPage';
 
 type NotebooksTableProps = {
   notebooks: ClusterSummary[];
@@ -25,7 +24,7 @@ type NotebooksTableProps = {
   empty: React.ReactNode;
 };
 
-/** Notebook clusters: name, state, creator, workspace, when; Open (its page) and Stop. */
+/** Notebook clusters: name (to its cluster page), state, creator, when; Open (Jupyter, in a new tab) and Stop. */
 export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
   const columns: DataTableColumn<ClusterSummary>[] = [
     {
@@ -54,11 +53,11 @@ export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
       className: 'py-1.5 text-right',
       cell: (notebook) => (
         <div className="flex items-center justify-end gap-1">
-          <Button asChild variant="ghost" size="sm" aria-label={`Open ${notebook.name}`}>
-            <Link to={clusterLink(notebook)}>
+          <Button asChild variant="ghost" size="sm" aria-label={`Open ${notebook.name} in Jupyter`}>
+            <a href={openNotebookLink(notebook)} target="_blank" rel="noopener">
               Open
-              <ArrowRightIcon aria-hidden="true" />
-            </Link>
+              <ExternalLinkIcon aria-hidden="true" />
+            </a>
           </Button>
           <StopClusterButton cluster={notebook} variant="compact" />
         </div>

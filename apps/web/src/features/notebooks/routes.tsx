@@ -9,4 +9,8 @@ export const notebooksRoutes: RouteObject[] = [
     path: paths.notebooks,
     ...lazyPage(() => import('@/features/notebooks/NotebooksPage'), 'NotebooksPage'),
   },
+  {
+    path: paths.notebookOpen,
+    ...lazyPage(() => import('@/features/notebooks/OpenNotebookPage'), 'OpenNotebookPage'),
+  },
 ];

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { creditsPerHour, findVmTypes, type VmType, type VmTypeFilter } from '../../../compute/vm-types.js';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { itemsOf, offsetQuery, pageOf, pageQuery, pageResult } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
-import { creditsPerHour, findVmTypes, type VmType, type VmTypeFilter } from './vm-types.js';
 
 const tags = ['pricing'];
 const count = () => z.coerce.number().int().min(0).max(1_000_000).optional();

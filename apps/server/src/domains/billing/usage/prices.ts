@@ -1,4 +1,4 @@
-import { creditsPerHour, vmType } from '../pricing/vm-types.js';
+import { creditsPerHour, vmType } from '../../../compute/vm-types.js';
 
 /**
  * What an instance-minute costs. Credits measure compute (1 credit = 1 core-hour; a GPU counts as

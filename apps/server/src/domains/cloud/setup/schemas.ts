@@ -1,5 +1,5 @@
+import { vmType } from '../../../compute/vm-types.js';
 import { id, text, z } from '../../../http/zod.js';
-import { vmType } from '../../billing/index.js';
 import { awsRegion, gcpRegion } from '../schemas.js';
 
 export { confirmQuery, workspaceParams } from '../schemas.js';

@@ -28,14 +28,14 @@ const HOP_BY_HOP = new Set([
   'authorization',
 ]);
 
-const refused = () =>
+export const refused = () =>
   new ApiError(403, {
     detail:
       'This dashboard link has expired or is not yours: open the dashboard again from the cluster page.',
     code: 'DASHBOARD_PASS_INVALID',
   });
 
-function forwardedHeaders(
+export function forwardedHeaders(
   headers: IncomingHttpHeaders,
   keep: readonly string[] = [],
 ): Record<string, string> {
@@ -48,7 +48,7 @@ function forwardedHeaders(
 }
 
 /** The path upstream sees: the same, without the pass. */
-function upstreamPath(url: string): string {
+export function upstreamPath(url: string): string {
   const parsed = new URL(url, 'http://proxy');
   parsed.searchParams.delete('token');
   return parsed.pathname + parsed.search;

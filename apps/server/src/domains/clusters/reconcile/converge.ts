@@ -10,6 +10,7 @@ import {
   observeMachines,
   releaseUnwanted,
 } from './machines.js';
+import { clusterTimeoutReason, lookBy } from './timeout.js';
 
 /** Workers that fail to launch this many times in a row fail the cluster instead of being replaced again. */
 const LAUNCH_FAILURES_TO_GIVE_UP = 3;
@@ -21,6 +22,11 @@ const LAUNCH_FAILURES_TO_GIVE_UP = 3;
  */
 export async function converge(ctx: ClusterLoopContext, cluster: Cluster): Promise<Date | null> {
   const { db } = ctx;
+  const timedOut = clusterTimeoutReason(cluster);
+  if (timedOut) {
+    await wants(db).stop(cluster.id, 'stopped', timedOut);
+    return after(0);
+  }
   const backend = await ctx.backends.forCluster(cluster);
   let machines = await loadMachines(db, cluster.id);
   if (await observeMachines(ctx, backend, machines)) machines = await loadMachines(db, cluster.id);
@@ -36,8 +42,9 @@ export async function converge(ctx: ClusterLoopContext, cluster: Cluster): Promi
   await launchQueued(ctx, backend, cluster, machines);
   await releaseUnwanted(ctx, backend, cluster.id, machines, (m) => m.process.desiredReason || 'Scaled down');
   const ready = await deriveState(ctx, cluster, await loadMachines(db, cluster.id));
-  return after(
-    ready ? ctx.timings.reconcileIntervalMs : Math.min(SOON_MS * 2, ctx.timings.reconcileIntervalMs),
+  return lookBy(
+    after(ready ? ctx.timings.reconcileIntervalMs : Math.min(SOON_MS * 2, ctx.timings.reconcileIntervalMs)),
+    cluster,
   );
 }
 

@@ -28,6 +28,7 @@ export const DOC_GROUPS: readonly DocGroup[] = [
       { slug: 'software', file: 'docs/software.md', title: 'Software environments' },
       { slug: 'batch', file: 'docs/batch.md', title: 'Batch jobs' },
       { slug: 'analytics', file: 'docs/analytics.md', title: 'Analytics' },
+      { slug: 'run-and-functions', file: 'docs/run-and-functions.md', title: 'Run, functions, hardware' },
       { slug: 'notebooks', file: 'docs/notebooks.md', title: 'Notebooks' },
     ],
   },

@@ -29,6 +29,7 @@ import {
   MAX_WORKERS,
 } from '@/features/clusters/dashboard/create-cluster-form';
 import { SoftwarePicker } from '@/features/clusters/dashboard/software-picker';
+import { WorkerSizeFields } from '@/features/clusters/dashboard/worker-size-fields';
 import { clusterLink } from '@/features/clusters/links';
 import { isApiError, serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
@@ -150,7 +151,7 @@ export function CreateClusterDialog({
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField
               label="Workers"
-              description={`From 0 to ${MAX_WORKERS}; one core each.`}
+              description={`From 0 to ${MAX_WORKERS}.`}
               error={errors.workers?.message}
             >
               <Input inputMode="numeric" {...form.register('workers')} />
@@ -180,7 +181,11 @@ export function CreateClusterDialog({
               )}
             />
           </div>
-          {cloudBackend ? <CloudMachineFields control={form.control} backendType={cloudBackend} /> : null}
+          {cloudBackend ? (
+            <CloudMachineFields control={form.control} backendType={cloudBackend} />
+          ) : (
+            <WorkerSizeFields control={form.control} />
+          )}
           <Controller
             control={form.control}
             name="envName"

@@ -43,6 +43,9 @@ export const createClusterSchema = z
     /** Cloud workspaces only: a worker instance type ('' = the workspace's defaults) and spot. */
     workerInstanceType: z.string().max(64).default(''),
     spot: z.boolean().default(false),
+    /** This server's own machines: each worker's threads and memory limit ('' = Dask's automatic share). */
+    workerCores: z.string().regex(/^\d+$/).default('1'),
+    workerMemory: z.string().max(32).default(''),
   })
   .superRefine((values, ctx) => {
     const seen = new Set<string>();
@@ -78,6 +81,8 @@ export function defaultValues(workspace: string): CreateClusterValues {
     tags: [{ key: '', value: '' }],
     workerInstanceType: '',
     spot: false,
+    workerCores: '1',
+    workerMemory: '',
   };
 }
 
@@ -95,7 +100,13 @@ export function createClusterBody(input: CreateClusterInput, cloud = false): Cre
     workers: Number(input.workers),
     worker_instance_types: input.workerInstanceType ? [input.workerInstanceType] : null,
     scheduler_instance_types: null,
-    worker_options: {},
+    // On a cloud the instance type sizes a worker; here its threads and memory limit do.
+    worker_options: cloud
+      ? {}
+      : {
+          nthreads: Number(input.workerCores),
+          ...(input.workerMemory ? { memory_limit: input.workerMemory } : {}),
+        },
     worker_class: null,
     worker_disk_size: null,
     worker_disk_throughput: null,

@@ -1,0 +1,158 @@
+import type { Backend, MachineShape } from '../../compute/backend.js';
+import { vmType } from '../../compute/vm-types.js';
+import { FieldErrors } from '../../http/errors.js';
+import type { CreateClusterBody } from './schemas.js';
+
+/**
+ * What a new cluster's machines are and what it counts for, from the hardware its create call
+ * asked (client-contract.md 2.2: instance types, `worker_options` nthreads and memory_limit).
+ * Asked-for hardware a backend cannot give is refused, naming the field, never ignored:
+ * - the local backend (`in_process`) runs every instance as a process on this machine: its only
+ *   instance type is `local`; a worker's threads and memory limit are what it was asked, up to
+ *   the machine's cores and memory, and are what it counts for;
+ * - a cloud backend runs the catalogue's instance types of its own cloud; a worker counts the
+ *   cores of its type, and runs that many threads unless asked otherwise.
+ */
+export interface ClusterHardware {
+  workerCores: number;
+  schedulerCores: number;
+  workerOptions: Record<string, unknown>;
+  machines: { scheduler: MachineShape; worker: MachineShape };
+}
+
+export const LOCAL_TYPE = 'local';
+const LOCAL_BACKEND = 'in_process';
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  t: 1e12,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** Bytes of a Dask memory limit (`4e9`, `"4 GiB"`, `"4GB"`); null for what is not a size ("auto", fractions). */
+export function memoryBytes(value: unknown): number | null {
+  if (typeof value === 'number') return value > 1 ? value : null;
+  if (typeof value !== 'string') return null;
+  const m = /^\s*([\d.]+(?:e\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) return null;
+  const n = Number(m[1]) * unit;
+  return Number.isFinite(n) && n > 1 ? n : null;
+}
+
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1).replace(/\.0$/, '')} GiB`;
+
+export function clusterHardware(backend: Backend, body: CreateClusterBody): ClusterHardware {
+  const errors: Record<string, string[]> = {};
+  const refuse = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  const workerTypes = body.worker_instance_types ?? [];
+  const schedulerTypes = body.scheduler_instance_types ?? [];
+  const workerOptions = { ...(body.worker_options ?? {}) };
+  // Clusters run where the workspace's backend runs them: another region is refused, not ignored.
+  const region = (body.options as { region_name?: unknown } | null | undefined)?.region_name;
+  const here = backend.describeSelf().options.region_name;
+  if (typeof region === 'string' && region && typeof here === 'string' && here && region !== here)
+    refuse(
+      'options.region_name',
+      `Clusters of this workspace run in ${here}${backend.type === LOCAL_BACKEND ? " (this server's own machine)" : ', its default region'}; ${region} is not set up for them.`,
+    );
+  const threads = workerOptions.nthreads;
+  if (threads !== undefined && threads !== null && !(Number.isInteger(threads) && Number(threads) >= 1))
+    refuse('worker_options.nthreads', 'A worker runs a whole number of threads, 1 or more.');
+
+  if (backend.type === LOCAL_BACKEND) {
+    const machine = backend.machineFor([]);
+    for (const [field, types] of [
+      ['worker_instance_types', workerTypes],
+      ['scheduler_instance_types', schedulerTypes],
+    ] as const)
+      for (const t of types)
+        if (t !== LOCAL_TYPE)
+          refuse(
+            field,
+            `This server's local backend has no instance type ${t}: every instance is a process on its machine (type ${LOCAL_TYPE}, ${machine.cores} cores, ${gib(machine.memoryMib * 2 ** 20)}). Choose a worker's size by cores and memory instead.`,
+          );
+    const n = Number(threads ?? 1);
+    if (Number.isInteger(n) && n > machine.cores)
+      refuse(
+        'worker_options.nthreads',
+        `This server's machine has ${machine.cores} cores: a worker can run at most ${machine.cores} threads (${n} asked).`,
+      );
+    const limit = workerOptions.memory_limit;
+    const bytes = memoryBytes(limit);
+    const total = machine.memoryMib * 2 ** 20;
+    if (bytes !== null && bytes > total)
+      refuse(
+        'worker_options.memory_limit',
+        `This server's machine has ${gib(total)} of memory: a worker can have at most that (${gib(bytes)} asked).`,
+      );
+    // The scheduler is one process: `cpu` (what `cumulus run` pins its command to) and `memory` are checked and counted.
+    const schedulerOptions = body.scheduler_options ?? {};
+    const schedulerCpu = schedulerOptions.cpu ?? 1;
+    if (!Number.isInteger(schedulerCpu) || Number(schedulerCpu) < 1 || Number(schedulerCpu) > machine.cores)
+      refuse(
+        'scheduler_options.cpu',
+        `This server's machine has ${machine.cores} cores: the scheduler can have 1 to ${machine.cores} (${String(schedulerCpu)} asked).`,
+      );
+    const schedulerBytes = memoryBytes(schedulerOptions.memory);
+    if (schedulerBytes !== null && schedulerBytes > total)
+      refuse(
+        'scheduler_options.memory',
+        `This server's machine has ${gib(total)} of memory: the scheduler can have at most that (${gib(schedulerBytes)} asked).`,
+      );
+    if (Object.keys(errors).length) throw new FieldErrors(errors);
+    const cores = Math.max(1, Math.min(n, machine.cores));
+    const schedulerCores = Number(schedulerCpu);
+    return {
+      workerCores: cores,
+      schedulerCores,
+      workerOptions,
+      machines: {
+        scheduler: {
+          ...machine,
+          cores: schedulerCores,
+          memoryMib: schedulerBytes === null ? machine.memoryMib : Math.ceil(schedulerBytes / 2 ** 20),
+        },
+        worker: {
+          ...machine,
+          cores,
+          memoryMib: bytes === null ? machine.memoryMib : Math.ceil(bytes / 2 ** 20),
+        },
+      },
+    };
+  }
+
+  // A cloud backend: the catalogue's types of its own cloud, in the client's order of preference.
+  for (const [field, types] of [
+    ['worker_instance_types', workerTypes],
+    ['scheduler_instance_types', schedulerTypes],
+  ] as const)
+    for (const t of types)
+      if (vmType(t)?.backendType !== backend.type)
+        refuse(
+          field,
+          `${t} is not an instance type of ${backend.type} that Cumulus knows (GET /api/v2/pricing/vm-types/?backend_type=${backend.type} lists them).`,
+        );
+  if (Object.keys(errors).length) throw new FieldErrors(errors);
+  const worker = backend.machineFor(workerTypes);
+  const scheduler = backend.machineFor(schedulerTypes);
+  if (threads === undefined || threads === null) workerOptions.nthreads = worker.cores;
+  return {
+    workerCores: Math.max(1, worker.cores),
+    schedulerCores: Math.max(1, scheduler.cores),
+    workerOptions,
+    machines: { scheduler, worker },
+  };
+}

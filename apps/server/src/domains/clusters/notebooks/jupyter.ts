@@ -1,0 +1,65 @@
+import { eq } from 'drizzle-orm';
+import type { Cluster } from '../../../db/schema/index.js';
+import { clusters } from '../../../db/schema/index.js';
+import type { Deps } from '../../../deps.js';
+import { notFound } from '../../../http/errors.js';
+import { Signer } from '../../../lib/crypto.js';
+import { callingInstance } from '../cluster-facing/service.js';
+import { dashboardPrefix, issuePass } from '../dashboards/passes.js';
+
+/**
+ * Jupyter on a notebook cluster's scheduler instance (`scheduler_options.jupyter`): the agent starts
+ * it with a base URL under the cluster's proxy path and a token only the control plane knows; the
+ * proxy (jupyter-proxy.ts) checks the reader's pass on every request and adds that token, so the
+ * Jupyter port is no door of its own.
+ */
+export const jupyterPrefix = (clusterId: number) => `${dashboardPrefix(clusterId)}/jupyter`;
+
+/** Jupyter's own token for a cluster: derived from the server secret, never stored or shown. */
+export const jupyterToken = (secret: string, clusterId: number) =>
+  new Signer(secret, 'jupyter-token').sign(String(clusterId));
+
+/** Whether a cluster was asked to run Jupyter (the client's `scheduler_options.jupyter`). */
+export const wantsJupyter = (cluster: Pick<Cluster, 'schedulerOptions'>) =>
+  cluster.schedulerOptions.jupyter === true;
+
+/** The reader's link to a notebook cluster's Jupyter, carrying their own pass like `dashboard_address`. */
+export function jupyterLink(
+  publicUrl: string,
+  secret: string,
+  cluster: Pick<Cluster, 'id' | 'jupyterAddress' | 'jupyterUi'>,
+  userId: number,
+): string | null {
+  if (!cluster.jupyterAddress) return null;
+  const ui = cluster.jupyterUi === 'tree' ? 'tree' : 'lab';
+  return `${publicUrl}${jupyterPrefix(cluster.id)}/${ui}?token=${issuePass(secret, cluster.id, userId)}`;
+}
+
+/** `GET cluster_facing/scheduler/jupyter`: how the scheduler's agent starts Jupyter (404: it does not). */
+export async function jupyterSettings(deps: Deps, clusterId: number, backendId: string) {
+  const { process, cluster } = await callingInstance(deps.db, clusterId, backendId);
+  if (process.role !== 'scheduler' || !wantsJupyter(cluster)) throw notFound('This cluster runs no Jupyter.');
+  const backend = await deps.backends.forCluster(cluster);
+  return {
+    base_url: `${jupyterPrefix(cluster.id)}/`,
+    token: jupyterToken(deps.config.secret, cluster.id),
+    allow_origin: new URL(deps.config.publicUrl).origin,
+    // A cloud backend's firewall opens its port to the control plane; locally any.
+    port: backend.ports?.jupyter ?? 0,
+  };
+}
+
+/** `PATCH cluster_facing/scheduler/jupyter`: the agent says where Jupyter serves, once it does. */
+export async function reportJupyter(
+  deps: Deps,
+  clusterId: number,
+  body: { backend_id: string; address: string | null; ui: 'lab' | 'tree' },
+) {
+  const { process, cluster } = await callingInstance(deps.db, clusterId, body.backend_id);
+  if (process.role !== 'scheduler' || !wantsJupyter(cluster)) throw notFound('This cluster runs no Jupyter.');
+  await deps.db
+    .update(clusters)
+    .set({ jupyterAddress: body.address, jupyterUi: body.address ? body.ui : null })
+    .where(eq(clusters.id, cluster.id));
+  return { ok: true };
+}

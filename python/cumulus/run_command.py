@@ -1,0 +1,331 @@
+"""``cumulus run``: a command on a cluster's instance, its output streamed back, its exit code kept.
+
+The command runs on the scheduler's instance of a cluster of kind ``run`` (tag
+``cumulus-cluster-type: run``; no workers unless asked), made through the control plane like any
+cluster, so limits, usage and logs count it. The working directory's files go along (zipped, at
+most ``MAX_UPLOAD_BYTES``); the command runs in a fresh directory with them, with the cluster's
+software environment first on ``PATH`` and ``DASK_SCHEDULER_ADDRESS`` set, so ``Client()`` in it
+computes on the same cluster. Its stdout and stderr come back as they are written (Dask events to
+this client), and are kept in the cluster's logs too. ``name=`` reuses a running run cluster of
+that name (and leaves it running for the next run, until its idle timeout); without it the
+cluster is made for the one command and stopped after it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import threading
+import time
+import uuid
+import zipfile
+from dataclasses import dataclass, field
+
+from cumulus import hardware
+from cumulus.http import ArgumentError, CumulusError
+
+RUN_TAG = {"cumulus-cluster-type": "run"}
+MAX_UPLOAD_BYTES = 100 * 2**20
+# Not sent along: version control, caches and virtual environments.
+SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".cumulus", ".mypy_cache",
+                ".pytest_cache", ".ipynb_checkpoints", ".tox"}
+# After the command ends, how long to wait for output still on its way.
+DRAIN_SECONDS = 15.0
+
+
+@dataclass
+class RunResult:
+    """What ``cumulus.run`` answers: the command's exit code and its output."""
+
+    code: int
+    stdout: str = ""
+    stderr: str = ""
+    cluster_name: str = ""
+    chunks: list = field(default_factory=list, repr=False)
+
+    @property
+    def output(self) -> str:
+        """stdout and stderr interleaved as they were written."""
+        return "".join(text for _, text in self.chunks)
+
+
+def directory_files(path: str, limit: int = MAX_UPLOAD_BYTES):
+    """The files under ``path`` (not under SKIPPED_DIRS, no links) as (full path, path relative to it,
+    "/"-separated), directories first-visited in order; refuses once they add up past ``limit``."""
+    total = 0
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            if not os.path.isfile(full) or os.path.islink(full):
+                continue
+            total += os.path.getsize(full)
+            if total > limit:
+                raise CumulusError(
+                    f"The files under {path} add up to more than {limit // 2**20} MiB: use a smaller "
+                    "directory, or put large data in a filestore or object storage."
+                )
+            yield full, os.path.relpath(full, path).replace(os.sep, "/")
+
+
+def pack_directory(path: str, limit: int = MAX_UPLOAD_BYTES) -> tuple[bytes, int]:
+    """The files under ``path`` (directory_files) as a zip, and how many."""
+    buffer = io.BytesIO()
+    n = 0
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for full, relative in directory_files(path, limit):
+            archive.write(full, relative)
+            n += 1
+    return buffer.getvalue(), n
+
+
+# Runs on the scheduler, inside its event loop (``Client.run_on_scheduler``); made a function of
+# ``__main__`` below so Dask sends it by value: the scheduler needs nothing of this package.
+REMOTE = r'''
+async def cumulus_run_command(run_id, command, archive, env, cpus, dask_scheduler=None):
+    import asyncio, codecs, io, os, sys, time, zipfile
+    topic = "cumulus-run-" + run_id
+    workdir = os.path.join(os.getcwd(), "runs", run_id)
+    os.makedirs(workdir, exist_ok=True)
+    if archive:
+        zipfile.ZipFile(io.BytesIO(archive)).extractall(workdir)
+    private = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BACKEND_ID", "CUMULUS_BATCH_ROOT")
+    base = {k: v for k, v in os.environ.items() if k not in private}
+    # `python` is the cluster's interpreter, whatever the image calls it.
+    bindir = os.path.join(os.getcwd(), "runs", ".bin")
+    os.makedirs(bindir, exist_ok=True)
+    for alias in ("python", "python3"):
+        link = os.path.join(bindir, alias)
+        if not os.path.lexists(link):
+            try:
+                os.symlink(sys.executable, link)
+            except FileExistsError:
+                pass
+    base["PATH"] = os.pathsep.join([bindir, os.path.dirname(sys.executable), base.get("PATH", "")])
+    base["DASK_SCHEDULER_ADDRESS"] = dask_scheduler.address
+    base["PYTHONUNBUFFERED"] = "1"
+    base.update(env)
+
+    def pin():
+        if cpus:
+            os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:cpus])
+
+    proc = await asyncio.create_subprocess_exec(
+        "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+        preexec_fn=pin if cpus and hasattr(os, "sched_setaffinity") else None,
+    )
+    runs = dask_scheduler.__dict__.setdefault("_cumulus_runs", {})
+    runs[run_id] = proc
+    sent = [0]
+    print(f"[cumulus run {run_id}] started: {command}", flush=True)
+
+    async def pump(stream, name):
+        decode = codecs.getincrementaldecoder("utf-8")("replace")
+        pending = ""
+        while True:
+            chunk = await stream.read(65536)
+            text = decode.decode(chunk, final=not chunk)
+            if text:
+                dask_scheduler.log_event(topic, {"n": sent[0], "stream": name, "text": text})
+                sent[0] += 1
+                # Kept in the cluster's logs too, a line at a time.
+                pending += text
+                *lines, pending = pending.split("\n")
+                for line in lines:
+                    print(f"[cumulus run {run_id} {name}] {line}", flush=True)
+            if not chunk:
+                if pending:
+                    print(f"[cumulus run {run_id} {name}] {pending}", flush=True)
+                return
+
+    async def keep_busy():
+        # A command that runs is work: the idle timeout waits for it.
+        while True:
+            plugin = dask_scheduler.plugins.get("cumulus")
+            if plugin is not None and hasattr(plugin, "last_activity"):
+                plugin.last_activity = time.monotonic()
+            await asyncio.sleep(5)
+
+    busy = asyncio.ensure_future(keep_busy())
+    try:
+        await asyncio.gather(pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr"))
+        code = await proc.wait()
+    finally:
+        busy.cancel()
+        runs.pop(run_id, None)
+    code = code if code >= 0 else 128 - code
+    print(f"[cumulus run {run_id}] exited with code {code}", flush=True)
+    return {"code": code, "events": sent[0]}
+
+
+def cumulus_subscribed(topic, client_id, dask_scheduler=None):
+    return client_id in dask_scheduler.event_subscriber.get(topic, ())
+
+
+def cumulus_forget(topic, dask_scheduler=None):
+    dask_scheduler.events.pop(topic, None)
+    dask_scheduler.event_counts.pop(topic, None)
+
+
+async def cumulus_stop_command(run_id, dask_scheduler=None):
+    import os, signal
+    proc = getattr(dask_scheduler, "_cumulus_runs", {}).get(run_id)
+    if proc is None:
+        return False
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return False
+    return True
+'''
+
+
+def _remote_functions():
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(REMOTE, "<cumulus run>", "exec"), namespace)
+    return namespace["cumulus_run_command"], namespace["cumulus_stop_command"], namespace["cumulus_subscribed"], namespace["cumulus_forget"]
+
+
+def _env(call: str, name: str, value) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ArgumentError(f"{call}({name}={value!r}): {name} must be a dict of names to values, or None.")
+    return {str(k): str(v) for k, v in value.items()}
+
+
+def run(
+    command,
+    *,
+    name: str | None = None,
+    software: str | None = None,
+    env: dict | None = None,
+    secret_env: dict | None = None,
+    workspace: str | None = None,
+    directory: str | None = ".",
+    n_workers: int = 0,
+    idle_timeout: str | None = "20 minutes",
+    stream: bool = True,
+    stdout=None,
+    stderr=None,
+    quiet: bool = False,
+    server: str | None = None,
+    token: str | None = None,
+    **hardware_args,
+) -> RunResult:
+    """Runs ``command`` (a shell string or a list of words) on a run cluster; answers its exit code
+    and output. ``directory`` is sent along (None: nothing); ``env`` and ``secret_env`` are the
+    command's variables (the secret ones travel only over the cluster's TLS connection, never to
+    the server). Hardware arguments are ``cumulus.Cluster``'s; the command runs on the scheduler's
+    instance, so ``scheduler_vm_types``/``scheduler_cpu``/``scheduler_memory`` size it (``cpu``,
+    ``memory`` and ``vm_types`` are accepted as short names for them)."""
+    import shlex
+
+    call = "cumulus.run"
+    if isinstance(command, (list, tuple)):
+        if not command or not all(isinstance(w, str) for w in command):
+            raise ArgumentError(f"{call}(command={command!r}): give the command as a string or a list of words.")
+        command = shlex.join(command)
+    if not isinstance(command, str) or not command.strip():
+        raise ArgumentError(f"{call}(command={command!r}): give the command to run.")
+    variables = {**_env(call, "env", env), **_env(call, "secret_env", secret_env)}
+    for short, full in (("cpu", "scheduler_cpu"), ("memory", "scheduler_memory"), ("vm_types", "scheduler_vm_types")):
+        if short in hardware_args:
+            hardware_args[full] = hardware_args.pop(short)
+    unknown = set(hardware_args) - set(hardware.PARAMS)
+    if unknown:
+        raise ArgumentError(f"{call}() got unexpected arguments: {', '.join(sorted(unknown))}.")
+    archive, n_files = (b"", 0)
+    if directory is not None:
+        archive, n_files = pack_directory(directory)
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    say = (lambda _m: None) if quiet else (lambda m: print(m, file=err, flush=True))
+
+    from distributed import Client
+
+    from cumulus.cluster import Cluster
+
+    # The cluster's progress goes where the command's stderr goes: stdout is the command's own.
+    with contextlib.redirect_stdout(err):
+        cluster = Cluster(
+            name=name,
+            n_workers=n_workers,
+            workspace=workspace,
+            software=software,
+            idle_timeout=idle_timeout,
+            tags=RUN_TAG,
+            # A named run cluster waits for the next run without a client; its idle timeout stops it.
+            scheduler_options={"no_client_timeout": None} if name else None,
+            shutdown_on_close=name is None,
+            wait_for_workers=False if n_workers == 0 else None,
+            server=server,
+            token=token,
+            quiet=quiet,
+            **hardware_args,
+        )
+    result = RunResult(code=-1, cluster_name=cluster.name)
+    run_id = uuid.uuid4().hex[:12]
+    topic = f"cumulus-run-{run_id}"
+    received = []
+    arrived = threading.Condition()
+
+    def on_event(event):
+        _, message = event
+        text, which = message["text"], message["stream"]
+        with arrived:
+            if message["n"] in received:
+                return
+            received.append(message["n"])
+            result.chunks.append((which, text))
+            arrived.notify_all()
+        if stream:
+            target = out if which == "stdout" else err
+            target.write(text)
+            target.flush()
+
+    remote_run, remote_stop, subscribed, forget = _remote_functions()
+    cpus = _pinned_cpus(hardware_args)
+    try:
+        with Client(cluster) as client:
+            client.subscribe_topic(topic, on_event)
+            # The subscription travels on another connection than the call: the first output must not beat it.
+            deadline = time.monotonic() + DRAIN_SECONDS
+            while not client.run_on_scheduler(subscribed, topic, client.id) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if n_files:
+                say(f"Sent {n_files} file(s) from {os.path.abspath(directory)}.")
+            say(f"Running on {cluster.name}: {command}")
+            try:
+                answer = client.run_on_scheduler(remote_run, run_id, command, archive, variables, cpus)
+            except KeyboardInterrupt:
+                client.run_on_scheduler(remote_stop, run_id)
+                raise
+            deadline = time.monotonic() + DRAIN_SECONDS
+            with arrived:
+                while len(received) < answer["events"] and time.monotonic() < deadline:
+                    arrived.wait(0.1)
+            if len(received) < answer["events"]:  # late or missed: the scheduler kept them
+                for event in sorted(client.get_events(topic), key=lambda e: e[1]["n"]):
+                    on_event(event)
+            client.unsubscribe_topic(topic)
+            client.run_on_scheduler(forget, topic)
+            result.code = int(answer["code"])
+    finally:
+        with contextlib.redirect_stdout(err):
+            cluster.close()
+    result.stdout = "".join(t for s, t in result.chunks if s == "stdout")
+    result.stderr = "".join(t for s, t in result.chunks if s == "stderr")
+    return result
+
+
+def _pinned_cpus(args: dict) -> int | None:
+    cpu = args.get("scheduler_cpu")
+    if cpu is None:
+        return None
+    if isinstance(cpu, (list, tuple)):
+        cpu = cpu[0] or cpu[1]
+    return int(cpu)
