@@ -9,7 +9,7 @@ export const CORE_CHOICES = ['1', '2', '4', '8', '16'].map((n) => ({
   label: `${n} ${n === '1' ? 'core' : 'cores'}`,
 }));
 const MEMORY_CHOICES = [
-  { value: '', label: 'Automatic (a share of the machine)' },
+  { value: '', label: 'Automatic' },
   ...['1 GiB', '2 GiB', '4 GiB', '8 GiB', '16 GiB', '32 GiB'].map((m) => ({ value: m, label: m })),
 ];
 
@@ -33,7 +33,7 @@ export function WorkerSizeFields({ control }: { control: Control<CreateClusterVa
         name="workerMemory"
         id="create-cluster-worker-memory"
         label="Worker memory"
-        description="Each worker's memory limit."
+        description="Each worker's memory limit; Automatic shares the machine's memory."
         choices={MEMORY_CHOICES}
       />
     </div>
