@@ -99,7 +99,7 @@ describe('the documentation at /docs', () => {
   it('turns links between Markdown files into /docs addresses, and every link leads to a page and anchor it has', () => {
     expect(hrefsOf(served.get('/docs/quickstart')!)).toContain('/docs/python-client#install-the-client');
     expect(hrefsOf(served.get('/docs')!)).toContain('/docs/server');
-    expect(hrefsOf(served.get('/docs/architecture')!)).toContain('/docs/server#modules');
+    expect(hrefsOf(served.get('/docs/architecture')!)).toContain('/docs/server#domains');
     expect(hrefsOf(served.get('/docs/server')!)).toContain('/docs/benchmarks');
 
     for (const [address, html] of served) {
@@ -215,7 +215,7 @@ describe('Markdown for /docs', () => {
     expect(docsHref('teams.md#roles-and-permissions', 'docs/clusters.md')).toBe(
       '/docs/teams#roles-and-permissions',
     );
-    expect(docsHref('../apps/server/README.md#modules', 'docs/architecture.md')).toBe('/docs/server#modules');
+    expect(docsHref('../apps/server/README.md#modules', 'docs/architecture.md')).toBe('/docs/server#domains');
     expect(docsHref('../../docs/architecture.md', 'apps/server/README.md')).toBe('/docs/architecture');
     expect(docsHref('index.md', 'docs/quickstart.md')).toBe('/docs');
     expect(docsHref('bench/README.md', 'apps/server/README.md')).toBe('/docs/benchmarks');
