@@ -215,7 +215,7 @@ describe('Markdown for /docs', () => {
     expect(docsHref('teams.md#roles-and-permissions', 'docs/clusters.md')).toBe(
       '/docs/teams#roles-and-permissions',
     );
-    expect(docsHref('../apps/server/README.md#modules', 'docs/architecture.md')).toBe('/docs/server#domains');
+    expect(docsHref('../apps/server/README.md#domains', 'docs/architecture.md')).toBe('/docs/server#domains');
     expect(docsHref('../../docs/architecture.md', 'apps/server/README.md')).toBe('/docs/architecture');
     expect(docsHref('index.md', 'docs/quickstart.md')).toBe('/docs');
     expect(docsHref('bench/README.md', 'apps/server/README.md')).toBe('/docs/benchmarks');
