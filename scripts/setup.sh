@@ -34,14 +34,14 @@ if $want_aws && ! has_moto; then
 fi
 
 python="${CUMULUS_PYTHON:-/usr/bin/python3}"
+# One interpreter start finds what is missing (find_spec imports nothing: it is quick).
+missing=" $("$python" -c 'import importlib.util as u; print(" ".join(m for m in ("distributed", "pip", "jupyterlab", "notebook") if u.find_spec(m) is None))' 2>/dev/null || echo distributed pip jupyterlab notebook) "
 packages=()
-if ! "$python" -c 'import distributed' >/dev/null 2>&1; then packages+=(python3-distributed); fi
+if [[ $missing == *" distributed "* ]]; then packages+=(python3-distributed); fi
 # Software environments are built with the interpreter's own pip.
-if ! "$python" -m pip --version >/dev/null 2>&1; then packages+=(python3-pip); fi
+if [[ $missing == *" pip "* ]]; then packages+=(python3-pip); fi
 # Notebook clusters run Jupyter with the clusters' Python: JupyterLab, or Debian's Jupyter Notebook.
-if ! "$python" -c 'import jupyterlab' >/dev/null 2>&1 && ! "$python" -c 'import notebook' >/dev/null 2>&1; then
-  packages+=(python3-notebook)
-fi
+if [[ $missing == *" jupyterlab "* && $missing == *" notebook "* ]]; then packages+=(python3-notebook); fi
 if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
 if $want_bench && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
 [ ${#packages[@]} -eq 0 ] && exit 0

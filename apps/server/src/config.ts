@@ -29,6 +29,8 @@ const envSchema = z.object({
   CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
   CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /** At SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
+  CUMULUS_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   CUMULUS_PIP_INDEX_URL: z.url().optional(),
   CUMULUS_PIP_EXTRA_INDEX_URL: z.string().max(4000).optional(),
   CUMULUS_BUILD_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
@@ -105,6 +107,8 @@ export interface Config {
   mailFrom: string;
   python: string;
   staffEmails: ReadonlySet<string>;
+  /** At SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs: number;
   logLevel: string;
   /** Readable lines, or one JSON object a line. */
   logFormat: 'text' | 'json';
@@ -214,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     ),
+    shutdownGraceMs: e.CUMULUS_SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: e.CUMULUS_LOG_LEVEL,
     logFormat: e.CUMULUS_LOG_FORMAT,
     webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

@@ -11,14 +11,25 @@ const server = await createServer(config, {
 });
 const { app } = server;
 
+// SIGTERM or SIGINT: no new requests, those in flight finish (for at most the grace), the loops
+// stop, the database closes; clusters keep running and the next start adopts them.
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
+    const graceSeconds = config.shutdownGraceMs / 1000;
+    app.log.info(
+      { signal, graceSeconds },
+      'shutting down: taking no new requests, finishing those in flight',
+    );
+    server.close({ graceMs: config.shutdownGraceMs }).then(
+      (cut) => {
+        if (cut > 0)
+          app.log.warn({ connections: cut, graceSeconds }, 'requests still open after the grace were cut');
+        app.log.info('stopped; clusters keep running and the next start adopts them');
+        process.exit(0);
+      },
       (err) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -16,6 +16,7 @@ import * as clusters from './domains/clusters/index.js';
 import * as identity from './domains/identity/index.js';
 import * as software from './domains/software/index.js';
 import type { App } from './http/app-types.js';
+import { drain } from './http/drain.js';
 import { SecretBox } from './lib/crypto.js';
 import { minutes } from './lib/time.js';
 import { Periodic } from './loops/periodic.js';
@@ -31,7 +32,12 @@ export interface Server {
   startLoops(): void;
   /** Stops them (close does too); running clusters keep running, to be adopted at the next start. */
   stopLoops(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stops taking requests, stops the loops and closes the database; clusters keep running. With
+   * `graceMs`, requests in flight get that long before their connections are cut (answers how
+   * many were); without, they are waited for.
+   */
+  close(options?: { graceMs?: number }): Promise<number>;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -190,11 +196,20 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     stopLoops: async () => {
       await Promise.all(all.map((loop) => loop.stop()));
     },
-    async close() {
-      await Promise.all(all.map((loop) => loop.stop()));
+    async close({ graceMs } = {}) {
+      // Requests and loops wind down together; the database closes once both are done.
+      const [cut] = await Promise.all([
+        graceMs === undefined ? app.close().then(() => 0) : drain(app, graceMs),
+        Promise.all(
+          all.map((loop) =>
+            // Work still running after the grace gives its rows back: the next server takes them at once.
+            loop instanceof Runner ? loop.stop({ abandonAfterMs: graceMs }) : loop.stop(),
+          ),
+        ),
+      ]);
       mail.close();
-      await app.close();
       if (ownsDatabase) await database.close();
+      return cut;
     },
   };
 }
