@@ -50,7 +50,12 @@ def request_approval(server: str, open_browser: bool, out) -> str:
     link = f"{server}/activate-token?id={identifier}"
     out("To sign in, open this page and approve the request:")
     out(f"\n    {link}\n")
-    out(f"The page should show the code {identifier}.")
+    user_code = pending.get("user_code")
+    if user_code:
+        # Device flow: typing the code proves the browser that approves belongs to whoever is here.
+        out(f"When the page asks, type this code: {user_code}")
+    else:  # a server from before user codes
+        out(f"The page should show the code {identifier}.")
     if open_browser and _has_browser():
         webbrowser.open(link)
     out("Waiting for approval (Ctrl+C to cancel)...")

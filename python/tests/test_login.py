@@ -38,8 +38,8 @@ class LoginTest(unittest.TestCase):
         self.user = server.register()
         self.env = client_env(server, self.home)
 
-    def start_login(self, *args) -> tuple[subprocess.Popen, str]:
-        """Runs `cumulus login` until it prints the approval link; answers the token identifier."""
+    def start_login(self, *args) -> tuple[subprocess.Popen, str, str]:
+        """Runs `cumulus login` until it prints the approval link and the code to type there."""
         proc = subprocess.Popen(
             [sys.executable, "-m", "cumulus", "login", *args],
             env=self.env,
@@ -50,24 +50,37 @@ class LoginTest(unittest.TestCase):
         self.addCleanup(proc.stdout.close)
         self.addCleanup(lambda: proc.poll() is None and proc.kill())
         printed = []
+        identifier = None
         for line in proc.stdout:
             printed.append(line)
             match = re.search(r"(\S+)/activate-token\?id=([0-9a-f]+)", line)
             if match:
                 self.assertEqual(match.group(1), server.url)
-                return proc, match.group(2)
-        self.fail("login printed no approval link:\n" + "".join(printed))
+                identifier = match.group(2)
+            code = re.search(r"type this code: ([A-Z]{4}-[A-Z]{4})$", line.strip())
+            if code:
+                self.assertIsNotNone(identifier, "the code came before the link")
+                self.assertNotIn(code.group(1), identifier)
+                return proc, identifier, code.group(1)
+        self.fail("login printed no approval link and code:\n" + "".join(printed))
 
-    def approve(self, identifier: str) -> None:
-        status, body = call(f"{server.url}/api/v1/api-tokens/{identifier}/activate/", "PATCH", token=self.user.key)
-        self.assertEqual(status, 200, body)
+    def approve(self, identifier: str, code: str) -> tuple[int, dict]:
+        url = f"{server.url}/api/v1/api-tokens/{identifier}/activate/"
+        return call(url, "PATCH", body={"user_code": code}, token=self.user.key)
 
     def test_terminal_sign_in_saves_the_approved_token(self):
-        proc, identifier = self.start_login()
+        proc, identifier, code = self.start_login()
         # Not approved yet: the client keeps polling instead of failing.
         with self.assertRaises(subprocess.TimeoutExpired):
             proc.wait(3)
-        self.approve(identifier)
+        # The link alone, or with a wrong code, approves nothing: the client keeps waiting.
+        status, body = self.approve(identifier, "BBBB-BBBB" if code != "BBBB-BBBB" else "CCCC-CCCC")
+        self.assertEqual(status, 400, body)
+        self.assertIn("does not match the one shown in your terminal", body["user_code"][0])
+        with self.assertRaises(subprocess.TimeoutExpired):
+            proc.wait(2)
+        status, body = self.approve(identifier, code)
+        self.assertEqual(status, 200, body)
         rest = proc.stdout.read()
         self.assertEqual(proc.wait(60), 0, rest)
         self.assertIn(f"Signed in to {server.url} as {self.user.username}", rest)
@@ -88,8 +101,8 @@ class LoginTest(unittest.TestCase):
         self.assertIn("@", labels[identifier])
 
     def test_logout_revokes_and_forgets_the_token(self):
-        proc, identifier = self.start_login("--workspace", self.user.workspace)
-        self.approve(identifier)
+        proc, identifier, code = self.start_login("--workspace", self.user.workspace)
+        self.assertEqual(self.approve(identifier, code)[0], 200)
         self.assertEqual(proc.wait(60), 0, proc.stdout.read())
         token = saved(self.home)["token"]
         self.assertEqual(saved(self.home)["workspace"], self.user.workspace)

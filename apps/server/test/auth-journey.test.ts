@@ -87,7 +87,9 @@ describe('a new user, from sign-up to a revoked API token', () => {
     });
     expect(pending.status).toBe(201);
     expect((await api.as(pending.body.token).get('/api/v2/user/me')).status).toBe(401);
-    const activated = await api.as(session).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`);
+    const activated = await api.as(session).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`, {
+      user_code: pending.body.user_code,
+    });
     expect(activated.status).toBe(200);
     expect((await api.as(pending.body.token).get('/api/v2/user/me')).body.username).toBe(username);
 

@@ -37,6 +37,9 @@ import type { TestUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
 import type { Cast, Role, World } from './helpers/world.js';
 
+/** The user code of the pending token a call's `params` made, for its body. */
+const userCodes = new WeakMap<CallContext, string>();
+
 export type Expect = Record<Role, number>;
 type Params = Record<string, string | number>;
 
@@ -282,7 +285,12 @@ export const RULES: Record<string, RouteRule> = {
   },
   'PATCH /api/v1/api-tokens/{id}/activate/': {
     expect: signedIn(200),
-    params: async (c) => ({ id: (await createPendingToken(c.ts.server.deps.db, 'matrix')).identifier }),
+    params: async (c) => {
+      const pending = await createPendingToken(c.ts.server.deps.db, 'matrix');
+      userCodes.set(c, pending.user_code);
+      return { id: pending.identifier };
+    },
+    body: (c) => ({ user_code: userCodes.get(c) }),
   },
   'POST /api/v1/api-tokens-no-user/': { expect: everyone(201), body: () => ({}) },
 

@@ -164,6 +164,13 @@ describe('a vm_aws cluster', () => {
     expect(row!.schedulerAddress).toBe(`tls://${vm.PrivateIpAddress}:8786`);
     expect(row!.dashboardAddress).toBe(`http://${vm.PrivateIpAddress}:8787`);
 
+    // No SSH key reaches the VMs and port 22 stays closed: the backend and the key call say so.
+    const options = await api.get(`/api/v1/${slug}/backend_options/`);
+    expect(options.body).toMatchObject({ backend: 'vm_aws', capabilities: { ssh: false } });
+    const ssh = await api.get(`/api/v2/clusters/account/${slug}/id/${clusterId}/ssh-key`);
+    expect(ssh.body).toMatchObject({ ssh_available: false, scheduler_public_address: vm.PublicIpAddress });
+    expect(ssh.body.detail).toContain('port 22 closed');
+
     // The console's dashboard link reaches the scheduler through its public address too: the
     // control plane need not run inside the VPC.
     const gateway = `${vm.PublicIpAddress}:8787`;

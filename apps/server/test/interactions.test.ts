@@ -99,7 +99,9 @@ describe('the get-started checklist follows what the user really did', () => {
     expect(await flag(user.key, 'has-api-key')).toBe(false);
     const activated = await ts.api
       .as(user.key)
-      .patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`);
+      .patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`, {
+        user_code: pending.body.user_code,
+      });
     expect(activated.status).toBe(200);
     expect(await flag(user.key, 'has-api-key')).toBe(true);
   });

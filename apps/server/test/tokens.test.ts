@@ -102,13 +102,21 @@ describe('API tokens', () => {
 });
 
 describe('terminal sign-in', () => {
-  it('accepts JSON as well as form bodies and answers identifier and token', async () => {
+  const activate = (key: string | null, identifier: string, user_code?: string) =>
+    (key ? ts.api.as(key) : ts.api).patch(
+      `/api/v1/api-tokens/${identifier}/activate/`,
+      user_code === undefined ? {} : { user_code },
+    );
+
+  it('accepts JSON as well as form bodies and answers identifier, token and a user code', async () => {
     const json = await ts.api.post('/api/v1/api-tokens-no-user/', { label: 'me@box' });
     expect(json.status).toBe(201);
     expect(json.body.token.startsWith(`${json.body.identifier}-`)).toBe(true);
     expect(json.body.label).toBe('me@box');
+    expect(json.body.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     const empty = await ts.api.post('/api/v1/api-tokens-no-user/');
     expect(empty.status).toBe(201);
+    expect(empty.body.user_code).not.toBe(json.body.user_code);
   });
 
   it('authenticates nothing while pending and cannot be activated after 10 minutes', async () => {
@@ -119,30 +127,67 @@ describe('terminal sign-in', () => {
       .update(apiTokens)
       .set({ created: new Date(Date.now() - 11 * 60_000) })
       .where(eq(apiTokens.identifier, pending.body.identifier));
-    const late = await ts.api.as(user.key).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`);
+    const late = await activate(user.key, pending.body.identifier, pending.body.user_code);
     expect(late.status).toBe(404);
+    expect((await ts.api.as(pending.body.token).get('/api/v2/user/me')).status).toBe(401);
+  });
+
+  it('approves only with the code the terminal printed; a wrong code is refused and says so', async () => {
+    const user = await createUser(ts);
+    const pending = await ts.api.post('/api/v1/api-tokens-no-user/', { label: 'laptop' });
+    // The link alone (what a phishing mail would carry) approves nothing.
+    const none = await activate(user.key, pending.body.identifier);
+    expect(none.status).toBe(400);
+    const wrong = await activate(user.key, pending.body.identifier, 'BBBB-BBBB');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({
+      user_code: ['That code does not match the one shown in your terminal (4 tries left).'],
+    });
+    expect((await ts.api.as(pending.body.token).get('/api/v2/user/me')).status).toBe(401);
+    // Typed as people type it: lower case, without the dash, with spaces.
+    const typed = ` ${pending.body.user_code.replace('-', '').toLowerCase()} `;
+    const right = await activate(user.key, pending.body.identifier, typed);
+    expect(right.status).toBe(200);
+    expect(right.body).toMatchObject({ identifier: pending.body.identifier, revoked: false });
+    const me = await ts.api.as(pending.body.token).get('/api/v2/user/me');
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe(user.username);
+  });
+
+  it('stops after five codes: the right code after five wrong ones approves nothing', async () => {
+    const user = await createUser(ts);
+    const pending = await ts.api.post('/api/v1/api-tokens-no-user/', { label: 'guessed' });
+    const lefts = [];
+    for (let i = 0; i < 5; i++) {
+      const wrong = await activate(user.key, pending.body.identifier, 'ZZZZ-ZZZZ');
+      expect(wrong.status).toBe(400);
+      lefts.push(wrong.body.user_code[0]);
+    }
+    expect(lefts.slice(3)).toEqual([
+      'That code does not match the one shown in your terminal (1 try left).',
+      'Too many wrong codes: this sign-in request is cancelled. Run cumulus login again.',
+    ]);
+    const late = await activate(user.key, pending.body.identifier, pending.body.user_code);
+    expect(late.status).toBe(400);
+    expect(late.body.user_code).toEqual([
+      'Too many wrong codes: this sign-in request is cancelled. Run cumulus login again.',
+    ]);
     expect((await ts.api.as(pending.body.token).get('/api/v2/user/me')).status).toBe(401);
   });
 
   it('is activated once, by one user', async () => {
     const [alice, bob] = [await createUser(ts), await createUser(ts)];
     const pending = await ts.api.post('/api/v1/api-tokens-no-user/', { label: 'x' });
-    expect(
-      (await ts.api.as(alice.key).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`)).status,
-    ).toBe(200);
-    expect(
-      (await ts.api.as(bob.key).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`)).status,
-    ).toBe(404);
+    const code = pending.body.user_code;
+    expect((await activate(alice.key, pending.body.identifier, code)).status).toBe(200);
+    expect((await activate(bob.key, pending.body.identifier, code)).status).toBe(404);
     expect((await ts.api.as(pending.body.token).get('/api/v2/user/me')).body.username).toBe(alice.username);
     // It now is one of Alice's tokens, listed and revocable like the others.
     const listed = await ts.api.as(alice.key).get('/api/v1/api-tokens/');
     expect(listed.body.results.map((t: { identifier: string }) => t.identifier)).toContain(
       pending.body.identifier,
     );
-    expect(
-      (await ts.api.as(pending.body.token).patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`))
-        .status,
-    ).toBe(404);
-    expect((await ts.api.patch(`/api/v1/api-tokens/${pending.body.identifier}/activate/`)).status).toBe(401);
+    expect((await activate(pending.body.token, pending.body.identifier, code)).status).toBe(404);
+    expect((await activate(null, pending.body.identifier, code)).status).toBe(401);
   });
 });

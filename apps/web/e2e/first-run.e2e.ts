@@ -95,9 +95,11 @@ describe('first run', () => {
       output += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await eventually(() => expect(output).toMatch(/\/activate-token\?id=\w+/), 60_000);
+    await eventually(() => expect(output).toMatch(/type this code: [A-Z]{4}-[A-Z]{4}/), 60_000);
     const link = output.match(/https?:\/\/\S+\/activate-token\?id=\w+/)![0];
+    const code = output.match(/type this code: ([A-Z]{4}-[A-Z]{4})/)![1]!;
     await page.goto(link);
+    await page.getByLabel('Code from your terminal').fill(code);
     await page.getByRole('button', { name: 'Authorize Access' }).click();
     await page.getByRole('heading', { name: 'Authorized' }).waitFor();
     expect(await exited, output).toBe(0);

@@ -1412,6 +1412,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** @description Terminal sign-in, step 2: the signed-in user approves a pending token by typing the terminal's code. */
         patch: {
             parameters: {
                 query?: never;
@@ -1421,7 +1422,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        user_code: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -1502,6 +1509,7 @@ export interface paths {
                             label: string;
                             created: string;
                             expiry: string;
+                            user_code: string;
                         };
                     };
                 };

@@ -269,7 +269,8 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
 
   return {
     type: 'vm_aws',
-    capabilities: { ssh: true, dashboards: true, gpus: true, spot: true, builds: [] },
+    // No SSH: no key pair is given to the VMs and the security group keeps port 22 closed.
+    capabilities: { ssh: false, dashboards: true, gpus: true, spot: true, builds: [] },
     // What the cluster security group opens (network.ts): a client outside the VPC reaches these.
     ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1], jupyter: CLUSTER_PORTS[2] },
 

@@ -37,6 +37,13 @@ export const apiTokens = pgTable(
     revokedAt: tstz('revoked_at'),
     activatedAt: tstz('activated_at'),
     lastUsedAt: tstz('last_used_at'),
+    /**
+     * A pending token's user code (SHA-256 of its normalized form): the terminal shows it, the
+     * person approving in the browser types it. Null for tokens made signed in.
+     */
+    userCodeHash: char('user_code_hash', { length: 64 }),
+    /** Codes typed for this pending token, right or wrong; approval stops at a limit. */
+    codeAttempts: integer('code_attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('api_tokens_identifier_key').on(t.identifier),

@@ -4,10 +4,19 @@ import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
 
-const NO_SSH =
-  'Instances of this Cumulus server are local processes on its own machine (backend in_process): ' +
-  'no SSH server runs on them, so this key opens nothing. Reach the cluster through Dask ' +
-  '(details: scheduler address, tls_cert, tls_key), its logs and its dashboard instead.';
+/** Why the key opens nothing, by backend type (a backend that serves SSH says `ssh: true`). */
+const NO_SSH: Record<string, string> = {
+  in_process:
+    'Instances of this Cumulus server are local processes on its own machine (backend in_process): ' +
+    'no SSH server runs on them, so this key opens nothing.',
+  vm_aws:
+    'Instances of this Cumulus server are EC2 machines (backend vm_aws) that get no SSH key and whose ' +
+    'security group keeps port 22 closed, so this key opens nothing.',
+};
+const REACH_INSTEAD =
+  ' Reach the cluster through Dask (details: scheduler address, tls_cert, tls_key), its logs and its dashboard instead.';
+const noSsh = (type: string) =>
+  (NO_SSH[type] ?? `Instances of backend ${type} serve no SSH, so this key opens nothing.`) + REACH_INSTEAD;
 
 /**
  * `GET clusters/account/{ws}/id/{id}/ssh-key` (client-contract.md section 2.5): the cluster's
@@ -15,7 +24,8 @@ const NO_SSH =
  */
 export async function sshAccess(deps: Deps, cluster: Cluster, worker: string | undefined) {
   const keys = await sshKeys(deps, cluster);
-  const { ssh } = (await deps.backends.forCluster(cluster)).capabilities;
+  const backend = await deps.backends.forCluster(cluster);
+  const { ssh } = backend.capabilities;
   const machines = await deps.db
     .select({ process: clusterProcesses, instance: instances })
     .from(clusterProcesses)
@@ -50,7 +60,7 @@ export async function sshAccess(deps: Deps, cluster: Cluster, worker: string | u
     worker_address: workerAddress,
     scheduler_address_to_use: addressOf(schedulerInstance),
     ssh_available: ssh,
-    detail: ssh ? '' : NO_SSH,
+    detail: ssh ? '' : noSsh(backend.type),
   };
 }
 

@@ -1,8 +1,9 @@
 import { CircleCheckIcon, LoaderCircleIcon, LogOutIcon, TerminalIcon, TriangleAlertIcon } from 'lucide-react';
-import type * as React from 'react';
+import * as React from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { DocumentTitle } from '@/components/document-title';
+import { FormField } from '@/components/form-field';
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -12,11 +13,13 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useApiTokenActivateMutation } from '@/data/api-tokens/api-token-activate-mutation';
 import { useLogoutMutation } from '@/data/auth/logout-mutation';
 import { useCurrentUserQuery } from '@/data/user/current-user-query';
 import { useLinks } from '@/hooks/use-links';
+import { isApiError } from '@/lib/api/errors';
 import { paths } from '@/lib/paths';
 
 /** The header of this page: the logo, and the signed-in email with a Logout item. */
@@ -81,9 +84,13 @@ function Panel({
   );
 }
 
+/** The server's message about a typed code (wrong, too many tries), shown under the field. */
+const codeErrors = (error: unknown) => (isApiError(error) ? error.fieldErrors('user_code') : []);
+
 /**
  * Activate API Token (spec section 2): a terminal's `cumulus login` opened this page with the id
- * of its pending token; authorizing makes that token act as the signed-in user.
+ * of its pending token and printed a code; typing that code here (device flow) proves the person
+ * approving is the one at the terminal, and makes the token act as the signed-in user.
  */
 export function ActivateTokenPage() {
   const [params] = useSearchParams();
@@ -91,6 +98,8 @@ export function ActivateTokenPage() {
   const activate = useApiTokenActivateMutation();
   const identifier = params.get('id') ?? params.get('identifier');
   const { supportMailto } = useLinks();
+  const [userCode, setUserCode] = React.useState('');
+  const wrongCode = codeErrors(activate.error);
 
   let panel: React.ReactNode;
   if (!identifier) {
@@ -121,7 +130,7 @@ export function ActivateTokenPage() {
         description="Authentication successful, you can close this window now."
       />
     );
-  } else if (activate.isError) {
+  } else if (activate.isError && wrongCode.length === 0) {
     panel = (
       <Panel
         title="Something went wrong..."
@@ -142,30 +151,44 @@ export function ActivateTokenPage() {
       />
     );
   } else {
+    const submit = (event: React.FormEvent) => {
+      event.preventDefault();
+      activate.mutate({ identifier, userCode });
+    };
     panel = (
-      <Panel
-        title="Confirm Access Request"
-        icon={<TerminalIcon className="size-5" aria-hidden="true" />}
-        description="A client application is requesting access act as you."
-        footer={
-          <>
-            <Button variant="ghost" onClick={() => navigate(paths.root)}>
-              Cancel
-            </Button>
-            <Button onClick={() => activate.mutate(identifier)}>Authorize Access</Button>
-          </>
-        }
-      >
-        <p className="text-muted-foreground text-sm">
-          Confirm that this validation code matches the one shown in your terminal:
-        </p>
-        <code
-          data-testid="validation-code"
-          className="bg-muted/50 rounded-md border px-3 py-2 text-center font-mono text-base tracking-widest"
+      <form onSubmit={submit} className="contents">
+        <Panel
+          title="Confirm Access Request"
+          icon={<TerminalIcon className="size-5" aria-hidden="true" />}
+          description="A client application is requesting access act as you."
+          footer={
+            <>
+              <Button type="button" variant="ghost" onClick={() => navigate(paths.root)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={userCode.trim() === ''}>
+                Authorize Access
+              </Button>
+            </>
+          }
         >
-          {identifier}
-        </code>
-      </Panel>
+          <p className="text-muted-foreground text-sm">
+            Type the code shown in your terminal. Only authorize a request you started yourself.
+          </p>
+          <FormField label="Code from your terminal" error={wrongCode}>
+            <Input
+              value={userCode}
+              onChange={(event) => setUserCode(event.target.value)}
+              placeholder="BCDF-GHJK"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={32}
+              className="font-mono tracking-widest uppercase"
+            />
+          </FormField>
+        </Panel>
+      </form>
     );
   }
 

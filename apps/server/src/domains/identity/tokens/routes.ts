@@ -3,6 +3,7 @@ import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { pageOf, pageQuery, pageResult } from '../../../http/pagination.js';
 import {
+  activateTokenBody,
   createdTokenSchema,
   identifierParams,
   idParams,
@@ -46,8 +47,19 @@ export function registerTokenRoutes(app: App, { db }: Deps): void {
 
   app.patch(
     '/api/v1/api-tokens/:id/activate/',
-    { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: tokenSchema } } },
-    async (request) => tokens.activateToken(db, currentUser(request), request.params.id),
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        description:
+          "Terminal sign-in, step 2: the signed-in user approves a pending token by typing the terminal's code.",
+        params: idParams,
+        body: activateTokenBody,
+        response: { 200: tokenSchema },
+      },
+    },
+    async (request) =>
+      tokens.activateToken(db, currentUser(request), request.params.id, request.body.user_code),
   );
 
   app.post(

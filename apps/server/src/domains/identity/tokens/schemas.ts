@@ -35,6 +35,13 @@ export const pendingTokenSchema = z.object({
   created: z.string(),
   /** When the pending request lapses unless a signed-in user activates it. */
   expiry: z.string(),
+  /** What the terminal prints and the person approving types on the activate-token page. */
+  user_code: z.string(),
+});
+
+export const activateTokenBody = z.object({
+  /** The code the terminal printed, as typed (case, spaces and dashes do not matter). */
+  user_code: text(32).min(1, { error: 'Type the code shown in your terminal.' }),
 });
 
 export const identifierParams = z.object({ identifier: z.string().trim().min(1).max(32) });

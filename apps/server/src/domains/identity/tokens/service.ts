@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { apiTokens, type User } from '../../../db/schema/index.js';
 import { fieldError, notFound } from '../../../http/errors.js';
@@ -7,6 +7,13 @@ import { randomHex, sha256 } from '../../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../auth/authenticator.js';
 import { setFlag } from '../interactions/service.js';
+import { hashUserCode, MAX_CODE_ATTEMPTS, newUserCode, userCodeMatches } from './user-code.js';
+
+export const CODE_MESSAGES = {
+  wrong: (left: number) =>
+    `That code does not match the one shown in your terminal (${left} ${left === 1 ? 'try' : 'tries'} left).`,
+  exhausted: 'Too many wrong codes: this sign-in request is cancelled. Run cumulus login again.',
+} as const;
 
 type TokenRow = typeof apiTokens.$inferSelect;
 
@@ -87,12 +94,21 @@ export async function revokeToken(db: Db, user: User, identifier: string) {
   return present(updated!);
 }
 
-/** Terminal sign-in, step 1: a token that authenticates nothing until a user activates it. */
+/**
+ * Terminal sign-in, step 1: a token that authenticates nothing until a user activates it, and the
+ * short code the terminal prints for that user to type (device flow).
+ */
 export async function createPendingToken(db: Db, label: string | null | undefined) {
   const minted = mint();
+  const userCode = newUserCode();
   const [row] = await db
     .insert(apiTokens)
-    .values({ identifier: minted.identifier, secretHash: sha256(minted.secret), label: label ?? '' })
+    .values({
+      identifier: minted.identifier,
+      secretHash: sha256(minted.secret),
+      label: label ?? '',
+      userCodeHash: hashUserCode(userCode),
+    })
     .returning();
   return {
     identifier: row!.identifier,
@@ -100,21 +116,35 @@ export async function createPendingToken(db: Db, label: string | null | undefine
     label: row!.label,
     created: isoTime(row!.created),
     expiry: isoTime(new Date(row!.created.getTime() + PENDING_TOKEN_TTL)),
+    user_code: userCode,
   };
 }
 
-/** Terminal sign-in, step 2: the signed-in user claims the pending token; it now acts as them. */
-export async function activateToken(db: Db, user: User, identifier: string) {
-  const [row] = await db
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.identifier, identifier), isNull(apiTokens.userId), isNull(apiTokens.revokedAt)))
-    .limit(1);
+const pending = (identifier: string) =>
+  and(eq(apiTokens.identifier, identifier), isNull(apiTokens.userId), isNull(apiTokens.revokedAt));
+
+/**
+ * Terminal sign-in, step 2: the signed-in user types the terminal's code; when it matches, the
+ * pending token is theirs and acts as them. Every typed code uses one of `MAX_CODE_ATTEMPTS`
+ * (counted in the row, so parallel guesses cannot go past it).
+ */
+export async function activateToken(db: Db, user: User, identifier: string, typedCode: string) {
+  const [row] = await db.select().from(apiTokens).where(pending(identifier)).limit(1);
   if (!row || !isPendingTokenUsable(row.created)) throw notFound();
+  const [counted] = await db
+    .update(apiTokens)
+    .set({ codeAttempts: sql`${apiTokens.codeAttempts} + 1` })
+    .where(and(pending(identifier), lt(apiTokens.codeAttempts, MAX_CODE_ATTEMPTS)))
+    .returning({ attempts: apiTokens.codeAttempts });
+  if (!counted) throw fieldError('user_code', CODE_MESSAGES.exhausted);
+  if (!userCodeMatches(typedCode, row.userCodeHash)) {
+    const left = MAX_CODE_ATTEMPTS - counted.attempts;
+    throw fieldError('user_code', left > 0 ? CODE_MESSAGES.wrong(left) : CODE_MESSAGES.exhausted);
+  }
   const activated = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(apiTokens)
-      .set({ userId: user.id, activatedAt: new Date() })
+      .set({ userId: user.id, activatedAt: new Date(), userCodeHash: null })
       .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
       .returning();
     if (claimed) await markHasApiKey(tx, user.id);
