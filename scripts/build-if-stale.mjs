@@ -1,6 +1,7 @@
 // Builds what `npm start` serves, only the parts whose sources changed since their last build:
 // one line per part built; the build's own output only when it fails.
 // CUMULUS_BUILD_ON_START=never skips the check (a release of built files), =always builds all.
+// Arguments name the parts to look at (`server`, `console`); none: all.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,9 @@ if (!['auto', 'never', 'always'].includes(mode)) {
   process.exit(2);
 }
 
-for (const part of mode === 'never' ? [] : PARTS) {
+const named = process.argv.slice(2);
+const parts = PARTS.filter((part) => named.length === 0 || named.includes(part.name));
+for (const part of mode === 'never' ? [] : parts) {
   const reason = mode === 'always' ? 'as asked' : staleness(root, part);
   if (!reason) continue;
   const began = Date.now();

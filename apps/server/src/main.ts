@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { holdEmbeddedDatabase } from './db/embedded-holder.js';
 import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
@@ -10,6 +11,8 @@ const server = await createServer(config, {
   logger: createLogger({ level: config.logLevel, format: config.logFormat }),
 });
 const { app } = server;
+// The admin CLI reads this to know the embedded database is open here (see db/embedded-holder.ts).
+if (server.database.kind === 'pglite') holdEmbeddedDatabase(config.dataDir);
 
 // SIGTERM or SIGINT: no new requests, those in flight finish (for at most the grace), the loops
 // stop, the database closes; clusters keep running and the next start adopts them.

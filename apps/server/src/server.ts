@@ -100,6 +100,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   };
   const app = await buildApp(deps, options);
   const log: FastifyBaseLogger = app.log;
+  // Operators listed in CUMULUS_STAFF_EMAILS are staff even if they signed up before being listed.
+  const madeStaff = await identity.applyStaffEmails(database.db, config.staffEmails);
+  if (madeStaff.length > 0) log.info({ users: madeStaff.join(', ') }, 'made staff from CUMULUS_STAFF_EMAILS');
   const mail = createMailDelivery(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom }, log);
   loops.set('mail-outbox', new Periodic('mail-outbox', 5_000, () => mail.deliverDue(), log));
   // Marked often enough that an outage of half a heartbeat timeout is noticed as one.

@@ -28,6 +28,7 @@ export { Authenticator, pruneCredentials } from './auth/authenticator.js';
 export { lockedOutUsers, unlockUser } from './auth/lockout.js';
 export { findUserBy } from './auth/service.js';
 export { searchUsers, setUserStanding } from './users/staff-admin.js';
+export { applyStaffEmails, makeStaff } from './users/make-staff.js';
 
 // What users did: milestones other domains tick.
 export { recordComputed, seedInteractionTypes, setFlag } from './interactions/service.js';
