@@ -29,7 +29,10 @@ describe('Usage', () => {
     // stopped cluster's minutes to be metered (scheduler and worker, ten seconds each) before opening it.
     const today = new Date().toISOString().slice(0, 10);
     const usage = `/api/v2/usage/?unit=instance-minutes&start=${today}&end=${today}&groupby=cluster`;
-    await eventually(async () => expect((await api.call('GET', usage)).total).toBeGreaterThanOrEqual(20), 60_000);
+    await eventually(
+      async () => expect((await api.call('GET', usage)).total).toBeGreaterThanOrEqual(20),
+      60_000,
+    );
 
     const session = await suite.open();
     const { page } = session;

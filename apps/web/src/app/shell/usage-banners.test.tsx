@@ -11,7 +11,7 @@ import {
   WORKSPACE_ID,
   workspaceUsage,
 } from '@/features/billing/test-fixtures';
-import { pickScope } from '@/features/scopes';
+import { pickScope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 

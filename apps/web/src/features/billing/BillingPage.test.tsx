@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NOT_CONFIGURED } from '@/features/billing/BillingPage';
 import { adminProgram, ORG_ID, program, signedInAs } from '@/features/billing/test-fixtures';
 import { openBilling, paymentRoutes } from '@/features/billing/test-pages';
-import { pickScope } from '@/features/scopes';
-import { TEAM_MESSAGES } from '@/features/team/messages';
+import { pickScope } from '@/lib/scopes';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 import { reply } from '@/test/api-stub';
 
 const reasonOf = (element: HTMLElement) =>

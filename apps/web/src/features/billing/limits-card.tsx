@@ -6,13 +6,13 @@ import { FormField } from '@/components/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useLimitsUpdateMutation } from '@/data/pricing/limits-update-mutation';
 import type { Program } from '@/data/pricing/program-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { FormFooter } from '@/features/billing/form-footer';
 import { limitsBlocked } from '@/features/billing/permissions';
 import { type LimitsValues, limitsSchema } from '@/features/billing/schemas';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 

@@ -1,5 +1,5 @@
 import type { Program } from '@/data/pricing/program-query';
-import { TEAM_MESSAGES } from '@/features/team/messages';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 
 // Who may change what of a plan (console.md section 6); the server decides, the page explains.
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { adminProgram, ORG_ID, program } from '@/features/billing/test-fixtures';
 import { openBilling, paymentRoutes } from '@/features/billing/test-pages';
-import { pickScope } from '@/features/scopes';
 import { externalNavigation } from '@/lib/navigation';
+import { pickScope } from '@/lib/scopes';
 import { reply } from '@/test/api-stub';
 
 const CHECKOUT = `/api/v2/subscriptions/subscriptions/checkout-session/${ORG_ID}`;

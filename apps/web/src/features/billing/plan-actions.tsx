@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useDowngradeMutation } from '@/data/pricing/downgrade-mutation';
 import { useEnterpriseUpgradeMutation } from '@/data/pricing/enterprise-upgrade-mutation';
 import type { Program } from '@/data/pricing/program-query';
@@ -12,7 +13,6 @@ import { createCheckoutSession } from '@/data/subscriptions/checkout-session-mut
 import { formatDay } from '@/features/billing/format';
 import { planChangeBlocked } from '@/features/billing/permissions';
 import { TIER_NAMES, UPGRADABLE_TIERS } from '@/features/billing/plans';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { ActionCancelledError, useActionRequiredMutation } from '@/lib/api/action-required';
 import { serverMessage } from '@/lib/api/errors';
 import { externalNavigation } from '@/lib/navigation';

@@ -1,10 +1,10 @@
+import { Fact } from '@/components/fact';
 import { StateChip } from '@/components/state-chip';
 import type { Program } from '@/data/pricing/program-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { formatCount, formatCredits, formatDay, formatDollars } from '@/features/billing/format';
 import { PlanActions } from '@/features/billing/plan-actions';
 import { TIER_NAMES } from '@/features/billing/plans';
-import { Fact } from '@/features/clusters/components/fact';
 
 /** Stripe's subscription statuses, coloured as the console's states are. */
 const SUBSCRIPTION_CHIP_STATES: Record<string, string> = {
