@@ -5,13 +5,13 @@ import { type ApiData, api, call } from '@/lib/api/client';
 import type { QueryOptions } from '@/lib/api/hooks';
 
 /**
- * An organization's plan (program) with its billing, and what the caller may change of it
+ * An organization's plan with its billing, and what the caller may change of it
  * (`canUpdateLimits`, `canChangePlan`, `canUpdateStaff`; `billingConfigured`: the server takes payments).
  */
-export type Program = ApiData<'/api/v2/pricing/{organization_id}', 'get'>;
-export type Tier = Program['tier'];
+export type Plan = ApiData<'/api/v2/pricing/{organization_id}', 'get'>;
+export type Tier = Plan['tier'];
 
-export const getProgram = (organizationId: number, signal?: AbortSignal) =>
+export const getPlan = (organizationId: number, signal?: AbortSignal) =>
   call(
     api.GET('/api/v2/pricing/{organization_id}', {
       params: { path: { organization_id: organizationId } },
@@ -20,13 +20,13 @@ export const getProgram = (organizationId: number, signal?: AbortSignal) =>
   );
 
 /** `organizationId` null: none is known yet. */
-export function useProgramQuery<TData = Program>(
+export function usePlanQuery<TData = Plan>(
   { organizationId }: { organizationId: number | null },
-  { enabled = true, ...options }: QueryOptions<Program, TData> = {},
+  { enabled = true, ...options }: QueryOptions<Plan, TData> = {},
 ) {
   return useQuery({
-    queryKey: pricingKeys.program(organizationId ?? 0),
-    queryFn: ({ signal }) => getProgram(organizationId ?? 0, signal),
+    queryKey: pricingKeys.plan(organizationId ?? 0),
+    queryFn: ({ signal }) => getPlan(organizationId ?? 0, signal),
     enabled: enabled && organizationId !== null,
     ...options,
   });
