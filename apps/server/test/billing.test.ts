@@ -22,7 +22,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { StripeFake } from './helpers/stripe-fake.js';
 
 /**
- * Plans (programs), the limits admins and staff set, usage percentages, billing events, and billing
+ * Plans, the limits admins and staff set, usage percentages, billing events, and billing
  * through the official Stripe client against a local fake of Stripe's API, with webhooks signed by
  * the package's own test helper.
  */
@@ -94,8 +94,8 @@ describe('plans and limits', () => {
   it('answers the free plan, with what the caller may change, to every reader and no one else', async () => {
     const t = await team(plain);
     const outsider = plain.api.as((await createUser(plain)).key);
-    const program = (await t.member.get(`/api/v2/pricing/${t.org.id}`)).body;
-    expect(program).toMatchObject({
+    const plan = (await t.member.get(`/api/v2/pricing/${t.org.id}`)).body;
+    expect(plan).toMatchObject({
       organization_id: t.org.id,
       tier: 'free',
       member_limit: 50,
@@ -119,7 +119,7 @@ describe('plans and limits', () => {
     // Credits renew, and limits reset, on the 1st of next month (UTC).
     const now = new Date();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    expect(program.renew_date).toBe(`${first.toISOString().slice(0, 10)}T00:00:00.000000+00:00`);
+    expect(plan.renew_date).toBe(`${first.toISOString().slice(0, 10)}T00:00:00.000000+00:00`);
     // The organization answers the same fields.
     const details = (await t.member.get(`/api/v2/users/organizations/details/${t.org.id}`)).body;
     expect(details).toMatchObject({
@@ -130,7 +130,7 @@ describe('plans and limits', () => {
       can_use_custom_networking: false,
       can_use_private_pypi: false,
       billing_periods: 1,
-      renew_date: program.renew_date,
+      renew_date: plan.renew_date,
     });
     expect((await t.admin.get(`/api/v2/pricing/${t.org.id}`)).body).toMatchObject({
       can_update_limits: true,
@@ -175,8 +175,8 @@ describe('plans and limits', () => {
     });
     await use(plain, t, t.memberUser.id, 30, 3);
     await use(plain, t, t.adminUser.id, 20, 0);
-    const program = (await t.member.get(`/api/v2/pricing/usage/${t.org.id}`)).body;
-    expect(program).toMatchObject({
+    const plan = (await t.member.get(`/api/v2/pricing/usage/${t.org.id}`)).body;
+    expect(plan).toMatchObject({
       credits_used: 50,
       dollars_spent: 3,
       program_credits_usage_percent: 25,
@@ -390,8 +390,8 @@ describe('billing with Stripe', () => {
     const accepted = await post(paid, completed, { timestamp: Math.floor(Date.now() / 1000) - 290 });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({ received: true, duplicate: false });
-    const program = (await t.member.get(`/api/v2/pricing/${t.org.id}`)).body;
-    expect(program).toMatchObject({
+    const plan = (await t.member.get(`/api/v2/pricing/${t.org.id}`)).body;
+    expect(plan).toMatchObject({
       tier: 'professional',
       billing_method: 'stripe',
       subscription_status: 'active',
@@ -401,8 +401,8 @@ describe('billing with Stripe', () => {
     const periodEnd = (s: typeof first) =>
       (s.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
     // Credits renew on the 1st whatever Stripe's period; the subscription's renewal is shown apart.
-    expect(program.renew_date).toMatch(/^\d{4}-\d\d-01T00:00:00\.000000\+00:00$/);
-    expect(Date.parse(program.subscription_period_end)).toBe(periodEnd(first) * 1000);
+    expect(plan.renew_date).toMatch(/^\d{4}-\d\d-01T00:00:00\.000000\+00:00$/);
+    expect(Date.parse(plan.subscription_period_end)).toBe(periodEnd(first) * 1000);
     expect((await post(paid, completed)).body).toEqual({ received: true, duplicate: true });
     expect((await events(paid, t.org.id)).filter((e) => e.kind === 'plan')).toHaveLength(1);
 

@@ -33,7 +33,7 @@ const TABLE_OWNERS: Record<string, string> = {
   workspaceInvites: 'identity',
   customGroups: 'identity',
   organizationCustomGroups: 'identity',
-  programs: 'identity',
+  plans: 'identity',
   interactionTypes: 'identity',
   interactions: 'identity',
   userFlags: 'identity',

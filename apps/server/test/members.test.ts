@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   organizationInvites,
   organizationMemberships,
-  programs,
+  plans,
   workspaceMemberships,
 } from '../src/db/schema/index.js';
 import {
@@ -168,9 +168,9 @@ describe('adding a member', () => {
     // admin, wsAdmin and member hold three seats of four.
     const { admin, org } = await team();
     await ts.server.deps.db
-      .update(programs)
+      .update(plans)
       .set({ seatLimit: 4, memberLimit: 50 })
-      .where(and(eq(programs.organizationId, org.id), isNull(programs.ended)));
+      .where(and(eq(plans.organizationId, org.id), isNull(plans.ended)));
     expect(
       (await add(admin, { email_or_username: (await createBareUser(ts)).username, organization_id: org.id }))
         .status,
@@ -196,9 +196,9 @@ describe('adding a member', () => {
     expect(details.body).toMatchObject({ member_count: 4, pending_invite_count: 0, seat_limit: 4 });
     // No seat limit: no refusal.
     await ts.server.deps.db
-      .update(programs)
+      .update(plans)
       .set({ seatLimit: null })
-      .where(and(eq(programs.organizationId, org.id), isNull(programs.ended)));
+      .where(and(eq(plans.organizationId, org.id), isNull(plans.ended)));
     expect(
       (await add(admin, { email_or_username: (await createBareUser(ts)).username, organization_id: org.id }))
         .status,

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 // The console's layers (README "Where things are"): app/ composes features/, which build on
 // components/, hooks/, data/ (server state) and lib/. Nothing below app/ reaches back up, or
-// moving a page means untangling the shell.
+// moving a page means untangling the shell. Features do not import one another either: what two
+// features share lives in components/, hooks/, lib/ (or data/), so a feature can move or go alone.
 const RULES: Record<string, { never: string[]; why: string }> = {
   features: { never: ['app'], why: 'features import data/, lib/ and components/, never app/' },
   components: { never: ['app', 'features'], why: 'shared components know no page or shell' },
@@ -22,15 +23,45 @@ function importsOf(source: string): string[] {
   return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
 }
 
-/** The top folder under src/ a specifier lands in (`@/app/paths` -> app), or null outside src/. */
-function layerOf(specifier: string, importer: string): string | null {
+/** The folders under src/ a specifier lands in (`@/app/paths` -> [app, paths]), or null outside src/. */
+function segmentsOf(specifier: string, importer: string): string[] | null {
   let target: string;
   if (specifier.startsWith('@/')) target = join(SRC, specifier.slice(2));
   else if (specifier.startsWith('.')) target = resolve(dirname(importer), specifier);
   else return null;
   const path = relative(SRC, target);
   if (path.startsWith('..')) return null;
-  return path.split(sep)[0] ?? null;
+  return path.split(sep);
+}
+
+/** The top folder under src/ a specifier lands in (`@/app/paths` -> app), or null outside src/. */
+function layerOf(specifier: string, importer: string): string | null {
+  return segmentsOf(specifier, importer)?.[0] ?? null;
+}
+
+/** The feature a specifier lands in (`@/features/team/permissions` -> team), or null outside features/. */
+function featureOf(specifier: string, importer: string): string | null {
+  const segments = segmentsOf(specifier, importer);
+  return segments?.[0] === 'features' ? (segments[1] ?? null) : null;
+}
+
+/** What one file (its path under src/ and its text) imports against the rules. */
+function problemsOf(file: string, source: string): string[] {
+  const [layer, feature] = relative(SRC, file).split(sep);
+  const rule = RULES[layer!];
+  if (!rule) return [];
+  const found: string[] = [];
+  for (const specifier of importsOf(source)) {
+    const target = layerOf(specifier, file);
+    if (target && rule.never.includes(target))
+      found.push(`${relative(SRC, file)} imports ${specifier}: ${rule.why}`);
+    const other = featureOf(specifier, file);
+    if (layer === 'features' && other && other !== feature)
+      found.push(
+        `${relative(SRC, file)} imports ${specifier}: features/${feature}/ never imports features/${other}/ (share it from components/, hooks/ or lib/)`,
+      );
+  }
+  return found;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -42,18 +73,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 function violations() {
-  const found: string[] = [];
-  for (const file of sourceFiles(SRC)) {
-    const layer = relative(SRC, file).split(sep)[0]!;
-    const rule = RULES[layer];
-    if (!rule) continue;
-    for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
-      const target = layerOf(specifier, file);
-      if (target && rule.never.includes(target))
-        found.push(`${relative(SRC, file)} imports ${specifier}: ${rule.why}`);
-    }
-  }
-  return found;
+  return sourceFiles(SRC).flatMap((file) => problemsOf(file, readFileSync(file, 'utf8')));
 }
 
 describe('layers', () => {
@@ -75,7 +95,27 @@ describe('layers', () => {
     expect(layerOf('react', importer)).toBeNull();
   });
 
-  it('keeps each layer off the ones above it', () => {
+  it('tells a feature importing another feature from one importing itself or the shared layers', () => {
+    const importer = join(SRC, 'features', 'batch', 'job', 'JobPage.tsx');
+    const source = [
+      "import { clusterLink } from '@/features/clusters/links';",
+      "import { TaskLogs } from '../../clusters/cluster/log-view';",
+      "const page = () => import('@/features/team/TeamPage');",
+      "import { jobLink } from '@/features/batch/links';",
+      "import { JobHeader } from './job-header';",
+      "import { Fact } from '@/components/fact';",
+      "import { jobsQuery } from '@/lib/jobs/search-params';",
+    ].join('\n');
+    expect(problemsOf(importer, source).map((problem) => problem.split(':')[0])).toEqual([
+      'features/batch/job/JobPage.tsx imports @/features/clusters/links',
+      'features/batch/job/JobPage.tsx imports ../../clusters/cluster/log-view',
+      'features/batch/job/JobPage.tsx imports @/features/team/TeamPage',
+    ]);
+    // app/ composes features: it may import any of them.
+    expect(problemsOf(join(SRC, 'app', 'router.tsx'), source)).toEqual([]);
+  });
+
+  it('keeps each layer off the ones above it, and each feature off the others', () => {
     expect(violations()).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import {
   organizationInvites,
   organizationMemberships,
   organizations,
-  programs,
+  plans,
   type User,
   users,
   type Workspace,
@@ -94,7 +94,7 @@ export async function createOrganization(
     .insert(organizations)
     .values({ name: options.name ?? uniq('org') })
     .returning();
-  await db.insert(programs).values({
+  await db.insert(plans).values({
     organizationId: organization!.id,
     tier: 'free',
     ...TIER_LIMITS.free,

@@ -15,11 +15,12 @@ import { createdAt, tstz } from './columns.js';
 import { featureTier, organizations } from './organizations.js';
 
 /**
- * A program is an organization's plan: its tier and the limits that come with it. Exactly one is
+ * A plan is what an organization pays for: its tier and the limits that come with it. Exactly one is
  * active (ended is null) per organization; a plan change ends it and starts the next, so the
- * history stays. Null limits are no limit; money in millionths.
+ * history stays. Null limits are no limit; money in millionths. The code says plan; the table keeps
+ * its first name, programs (no migration), as the wire keeps program_* fields and active_program_id.
  */
-export const programs = pgTable(
+export const plans = pgTable(
   'programs',
   {
     id: serial('id').primaryKey(),
@@ -114,6 +115,6 @@ export const stripeEvents = pgTable('stripe_events', {
   received: tstz('received').notNull().defaultNow(),
 });
 
-export type Program = typeof programs.$inferSelect;
+export type Plan = typeof plans.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
 export type BillingEvent = typeof billingEvents.$inferSelect;

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { clusters, instanceSpecs } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../identity/index.js';
-import { activeProgram, lockCoreLimit, workspaceIdsOf } from '../identity/index.js';
+import { activePlan, lockCoreLimit, workspaceIdsOf } from '../identity/index.js';
 import { sqlLiveCluster } from './states.js';
 
 /** Cores a cluster counts for: its scheduler's (one where not known), `workerCores` per worker. */
@@ -32,7 +32,7 @@ export async function assertWithinCoreLimit(
   const coreLimit = await lockCoreLimit(tx, access.workspace.id, userId);
   if (coreLimit === null) return;
   // The plan caps every member's core limit.
-  const { coreLimitMembers } = await activeProgram(tx, access.organization.id);
+  const { coreLimitMembers } = await activePlan(tx, access.organization.id);
   const limit = coreLimitMembers === null ? coreLimit : Math.min(coreLimit, coreLimitMembers);
   const [used] = await tx
     .select({
@@ -99,7 +99,7 @@ export async function assertWithinNodeLimit(
   extraNodes: number,
   excludeClusterId?: number,
 ): Promise<void> {
-  const { nodeLimit } = await activeProgram(tx, organization.id);
+  const { nodeLimit } = await activePlan(tx, organization.id);
   if (nodeLimit === null) return;
   const inUse = await nodesInUse(tx, organization.id, excludeClusterId);
   if (inUse + extraNodes <= nodeLimit) return;
@@ -186,8 +186,8 @@ export async function assertWithinSpotArmLimits(
   excludeClusterId?: number,
 ): Promise<void> {
   if (extra.spot === 0 && extra.arm === 0) return;
-  const program = await activeProgram(tx, organization.id);
-  const limits = { spot: program.spotUsageLimit, arm: program.armUsageLimit };
+  const plan = await activePlan(tx, organization.id);
+  const limits = { spot: plan.spotUsageLimit, arm: plan.armUsageLimit };
   if (limits.spot === null && limits.arm === null) return;
   const inUse = await kindsInUse(tx, organization.id, excludeClusterId);
   for (const { kind, field, code, name } of KIND_LIMITS) {

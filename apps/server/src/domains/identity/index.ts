@@ -38,9 +38,9 @@ export { recordCloudSetupComplete } from './interactions/setup-flags.js';
 export type { OrganizationBilling } from './plans/organization-billing.js';
 export { organizationOfStripeCustomer, updateOrganizationBilling } from './plans/organization-billing.js';
 export { creditsRenewAt, monthStart, renewDate } from './plans/periods.js';
-export { activeProgram, activePrograms, changeTier, planGatesOf, updateProgram } from './plans/programs.js';
+export { activePlan, activePlans, changeTier, planGatesOf, updatePlan } from './plans/service.js';
 export { planGatesFields } from './plans/schemas.js';
-export type { ProgramLimits, Tier } from './plans/tiers.js';
+export type { PlanLimits, Tier } from './plans/tiers.js';
 export { BILLING_METHODS, NO_BILLING_METHOD, TIER_NAMES, TIERS } from './plans/tiers.js';
 
 // Read model: how other domains read identity's tables.

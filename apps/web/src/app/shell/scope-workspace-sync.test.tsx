@@ -3,17 +3,17 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 
 import { ScopeWorkspaceSync } from '@/app/shell/scope-workspace-sync';
 import { WorkspaceSwitcher } from '@/app/shell/workspace-switcher';
+import { CreateClusterButton } from '@/components/clusters/create-cluster-button';
 import { SidebarProvider } from '@/components/ui/sidebar';
 import type { WorkspaceMembership } from '@/data/user/workspace-memberships-query';
-import { CreateClusterButton } from '@/features/clusters/dashboard/create-cluster-button';
-import { pickScope, type Scope, workspacesInScope } from '@/features/scopes';
+import { pickScope, type Scope, workspacesInScope } from '@/lib/scopes';
 import { useWorkspace } from '@/lib/workspace';
 import { stubApi } from '@/test/api-stub';
 import { renderSignedIn, testUser } from '@/test/signed-in';
 
 // The dialog loads on first use (its own chunk); loaded here, opening it does not race the
 // transform of its module on a busy machine.
-beforeAll(() => import('@/features/clusters/dashboard/create-cluster-dialog'));
+beforeAll(() => import('@/components/clusters/create-cluster-dialog'));
 
 const personal = { id: 3, slug: 'ada', name: 'ada', organization: { id: 2, name: 'ada', isPersonal: true } };
 const acmeData = {

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
-import { useScope, workspacesInScope } from '@/features/scopes';
+import { useScope, workspacesInScope } from '@/lib/scopes';
 import { ACCOUNT_PARAM, useWorkspace } from '@/lib/workspace';
 
 /**

@@ -2,28 +2,28 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { UsageBanners } from '@/app/shell/usage-banners';
-import { USAGE_POLL_MS } from '@/data/pricing/program-usage-query';
+import { USAGE_POLL_MS } from '@/data/pricing/plan-usage-query';
 import {
   acmeScope,
   ORG_ID,
-  programUsage,
+  planUsage,
   signedInAs,
   WORKSPACE_ID,
   workspaceUsage,
 } from '@/features/billing/test-fixtures';
-import { pickScope } from '@/features/scopes';
+import { pickScope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 
 function show(
   role: 'admin' | 'member',
-  program: Record<string, unknown>,
+  plan: Record<string, unknown>,
   workspace: Record<string, unknown> = {},
   { workspaceAdmin = false } = {},
 ) {
   const api = stubApi({
     'GET /api/v2/users/user/valid-scopes': [acmeScope],
-    [`GET /api/v2/pricing/usage/${ORG_ID}`]: programUsage(program),
+    [`GET /api/v2/pricing/usage/${ORG_ID}`]: planUsage(plan),
     [`GET /api/v2/pricing/workspace/${WORKSPACE_ID}/usage`]: workspaceUsage(workspace),
   });
   const view = renderSignedIn(<UsageBanners />, { signedIn: signedInAs(role, { workspaceAdmin }) });

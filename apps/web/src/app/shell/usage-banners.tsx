@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 
 import { Banner } from '@/components/banner';
 import { Button } from '@/components/ui/button';
-import { useProgramUsageQuery } from '@/data/pricing/program-usage-query';
+import { usePlanUsageQuery } from '@/data/pricing/plan-usage-query';
 import { useWorkspaceUsageQuery } from '@/data/pricing/workspace-usage-query';
 import { useCurrentBillingScope, useIsOrganizationAdmin } from '@/features/billing/current-billing-scope';
 import { billingLink } from '@/features/billing/links';
@@ -15,12 +15,12 @@ import { paths } from '@/lib/paths';
  */
 export function UsageBanners() {
   const { workspace, organizationId } = useCurrentBillingScope();
-  const program = useProgramUsageQuery({ organizationId });
+  const plan = usePlanUsageQuery({ organizationId });
   const usage = useWorkspaceUsageQuery({ workspaceId: workspace?.id ?? null });
   const isOrganizationAdmin = useIsOrganizationAdmin(organizationId);
   const adminsWorkspaceOrganization = useIsOrganizationAdmin(workspace?.organization.id ?? null);
   const alerts = usageAlerts({
-    program: program.data,
+    plan: plan.data,
     workspace: usage.data,
     workspaceName: workspace?.name,
     isOrganizationAdmin,

@@ -9,7 +9,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
 import { initials } from '@/components/user-avatar';
-import { type Scope, useScope, workspaceScope, workspacesInScope } from '@/features/scopes';
+import { type Scope, useScope, workspaceScope, workspacesInScope } from '@/lib/scopes';
 import { cn } from '@/lib/utils';
 import { useWorkspace, type Workspace } from '@/lib/workspace';
 

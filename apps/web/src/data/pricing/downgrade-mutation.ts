@@ -1,4 +1,4 @@
-import { replaceProgram } from '@/data/pricing/refresh';
+import { replacePlan } from '@/data/pricing/refresh';
 import { api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -15,5 +15,5 @@ export const downgradeToFree = ({ organizationId }: { organizationId: number }) 
   );
 
 export function useDowngradeMutation(options?: MutationOptions<typeof downgradeToFree>) {
-  return useApiMutation(downgradeToFree, options, replaceProgram);
+  return useApiMutation(downgradeToFree, options, replacePlan);
 }

@@ -1,4 +1,4 @@
-import { replaceProgram } from '@/data/pricing/refresh';
+import { replacePlan } from '@/data/pricing/refresh';
 import { api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -12,5 +12,5 @@ export const upgradeToEnterprise = ({ organizationId }: { organizationId: number
   );
 
 export function useEnterpriseUpgradeMutation(options?: MutationOptions<typeof upgradeToEnterprise>) {
-  return useApiMutation(upgradeToEnterprise, options, replaceProgram);
+  return useApiMutation(upgradeToEnterprise, options, replacePlan);
 }

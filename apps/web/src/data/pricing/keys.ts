@@ -5,7 +5,7 @@ import type { BillingEventsQuery } from '@/data/pricing/billing-events-query';
 export const pricingKeys = {
   all: ['pricing'] as const,
   organization: (id: number) => [...pricingKeys.all, 'organization', id] as const,
-  program: (id: number) => [...pricingKeys.organization(id), 'program'] as const,
+  plan: (id: number) => [...pricingKeys.organization(id), 'plan'] as const,
   usage: (id: number) => [...pricingKeys.organization(id), 'usage'] as const,
   allEvents: (id: number) => [...pricingKeys.organization(id), 'events'] as const,
   events: (id: number, query: BillingEventsQuery) => [...pricingKeys.allEvents(id), query] as const,

@@ -1,4 +1,4 @@
-import { replaceProgram } from '@/data/pricing/refresh';
+import { replacePlan } from '@/data/pricing/refresh';
 import { type ApiBody, api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -17,5 +17,5 @@ export const updateLimits = ({ organizationId, body }: Variables) =>
   );
 
 export function useLimitsUpdateMutation(options?: MutationOptions<typeof updateLimits>) {
-  return useApiMutation(updateLimits, options, replaceProgram);
+  return useApiMutation(updateLimits, options, replacePlan);
 }

@@ -1,4 +1,4 @@
-import { replaceProgram } from '@/data/pricing/refresh';
+import { replacePlan } from '@/data/pricing/refresh';
 import { type ApiBody, api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
@@ -8,7 +8,7 @@ type Variables = {
 };
 
 /** Staff set any field of the plan and the organization's billing. */
-export const updateProgramAsStaff = ({ organizationId, body }: Variables) =>
+export const updatePlanAsStaff = ({ organizationId, body }: Variables) =>
   call(
     api.PATCH('/api/v2/pricing/update-staff/{organization_id}', {
       params: { path: { organization_id: organizationId } },
@@ -16,6 +16,6 @@ export const updateProgramAsStaff = ({ organizationId, body }: Variables) =>
     }),
   );
 
-export function useStaffUpdateMutation(options?: MutationOptions<typeof updateProgramAsStaff>) {
-  return useApiMutation(updateProgramAsStaff, options, replaceProgram);
+export function useStaffUpdateMutation(options?: MutationOptions<typeof updatePlanAsStaff>) {
+  return useApiMutation(updatePlanAsStaff, options, replacePlan);
 }

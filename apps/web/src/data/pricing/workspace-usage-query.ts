@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { pricingKeys } from '@/data/pricing/keys';
-import { USAGE_POLL_MS } from '@/data/pricing/program-usage-query';
+import { USAGE_POLL_MS } from '@/data/pricing/plan-usage-query';
 import { type ApiData, api, call } from '@/lib/api/client';
 import type { QueryOptions } from '@/lib/api/hooks';
 

@@ -43,8 +43,4 @@ export const authRoutes: RouteObject[] = [
     path: paths.workos,
     ...lazyPage(() => import('@/features/auth/WorkosRedirectPage'), 'WorkosRedirectPage'),
   },
-  {
-    path: paths.billingRedirect,
-    ...lazyPage(() => import('@/features/auth/BillingRedirectPage'), 'BillingRedirectPage'),
-  },
 ];

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { BatchJobsPage } from '@/features/batch/BatchJobsPage';
-import { jobSummary } from '@/features/batch/test-fixtures';
 import { stubApi } from '@/test/api-stub';
+import { jobSummary } from '@/test/jobs-fixtures';
 import { renderSignedIn, testUser } from '@/test/signed-in';
 
 const items = <T,>(list: T[]) => ({ items: list, count: list.length });

@@ -1,5 +1,5 @@
+import { JobsList } from '@/components/jobs/jobs-list';
 import { Page, PageHeader } from '@/components/page';
-import { JobsList } from '@/features/batch/jobs-list';
 import { usePageMeta } from '@/lib/page-meta';
 
 /** Batch Jobs (`/batch/jobs`, staff only): the jobs of every workspace the caller reads. */

@@ -2,11 +2,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { NOT_CONFIGURED } from '@/features/billing/BillingPage';
-import { adminProgram, ORG_ID, program, signedInAs } from '@/features/billing/test-fixtures';
+import { adminPlan, memberPlan, ORG_ID, signedInAs } from '@/features/billing/test-fixtures';
 import { openBilling, paymentRoutes } from '@/features/billing/test-pages';
-import { pickScope } from '@/features/scopes';
-import { TEAM_MESSAGES } from '@/features/team/messages';
+import { pickScope } from '@/lib/scopes';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 import { reply } from '@/test/api-stub';
 
 const reasonOf = (element: HTMLElement) =>
@@ -63,7 +63,7 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   });
 
   it('tells everyone but staff to contact us about an Enterprise plan', async () => {
-    openBilling({ plan: program({ tier: 'enterprise', credit_allotment: 0, billing_method: 'invoice' }) });
+    openBilling({ plan: memberPlan({ tier: 'enterprise', credit_allotment: 0, billing_method: 'invoice' }) });
     expect(await screen.findByTestId('plan-tier')).toHaveTextContent('Enterprise');
     expect(screen.queryByRole('button', { name: 'Upgrade to Professional' })).toBeNull();
     expect(reasonOf(screen.getByRole('button', { name: 'Downgrade to Free' }))).toBe(
@@ -77,10 +77,10 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   it('says billing is not configured instead of offering payment, and the limits still save', async () => {
     const { api } = openBilling({
       role: 'admin',
-      plan: adminProgram({ billing_configured: false }),
+      plan: adminPlan({ billing_configured: false }),
       routes: {
         ...paymentRoutes,
-        [`PATCH /api/v2/pricing/update/${ORG_ID}`]: adminProgram({
+        [`PATCH /api/v2/pricing/update/${ORG_ID}`]: adminPlan({
           billing_configured: false,
           program_dollars_spend_limit: 25.5,
         }),
@@ -110,7 +110,7 @@ describe('BillingPage', { timeout: 20_000 }, () => {
       'Add a payment method (upgrade to Professional) to raise the credit limit above the 10000 credits your plan includes.';
     const { api } = openBilling({
       role: 'admin',
-      plan: adminProgram(),
+      plan: adminPlan(),
       routes: {
         ...paymentRoutes,
         [`PATCH /api/v2/pricing/update/${ORG_ID}`]: reply(400, { organization_credit_limit: [message] }),
@@ -135,7 +135,7 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   it("shows an admin the card, the next invoice, the invoices with their links and the organization's events", async () => {
     openBilling({
       role: 'admin',
-      plan: adminProgram({
+      plan: adminPlan({
         tier: 'professional',
         billing_method: 'stripe',
         subscription_status: 'past_due',
@@ -167,7 +167,7 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   it('says when an admin has no card, no invoice and no events yet', async () => {
     openBilling({
       role: 'admin',
-      plan: adminProgram(),
+      plan: adminPlan(),
       routes: {
         [`GET /api/v2/pricing/organization/${ORG_ID}/payment-method`]: { payment_method: null },
         [`GET /api/v2/pricing/organization/${ORG_ID}/billing-contact`]: { contact: null },
@@ -239,7 +239,7 @@ describe('BillingPage', { timeout: 20_000 }, () => {
   it('says a successful checkout is being confirmed, then that the plan applies', async () => {
     openBilling({
       url: `/billing?account=${ORG_ID}&checkout=success`,
-      plan: program({ tier: 'professional', billing_method: 'stripe' }),
+      plan: memberPlan({ tier: 'professional', billing_method: 'stripe' }),
     });
     expect(
       await screen.findByRole('region', { name: 'Thank you: you are on the Professional plan' }),

@@ -6,7 +6,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
 import { useOrganizationQuery } from '@/data/organizations/organization-query';
-import { type Program, useProgramQuery } from '@/data/pricing/program-query';
+import { type Plan, usePlanQuery } from '@/data/pricing/plan-query';
 import { useBillingSearch } from '@/features/billing/billing-account';
 import { BillingEvents } from '@/features/billing/billing-events';
 import { CheckoutNotice } from '@/features/billing/checkout-notice';
@@ -51,7 +51,7 @@ export function BillingPage() {
   const { account, checkout, change } = useBillingSearch();
   const organizationId = account.organizationId;
   const name = useOrganizationName(organizationId);
-  const program = useProgramQuery(
+  const plan = usePlanQuery(
     { organizationId },
     {
       refetchInterval: (query) =>
@@ -101,47 +101,47 @@ export function BillingPage() {
       {checkout ? (
         <CheckoutNotice
           checkout={checkout}
-          upgraded={program.data?.billingMethod === 'stripe'}
+          upgraded={plan.data?.billingMethod === 'stripe'}
           onDismiss={() => change({ checkout: null })}
         />
       ) : null}
-      {program.error ? (
+      {plan.error ? (
         <ErrorState
           title="Could not load the plan"
-          message={errorMessage(program.error)}
-          onRetry={() => void program.refetch()}
-          retrying={program.isFetching}
+          message={errorMessage(plan.error)}
+          onRetry={() => void plan.refetch()}
+          retrying={plan.isFetching}
         />
-      ) : !program.data ? (
+      ) : !plan.data ? (
         <div aria-busy="true" className="flex flex-col gap-4">
           <LoadingSkeleton variant="cards" />
           <LoadingSkeleton variant="table" columns={3} rows={3} />
         </div>
       ) : (
-        <BillingView program={program.data} />
+        <BillingView plan={plan.data} />
       )}
     </Page>
   );
 }
 
-function BillingView({ program }: { program: Program }) {
-  const organizationId = program.organizationId;
+function BillingView({ plan }: { plan: Plan }) {
+  const organizationId = plan.organizationId;
   const { workspace: current, workspaces } = useWorkspace();
   const isOrganizationAdmin = useIsOrganizationAdmin(organizationId);
   const workspace =
     current?.organization.id === organizationId
       ? current
       : workspaces.find((candidate) => candidate.organization.id === organizationId);
-  const admin = readsPayments(program);
+  const admin = readsPayments(plan);
   return (
     <>
-      {program.billingConfigured ? null : (
+      {plan.billingConfigured ? null : (
         <Banner tone="info" title={NOT_CONFIGURED.title}>
           {NOT_CONFIGURED.message}
         </Banner>
       )}
       <div className="grid items-start gap-4 lg:grid-cols-2">
-        <PlanCard program={program} />
+        <PlanCard plan={plan} />
         <div className="grid gap-4">
           <CreditsCard organizationId={organizationId} />
           {workspace ? (
@@ -149,9 +149,9 @@ function BillingView({ program }: { program: Program }) {
           ) : null}
         </div>
       </div>
-      <LimitsCard program={program} />
-      {program.canUpdateStaff ? <StaffPlanCard program={program} /> : null}
-      {admin && program.billingConfigured ? <PaymentSection organizationId={organizationId} /> : null}
+      <LimitsCard plan={plan} />
+      {plan.canUpdateStaff ? <StaffPlanCard plan={plan} /> : null}
+      {admin && plan.billingConfigured ? <PaymentSection organizationId={organizationId} /> : null}
       {admin ? <BillingEvents organizationId={organizationId} /> : null}
     </>
   );

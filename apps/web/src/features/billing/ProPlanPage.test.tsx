@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { BillingRedirectPage } from '@/features/auth/BillingRedirectPage';
+import { BillingRedirectPage } from '@/features/billing/BillingRedirectPage';
 import { ProPlanPage } from '@/features/billing/ProPlanPage';
 import { session } from '@/lib/api/session';
 import { paths } from '@/lib/paths';

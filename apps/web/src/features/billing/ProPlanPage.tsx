@@ -2,11 +2,11 @@ import { CheckIcon } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { DocumentTitle } from '@/components/document-title';
+import { PlainTable } from '@/components/plain-table';
 import { PublicHeader } from '@/components/public-header';
 import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { PLAN_COMPARISON } from '@/features/billing/plans';
-import { PlainTable } from '@/features/clusters/components/plain-table';
 import { paths } from '@/lib/paths';
 
 const HIGHLIGHTS = [

@@ -4,11 +4,11 @@ import * as React from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { PlainTable } from '@/components/plain-table';
 import { TablePagination } from '@/components/table-pagination';
 import { Badge } from '@/components/ui/badge';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { useBillingEventsQuery } from '@/data/pricing/billing-events-query';
-import { PlainTable } from '@/features/clusters/components/plain-table';
 import { errorMessage } from '@/lib/api/errors';
 import { useFormatDateTime } from '@/lib/preferences';
 

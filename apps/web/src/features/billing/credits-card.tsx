@@ -1,6 +1,6 @@
 import { ErrorState } from '@/components/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useProgramUsageQuery } from '@/data/pricing/program-usage-query';
+import { usePlanUsageQuery } from '@/data/pricing/plan-usage-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { formatCredits, formatDay, formatDollars } from '@/features/billing/format';
 import { UsageMeter } from '@/features/billing/usage-meter';
@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api/errors';
 
 /** This month's credits against the allotment and the organization's credit limit, and the spend. */
 export function CreditsCard({ organizationId }: { organizationId: number }) {
-  const usage = useProgramUsageQuery({ organizationId });
+  const usage = usePlanUsageQuery({ organizationId });
   return (
     <BillingCard title="This month" description="Credits and spend since the first of the month (UTC).">
       {usage.error && !usage.data ? (

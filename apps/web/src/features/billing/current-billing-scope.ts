@@ -1,4 +1,4 @@
-import { organizationIdOf, useScope } from '@/features/scopes';
+import { organizationIdOf, useScope } from '@/lib/scopes';
 import { useSignedIn } from '@/lib/signed-in';
 import { useWorkspace, type Workspace } from '@/lib/workspace';
 

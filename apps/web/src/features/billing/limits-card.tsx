@@ -6,13 +6,13 @@ import { FormField } from '@/components/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useLimitsUpdateMutation } from '@/data/pricing/limits-update-mutation';
-import type { Program } from '@/data/pricing/program-query';
+import type { Plan } from '@/data/pricing/plan-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { FormFooter } from '@/features/billing/form-footer';
 import { limitsBlocked } from '@/features/billing/permissions';
 import { type LimitsValues, limitsSchema } from '@/features/billing/schemas';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 
@@ -33,11 +33,11 @@ const LIMIT_FIELDS = [
 
 const text = (value: number | null) => (value === null ? '' : String(value));
 
-function valuesOf(program: Program): LimitsValues {
+function valuesOf(plan: Plan): LimitsValues {
   return {
-    organizationCreditLimit: text(program.organizationCreditLimit),
-    programDollarsSpendLimit: text(program.programDollarsSpendLimit),
-    spendLimitShouldStopInstances: program.spendLimitShouldStopInstances,
+    organizationCreditLimit: text(plan.organizationCreditLimit),
+    programDollarsSpendLimit: text(plan.programDollarsSpendLimit),
+    spendLimitShouldStopInstances: plan.spendLimitShouldStopInstances,
   };
 }
 
@@ -46,12 +46,12 @@ function valuesOf(program: Program): LimitsValues {
  * reaching the spend limit stops running clusters. Organization admins and staff edit them; others
  * see them with the reason they cannot.
  */
-export function LimitsCard({ program }: { program: Program }) {
-  const blocked = limitsBlocked(program);
+export function LimitsCard({ plan }: { plan: Plan }) {
+  const blocked = limitsBlocked(plan);
   const save = useLimitsUpdateMutation();
-  const form = useZodForm(limitsSchema, { mode: 'onChange', defaultValues: valuesOf(program) });
+  const form = useZodForm(limitsSchema, { mode: 'onChange', defaultValues: valuesOf(plan) });
   const { reset } = form;
-  const saved = valuesOf(program);
+  const saved = valuesOf(plan);
   const savedKey = JSON.stringify(saved);
   // A saved (or elsewhere changed) plan becomes the form's new starting point.
   // biome-ignore lint/correctness/useExhaustiveDependencies: savedKey stands for `saved`.
@@ -60,18 +60,18 @@ export function LimitsCard({ program }: { program: Program }) {
 
   const onSubmit = form.handleSubmit((values) => {
     const body = {
-      ...(values.organizationCreditLimit !== program.organizationCreditLimit && {
+      ...(values.organizationCreditLimit !== plan.organizationCreditLimit && {
         organization_credit_limit: values.organizationCreditLimit,
       }),
-      ...(values.programDollarsSpendLimit !== program.programDollarsSpendLimit && {
+      ...(values.programDollarsSpendLimit !== plan.programDollarsSpendLimit && {
         program_dollars_spend_limit: values.programDollarsSpendLimit,
       }),
-      ...(values.spendLimitShouldStopInstances !== program.spendLimitShouldStopInstances && {
+      ...(values.spendLimitShouldStopInstances !== plan.spendLimitShouldStopInstances && {
         spend_limit_should_stop_instances: values.spendLimitShouldStopInstances,
       }),
     };
     save.mutate(
-      { organizationId: program.organizationId, body },
+      { organizationId: plan.organizationId, body },
       {
         onSuccess: () => toast.success('Limits saved'),
         onError: (error) => {

@@ -3,6 +3,7 @@ import { CreditCardIcon, ExternalLinkIcon, ReceiptTextIcon } from 'lucide-react'
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { PlainTable } from '@/components/plain-table';
 import { StateChip } from '@/components/state-chip';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TableCell, TableRow } from '@/components/ui/table';
@@ -12,7 +13,6 @@ import { type PaymentHistory, usePaymentHistoryQuery } from '@/data/subscription
 import { usePaymentMethodQuery } from '@/data/subscriptions/payment-method-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { formatCents, formatDay } from '@/features/billing/format';
-import { PlainTable } from '@/features/clusters/components/plain-table';
 import { errorMessage } from '@/lib/api/errors';
 
 const INVOICE_CHIP_STATES: Record<string, string> = {

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { adminProgram, ORG_ID, program } from '@/features/billing/test-fixtures';
+import { adminPlan, memberPlan, ORG_ID } from '@/features/billing/test-fixtures';
 import { openBilling, paymentRoutes } from '@/features/billing/test-pages';
-import { pickScope } from '@/features/scopes';
 import { externalNavigation } from '@/lib/navigation';
+import { pickScope } from '@/lib/scopes';
 import { reply } from '@/test/api-stub';
 
 const CHECKOUT = `/api/v2/subscriptions/subscriptions/checkout-session/${ORG_ID}`;
@@ -25,7 +25,7 @@ describe('plan changes', { timeout: 20_000 }, () => {
     let round = 0;
     const { api } = openBilling({
       role: 'admin',
-      plan: adminProgram(),
+      plan: adminPlan(),
       routes: {
         ...paymentRoutes,
         [`POST ${CHECKOUT}`]: () =>
@@ -51,7 +51,7 @@ describe('plan changes', { timeout: 20_000 }, () => {
   it('stays on the page when the confirmation is cancelled', async () => {
     const { api } = openBilling({
       role: 'admin',
-      plan: adminProgram(),
+      plan: adminPlan(),
       routes: {
         ...paymentRoutes,
         [`POST ${CHECKOUT}`]: reply(409, { detail: EXISTS, actionRequired: 'confirm' }),
@@ -71,7 +71,7 @@ describe('plan changes', { timeout: 20_000 }, () => {
   it("opens Stripe's billing portal for an organization paying by card", async () => {
     openBilling({
       role: 'admin',
-      plan: adminProgram({ tier: 'professional', billing_method: 'stripe' }),
+      plan: adminPlan({ tier: 'professional', billing_method: 'stripe' }),
       routes: {
         ...paymentRoutes,
         [`POST /api/v2/subscriptions/subscriptions/billing-portal/${ORG_ID}`]: {
@@ -87,10 +87,10 @@ describe('plan changes', { timeout: 20_000 }, () => {
     const pro = { tier: 'professional', billing_method: 'stripe', subscription_status: 'active' };
     const { api } = openBilling({
       role: 'admin',
-      plan: adminProgram(pro),
+      plan: adminPlan(pro),
       routes: {
         ...paymentRoutes,
-        [`POST /api/v2/pricing/downgrade-to-free/${ORG_ID}`]: adminProgram({
+        [`POST /api/v2/pricing/downgrade-to-free/${ORG_ID}`]: adminPlan({
           ...pro,
           next_phase_tier: 'free',
           cancel_at: '2030-08-01T00:00:00+00:00',
@@ -118,10 +118,10 @@ describe('plan changes', { timeout: 20_000 }, () => {
   it('asks for the Enterprise plan after a confirmation', async () => {
     openBilling({
       role: 'admin',
-      plan: adminProgram(),
+      plan: adminPlan(),
       routes: {
         ...paymentRoutes,
-        [`POST /api/v2/pricing/upgrade-to-enterprise/${ORG_ID}`]: adminProgram({
+        [`POST /api/v2/pricing/upgrade-to-enterprise/${ORG_ID}`]: adminPlan({
           next_phase_tier: 'enterprise',
         }),
       },
@@ -140,10 +140,10 @@ describe('plan changes', { timeout: 20_000 }, () => {
   it('lets staff edit the whole plan', async () => {
     const { api } = openBilling({
       isStaff: true,
-      plan: program({ can_update_limits: true, can_update_staff: true, billing_method: 'invoice' }),
+      plan: memberPlan({ can_update_limits: true, can_update_staff: true, billing_method: 'invoice' }),
       routes: {
         ...paymentRoutes,
-        [`PATCH /api/v2/pricing/update-staff/${ORG_ID}`]: program({
+        [`PATCH /api/v2/pricing/update-staff/${ORG_ID}`]: memberPlan({
           can_update_limits: true,
           can_update_staff: true,
           tier: 'basic',

@@ -4,15 +4,15 @@ import { toast } from 'sonner';
 
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useDowngradeMutation } from '@/data/pricing/downgrade-mutation';
 import { useEnterpriseUpgradeMutation } from '@/data/pricing/enterprise-upgrade-mutation';
-import type { Program } from '@/data/pricing/program-query';
+import type { Plan } from '@/data/pricing/plan-query';
 import { useBillingPortalMutation } from '@/data/subscriptions/billing-portal-mutation';
 import { createCheckoutSession } from '@/data/subscriptions/checkout-session-mutation';
 import { formatDay } from '@/features/billing/format';
 import { planChangeBlocked } from '@/features/billing/permissions';
 import { TIER_NAMES, UPGRADABLE_TIERS } from '@/features/billing/plans';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { ActionCancelledError, useActionRequiredMutation } from '@/lib/api/action-required';
 import { serverMessage } from '@/lib/api/errors';
 import { externalNavigation } from '@/lib/navigation';
@@ -23,9 +23,9 @@ function failed(error: unknown) {
 }
 
 /** Upgrade (Stripe Checkout), billing portal, downgrade to Free and Enterprise, as the caller may. */
-export function PlanActions({ program }: { program: Program }) {
-  const organizationId = program.organizationId;
-  const blocked = planChangeBlocked(program);
+export function PlanActions({ plan }: { plan: Plan }) {
+  const organizationId = plan.organizationId;
+  const blocked = planChangeBlocked(plan);
   const [leaving, setLeaving] = React.useState(false);
   const [confirming, setConfirming] = React.useState<'downgrade' | 'enterprise' | null>(null);
 
@@ -66,13 +66,10 @@ export function PlanActions({ program }: { program: Program }) {
   const busy =
     leaving || checkout.isPending || portal.isPending || downgrade.isPending || enterprise.isPending;
   const upgradable =
-    program.billingConfigured &&
-    UPGRADABLE_TIERS.includes(program.tier) &&
-    program.nextPhaseTier !== 'enterprise';
-  const canDowngrade = program.tier !== 'free' && program.nextPhaseTier !== 'free';
-  const canAskEnterprise = program.tier !== 'enterprise' && program.nextPhaseTier !== 'enterprise';
-  const hasPortal =
-    program.billingConfigured && program.billingMethod === 'stripe' && program.canUpdateLimits;
+    plan.billingConfigured && UPGRADABLE_TIERS.includes(plan.tier) && plan.nextPhaseTier !== 'enterprise';
+  const canDowngrade = plan.tier !== 'free' && plan.nextPhaseTier !== 'free';
+  const canAskEnterprise = plan.tier !== 'enterprise' && plan.nextPhaseTier !== 'enterprise';
+  const hasPortal = plan.billingConfigured && plan.billingMethod === 'stripe' && plan.canUpdateLimits;
 
   return (
     <div className="flex flex-wrap gap-2">
@@ -107,7 +104,7 @@ export function PlanActions({ program }: { program: Program }) {
             onClick={() => setConfirming('enterprise')}
           >
             <BuildingIcon aria-hidden="true" />
-            {program.canUpdateStaff ? 'Move to Enterprise' : 'Ask for Enterprise'}
+            {plan.canUpdateStaff ? 'Move to Enterprise' : 'Ask for Enterprise'}
           </Button>
         </WhyDisabled>
       ) : null}
@@ -129,8 +126,8 @@ export function PlanActions({ program }: { program: Program }) {
         onOpenChange={(open) => !open && setConfirming(null)}
         title="Downgrade to Free?"
         description={
-          program.billingMethod === 'stripe'
-            ? `${TIER_NAMES[program.tier]} stays until the end of the period you paid for (${formatDay(program.subscriptionPeriodEnd ?? program.renewDate)}); then the organization moves to Free, with its limits, and the card is no longer charged.`
+          plan.billingMethod === 'stripe'
+            ? `${TIER_NAMES[plan.tier]} stays until the end of the period you paid for (${formatDay(plan.subscriptionPeriodEnd ?? plan.renewDate)}); then the organization moves to Free, with its limits, and the card is no longer charged.`
             : "The organization moves to Free now, with the Free plan's limits on members, workspaces and cores."
         }
         confirmLabel="Downgrade to Free"
@@ -139,13 +136,13 @@ export function PlanActions({ program }: { program: Program }) {
       <ConfirmDialog
         open={confirming === 'enterprise'}
         onOpenChange={(open) => !open && setConfirming(null)}
-        title={program.canUpdateStaff ? 'Move to Enterprise?' : 'Ask for the Enterprise plan?'}
+        title={plan.canUpdateStaff ? 'Move to Enterprise?' : 'Ask for the Enterprise plan?'}
         description={
-          program.canUpdateStaff
+          plan.canUpdateStaff
             ? 'The organization moves to Enterprise now: invoiced, without plan limits.'
             : 'We tell the Cumulus team, who will contact you to set up the Enterprise plan. Your plan stays as it is until then.'
         }
-        confirmLabel={program.canUpdateStaff ? 'Move to Enterprise' : 'Ask for Enterprise'}
+        confirmLabel={plan.canUpdateStaff ? 'Move to Enterprise' : 'Ask for Enterprise'}
         tone="default"
         onConfirm={() => enterprise.mutate({ organizationId })}
       />

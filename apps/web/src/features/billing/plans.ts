@@ -1,4 +1,4 @@
-import type { Tier } from '@/data/pricing/program-query';
+import type { Tier } from '@/data/pricing/plan-query';
 
 export const TIER_NAMES: Record<Tier, string> = {
   essentials: 'Essentials',

@@ -11,10 +11,14 @@ export const billingRoutes: RouteObject[] = [
   },
 ];
 
-/** Public routes of this area: the product plan (pro) page. */
+/** Public routes of this area: the product plan (pro) page, and the billing redirect (signs in first). */
 export const publicBillingRoutes: RouteObject[] = [
   {
     path: paths.proPlan,
     ...lazyPage(() => import('@/features/billing/ProPlanPage'), 'ProPlanPage'),
+  },
+  {
+    path: paths.billingRedirect,
+    ...lazyPage(() => import('@/features/billing/BillingRedirectPage'), 'BillingRedirectPage'),
   },
 ];

@@ -25,6 +25,7 @@ const optionalLimit = (label: string, { whole, max }: { whole: boolean; max: num
 /** `pricing/update/{org}`: what organization admins set. */
 export const limitsSchema = z.object({
   organizationCreditLimit: optionalLimit('The credit limit', { whole: true, max: CREDIT_MAX }),
+  // Named after the wire field (program_dollars_spend_limit) so the server's field errors land on it.
   programDollarsSpendLimit: optionalLimit('The spend limit', { whole: false, max: DOLLAR_MAX }),
   spendLimitShouldStopInstances: z.boolean(),
 });

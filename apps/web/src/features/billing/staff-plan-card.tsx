@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import type { Program } from '@/data/pricing/program-query';
+import type { Plan } from '@/data/pricing/plan-query';
 import { useStaffUpdateMutation } from '@/data/pricing/staff-update-mutation';
 import { BillingCard } from '@/features/billing/billing-card';
 import { FormFooter } from '@/features/billing/form-footer';
@@ -23,25 +23,25 @@ const BILLING_METHODS = {
   invoice: 'Invoice',
 } as const;
 
-function valuesOf(program: Program): StaffPlanValues {
+function valuesOf(plan: Plan): StaffPlanValues {
   return {
-    tier: program.tier,
-    billingMethod: (program.billingMethod && program.billingMethod in BILLING_METHODS
-      ? program.billingMethod
+    tier: plan.tier,
+    billingMethod: (plan.billingMethod && plan.billingMethod in BILLING_METHODS
+      ? plan.billingMethod
       : 'none') as StaffPlanValues['billingMethod'],
-    creditAllotment: String(program.creditAllotment),
-    memberLimit: text(program.memberLimit),
-    seatLimit: text(program.seatLimit),
-    workspaceLimit: text(program.workspaceLimit),
-    nodeLimit: text(program.nodeLimit),
-    coreLimitMembers: text(program.coreLimitMembers),
-    spotUsageLimit: text(program.spotUsageLimit),
-    armUsageLimit: text(program.armUsageLimit),
-    canUseCustomNetworking: program.canUseCustomNetworking ? 'yes' : 'no',
-    canUsePrivatePypi: program.canUsePrivatePypi ? 'yes' : 'no',
-    billingPeriods: String(program.billingPeriods),
-    cumulusCreditValue: String(program.cumulusCreditValue),
-    trialExpiration: program.trialExpiration ? program.trialExpiration.slice(0, 10) : '',
+    creditAllotment: String(plan.creditAllotment),
+    memberLimit: text(plan.memberLimit),
+    seatLimit: text(plan.seatLimit),
+    workspaceLimit: text(plan.workspaceLimit),
+    nodeLimit: text(plan.nodeLimit),
+    coreLimitMembers: text(plan.coreLimitMembers),
+    spotUsageLimit: text(plan.spotUsageLimit),
+    armUsageLimit: text(plan.armUsageLimit),
+    canUseCustomNetworking: plan.canUseCustomNetworking ? 'yes' : 'no',
+    canUsePrivatePypi: plan.canUsePrivatePypi ? 'yes' : 'no',
+    billingPeriods: String(plan.billingPeriods),
+    cumulusCreditValue: String(plan.cumulusCreditValue),
+    trialExpiration: plan.trialExpiration ? plan.trialExpiration.slice(0, 10) : '',
   };
 }
 
@@ -64,9 +64,9 @@ const COUNTS = [
 ] as const;
 
 /** Staff set every field of the plan (`pricing/update-staff`): tier, billing, allotment, team limits, trial. */
-export function StaffPlanCard({ program }: { program: Program }) {
+export function StaffPlanCard({ plan }: { plan: Plan }) {
   const save = useStaffUpdateMutation();
-  const saved = valuesOf(program);
+  const saved = valuesOf(plan);
   const savedKey = JSON.stringify(saved);
   const form = useZodForm(staffPlanSchema, { mode: 'onChange', defaultValues: saved });
   const { reset } = form;
@@ -77,7 +77,7 @@ export function StaffPlanCard({ program }: { program: Program }) {
   const onSubmit = form.handleSubmit((values) => {
     const trial = values.trialExpiration ? `${values.trialExpiration}T00:00:00+00:00` : null;
     const body = {
-      ...(values.tier !== program.tier && { tier: values.tier }),
+      ...(values.tier !== plan.tier && { tier: values.tier }),
       ...(values.billingMethod !== saved.billingMethod && {
         billing_method: values.billingMethod === 'none' ? ('' as const) : values.billingMethod,
       }),
@@ -87,18 +87,18 @@ export function StaffPlanCard({ program }: { program: Program }) {
       ...(values.canUsePrivatePypi !== saved.canUsePrivatePypi && {
         can_use_private_pypi: values.canUsePrivatePypi === 'yes',
       }),
-      ...(values.billingPeriods !== program.billingPeriods && { billing_periods: values.billingPeriods }),
-      ...(values.creditAllotment !== program.creditAllotment && { credit_allotment: values.creditAllotment }),
-      ...(values.cumulusCreditValue !== program.cumulusCreditValue && {
+      ...(values.billingPeriods !== plan.billingPeriods && { billing_periods: values.billingPeriods }),
+      ...(values.creditAllotment !== plan.creditAllotment && { credit_allotment: values.creditAllotment }),
+      ...(values.cumulusCreditValue !== plan.cumulusCreditValue && {
         cumulus_credit_value: values.cumulusCreditValue,
       }),
       ...(values.trialExpiration !== saved.trialExpiration && { trial_expiration: trial }),
       ...Object.fromEntries(
-        COUNTS.filter(([key]) => values[key] !== program[key]).map(([key, wire]) => [wire, values[key]]),
+        COUNTS.filter(([key]) => values[key] !== plan[key]).map(([key, wire]) => [wire, values[key]]),
       ),
     };
     save.mutate(
-      { organizationId: program.organizationId, body },
+      { organizationId: plan.organizationId, body },
       {
         onSuccess: () => toast.success('Plan saved'),
         onError: (error) => {

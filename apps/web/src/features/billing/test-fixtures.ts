@@ -9,7 +9,7 @@ export const WORKSPACE_ID = 7;
 export const RENEW = '2030-08-01T00:00:00.000000+00:00';
 
 /** `pricing/{org}`: a Free plan read by a member, on a server that takes payments. */
-export function program(overrides: Record<string, unknown> = {}) {
+export function memberPlan(overrides: Record<string, unknown> = {}) {
   return {
     id: 11,
     organization_id: ORG_ID,
@@ -46,11 +46,11 @@ export function program(overrides: Record<string, unknown> = {}) {
 }
 
 /** The same plan as an organization admin reads it. */
-export const adminProgram = (overrides: Record<string, unknown> = {}) =>
-  program({ can_update_limits: true, can_change_plan: true, ...overrides });
+export const adminPlan = (overrides: Record<string, unknown> = {}) =>
+  memberPlan({ can_update_limits: true, can_change_plan: true, ...overrides });
 
 /** `pricing/usage/{org}`. */
-export function programUsage(overrides: Record<string, unknown> = {}) {
+export function planUsage(overrides: Record<string, unknown> = {}) {
   return {
     id: 11,
     billing_method: '',

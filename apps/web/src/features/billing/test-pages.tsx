@@ -1,9 +1,9 @@
 import { BillingPage } from '@/features/billing/BillingPage';
 import {
   acmeScope,
+  memberPlan,
   ORG_ID,
-  program,
-  programUsage,
+  planUsage,
   signedInAs,
   WORKSPACE_ID,
   workspaceUsage,
@@ -76,7 +76,7 @@ export const paymentRoutes: Routes = {
 export function openBilling({
   url = '/billing',
   role = 'member',
-  plan = program(),
+  plan = memberPlan(),
   routes = {},
   isStaff = false,
   signedIn = signedInAs(role),
@@ -91,7 +91,7 @@ export function openBilling({
   const api = stubApi({
     'GET /api/v2/users/user/valid-scopes': [acmeScope],
     [`GET /api/v2/pricing/${ORG_ID}`]: plan,
-    [`GET /api/v2/pricing/usage/${ORG_ID}`]: programUsage({ credit_allotment_usage_percent: 12.46 }),
+    [`GET /api/v2/pricing/usage/${ORG_ID}`]: planUsage({ credit_allotment_usage_percent: 12.46 }),
     [`GET /api/v2/pricing/workspace/${WORKSPACE_ID}/usage`]: workspaceUsage(),
     ...routes,
   });

@@ -6,17 +6,17 @@ import { USAGE_ALERT_LEVELS, type UsageAlertInput, usageAlerts } from '@/feature
 const RENEW = '2030-08-01T00:00:00.000000+00:00';
 
 function input(
-  program: Partial<NonNullable<UsageAlertInput['program']>> = {},
+  plan: Partial<NonNullable<UsageAlertInput['plan']>> = {},
   workspace: Partial<NonNullable<UsageAlertInput['workspace']>> = {},
   roles: Partial<Pick<UsageAlertInput, 'isOrganizationAdmin' | 'isWorkspaceAdmin'>> = {},
 ): UsageAlertInput {
   return {
-    program: {
+    plan: {
       programCreditsUsagePercent: null,
       programDollarsSpendUsagePercent: null,
       billingMethod: '',
       renewDate: RENEW,
-      ...program,
+      ...plan,
     },
     workspace: { workspaceCreditsUserUsagePercent: null, workspaceCreditsUsagePercent: null, ...workspace },
     workspaceName: 'acme',

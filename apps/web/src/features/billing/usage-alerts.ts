@@ -1,4 +1,4 @@
-import type { ProgramUsage } from '@/data/pricing/program-usage-query';
+import type { PlanUsage } from '@/data/pricing/plan-usage-query';
 import type { WorkspaceUsage } from '@/data/pricing/workspace-usage-query';
 import { formatDay, formatPercent } from '@/features/billing/format';
 
@@ -24,8 +24,8 @@ export type UsageAlert = {
 };
 
 export type UsageAlertInput = {
-  program?: Pick<
-    ProgramUsage,
+  plan?: Pick<
+    PlanUsage,
     'programCreditsUsagePercent' | 'programDollarsSpendUsagePercent' | 'billingMethod' | 'renewDate'
   >;
   workspace?: Pick<WorkspaceUsage, 'workspaceCreditsUserUsagePercent' | 'workspaceCreditsUsagePercent'>;
@@ -42,15 +42,15 @@ export const toneOf = (percent: number): UsageAlert['tone'] =>
 const reached = (percent: number | null | undefined, level: number): percent is number =>
   percent !== null && percent !== undefined && percent >= level;
 
-function monthlyPlan(program: NonNullable<UsageAlertInput['program']>, isAdmin: boolean, percent: number) {
-  const renews = formatDay(program.renewDate);
+function monthlyPlan(plan: NonNullable<UsageAlertInput['plan']>, isAdmin: boolean, percent: number) {
+  const renews = formatDay(plan.renewDate);
   const state =
     percent >= USAGE_ALERT_LEVELS.ReachedQuota
       ? `Your organization has run out of its monthly credits (${formatPercent(percent)} used): running clusters will be stopped shortly. Credits renew on ${renews}.`
       : `Your organization is ${formatPercent(percent)} through its monthly credits. Credits renew on ${renews}.`;
   const next = !isAdmin
     ? 'Ask your organization admin to increase the limit or upgrade the plan.'
-    : program.billingMethod !== ''
+    : plan.billingMethod !== ''
       ? 'As an organization admin you can increase the credit limit on the Billing page.'
       : 'As an organization admin you can upgrade your plan on the Billing page.';
   return `${state} ${next}`;
@@ -62,7 +62,7 @@ function monthlyPlan(program: NonNullable<UsageAlertInput['program']>, isAdmin: 
  * spend limit at 75% (alert) or 100% (reached). A null percentage (no limit) never alerts.
  */
 export function usageAlerts({
-  program,
+  plan,
   workspace,
   workspaceName = 'this workspace',
   isOrganizationAdmin,
@@ -71,13 +71,13 @@ export function usageAlerts({
   const alerts: UsageAlert[] = [];
   const { High, Medium, ReachedQuota } = USAGE_ALERT_LEVELS;
 
-  const credits = program?.programCreditsUsagePercent;
-  if (program && reached(credits, High))
+  const credits = plan?.programCreditsUsagePercent;
+  if (plan && reached(credits, High))
     alerts.push({
       id: 'monthly-plan',
       title: 'Monthly Plan',
       tone: toneOf(credits),
-      message: monthlyPlan(program, isOrganizationAdmin, credits),
+      message: monthlyPlan(plan, isOrganizationAdmin, credits),
       action: isOrganizationAdmin ? 'billing' : null,
     });
 
@@ -120,7 +120,7 @@ export function usageAlerts({
   );
 
   // The spend banners in console.md section 8's words: a workspace admin set the limit and updates it on Billing.
-  const spend = program?.programDollarsSpendUsagePercent;
+  const spend = plan?.programDollarsSpendUsagePercent;
   if (reached(spend, ReachedQuota))
     alerts.push({
       id: 'spend-limit-reached',

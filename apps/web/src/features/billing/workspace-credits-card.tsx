@@ -2,13 +2,13 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useWorkspaceUsageQuery } from '@/data/pricing/workspace-usage-query';
 import { BillingCard } from '@/features/billing/billing-card';
 import { formatCredits } from '@/features/billing/format';
 import { UsageMeter } from '@/features/billing/usage-meter';
-import { TOOLTIPS } from '@/features/team/permissions';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { paths } from '@/lib/paths';
+import { TOOLTIPS } from '@/lib/team/permissions';
 import type { Workspace } from '@/lib/workspace';
 
 const creditsOf = (value: number | null) => (value === null ? null : formatCredits(value));

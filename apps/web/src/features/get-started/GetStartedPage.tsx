@@ -1,7 +1,8 @@
 import { ArrowRightIcon, PartyPopperIcon } from 'lucide-react';
 import * as React from 'react';
 import { generatePath, Link } from 'react-router';
-
+import { CreateClusterButton, useCreateTarget } from '@/components/clusters/create-cluster-button';
+import { CodeBlock } from '@/components/code-block';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
@@ -9,13 +10,11 @@ import { Button } from '@/components/ui/button';
 import { useFlagsQuery } from '@/data/interactions/flags-query';
 import { useGetStartedMutation } from '@/data/interactions/get-started-mutation';
 import { useGetStartedQuery } from '@/data/interactions/get-started-query';
-import { useClientCommands } from '@/features/clusters/client-commands';
-import { CodeBlock } from '@/features/clusters/components/code-block';
-import { CreateClusterButton, useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
-import { createClusterSnippet } from '@/features/clusters/snippets';
 import { type ChecklistData, checklist, computedOn, isComplete } from '@/features/get-started/checklist';
 import { StepCard } from '@/features/get-started/step-card';
 import { errorMessage } from '@/lib/api/errors';
+import { useClientCommands } from '@/lib/clusters/client-commands';
+import { createClusterSnippet } from '@/lib/clusters/snippets';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 

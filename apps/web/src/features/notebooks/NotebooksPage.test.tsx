@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotebooksPage } from '@/features/notebooks/NotebooksPage';
-import { pickScope } from '@/features/scopes';
+import { pickScope } from '@/lib/scopes';
 import { stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 

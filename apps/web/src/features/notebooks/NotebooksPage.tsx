@@ -1,17 +1,18 @@
 import { NotebookPenIcon } from 'lucide-react';
 
 import { ErrorState } from '@/components/error-state';
+import { GuideEmptyState } from '@/components/guide-empty-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
+import { ScopePicker } from '@/components/scope-picker';
 import { useNotebooksPaginateQuery } from '@/data/clusters/notebooks-paginate-query';
-import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { dashboardPollMs } from '@/features/clusters/states';
 import { NewNotebookButton } from '@/features/notebooks/new-notebook-dialog';
 import { NotebooksTable } from '@/features/notebooks/notebooks-table';
-import { ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { usePaginationParams } from '@/hooks/use-pagination-params';
 import { errorMessage } from '@/lib/api/errors';
+import { dashboardPollMs } from '@/lib/clusters/states';
 import { usePageMeta } from '@/lib/page-meta';
+import { scopeQuery, useScope } from '@/lib/scopes';
 
 /** The tag that makes a cluster a notebook cluster (apps/server clusters/queries.ts NOTEBOOK_TAGS). */
 export const NOTEBOOK_TAG = { key: 'cumulus-cluster-type', value: 'notebook' } as const;

@@ -3,7 +3,11 @@ import * as React from 'react';
 import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
-
+import { ChoiceField } from '@/components/choice-field';
+import { CLOUD_BACKENDS } from '@/components/clusters/cloud-machine-fields';
+import { useCreateTarget } from '@/components/clusters/create-cluster-button';
+import { SoftwarePicker } from '@/components/clusters/software-picker';
+import { CORE_CHOICES } from '@/components/clusters/worker-size-fields';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
@@ -17,21 +21,16 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import { WhyDisabled } from '@/components/why-disabled';
 import { useVmTypesQuery } from '@/data/cloud/vm-types-query';
 import { useClusterCreateMutation } from '@/data/clusters/cluster-create-mutation';
-import { ChoiceField } from '@/features/clusters/dashboard/choice-field';
-import { CLOUD_BACKENDS } from '@/features/clusters/dashboard/cloud-machine-fields';
-import { useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
+import { serverMessage } from '@/lib/api/errors';
 import {
   CLUSTER_NAME_RULE,
   createClusterBody,
   DEFAULT_IDLE_TIMEOUT,
   suggestedName,
-} from '@/features/clusters/dashboard/create-cluster-form';
-import { SoftwarePicker } from '@/features/clusters/dashboard/software-picker';
-import { CORE_CHOICES } from '@/features/clusters/dashboard/worker-size-fields';
-import { WhyDisabled } from '@/features/team/why-disabled';
-import { serverMessage } from '@/lib/api/errors';
+} from '@/lib/clusters/create-cluster-form';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
 
 const WORKER_CHOICES = ['0', '1', '2', '4'].map((n) => ({ value: n, label: n === '0' ? 'None' : n }));

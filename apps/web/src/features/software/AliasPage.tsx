@@ -24,11 +24,11 @@ import { useAliasBuildsQuery } from '@/data/software/alias-builds-query';
 import { useAliasDeleteMutation } from '@/data/software/alias-delete-mutation';
 import { useAliasQuery } from '@/data/software/alias-query';
 import type { Build } from '@/data/software/aliases-query';
-import { buildLink, formatBytes } from '@/features/software/links';
 import { errorMessage, serverMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { useFormatDateTime } from '@/lib/preferences';
+import { buildLink, formatBytes } from '@/lib/software/links';
 
 const BUILDING_POLL_MS = 2_000;
 

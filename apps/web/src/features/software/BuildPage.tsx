@@ -17,11 +17,11 @@ import {
   LocalEnvironmentTab,
   RequirementsTab,
 } from '@/features/software/build-tabs';
-import { aliasLink } from '@/features/software/links';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { useSignedIn } from '@/lib/signed-in';
+import { aliasLink } from '@/lib/software/links';
 import { cn } from '@/lib/utils';
 
 /** A build is polled every 2 s until it is built or failed (console.md section 9). */

@@ -1,7 +1,6 @@
 import { Navigate, useLocation, useParams } from 'react-router';
-
-import { aliasLink, buildLink } from '@/features/software/links';
 import { paths } from '@/lib/paths';
+import { aliasLink, buildLink } from '@/lib/software/links';
 import { ACCOUNT_PARAM, useWorkspace } from '@/lib/workspace';
 
 /**

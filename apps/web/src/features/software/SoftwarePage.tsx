@@ -6,9 +6,9 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
+import { ScopePicker } from '@/components/scope-picker';
 import { Button } from '@/components/ui/button';
 import { useAliasesQuery } from '@/data/software/aliases-query';
-import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { AliasesTable } from '@/features/software/aliases-table';
 import { CreateEnvironmentDialog } from '@/features/software/create-environment-dialog';
 import { aliasesQuery, DEFAULT_FILTERS, useSoftwareSearch } from '@/features/software/search-params';
@@ -16,6 +16,7 @@ import { SoftwareFilters } from '@/features/software/software-filters';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
+import { type Scope, scopeQuery, useScope } from '@/lib/scopes';
 import { useWorkspace } from '@/lib/workspace';
 
 /** While a build on the page runs, the list refreshes (build poll: 2 s). */

@@ -6,10 +6,10 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import type { Alias } from '@/data/software/aliases-query';
-import { timeAgo } from '@/features/clusters/format';
-import { aliasLink, formatBytes } from '@/features/software/links';
 import type { Direction, OrderField } from '@/features/software/search-params';
+import { timeAgo } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
+import { aliasLink, formatBytes } from '@/lib/software/links';
 
 type Order = { orderBy: OrderField; direction: Direction };
 

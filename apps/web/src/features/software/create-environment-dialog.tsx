@@ -24,9 +24,9 @@ import {
   createEnvironmentSchema,
   type Source,
 } from '@/features/software/create-environment-form';
-import { buildLink } from '@/features/software/links';
 import { isApiError, serverMessage } from '@/lib/api/errors';
 import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { buildLink } from '@/lib/software/links';
 
 const PLACEHOLDER: Record<Source, string> = {
   pip: 'pandas==2.2.*\nscikit-learn\n--extra-index-url https://example.com/simple/',

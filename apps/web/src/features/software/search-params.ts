@@ -2,9 +2,9 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { ScopedAliasQuery } from '@/data/software/aliases-query';
-import type { ScopeQuery } from '@/features/scopes';
 import { readPagination } from '@/hooks/use-pagination-params';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
+import type { ScopeQuery } from '@/lib/scopes';
 
 // The Software list's URL state (console.md section 2): `pagesize` (default 50), `page` (default
 // 0), `filters` (a JSON list of key/value pairs; by default package_sync False) and the order.

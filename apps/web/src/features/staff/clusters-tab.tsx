@@ -1,7 +1,12 @@
 import { CircleCheckIcon, EyeIcon, EyeOffIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-
+import {
+  ClusterNameCell,
+  ClusterStateCell,
+  CreatorCell,
+  TimeAgoCell,
+} from '@/components/clusters/cluster-cells';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -9,12 +14,6 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { type AttentionCluster, useAttentionClustersQuery } from '@/data/staff/attention-clusters-query';
 import { useStaffSeenMutation } from '@/data/staff/staff-seen-mutation';
-import {
-  ClusterNameCell,
-  ClusterStateCell,
-  CreatorCell,
-  TimeAgoCell,
-} from '@/features/clusters/components/cluster-cells';
 import { SEEN_PARAM } from '@/features/staff/search-params';
 import { usePaginationParams } from '@/hooks/use-pagination-params';
 import { errorMessage, serverMessage } from '@/lib/api/errors';

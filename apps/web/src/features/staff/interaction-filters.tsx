@@ -5,7 +5,6 @@ import {
   useInteractionValuesQuery,
   type ValueKey,
 } from '@/data/staff/user-interaction-suggestions-query';
-import { SCOPE_SEARCH_DEBOUNCE_MS } from '@/features/scopes';
 import { SearchBox } from '@/features/staff/search-box';
 import {
   type InteractionFilter,
@@ -14,6 +13,7 @@ import {
 } from '@/features/staff/search-params';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useFilterTerm } from '@/hooks/use-filter-term';
+import { SCOPE_SEARCH_DEBOUNCE_MS } from '@/lib/scopes';
 
 const SUGGESTIONS = 'interaction-filter-suggestions';
 /** The filters `key/values` completes (a record, so the generated type keeps it complete). */

@@ -1,7 +1,7 @@
 import { ActivityIcon } from 'lucide-react';
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
-
+import { TimeAgoCell } from '@/components/clusters/cluster-cells';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -11,7 +11,6 @@ import {
   useInteractionsHelloQuery,
   useUserInteractionsQuery,
 } from '@/data/staff/user-interactions-query';
-import { TimeAgoCell } from '@/features/clusters/components/cluster-cells';
 import { InteractionFilters } from '@/features/staff/interaction-filters';
 import {
   FILTERS_PARAM,

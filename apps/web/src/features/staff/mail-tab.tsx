@@ -1,12 +1,11 @@
 import { ChevronRightIcon, MailIcon } from 'lucide-react';
-
+import { TimeAgoCell } from '@/components/clusters/cluster-cells';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { TablePagination } from '@/components/table-pagination';
 import { Badge } from '@/components/ui/badge';
 import { type OutboxEmail, useEmailsQuery } from '@/data/staff/emails-query';
-import { TimeAgoCell } from '@/features/clusters/components/cluster-cells';
 import { usePaginationParams } from '@/hooks/use-pagination-params';
 import { errorMessage } from '@/lib/api/errors';
 import { cn } from '@/lib/utils';

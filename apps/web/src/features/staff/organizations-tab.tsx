@@ -1,6 +1,6 @@
 import { Building2Icon } from 'lucide-react';
 import { useNavigate } from 'react-router';
-
+import { TimeAgoCell } from '@/components/clusters/cluster-cells';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -8,13 +8,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useStaffOrganizationSearchQuery } from '@/data/scopes/staff-organization-search-query';
 import { type StaffOrganization, useStaffOrganizationsQuery } from '@/data/staff/staff-organizations-query';
-import { TimeAgoCell } from '@/features/clusters/components/cluster-cells';
-import { organizationScope, pickScope } from '@/features/scopes';
 import { SearchBox, useSearchText } from '@/features/staff/search-box';
 import { SEARCH_PARAM } from '@/features/staff/search-params';
 import { usePaginationParams } from '@/hooks/use-pagination-params';
 import { errorMessage } from '@/lib/api/errors';
 import { paths } from '@/lib/paths';
+import { organizationScope, pickScope } from '@/lib/scopes';
 
 const SUGGESTIONS = 'staff-organization-names';
 const limit = (value: number | null) => (value === null ? 'No limit' : String(value));

@@ -3,9 +3,9 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import { Input } from '@/components/ui/input';
-import { SCOPE_SEARCH_DEBOUNCE_MS } from '@/features/scopes';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { DEFAULT_PAGE } from '@/lib/constants';
+import { SCOPE_SEARCH_DEBOUNCE_MS } from '@/lib/scopes';
 import { cn } from '@/lib/utils';
 
 /**

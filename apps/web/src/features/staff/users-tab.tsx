@@ -1,6 +1,6 @@
 import { UsersIcon } from 'lucide-react';
 import { toast } from 'sonner';
-
+import { TimeAgoCell } from '@/components/clusters/cluster-cells';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -10,7 +10,6 @@ import { Switch } from '@/components/ui/switch';
 import { useStaffUserUnlockMutation } from '@/data/staff/staff-user-unlock-mutation';
 import { useStaffUserUpdateMutation } from '@/data/staff/staff-user-update-mutation';
 import { type StaffUser, useStaffUsersQuery } from '@/data/staff/staff-users-query';
-import { TimeAgoCell } from '@/features/clusters/components/cluster-cells';
 import { SearchBox, useSearchText } from '@/features/staff/search-box';
 import { SEARCH_PARAM } from '@/features/staff/search-params';
 import { usePaginationParams } from '@/hooks/use-pagination-params';

@@ -22,7 +22,7 @@ import {
   writePreviewSearch,
 } from '@/features/tags/search-params';
 import { TagAlertCard } from '@/features/tags/tag-alert-card';
-import { lastTag, useTagCompletions } from '@/features/tags/tag-completions';
+import { lastTag, useTagCompletions } from '@/hooks/use-tag-completions';
 import { errorMessage } from '@/lib/api/errors';
 import { useSession } from '@/lib/api/session';
 import { loginPathFor } from '@/lib/return-to';

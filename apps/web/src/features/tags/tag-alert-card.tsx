@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
-
+import { alertLook } from '@/components/clusters/cluster-alerts';
 import { Markdown } from '@/components/markdown';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { alertLook } from '@/features/clusters/cluster/cluster-alerts';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 

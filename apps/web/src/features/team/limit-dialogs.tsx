@@ -12,9 +12,9 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import type { Organization } from '@/data/organizations/organization-query';
-import { TEAM_MESSAGES } from '@/features/team/messages';
-import { seatsAllowed } from '@/features/team/permissions';
 import { paths } from '@/lib/paths';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
+import { seatsAllowed } from '@/lib/team/permissions';
 
 type LimitDialogProps = {
   open: boolean;

@@ -1,10 +1,10 @@
-import { useScope } from '@/features/scopes';
 import { CreateOrganizationPage } from '@/features/team/create/CreateOrganizationPage';
 import { CreateWorkspacePage } from '@/features/team/create/CreateWorkspacePage';
 import { AddMemberPage } from '@/features/team/members/AddMemberPage';
 import { EditInvitePage } from '@/features/team/members/EditInvitePage';
 import { EditMemberPage } from '@/features/team/members/EditMemberPage';
 import { paths } from '@/lib/paths';
+import { useScope } from '@/lib/scopes';
 import { renderSignedIn } from '@/test/signed-in';
 
 /** Where the pages return to: says which scope the user came back with. */

@@ -2,8 +2,8 @@ import { useOrganizationInvitesQuery } from '@/data/organizations/organization-i
 import { useOrganizationMembersQuery } from '@/data/organizations/organization-members-query';
 import { useOrganizationQuery } from '@/data/organizations/organization-query';
 import { useOrganizationWorkspacesQuery } from '@/data/organizations/organization-workspaces-query';
-import { teamPermissions } from '@/features/team/permissions';
 import { useSignedIn } from '@/lib/signed-in';
+import { teamPermissions } from '@/lib/team/permissions';
 
 /** What the Team screens show of an organization once everything has loaded. */
 export type TeamData = NonNullable<ReturnType<typeof useTeam>['data']>;

@@ -2,10 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { UsageReport } from '@/data/usage/usage-query';
-import { pickScope } from '@/features/scopes';
 import { defaultRange } from '@/features/usage/search-params';
 import { UsagePage } from '@/features/usage/UsagePage';
 import { usageCsv } from '@/features/usage/usage-csv';
+import { pickScope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 import { captureDownloads } from '@/test/downloads';
 import { renderSignedIn } from '@/test/signed-in';

@@ -4,10 +4,10 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
+import { ScopePicker } from '@/components/scope-picker';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type UsageReport, useUsageQuery } from '@/data/usage/usage-query';
-import { ScopePicker, useScope } from '@/features/scopes';
 import { type UsageSearch, usageQuery, useUsageSearch } from '@/features/usage/search-params';
 import { GROUP_BY_LABELS } from '@/features/usage/units';
 import { UsageChart } from '@/features/usage/usage-chart';
@@ -17,6 +17,7 @@ import { UsageTable } from '@/features/usage/usage-table';
 import { errorMessage, isApiError } from '@/lib/api/errors';
 import { useChartColors } from '@/lib/chart-colors';
 import { usePageMeta } from '@/lib/page-meta';
+import { useScope } from '@/lib/scopes';
 
 /** The server's 400 messages about the query's dates and tag, shown beside those inputs. */
 function queryErrors(error: unknown): string[] {

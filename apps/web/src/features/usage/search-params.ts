@@ -2,8 +2,8 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { UsageGroupBy, UsagePeriod, UsageQuery, UsageUnit } from '@/data/usage/usage-query';
-import type { Scope } from '@/features/scopes';
 import { isGroupBy, isPeriod, isUnit } from '@/features/usage/units';
+import type { Scope } from '@/lib/scopes';
 
 // The Usage page's URL state: `unit` (default credits), `period` (default day), `groupby` (none),
 // `tag` (the tag grouped by), `start` and `end` (YYYY-MM-DD, default the 30 days ending today UTC).

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { type Program, usageHourly, type Workspace } from '../../../db/schema/index.js';
+import { type Plan, usageHourly, type Workspace } from '../../../db/schema/index.js';
 import { workspacesOfOrganization } from '../../identity/index.js';
 import { covers, monthlyUsage, overruns, sumOf } from '../usage/limits.js';
 import { cents, MICRO, percentFloor, toMicro } from '../usage/micro.js';
@@ -9,22 +9,22 @@ import { cents, MICRO, percentFloor, toMicro } from '../usage/micro.js';
 const microOf = (limit: number | null) => (limit === null ? null : BigInt(limit) * MICRO);
 
 /**
- * This month's credits and spend of an organization against its program (`pricing/usage/{org}`):
+ * This month's credits and spend of an organization against its plan (`pricing/usage/{org}`):
  * percentages floored to two decimals, so short of a limit never reads 100%.
  */
-export async function programConsumption(db: Db, program: Program) {
-  const used = await monthlyUsage(db, [program.organizationId]);
+export async function planConsumption(db: Db, plan: Plan) {
+  const used = await monthlyUsage(db, [plan.organizationId]);
   const microCredits = sumOf(used, () => true);
   const microCost = sumOf(used, () => true, 'cost');
   return {
     credits_used: cents(microCredits),
     dollars_spent: cents(microCost),
-    program_credits_usage_percent: percentFloor(microCredits, microOf(program.organizationCreditLimit)),
+    program_credits_usage_percent: percentFloor(microCredits, microOf(plan.organizationCreditLimit)),
     program_dollars_spend_usage_percent: percentFloor(
       microCost,
-      program.dollarsSpendLimitMicroUsd === null ? null : BigInt(program.dollarsSpendLimitMicroUsd),
+      plan.dollarsSpendLimitMicroUsd === null ? null : BigInt(plan.dollarsSpendLimitMicroUsd),
     ),
-    credit_allotment_usage_percent: percentFloor(microCredits, microOf(program.creditAllotment || null)),
+    credit_allotment_usage_percent: percentFloor(microCredits, microOf(plan.creditAllotment || null)),
   };
 }
 

@@ -29,8 +29,8 @@ import {
   createBillingEventBody,
   organizationUsageQuery,
   organizationUsageSchema,
-  programSchema,
-  programUsageSchema,
+  planSchema,
+  planUsageSchema,
   tierChangeBody,
   updateLimitsBody,
   updateStaffBody,
@@ -46,12 +46,12 @@ const base = '/api/v2/pricing';
 
 export function registerPricingRoutes(app: App, deps: Deps): void {
   const { db } = deps;
-  const program = { params: organizationParams, response: { 200: programSchema } };
+  const plan = { params: organizationParams, response: { 200: planSchema } };
 
   app.get(
     `${base}/:organization_id`,
-    { config: user, schema: { tags, description: "The organization's plan and billing.", ...program } },
-    async (request) => pricing.getProgram(deps, currentUser(request), request.params.organization_id),
+    { config: user, schema: { tags, description: "The organization's plan and billing.", ...plan } },
+    async (request) => pricing.getPlan(deps, currentUser(request), request.params.organization_id),
   );
 
   app.get(
@@ -62,10 +62,10 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
         tags,
         description: "This month's credits and spend against the plan's limits, in percent.",
         params: organizationParams,
-        response: { 200: programUsageSchema },
+        response: { 200: planUsageSchema },
       },
     },
-    async (request) => pricing.getProgramUsage(deps, currentUser(request), request.params.organization_id),
+    async (request) => pricing.getPlanUsage(deps, currentUser(request), request.params.organization_id),
   );
 
   app.get(
@@ -101,7 +101,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
         tags,
         description: 'Organization admins set their credit and spend limits.',
         body: updateLimitsBody,
-        ...program,
+        ...plan,
       },
     },
     async (request) =>
@@ -112,7 +112,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
     `${base}/update-staff/:organization_id`,
     {
       config: staff,
-      schema: { tags, description: 'Staff set any field of the plan.', body: updateStaffBody, ...program },
+      schema: { tags, description: 'Staff set any field of the plan.', body: updateStaffBody, ...plan },
     },
     async (request) =>
       pricing.updateStaff(deps, currentUser(request), request.params.organization_id, request.body),
@@ -120,13 +120,13 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
 
   app.post(
     `${base}/downgrade-to-free/:organization_id`,
-    { config: user, schema: { tags, body: tierChangeBody, ...program } },
+    { config: user, schema: { tags, body: tierChangeBody, ...plan } },
     async (request) => pricing.downgradeToFree(deps, currentUser(request), request.params.organization_id),
   );
 
   app.post(
     `${base}/upgrade-to-enterprise/:organization_id`,
-    { config: user, schema: { tags, body: tierChangeBody, ...program } },
+    { config: user, schema: { tags, body: tierChangeBody, ...plan } },
     async (request) =>
       pricing.upgradeToEnterprise(deps, currentUser(request), request.params.organization_id),
   );

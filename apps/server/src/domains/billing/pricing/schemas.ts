@@ -6,7 +6,7 @@ import { BILLING_EVENT_KEYS, BILLING_EVENT_KINDS } from './events.js';
 const limit = z.number().int().nullable();
 const tier = z.enum(TIERS);
 
-export const programSchema = z.object({
+export const planSchema = z.object({
   id: z.number().int(),
   organization_id: z.number().int(),
   tier,
@@ -95,7 +95,7 @@ export const updateStaffBody = updateLimitsBody
 
 export const tierChangeBody = z.object({ target_tier: tier.optional() }).nullish();
 
-export const programUsageSchema = z.object({
+export const planUsageSchema = z.object({
   id: z.number().int(),
   billing_method: z.string(),
   renew_date: z.string(),

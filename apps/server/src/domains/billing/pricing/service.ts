@@ -1,11 +1,11 @@
-import type { Organization, Program, User } from '../../../db/schema/index.js';
+import type { Organization, Plan, User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { fieldError, permissionDenied } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import {
-  activeProgram,
+  activePlan,
   changeTier,
   creditsRenewAt,
   findOrganization,
@@ -13,45 +13,45 @@ import {
   type OrganizationAccess,
   type OrganizationBilling,
   organizationAccess,
-  type ProgramLimits,
+  type PlanLimits,
   planGatesOf,
   staffEmails,
   TIER_NAMES,
   updateOrganizationBilling,
-  updateProgram,
+  updatePlan,
 } from '../../identity/index.js';
 import { payingSubscription } from '../subscriptions/service.js';
 import { callStripe, stripeOf } from '../subscriptions/stripe.js';
 import { applySubscription } from '../subscriptions/sync.js';
-import { programConsumption } from './consumption.js';
+import { planConsumption } from './consumption.js';
 import { recordBillingEvent } from './events.js';
-import type { programSchema, updateLimitsBody, updateStaffBody } from './schemas.js';
+import type { planSchema, updateLimitsBody, updateStaffBody } from './schemas.js';
 
 const MICRO = 1_000_000;
-type ProgramOut = z.infer<typeof programSchema>;
+type PlanOut = z.infer<typeof planSchema>;
 type PricingDeps = Pick<Deps, 'db' | 'config' | 'loops'>;
 
-export async function presentProgram(
+export async function presentPlan(
   deps: Pick<Deps, 'db' | 'config'>,
-  program: Program,
+  plan: Plan,
   organization: Organization,
   viewer: { isAdmin: boolean; isStaff: boolean },
-): Promise<ProgramOut> {
+): Promise<PlanOut> {
   return {
-    id: program.id,
-    organization_id: program.organizationId,
-    tier: program.tier,
-    core_limit_members: program.coreLimitMembers,
-    member_limit: program.memberLimit,
-    node_limit: program.nodeLimit,
-    seat_limit: program.seatLimit,
-    workspace_limit: program.workspaceLimit,
-    credit_allotment: program.creditAllotment,
+    id: plan.id,
+    organization_id: plan.organizationId,
+    tier: plan.tier,
+    core_limit_members: plan.coreLimitMembers,
+    member_limit: plan.memberLimit,
+    node_limit: plan.nodeLimit,
+    seat_limit: plan.seatLimit,
+    workspace_limit: plan.workspaceLimit,
+    credit_allotment: plan.creditAllotment,
     program_dollars_spend_limit:
-      program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / MICRO,
-    organization_credit_limit: program.organizationCreditLimit,
-    ...planGatesOf(program),
-    started: isoTime(program.started),
+      plan.dollarsSpendLimitMicroUsd === null ? null : plan.dollarsSpendLimitMicroUsd / MICRO,
+    organization_credit_limit: plan.organizationCreditLimit,
+    ...planGatesOf(plan),
+    started: isoTime(plan.started),
     billing_method: organization.billingMethod,
     subscription_status: organization.subscriptionStatus,
     renew_date: creditsRenewAt(),
@@ -65,7 +65,7 @@ export async function presentProgram(
     spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
     billing_configured: stripeOf(deps.config.billing) !== null,
     can_update_limits: viewer.isAdmin || viewer.isStaff,
-    can_change_plan: viewer.isAdmin && program.tier !== 'enterprise',
+    can_change_plan: viewer.isAdmin && plan.tier !== 'enterprise',
     can_update_staff: viewer.isStaff,
   };
 }
@@ -78,8 +78,8 @@ export const planAdmin = (deps: Pick<Deps, 'db'>, user: User, organizationId: nu
 export const ENTERPRISE_CONTACT = 'Contact us to make changes to your Enterprise plan';
 
 /** Refuses a plan change of an Enterprise organization to anyone but staff. */
-export function assertMayChangePlan(user: User, program: Pick<Program, 'tier'>): void {
-  if (program.tier === 'enterprise' && !user.isStaff) throw permissionDenied(ENTERPRISE_CONTACT);
+export function assertMayChangePlan(user: User, plan: Pick<Plan, 'tier'>): void {
+  if (plan.tier === 'enterprise' && !user.isStaff) throw permissionDenied(ENTERPRISE_CONTACT);
 }
 
 const viewerOf = (access: OrganizationAccess, user: User) => ({
@@ -90,29 +90,24 @@ const viewerOf = (access: OrganizationAccess, user: User) => ({
 async function answer(deps: PricingDeps, user: User, organizationId: number) {
   const access = await organizationAccess(deps.db, user, organizationId, 'read');
   const organization = await findOrganization(deps.db, organizationId);
-  return presentProgram(
-    deps,
-    await activeProgram(deps.db, organizationId),
-    organization!,
-    viewerOf(access, user),
-  );
+  return presentPlan(deps, await activePlan(deps.db, organizationId), organization!, viewerOf(access, user));
 }
 
-/** `pricing/{org}`: the active program with the organization's billing; any reader of it. */
-export const getProgram = answer;
+/** `pricing/{org}`: the active plan with the organization's billing; any reader of it. */
+export const getPlan = answer;
 
-export async function getProgramUsage(deps: PricingDeps, user: User, organizationId: number) {
+export async function getPlanUsage(deps: PricingDeps, user: User, organizationId: number) {
   const { organization } = await organizationAccess(deps.db, user, organizationId, 'read');
-  const program = await activeProgram(deps.db, organizationId);
+  const plan = await activePlan(deps.db, organizationId);
   return {
-    id: program.id,
+    id: plan.id,
     billing_method: organization.billingMethod,
     renew_date: creditsRenewAt(),
-    credit_allotment: program.creditAllotment,
-    organization_credit_limit: program.organizationCreditLimit,
+    credit_allotment: plan.creditAllotment,
+    organization_credit_limit: plan.organizationCreditLimit,
     program_dollars_spend_limit:
-      program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / MICRO,
-    ...(await programConsumption(deps.db, program)),
+      plan.dollarsSpendLimitMicroUsd === null ? null : plan.dollarsSpendLimitMicroUsd / MICRO,
+    ...(await planConsumption(deps.db, plan)),
   };
 }
 
@@ -166,20 +161,20 @@ export async function updateLimits(
   body: z.infer<typeof updateLimitsBody>,
 ) {
   const access = await planAdmin(deps, user, organizationId);
-  const program = await activeProgram(deps.db, organizationId);
+  const plan = await activePlan(deps.db, organizationId);
   const limit = body.organization_credit_limit;
   if (
     limit !== undefined &&
     !user.isStaff &&
     stripeOf(deps.config.billing) &&
     access.organization.billingMethod === NO_BILLING_METHOD &&
-    (limit === null || limit > program.creditAllotment)
+    (limit === null || limit > plan.creditAllotment)
   )
     throw fieldError(
       'organization_credit_limit',
-      `Add a payment method (upgrade to Professional) to raise the credit limit above the ${program.creditAllotment} credits your plan includes.`,
+      `Add a payment method (upgrade to Professional) to raise the credit limit above the ${plan.creditAllotment} credits your plan includes.`,
     );
-  await applyChanges(deps, user, access.organization, program, body);
+  await applyChanges(deps, user, access.organization, plan, body);
   return answer(deps, user, organizationId);
 }
 
@@ -191,8 +186,8 @@ export async function updateStaff(
   body: z.infer<typeof updateStaffBody>,
 ) {
   const { organization } = await organizationAccess(deps.db, user, organizationId, 'read');
-  const program = await activeProgram(deps.db, organizationId);
-  await applyChanges(deps, user, organization, program, body);
+  const plan = await activePlan(deps.db, organizationId);
+  await applyChanges(deps, user, organization, plan, body);
   return answer(deps, user, organizationId);
 }
 
@@ -200,10 +195,10 @@ async function applyChanges(
   deps: PricingDeps,
   user: User,
   organization: Organization,
-  program: Program,
+  plan: Plan,
   body: z.infer<typeof updateStaffBody>,
 ) {
-  const limits: Partial<ProgramLimits> & { tier?: Program['tier'] } = {
+  const limits: Partial<PlanLimits> & { tier?: Plan['tier'] } = {
     ...(body.tier !== undefined && { tier: body.tier }),
     ...(body.core_limit_members !== undefined && { coreLimitMembers: body.core_limit_members }),
     ...(body.member_limit !== undefined && { memberLimit: body.member_limit }),
@@ -242,15 +237,15 @@ async function applyChanges(
     }),
   };
   const diff = {
-    ...changed(program as unknown as Record<string, unknown>, limits),
+    ...changed(plan as unknown as Record<string, unknown>, limits),
     ...changed(organization as unknown as Record<string, unknown>, billing),
   };
   if (Object.keys(diff).length === 0) return;
   await deps.db.transaction(async (tx) => {
-    // A new tier starts a program with that tier's limits and gates; fields given beside it win.
+    // A new tier starts a plan with that tier's limits and gates; fields given beside it win.
     const { tier, ...rest } = limits;
-    if (tier !== undefined && tier !== program.tier) await changeTier(tx, organization.id, tier);
-    await updateProgram(tx, organization.id, rest);
+    if (tier !== undefined && tier !== plan.tier) await changeTier(tx, organization.id, tier);
+    await updatePlan(tx, organization.id, rest);
     if (Object.keys(billing).length) await updateOrganizationBilling(tx, organization.id, billing);
     await recordBillingEvent(tx, {
       organizationId: organization.id,
@@ -271,23 +266,23 @@ async function applyChanges(
 async function moveToTier(
   deps: PricingDeps,
   user: User,
-  program: Program,
-  tier: Program['tier'],
+  plan: Plan,
+  tier: Plan['tier'],
   billingMethod?: string,
 ) {
   await deps.db.transaction(async (tx) => {
-    await changeTier(tx, program.organizationId, tier);
-    await updateOrganizationBilling(tx, program.organizationId, {
+    await changeTier(tx, plan.organizationId, tier);
+    await updateOrganizationBilling(tx, plan.organizationId, {
       nextPhaseTier: null,
       cancelAt: null,
       ...(billingMethod !== undefined && { billingMethod }),
     });
     await recordBillingEvent(tx, {
-      organizationId: program.organizationId,
+      organizationId: plan.organizationId,
       userId: user.id,
       kind: 'plan',
-      detail: `${user.username} moved the plan from ${TIER_NAMES[program.tier]} to ${TIER_NAMES[tier]}.`,
-      data: { from: program.tier, to: tier },
+      detail: `${user.username} moved the plan from ${TIER_NAMES[plan.tier]} to ${TIER_NAMES[tier]}.`,
+      data: { from: plan.tier, to: tier },
     });
   });
   // The new tier's limits act at once.
@@ -301,8 +296,8 @@ async function moveToTier(
  */
 export async function downgradeToFree(deps: PricingDeps, user: User, organizationId: number) {
   const { organization } = await planAdmin(deps, user, organizationId);
-  const program = await activeProgram(deps.db, organizationId);
-  assertMayChangePlan(user, program);
+  const plan = await activePlan(deps.db, organizationId);
+  assertMayChangePlan(user, plan);
   const sub = await payingSubscription(deps.db, organizationId);
   const stripe = stripeOf(deps.config.billing);
   if (sub && stripe) {
@@ -316,14 +311,14 @@ export async function downgradeToFree(deps: PricingDeps, user: User, organizatio
         userId: user.id,
         kind: 'plan',
         detail: `${user.username} scheduled a downgrade to Free at the end of the paid period.`,
-        data: { from: program.tier, to: 'free' },
+        data: { from: plan.tier, to: 'free' },
       });
     });
-  } else if (program.tier !== 'free') {
+  } else if (plan.tier !== 'free') {
     await moveToTier(
       deps,
       user,
-      program,
+      plan,
       'free',
       organization.billingMethod === 'stripe' ? NO_BILLING_METHOD : undefined,
     );
@@ -338,10 +333,10 @@ export async function downgradeToFree(deps: PricingDeps, user: User, organizatio
  */
 export async function upgradeToEnterprise(deps: PricingDeps, user: User, organizationId: number) {
   const { organization } = await planAdmin(deps, user, organizationId);
-  const program = await activeProgram(deps.db, organizationId);
-  if (program.tier === 'enterprise') return answer(deps, user, organizationId);
+  const plan = await activePlan(deps.db, organizationId);
+  if (plan.tier === 'enterprise') return answer(deps, user, organizationId);
   if (user.isStaff) {
-    await moveToTier(deps, user, program, 'enterprise', 'invoice');
+    await moveToTier(deps, user, plan, 'enterprise', 'invoice');
     return answer(deps, user, organizationId);
   }
   const staff = await staffEmails(deps.db);
@@ -352,13 +347,13 @@ export async function upgradeToEnterprise(deps: PricingDeps, user: User, organiz
       userId: user.id,
       kind: 'plan',
       detail: `${user.username} asked to move ${organization.name} to Enterprise.`,
-      data: { from: program.tier, to: 'enterprise', requested: true },
+      data: { from: plan.tier, to: 'enterprise', requested: true },
     });
     for (const email of staff)
       await enqueueEmail(tx, {
         to: email,
         subject: `${organization.name} asks for the Enterprise plan`,
-        text: `${user.username} (${user.email}) asked to move the organization ${organization.name} (id ${organization.id}) from ${TIER_NAMES[program.tier]} to Enterprise.\n\nStaff apply it from the organization's Billing page (${deps.config.publicUrl}/billing?account=${organization.id}).`,
+        text: `${user.username} (${user.email}) asked to move the organization ${organization.name} (id ${organization.id}) from ${TIER_NAMES[plan.tier]} to Enterprise.\n\nStaff apply it from the organization's Billing page (${deps.config.publicUrl}/billing?account=${organization.id}).`,
       });
   });
   deps.loops.wake('mail-outbox');

@@ -5,7 +5,7 @@ import type { Deps } from '../../../deps.js';
 import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
 import {
-  activeProgram,
+  activePlan,
   organizationAccess,
   TIER_NAMES,
   updateOrganizationBilling,
@@ -108,7 +108,7 @@ export async function checkoutSession(
         ? 'Contact us to make changes to your Enterprise plan'
         : 'Only the Professional plan is paid by card; choose professional.',
     );
-  assertMayChangePlan(user, await activeProgram(deps.db, organizationId));
+  assertMayChangePlan(user, await activePlan(deps.db, organizationId));
   const stripe = requireStripe(deps.config.billing);
   const current = await payingSubscription(deps.db, organizationId);
   if (current && !confirm)

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../../../db/client.js';
 import { subscriptions } from '../../../db/schema/index.js';
 import {
-  activeProgram,
+  activePlan,
   changeTier,
   findOrganization,
   NO_BILLING_METHOD,
@@ -106,15 +106,15 @@ export async function applySubscription(
       detail: `Subscription ${sub.id} is ${sub.status.replace('_', ' ')}.`,
       data: { subscription: sub.id, status: sub.status, previous_status: before?.status ?? null },
     });
-  const program = await activeProgram(tx, organizationId);
-  const target: Tier | null = paying ? tier : ended && program.tier === tier ? 'free' : null;
-  if (target && target !== program.tier) {
+  const plan = await activePlan(tx, organizationId);
+  const target: Tier | null = paying ? tier : ended && plan.tier === tier ? 'free' : null;
+  if (target && target !== plan.tier) {
     await changeTier(tx, organizationId, target);
     await recordBillingEvent(tx, {
       organizationId,
       kind: 'plan',
-      detail: `The plan changed from ${program.tier} to ${target} (subscription ${sub.status.replace('_', ' ')}).`,
-      data: { from: program.tier, to: target, subscription: sub.id },
+      detail: `The plan changed from ${plan.tier} to ${target} (subscription ${sub.status.replace('_', ' ')}).`,
+      data: { from: plan.tier, to: target, subscription: sub.id },
     });
   }
 }

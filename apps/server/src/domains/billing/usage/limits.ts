@@ -6,7 +6,7 @@ import { ApiError } from '../../../http/errors.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
 import { desire, liveClusterView } from '../../clusters/index.js';
 import {
-  activePrograms,
+  activePlans,
   memberLimitView,
   monthStart,
   organizationView,
@@ -76,7 +76,7 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
   const wsFilter = organizationIds ? inArray(workspaceView.organizationId, organizationIds) : undefined;
   const [orgs, plans, spaces, members] = await Promise.all([
     db.select().from(organizationView).where(orgFilter),
-    activePrograms(db, organizationIds),
+    activePlans(db, organizationIds),
     db
       .select({
         id: workspaceView.id,

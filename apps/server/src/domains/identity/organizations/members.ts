@@ -29,7 +29,7 @@ import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
 import type { WorkspaceRowInput } from '../memberships/schemas.js';
 import { applyRowPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
-import { activeProgram } from '../plans/programs.js';
+import { activePlan } from '../plans/service.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
 import type { addMembershipBody, organizationMembershipSchema, updateMembershipBody } from './schemas.js';
@@ -133,7 +133,7 @@ export async function getMembership(db: Db, user: User, membershipId: number): P
  * nor its seat limit (each member, and each pending invite, holds a seat).
  */
 async function assertMemberLimit(db: Db, organization: Organization): Promise<void> {
-  const { memberLimit, seatLimit } = await activeProgram(db, organization.id);
+  const { memberLimit, seatLimit } = await activePlan(db, organization.id);
   if (memberLimit === null && seatLimit === null) return;
   const counts = await organizationCounts(db, organization.id);
   const used = counts.members + counts.pendingInvites;

@@ -8,7 +8,7 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../../../db/schema/index.js';
-import { startFirstProgram } from '../plans/programs.js';
+import { startFirstPlan } from '../plans/service.js';
 
 /**
  * Every new user gets a personal organization and a workspace whose slug is their username, and
@@ -23,7 +23,7 @@ export async function createPersonalWorkspace(
     .values({ name: user.username, isPersonal: true })
     .returning({ id: organizations.id });
   const organizationId = organization!.id;
-  await startFirstProgram(tx, organizationId);
+  await startFirstPlan(tx, organizationId);
   await tx.insert(organizationMemberships).values({ organizationId, userId: user.id, role: 'admin' });
   const [workspace] = await tx
     .insert(workspaces)

@@ -6,8 +6,8 @@ import {
   organizationCustomGroups,
   organizationMemberships,
   organizations,
-  type Program,
-  programs,
+  type Plan,
+  plans,
   type User,
   userProfiles,
   users,
@@ -22,7 +22,7 @@ import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { organizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
 import { creditsRenewAt } from '../plans/periods.js';
-import { activeProgram, planGatesOf, startFirstProgram } from '../plans/programs.js';
+import { activePlan, planGatesOf, startFirstPlan } from '../plans/service.js';
 import { repairDefaults } from './defaults.js';
 import { presentOrganizationBrief } from './present.js';
 import { presentMemberUser } from './present-members.js';
@@ -33,7 +33,7 @@ type Summary = z.infer<typeof organizationSummarySchema>;
 
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
 
-const planOf = (p: Program) => ({
+const planOf = (p: Plan) => ({
   feature_tier: p.tier,
   member_limit: p.memberLimit,
   workspace_limit: p.workspaceLimit,
@@ -58,7 +58,7 @@ async function presentOrganization(
   organization: Organization,
   viewer: User,
 ): Promise<OrganizationOut> {
-  const [members, groups, counts, program] = await Promise.all([
+  const [members, groups, counts, plan] = await Promise.all([
     db
       .select({ membership: organizationMemberships, user: users, avatarUrl: userProfiles.avatarUrl })
       .from(organizationMemberships)
@@ -68,19 +68,19 @@ async function presentOrganization(
       .orderBy(asc(users.username)),
     viewer.isStaff ? organizationGroups(db, organization.id) : Promise.resolve([]),
     organizationCounts(db, organization.id),
-    activeProgram(db, organization.id),
+    activePlan(db, organization.id),
   ]);
   return {
     ...presentOrganizationBrief(organization),
-    ...planOf(program),
-    active_program_id: program.id,
-    node_limit: program.nodeLimit,
-    credit_allotment: program.creditAllotment,
-    credit_limit: program.organizationCreditLimit,
+    ...planOf(plan),
+    active_program_id: plan.id,
+    node_limit: plan.nodeLimit,
+    credit_allotment: plan.creditAllotment,
+    credit_limit: plan.organizationCreditLimit,
     dollars_spend_limit:
-      program.dollarsSpendLimitMicroUsd === null ? null : program.dollarsSpendLimitMicroUsd / 1_000_000,
+      plan.dollarsSpendLimitMicroUsd === null ? null : plan.dollarsSpendLimitMicroUsd / 1_000_000,
     spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
-    ...planGatesOf(program),
+    ...planGatesOf(plan),
     renew_date: creditsRenewAt(),
     billing_method: organization.billingMethod,
     cumulus_credit_value: organization.creditValueMicroUsd / 1_000_000,
@@ -115,7 +115,7 @@ export async function organizationGroups(db: Db, organizationId: number): Promis
 export async function createOrganization(db: Db, user: User, name: string): Promise<OrganizationOut> {
   const organization = await db.transaction(async (tx) => {
     const [created] = await tx.insert(organizations).values({ name }).returning();
-    await startFirstProgram(tx, created!.id);
+    await startFirstPlan(tx, created!.id);
     await tx
       .insert(organizationMemberships)
       .values({ organizationId: created!.id, userId: user.id, role: 'admin' });
@@ -175,7 +175,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
   const { rows, count } = await paginate(
     page,
     db
-      .select({ organization: organizations, role: organizationMemberships.role, program: programs })
+      .select({ organization: organizations, role: organizationMemberships.role, plan: plans })
       .from(organizations)
       .leftJoin(
         organizationMemberships,
@@ -184,7 +184,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
           eq(organizationMemberships.userId, user.id),
         ),
       )
-      .innerJoin(programs, and(eq(programs.organizationId, organizations.id), isNull(programs.ended)))
+      .innerJoin(plans, and(eq(plans.organizationId, organizations.id), isNull(plans.ended)))
       .where(where)
       .orderBy(asc(organizations.name), asc(organizations.id)),
     db.$count(organizations, where),
@@ -193,7 +193,7 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
     count,
     items: rows.map((r) => ({
       ...presentOrganizationBrief(r.organization),
-      ...planOf(r.program),
+      ...planOf(r.plan),
       role: r.role,
       created: isoTime(r.organization.created),
     })),

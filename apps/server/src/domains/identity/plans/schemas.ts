@@ -2,7 +2,7 @@ import { z } from '../../../http/zod.js';
 
 const limit = z.number().int().nullable();
 
-/** The tier's gates, on the organization and its program. */
+/** The tier's gates, on the organization and its plan. */
 export const planGatesFields = {
   /** Spot instances running at once across the organization; null: no limit, 0: none. */
   spot_usage_limit: limit,

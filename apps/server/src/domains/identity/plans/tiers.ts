@@ -1,11 +1,11 @@
-import type { Program } from '../../../db/schema/index.js';
+import type { Plan } from '../../../db/schema/index.js';
 
 export const TIERS = ['essentials', 'free', 'basic', 'professional', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** What a program of a tier starts with; admins and staff change them per organization. */
-export type ProgramLimits = Pick<
-  Program,
+/** What a plan of a tier starts with; admins and staff change them per organization. */
+export type PlanLimits = Pick<
+  Plan,
   | 'coreLimitMembers'
   | 'memberLimit'
   | 'nodeLimit'
@@ -28,7 +28,7 @@ export type ProgramLimits = Pick<
  * spot and ARM instances running at once (console.md section 6: tiers gate them, with custom
  * networking and a private package index).
  */
-const FREE: ProgramLimits = {
+const FREE: PlanLimits = {
   coreLimitMembers: 1000,
   memberLimit: 50,
   nodeLimit: null,
@@ -44,7 +44,7 @@ const FREE: ProgramLimits = {
   billingPeriods: 1,
 };
 
-const UNLIMITED: ProgramLimits = {
+const UNLIMITED: PlanLimits = {
   coreLimitMembers: null,
   memberLimit: null,
   nodeLimit: null,
@@ -60,7 +60,7 @@ const UNLIMITED: ProgramLimits = {
   billingPeriods: 1,
 };
 
-export const TIER_LIMITS: Record<Tier, ProgramLimits> = {
+export const TIER_LIMITS: Record<Tier, PlanLimits> = {
   essentials: {
     ...FREE,
     memberLimit: 5,

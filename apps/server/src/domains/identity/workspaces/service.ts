@@ -26,7 +26,7 @@ import {
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
-import { activeProgram } from '../plans/programs.js';
+import { activePlan } from '../plans/service.js';
 import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
 import type {
   createWorkspaceBody,
@@ -113,7 +113,7 @@ export async function createWorkspace(
         .from(organizations)
         .where(eq(organizations.id, organization.id))
         .for('update');
-      const { workspaceLimit } = await activeProgram(tx, organization.id);
+      const { workspaceLimit } = await activePlan(tx, organization.id);
       if (workspaceLimit !== null) {
         const [existing] = await tx
           .select({ n: count() })

@@ -2,10 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { BatchJobPage } from '@/features/batch/job/BatchJobPage';
-import { clusterFrontend, jobDetails } from '@/features/batch/test-fixtures';
 import { paths } from '@/lib/paths';
 import { reply, stubApi } from '@/test/api-stub';
 import { captureDownloads } from '@/test/downloads';
+import { clusterFrontend, jobDetails } from '@/test/jobs-fixtures';
 import { renderSignedIn } from '@/test/signed-in';
 
 const JOB = '/api/v2/jobs/12';

@@ -13,9 +13,9 @@ import { JobOutputFiles } from '@/features/batch/job/output-files';
 import { useOpenTask } from '@/features/batch/job/search-params';
 import { TaskLogs } from '@/features/batch/job/task-logs';
 import { TasksTable } from '@/features/batch/job/tasks-table';
-import { isLive, JOB_POLL_MS } from '@/features/batch/states';
-import { dashboardJobsLink } from '@/features/clusters/dashboard/search-params';
 import { errorMessage, isApiError } from '@/lib/api/errors';
+import { dashboardJobsLink } from '@/lib/clusters/links';
+import { isLive, JOB_POLL_MS } from '@/lib/jobs/states';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 

@@ -1,13 +1,12 @@
 import { Link } from 'react-router';
-
+import { TaskTally } from '@/components/jobs/task-tally';
+import { StateHeader } from '@/components/state-header';
+import { TimeAgo } from '@/components/time-ago';
 import type { JobDetails } from '@/data/jobs/job-query';
 import { CancelJobButton } from '@/features/batch/job/cancel-job-button';
-import { jobClusterLink } from '@/features/batch/links';
-import { elapsedSeconds, isLive } from '@/features/batch/states';
-import { TaskTally } from '@/features/batch/task-tally';
-import { StateHeader } from '@/features/clusters/components/state-header';
-import { TimeAgo } from '@/features/clusters/components/time-ago';
-import { formatDuration } from '@/features/clusters/format';
+import { formatDuration } from '@/lib/format';
+import { jobClusterLink } from '@/lib/jobs/links';
+import { elapsedSeconds, isLive } from '@/lib/jobs/states';
 
 /** "Batch job N", its state and why, Cancel while it is live, and who, where, when and how far. */
 export function JobHeader({ job, clusterSlug }: { job: JobDetails; clusterSlug?: string }) {

@@ -1,12 +1,11 @@
 import { KeyRoundIcon } from 'lucide-react';
-
+import { CodeBlock } from '@/components/code-block';
+import { Fact } from '@/components/fact';
+import { TimeAgo } from '@/components/time-ago';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { JobDetails } from '@/data/jobs/job-query';
-import { CodeBlock } from '@/features/clusters/components/code-block';
-import { Fact } from '@/features/clusters/components/fact';
-import { TimeAgo } from '@/features/clusters/components/time-ago';
-import { durationInWords } from '@/features/clusters/format';
+import { durationInWords } from '@/lib/format';
 
 const Muted = ({ children }: { children: string }) => (
   <span className="text-muted-foreground">{children}</span>

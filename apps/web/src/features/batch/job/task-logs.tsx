@@ -3,14 +3,14 @@ import * as React from 'react';
 
 import { ErrorState } from '@/components/error-state';
 import { FormAlert } from '@/components/form-alert';
+import { LogView } from '@/components/log-view';
 import { PageSection } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { useClusterLogsQuery } from '@/data/clusters/cluster-logs-query';
 import type { ClusterRef } from '@/data/clusters/keys';
 import type { JobDetails, JobTask } from '@/data/jobs/job-query';
-import { isLive, LOG_POLL_MS, LOG_TRAILING_MS } from '@/features/batch/states';
-import { LogView } from '@/features/clusters/cluster/log-view';
 import { errorMessage } from '@/lib/api/errors';
+import { isLive, LOG_POLL_MS, LOG_TRAILING_MS } from '@/lib/jobs/states';
 import { useFormatDateTime } from '@/lib/preferences';
 
 type TaskLogsProps = {

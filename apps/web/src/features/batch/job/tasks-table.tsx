@@ -1,17 +1,16 @@
 import { DownloadIcon, ScrollTextIcon } from 'lucide-react';
 import { toast } from 'sonner';
-
+import { PlainTable } from '@/components/plain-table';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
 import type { JobTask } from '@/data/jobs/job-query';
 import { getTaskOutput, taskOutputFileName } from '@/data/jobs/task-output';
-import { elapsedSeconds } from '@/features/batch/states';
-import { PlainTable } from '@/features/clusters/components/plain-table';
-import { formatDuration } from '@/features/clusters/format';
-import { formatBytes } from '@/features/software/links';
 import { serverMessage } from '@/lib/api/errors';
 import { saveText } from '@/lib/download';
+import { formatDuration } from '@/lib/format';
+import { elapsedSeconds } from '@/lib/jobs/states';
+import { formatBytes } from '@/lib/software/links';
 import { cn } from '@/lib/utils';
 
 const HEADERS = ['Task', 'State', 'Exit code', 'Duration', 'Instance', 'Retries', 'Reason', ''];

@@ -1,21 +1,20 @@
 import * as React from 'react';
 import { NavLink, Outlet, useLocation, useParams } from 'react-router';
-
+import { StopClusterButton } from '@/components/clusters/stop-cluster-button';
 import { ErrorState } from '@/components/error-state';
+import { ClusterJobLinks } from '@/components/jobs/cluster-job-links';
 import { NotFoundState } from '@/components/not-found-state';
 import { Page } from '@/components/page';
+import { StateHeader } from '@/components/state-header';
+import { TimeAgo } from '@/components/time-ago';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type ClusterDetails, useClusterDetailsQuery } from '@/data/clusters/cluster-details-query';
 import { useClusterFrontendQuery } from '@/data/clusters/cluster-frontend-query';
-import { ClusterJobLinks } from '@/features/batch/cluster-job-links';
 import type { ClusterContext } from '@/features/clusters/cluster/cluster-context';
-import { StateHeader } from '@/features/clusters/components/state-header';
-import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
-import { TimeAgo } from '@/features/clusters/components/time-ago';
-import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
-import { CLUSTER_TABS, clusterLink } from '@/features/clusters/links';
-import { clusterPollMs } from '@/features/clusters/states';
 import { isApiError } from '@/lib/api/errors';
+import { CLUSTER_TABS, clusterLink } from '@/lib/clusters/links';
+import { clusterPollMs } from '@/lib/clusters/states';
+import { formatDuration, runtimeSeconds } from '@/lib/format';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';

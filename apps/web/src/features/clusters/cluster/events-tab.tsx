@@ -3,6 +3,7 @@ import { HistoryIcon } from 'lucide-react';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { PlainTable } from '@/components/plain-table';
 import { StateChip } from '@/components/state-chip';
 import { TableCell, TableRow } from '@/components/ui/table';
 import {
@@ -12,9 +13,8 @@ import {
   useClusterStatesQuery,
 } from '@/data/clusters/cluster-states-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
-import { PlainTable } from '@/features/clusters/components/plain-table';
-import { clusterPollMs } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
+import { clusterPollMs } from '@/lib/clusters/states';
 import { useFormatDateTime } from '@/lib/preferences';
 
 /** The `states` map's object types (client-contract.md 2.4), camelCased by the data layer. */

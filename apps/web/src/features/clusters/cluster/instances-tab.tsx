@@ -3,15 +3,15 @@ import { Link } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
 import { PINNED_ACTIONS } from '@/components/pinned-column';
+import { PlainTable } from '@/components/plain-table';
 import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
 import type { ClusterDetails, ClusterProcess } from '@/data/clusters/cluster-details-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { logsSearch } from '@/features/clusters/cluster/logs-search-params';
-import { PlainTable } from '@/features/clusters/components/plain-table';
-import { timeAgo } from '@/features/clusters/format';
-import { clusterLink } from '@/features/clusters/links';
+import { clusterLink } from '@/lib/clusters/links';
+import { timeAgo } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 

@@ -3,6 +3,7 @@ import * as React from 'react';
 
 import { ErrorState } from '@/components/error-state';
 import { FormAlert } from '@/components/form-alert';
+import { LogView } from '@/components/log-view';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -10,10 +11,9 @@ import { Switch } from '@/components/ui/switch';
 import { useClusterLogsQuery } from '@/data/clusters/cluster-logs-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { instanceRows } from '@/features/clusters/cluster/instances-tab';
-import { LogView } from '@/features/clusters/cluster/log-view';
 import { logsQuery, useLogsSearch } from '@/features/clusters/cluster/logs-search-params';
-import { hasEnded } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
+import { hasEnded } from '@/lib/clusters/states';
 import { useFormatDateTime } from '@/lib/preferences';
 
 /** New lines are asked for every 3 s (the console's log polling timer, section 9). */

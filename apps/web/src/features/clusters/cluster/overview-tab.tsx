@@ -1,21 +1,20 @@
 import { ExternalLinkIcon, MonitorOffIcon } from 'lucide-react';
-
+import { ClusterAlerts } from '@/components/clusters/cluster-alerts';
+import { CodeBlock } from '@/components/code-block';
 import { CopyButton } from '@/components/copy-button';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
+import { Fact } from '@/components/fact';
 import { StateChip, stateTone } from '@/components/state-chip';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
 import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
-import { ClusterAlerts } from '@/features/clusters/cluster/cluster-alerts';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
-import { CodeBlock } from '@/features/clusters/components/code-block';
-import { Fact } from '@/features/clusters/components/fact';
-import { durationInWords } from '@/features/clusters/format';
-import { connectSnippet } from '@/features/clusters/snippets';
-import { clusterPollMs, hasEnded } from '@/features/clusters/states';
 import { errorMessage } from '@/lib/api/errors';
+import { connectSnippet } from '@/lib/clusters/snippets';
+import { clusterPollMs, hasEnded } from '@/lib/clusters/states';
+import { durationInWords } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 

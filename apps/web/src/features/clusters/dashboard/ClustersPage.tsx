@@ -1,18 +1,18 @@
 import { SearchXIcon } from 'lucide-react';
 import { useSearchParams } from 'react-router';
-
+import { CreateClusterButton, useCreateTarget } from '@/components/clusters/create-cluster-button';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
+import { JobsList } from '@/components/jobs/jobs-list';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
+import { ScopePicker } from '@/components/scope-picker';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useClustersPaginateQuery } from '@/data/clusters/clusters-paginate-query';
-import { JobsList } from '@/features/batch/jobs-list';
 import { ClusterFilters } from '@/features/clusters/dashboard/cluster-filters';
 import { ClustersEmpty } from '@/features/clusters/dashboard/clusters-empty';
 import { ClustersTable } from '@/features/clusters/dashboard/clusters-table';
-import { CreateClusterButton, useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
 import {
   type DashboardTab,
   paginateQuery,
@@ -20,10 +20,10 @@ import {
   useDashboardSearch,
   writeDashboardTab,
 } from '@/features/clusters/dashboard/search-params';
-import { dashboardPollMs } from '@/features/clusters/states';
-import { type Scope, ScopePicker, scopeQuery, useScope } from '@/features/scopes';
 import { errorMessage } from '@/lib/api/errors';
+import { dashboardPollMs } from '@/lib/clusters/states';
 import { usePageMeta } from '@/lib/page-meta';
+import { type Scope, scopeQuery, useScope } from '@/lib/scopes';
 
 /** "Acme", "everything you can see", "clusters ada created". */
 function scopeLabel(scope: Scope): string {

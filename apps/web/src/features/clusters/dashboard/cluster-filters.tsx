@@ -12,9 +12,9 @@ import {
 import { Input } from '@/components/ui/input';
 import type { TagScope } from '@/data/tags/keys';
 import { type Filter, parseFilterTerm, withFilter } from '@/features/clusters/dashboard/search-params';
-import { CLUSTER_STATES } from '@/features/clusters/states';
-import { useTagCompletions } from '@/features/tags/tag-completions';
 import { useFilterTerm } from '@/hooks/use-filter-term';
+import { useTagCompletions } from '@/hooks/use-tag-completions';
+import { CLUSTER_STATES } from '@/lib/clusters/states';
 import { cn } from '@/lib/utils';
 
 type ClusterFiltersProps = {

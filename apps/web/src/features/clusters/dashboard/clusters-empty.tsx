@@ -1,10 +1,9 @@
 import { ServerIcon } from 'lucide-react';
 import type * as React from 'react';
-
-import { useClientCommands } from '@/features/clusters/client-commands';
-import { GuideEmptyState } from '@/features/clusters/components/guide-empty-state';
-import { useCreateTarget } from '@/features/clusters/dashboard/create-cluster-button';
-import { firstClusterSnippet } from '@/features/clusters/snippets';
+import { useCreateTarget } from '@/components/clusters/create-cluster-button';
+import { GuideEmptyState } from '@/components/guide-empty-state';
+import { useClientCommands } from '@/lib/clusters/client-commands';
+import { firstClusterSnippet } from '@/lib/clusters/snippets';
 
 /** A scope without clusters: how to start one from Python, or from here. */
 export function ClustersEmpty({ scope, action }: { scope: string; action?: React.ReactNode }) {

@@ -1,18 +1,17 @@
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from 'lucide-react';
 import type * as React from 'react';
-
-import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { Button } from '@/components/ui/button';
-import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import {
   ClusterNameCell,
   ClusterStateCell,
   CreatorCell,
   TimeAgoCell,
-} from '@/features/clusters/components/cluster-cells';
-import { StopClusterButton } from '@/features/clusters/components/stop-cluster-button';
+} from '@/components/clusters/cluster-cells';
+import { StopClusterButton } from '@/components/clusters/stop-cluster-button';
+import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { Button } from '@/components/ui/button';
+import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import type { Direction, OrderField } from '@/features/clusters/dashboard/search-params';
-import { formatDuration, runtimeSeconds } from '@/features/clusters/format';
+import { formatDuration, runtimeSeconds } from '@/lib/format';
 
 type Order = { orderBy: OrderField; direction: Direction };
 

@@ -2,10 +2,10 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { WorkspaceMembership } from '@/data/user/workspace-memberships-query';
-import { jobSummary } from '@/features/batch/test-fixtures';
 import { ClustersPage } from '@/features/clusters/dashboard/ClustersPage';
-import { pickScope } from '@/features/scopes';
+import { pickScope } from '@/lib/scopes';
 import { stubApi } from '@/test/api-stub';
+import { jobSummary } from '@/test/jobs-fixtures';
 import { renderSignedIn } from '@/test/signed-in';
 
 const membership = {

@@ -2,8 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { prefetchDashboard } from '@/features/clusters/dashboard/prefetch';
-import { pickScope } from '@/features/scopes';
 import { session } from '@/lib/api/session';
+import { pickScope } from '@/lib/scopes';
 import { stubApi } from '@/test/api-stub';
 
 const account = (id: number, slug: string) => ({

@@ -9,9 +9,9 @@ import {
   parseDashboardSearch,
   readDashboardTab,
 } from '@/features/clusters/dashboard/search-params';
-import { pickedScope } from '@/features/scopes/current-scope';
-import { effectiveScope, scopeQuery } from '@/features/scopes/scope';
 import { session } from '@/lib/api/session';
+import { pickedScope } from '@/lib/scopes/current-scope';
+import { effectiveScope, scopeQuery } from '@/lib/scopes/scope';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
 import { ACCOUNT_PARAM, currentWorkspace, workspacesOf } from '@/lib/workspace';
 

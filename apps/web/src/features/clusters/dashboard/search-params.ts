@@ -2,11 +2,11 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { PaginateQuery } from '@/data/clusters/clusters-paginate-query';
-import { CLUSTER_STATES, isClusterState } from '@/features/clusters/states';
-import type { ScopeQuery } from '@/features/scopes';
 import { readPagination } from '@/hooks/use-pagination-params';
+import { DASHBOARD_TAB_PARAM } from '@/lib/clusters/links';
+import { CLUSTER_STATES, isClusterState } from '@/lib/clusters/states';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
-import { paths } from '@/lib/paths';
+import type { ScopeQuery } from '@/lib/scopes';
 import { ACCOUNT_PARAM } from '@/lib/workspace';
 
 // The Dashboard's URL state (console.md section 2, "URL is state"): `tab` (clusters by default, or
@@ -16,22 +16,20 @@ import { ACCOUNT_PARAM } from '@/lib/workspace';
 
 export const DASHBOARD_TABS = ['clusters', 'jobs'] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
-const TAB_PARAM = 'tab';
 
 export const readDashboardTab = (search: URLSearchParams): DashboardTab =>
-  search.get(TAB_PARAM) === 'jobs' ? 'jobs' : 'clusters';
+  search.get(DASHBOARD_TAB_PARAM) === 'jobs' ? 'jobs' : 'clusters';
 
 /** Another tab opens on its defaults: of the URL only the workspace (`account`) is kept. */
 export function writeDashboardTab(search: URLSearchParams, tab: DashboardTab): URLSearchParams {
   const out = new URLSearchParams();
   const account = search.get(ACCOUNT_PARAM);
   if (account) out.set(ACCOUNT_PARAM, account);
-  if (tab !== 'clusters') out.set(TAB_PARAM, tab);
+  if (tab !== 'clusters') out.set(DASHBOARD_TAB_PARAM, tab);
   return out;
 }
 
 /** The Dashboard's Jobs tab, where members find their workspace's batch jobs. */
-export const dashboardJobsLink = `${paths.clusters}?${TAB_PARAM}=jobs`;
 
 export const FILTER_KEYS = ['name', 'state', 'tag', 'mine'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];

@@ -4,15 +4,15 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
 import { useOrganizationCreateMutation } from '@/data/organizations/organization-create-mutation';
-import { organizationScope, pickScope } from '@/features/scopes';
 import { CreateFrame, showCreateFailure } from '@/features/team/create/create-frame';
 import { NameForm } from '@/features/team/create/name-form';
-import { TEAM_MESSAGES } from '@/features/team/messages';
 import { organizationNameSchema } from '@/features/team/schemas';
 import { teamCrumbs } from '@/features/team/team-crumbs';
 import { useZodForm } from '@/lib/forms';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
+import { organizationScope, pickScope } from '@/lib/scopes';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 
 /** /team/create-organization: creates it, makes it the scope, returns to the Team page. */
 export function CreateOrganizationPage() {

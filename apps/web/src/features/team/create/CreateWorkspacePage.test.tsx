@@ -1,10 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-import { pickScope } from '@/features/scopes';
-import { TEAM_MESSAGES } from '@/features/team/messages';
 import { ORG_ID, organization, teamRoutes, workspace } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
+import { pickScope } from '@/lib/scopes';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 import { reply, stubApi } from '@/test/api-stub';
 
 const nameField = (label: string) => screen.findByLabelText(label) as Promise<HTMLInputElement>;

@@ -6,13 +6,10 @@ import { toast } from 'sonner';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { useWorkspaceCreateMutation } from '@/data/organizations/workspace-create-mutation';
-import { organizationScope, pickScope } from '@/features/scopes';
 import { CreateFrame, showCreateFailure } from '@/features/team/create/create-frame';
 import { NameForm } from '@/features/team/create/name-form';
 import { SHOW_DEFAULT_WORKSPACE_BANNER } from '@/features/team/default-workspace-banner';
 import { WorkspaceLimitDialog } from '@/features/team/limit-dialogs';
-import { errorText, requireParam, TEAM_MESSAGES } from '@/features/team/messages';
-import { workspaceLimitReached } from '@/features/team/permissions';
 import { workspaceNameSchema } from '@/features/team/schemas';
 import { teamCrumbs } from '@/features/team/team-crumbs';
 import { useTeam } from '@/features/team/use-team';
@@ -20,6 +17,9 @@ import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
+import { organizationScope, pickScope } from '@/lib/scopes';
+import { errorText, requireParam, TEAM_MESSAGES } from '@/lib/team/messages';
+import { workspaceLimitReached } from '@/lib/team/permissions';
 
 /** /team/{organizationId}/create-workspace */
 export function CreateWorkspacePage() {

@@ -2,10 +2,10 @@ import type { LucideIcon } from 'lucide-react';
 import type * as React from 'react';
 
 import { Page, PageHeader } from '@/components/page';
-import { errorText } from '@/features/team/messages';
 import type { workspaceNameSchema } from '@/features/team/schemas';
 import { isApiError } from '@/lib/api/errors';
 import type { useZodForm } from '@/lib/forms';
+import { errorText } from '@/lib/team/messages';
 
 /** A create page: its title with an icon, what it makes, and the form in a card. */
 export function CreateFrame({

@@ -1,8 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-import { pickScope } from '@/features/scopes';
-import { TEAM_MESSAGES } from '@/features/team/messages';
 import {
   invite,
   member,
@@ -12,6 +9,8 @@ import {
   twoWorkspaces as two,
 } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
+import { pickScope } from '@/lib/scopes';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
 import { reply, stubApi } from '@/test/api-stub';
 import { deploymentAnswer } from '@/test/deployment';
 

@@ -9,14 +9,14 @@ import { MemberFormFields } from '@/features/team/members/member-form';
 import { useBackToTeam, useOrganizationIdParam } from '@/features/team/members/member-navigation';
 import { MemberPageFrame, type NoticeState } from '@/features/team/members/member-page-frame';
 import { addMemberBody, initialMemberValues } from '@/features/team/members/member-values';
-import { errorText, TEAM_MESSAGES } from '@/features/team/messages';
-import { memberLimitReached } from '@/features/team/permissions';
 import { memberSchema } from '@/features/team/schemas';
 import { type TeamData, useTeam } from '@/features/team/use-team';
 import { useMailKeptInLogCheck } from '@/hooks/use-mail-delivery';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { paths } from '@/lib/paths';
+import { errorText, TEAM_MESSAGES } from '@/lib/team/messages';
+import { memberLimitReached } from '@/lib/team/permissions';
 
 function AddMemberForm({ data }: { data: TeamData }) {
   const { organization, workspaces, permissions } = data;

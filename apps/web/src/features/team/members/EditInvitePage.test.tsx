@@ -1,9 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-import { pickScope } from '@/features/scopes';
 import { invite, ORG_ID, teamRoutes, twoWorkspaces as two } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
+import { pickScope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 
 const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;

@@ -4,7 +4,7 @@ import { useInviteQuery } from '@/data/organizations/invite-query';
 import { useInviteUpdateMutation } from '@/data/organizations/invite-update-mutation';
 import { EditMemberScreen } from '@/features/team/members/edit-member-screen';
 import { useOrganizationIdParam } from '@/features/team/members/member-navigation';
-import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
+import { requireParam, TEAM_MESSAGES } from '@/lib/team/messages';
 
 /**
  * /team/{organizationId}/edit-invite/{inviteId}: what a pending invitation grants once accepted.

@@ -1,7 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-import { pickScope } from '@/features/scopes';
 import {
   ME,
   member,
@@ -11,6 +9,7 @@ import {
   twoWorkspaces as two,
 } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
+import { pickScope } from '@/lib/scopes';
 import { stubApi } from '@/test/api-stub';
 
 const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;

@@ -4,7 +4,7 @@ import { useMemberUpdateMutation } from '@/data/organizations/member-update-muta
 import { useMembershipQuery } from '@/data/organizations/membership-query';
 import { EditMemberScreen } from '@/features/team/members/edit-member-screen';
 import { useOrganizationIdParam } from '@/features/team/members/member-navigation';
-import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
+import { requireParam, TEAM_MESSAGES } from '@/lib/team/messages';
 
 /** /team/{organizationId}/edit-member/{memberId}: a member's role, workspaces and limits. */
 export function EditMemberPage() {

@@ -7,10 +7,10 @@ import { MemberFormFields } from '@/features/team/members/member-form';
 import { useBackToTeam } from '@/features/team/members/member-navigation';
 import { MemberPageFrame } from '@/features/team/members/member-page-frame';
 import { initialMemberValues, updateMemberBody } from '@/features/team/members/member-values';
-import { errorText } from '@/features/team/messages';
 import { memberSchema } from '@/features/team/schemas';
 import { type TeamData, useTeam } from '@/features/team/use-team';
 import { useZodForm } from '@/lib/forms';
+import { errorText } from '@/lib/team/messages';
 
 type Save = (
   body: UpdateMemberBody,

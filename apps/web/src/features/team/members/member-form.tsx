@@ -8,12 +8,12 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { WhyDisabled } from '@/components/why-disabled';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatar } from '@/features/team/avatars';
-import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
 import type { MemberValues, memberSchema } from '@/features/team/schemas';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { paths } from '@/lib/paths';
+import { type TeamPermissions, TOOLTIPS } from '@/lib/team/permissions';
 
 type MemberForm = UseFormReturn<MemberValues, unknown, z.output<typeof memberSchema>>;
 

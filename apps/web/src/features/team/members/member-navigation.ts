@@ -1,8 +1,7 @@
 import { useNavigate, useParams } from 'react-router';
-
-import { organizationScope, pickScope } from '@/features/scopes';
-import { requireParam, TEAM_MESSAGES } from '@/features/team/messages';
 import { paths } from '@/lib/paths';
+import { organizationScope, pickScope } from '@/lib/scopes';
+import { requireParam, TEAM_MESSAGES } from '@/lib/team/messages';
 
 /** The organization of /team/{organizationId}/...; the page cannot work without it. */
 export function useOrganizationIdParam() {

@@ -1,8 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-import { pickScope, type Scope } from '@/features/scopes';
 import { TeamPage } from '@/features/team/team/TeamPage';
 import {
   invite,
@@ -15,6 +13,7 @@ import {
   workspace,
 } from '@/features/team/test-fixtures';
 import { camelize } from '@/lib/api/camelize';
+import { pickScope, type Scope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 import { renderSignedIn, testUser } from '@/test/signed-in';
 

@@ -7,7 +7,6 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { organizationIdOf, useScope } from '@/features/scopes';
 import { DefaultWorkspaceBanner } from '@/features/team/default-workspace-banner';
 import { AddMenu } from '@/features/team/team/add-menu';
 import { OrganizationPicker } from '@/features/team/team/organization-picker';
@@ -17,6 +16,7 @@ import { WorkspacesTab } from '@/features/team/team/workspaces-tab';
 import { useTeam } from '@/features/team/use-team';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
+import { organizationIdOf, useScope } from '@/lib/scopes';
 
 const TABS = ['workspaces', 'team'] as const;
 type Tab = (typeof TABS)[number];

@@ -8,9 +8,9 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { type TeamPermissions, TOOLTIPS } from '@/features/team/permissions';
-import { WhyDisabled } from '@/features/team/why-disabled';
+import { WhyDisabled } from '@/components/why-disabled';
 import { paths } from '@/lib/paths';
+import { type TeamPermissions, TOOLTIPS } from '@/lib/team/permissions';
 
 type AddMenuProps = {
   /** The organization shown; without one only a new organization can be added. */

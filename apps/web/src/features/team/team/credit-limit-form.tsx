@@ -4,13 +4,13 @@ import { toast } from 'sonner';
 import { FieldError } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { WhyDisabled } from '@/components/why-disabled';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { useWorkspaceCreditLimitMutation } from '@/data/organizations/workspace-credit-limit-mutation';
-import { TOOLTIPS } from '@/features/team/permissions';
 import { creditLimitSchema } from '@/features/team/schemas';
-import { WhyDisabled } from '@/features/team/why-disabled';
 import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
+import { TOOLTIPS } from '@/lib/team/permissions';
 
 /** The server's own words for a failed save (section 8: "Credit limit save error shows the server message"). */
 export function serverMessage(error: unknown, field?: string): string {

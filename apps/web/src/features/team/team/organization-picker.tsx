@@ -3,8 +3,8 @@ import * as React from 'react';
 
 import { SearchPicker } from '@/components/search-picker';
 import { useOrganizationSearchQuery } from '@/data/organizations/organization-search-query';
-import { organizationScope, pickScope, SCOPE_SEARCH_DEBOUNCE_MS } from '@/features/scopes';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { organizationScope, pickScope, SCOPE_SEARCH_DEBOUNCE_MS } from '@/lib/scopes';
 import { useSignedIn } from '@/lib/signed-in';
 
 const icon = <Building2Icon className="text-muted-foreground size-4 shrink-0" aria-hidden="true" />;

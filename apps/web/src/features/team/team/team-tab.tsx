@@ -13,8 +13,6 @@ import type { OrganizationInvite } from '@/data/organizations/organization-invit
 import type { OrganizationMember } from '@/data/organizations/organization-members-query';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatarGroup } from '@/features/team/avatars';
-import { TEAM_MESSAGES } from '@/features/team/messages';
-import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/features/team/permissions';
 import { serverMessage } from '@/features/team/team/credit-limit-form';
 import { displayName } from '@/features/team/team/format';
 import { PersonCell } from '@/features/team/team/person-cell';
@@ -23,6 +21,8 @@ import { INVITE_PENDING } from '@/features/team/team/workspaces-tab';
 import { useLinks } from '@/hooks/use-links';
 import { useMailKeptInLogCheck } from '@/hooks/use-mail-delivery';
 import { paths } from '@/lib/paths';
+import { TEAM_MESSAGES } from '@/lib/team/messages';
+import { inviteWorkspaceIds, memberWorkspaceIds, type TeamPermissions } from '@/lib/team/permissions';
 import { cn } from '@/lib/utils';
 
 type TeamTabProps = {

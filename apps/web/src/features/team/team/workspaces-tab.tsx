@@ -12,11 +12,11 @@ import type { OrganizationInvite } from '@/data/organizations/organization-invit
 import type { OrganizationMember } from '@/data/organizations/organization-members-query';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 import { WorkspaceAvatar } from '@/features/team/avatars';
-import type { TeamPermissions } from '@/features/team/permissions';
 import { CreditLimitForm } from '@/features/team/team/credit-limit-form';
 import { displayName, formatNumber, plural } from '@/features/team/team/format';
 import { PersonCell } from '@/features/team/team/person-cell';
 import { paths } from '@/lib/paths';
+import type { TeamPermissions } from '@/lib/team/permissions';
 import { cn } from '@/lib/utils';
 
 export const INVITE_PENDING = 'Invitation not yet accepted';
