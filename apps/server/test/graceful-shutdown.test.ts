@@ -103,5 +103,5 @@ describe('graceful shutdown', () => {
     } finally {
       await server.cleanup();
     }
-  }, 120_000);
+  }, 240_000);
 });
