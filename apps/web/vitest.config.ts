@@ -10,5 +10,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // jsdom pages that click through menus take seconds on a busy two-core machine, not five.
+    testTimeout: 20_000,
   },
 });
