@@ -444,6 +444,11 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/workspaces/{workspace}/members': { expect: readers(200) },
 
   // Invites.
+  // The invitation a mailed link's token names: the token is the credential.
+  'GET /api/v2/users/invites/token/{token}': {
+    expect: everyone(200),
+    params: (c) => ({ token: c.world.inviteToken }),
+  },
   'GET /api/v2/users/invites/organization-invite/{invite_id}': {
     expect: readers(200),
     params: (c) => ({ invite_id: c.world.invite.id }),

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationInvites, users } from '../src/db/schema/index.js';
+import { organizationInvites, organizationMemberships, users } from '../src/db/schema/index.js';
+import { sha256 } from '../src/lib/crypto.js';
 import {
   addMember,
   createInviteRow,
@@ -69,12 +70,18 @@ describe('inviting by email', () => {
     expect(mail.subject).toBe(`Test ${admin.username} invited you to ${org.body.name} on Cumulus`);
     expect(mail.text).toContain(`with access to the workspace ${workspace.body.name}`);
     const signupLink = linkIn(mail, /http:\/\/cumulus\.test\/signup\?\S+/);
-    expect(signupLink).toBe(
-      `http://cumulus.test/signup?invite=${added.body.invite.id}&email=${encodeURIComponent(lower)}`,
-    );
+    // The links carry a 256-bit token, not the invite's id.
+    const token = new URL(signupLink).searchParams.get('invite')!;
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(signupLink).toBe(`http://cumulus.test/signup?invite=${token}&email=${encodeURIComponent(lower)}`);
     expect(linkIn(mail, /http:\/\/cumulus\.test\/login\?\S+/)).toBe(
-      `http://cumulus.test/login?open=true&email=${encodeURIComponent(lower)}`,
+      `http://cumulus.test/login?open=true&invite=${token}&email=${encodeURIComponent(lower)}`,
     );
+    const [stored] = await ts.server.deps.db
+      .select()
+      .from(organizationInvites)
+      .where(eq(organizationInvites.id, added.body.invite.id));
+    expect(stored!.tokenHash).toBe(sha256(token));
     const seats = await api.get(`/api/v2/users/organizations/details/${org.body.id}`);
     expect(seats.body).toMatchObject({ member_count: 1, pending_invite_count: 1 });
 
@@ -150,6 +157,98 @@ describe('inviting by email', () => {
     const again = await ts.api.post('/api/v1/auth/login/', { username, password: PASSWORD });
     const now = await ts.api.as(again.body.key).get('/api/v2/user/me/memberships');
     expect(now.body.map((m: { account: { id: number } }) => m.account.id)).toContain(workspace.id);
+  });
+});
+
+describe('invitation links', () => {
+  const signUpWith = (username: string, email: string, invite: string) =>
+    ts.api.post('/api/v1/registration/', {
+      username,
+      email,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      full_name: 'Link Follower',
+      invite,
+    });
+  const orgsOf = async (username: string) => {
+    const { db } = ts.server.deps;
+    const [user] = await db.select().from(users).where(eq(users.username, username));
+    const rows = await db
+      .select()
+      .from(organizationMemberships)
+      .where(eq(organizationMemberships.userId, user!.id));
+    return rows.map((r) => r.organizationId);
+  };
+  async function mailedInvite() {
+    const admin = await createUser(ts);
+    const org = await createOrganization(ts, admin);
+    const workspace = await createWorkspace(ts, org);
+    const email = `${uniq('linked')}@example.com`;
+    const added = await ts.api.as(admin.key).post('/api/v2/users/organizations/add-membership', {
+      email_or_username: email,
+      organization_id: org.id,
+      role: 'member',
+      workspaces: [{ workspace_id: workspace.id, is_admin: false, core_limit: 8, credit_limit: 10 }],
+    });
+    const mail = await ts.smtp.waitFor(email, (m) => m.subject.includes(org.name));
+    const token = new URL(linkIn(mail, /http:\/\/cumulus\.test\/signup\?\S+/)).searchParams.get('invite')!;
+    return { admin, org, workspace, email, id: added.body.invite.id as number, token };
+  }
+
+  it('guessing ?invite=<id> reads and grants nothing; the mailed token reads the invitation and accepts it', async () => {
+    const { admin, org, workspace, email, id, token } = await mailedInvite();
+    // The invite's id, as old links carried it, and a neighbour's: not found, and no membership.
+    for (const guess of [String(id), String(id + 1), '0'.repeat(64)]) {
+      expect((await ts.api.get(`${INVITES}/token/${guess}`)).status).toBe(404);
+    }
+    const guesser = uniq('guesser');
+    expect((await signUpWith(guesser, `${guesser}@example.com`, String(id))).status).toBe(201);
+    expect(await orgsOf(guesser)).not.toContain(org.id);
+
+    const preview = await ts.api.get(`${INVITES}/token/${token}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({
+      organization: org.name,
+      inviter: `Test ${admin.username}`,
+      email,
+      workspaces: [workspace.name],
+      expiration: expect.any(String),
+    });
+    // Whoever signs up through the link accepts it, with the address they choose.
+    const follower = uniq('follower');
+    expect((await signUpWith(follower, `${follower}@example.org`, token)).status).toBe(201);
+    expect(await orgsOf(follower)).toContain(org.id);
+    // Accepted invitations are gone: the link reads nothing any more.
+    expect((await ts.api.get(`${INVITES}/token/${token}`)).status).toBe(404);
+  });
+
+  it('signing in through the link accepts it; resending replaces the token, and the old link opens nothing', async () => {
+    const { admin, org, email, id, token } = await mailedInvite();
+    const resent = await ts.api.as(admin.key).post(`${INVITES}/organization-invite-resend/${id}`);
+    expect(resent.status).toBe(200);
+    expect((await ts.api.get(`${INVITES}/token/${token}`)).status).toBe(404);
+    const person = await createUser(ts);
+    const stale = await ts.api.post('/api/v1/auth/login/', {
+      username: person.username,
+      password: PASSWORD,
+      invite: token,
+    });
+    expect(stale.status).toBe(200);
+    expect(await orgsOf(person.username)).not.toContain(org.id);
+
+    const again = await ts.smtp.waitFor(
+      email,
+      (m) => m.subject.includes(org.name) && !m.text.includes(token),
+    );
+    const fresh = new URL(linkIn(again, /http:\/\/cumulus\.test\/login\?\S+/)).searchParams.get('invite')!;
+    expect(fresh).not.toBe(token);
+    const login = await ts.api.post('/api/v1/auth/login/', {
+      username: person.username,
+      password: PASSWORD,
+      invite: fresh,
+    });
+    expect(login.status).toBe(200);
+    expect(await orgsOf(person.username)).toContain(org.id);
   });
 });
 

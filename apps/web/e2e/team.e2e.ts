@@ -171,6 +171,8 @@ describe('Team', () => {
     const teammateSession = await suite.open();
     const teammatePage = teammateSession.page;
     const teammate = { username: uniqueName('grace'), password: PASSWORD };
+    // The link carries an unguessable token, not the invite's id.
+    expect(new URL(signupLink).searchParams.get('invite')).toMatch(/^[0-9a-f]{64}$/);
     await teammatePage.goto(signupLink);
     expect(await teammatePage.getByLabel('Work email').inputValue()).toBe(teammateEmail);
     await teammatePage.getByLabel('Full name').fill('Grace Hopper');

@@ -507,6 +507,7 @@ export interface paths {
                         full_name: string;
                         preferred_name?: string | null;
                         captcha_token?: string | null;
+                        invite?: string | null;
                     };
                 };
             };
@@ -769,6 +770,7 @@ export interface paths {
                         username?: string;
                         email?: string;
                         password: string;
+                        invite?: string | null;
                     };
                 };
             };
@@ -5840,6 +5842,72 @@ export interface paths {
                                 credit_limit: number | null;
                             }[];
                             count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/invites/token/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The invitation a mailed link's token names, as the sign-up page shows it; signing up or in with `invite` set to the token accepts it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            organization: string;
+                            inviter: string | null;
+                            email: string;
+                            workspaces: string[];
+                            expiration: string;
                         };
                     };
                 };

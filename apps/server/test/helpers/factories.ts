@@ -22,6 +22,7 @@ import {
   workspaces,
 } from '../../src/db/schema/index.js';
 import { findUserBy, login, register } from '../../src/domains/identity/auth/service.js';
+import { mintInviteToken } from '../../src/domains/identity/invites/token.js';
 import { TIER_LIMITS } from '../../src/domains/identity/plans/tiers.js';
 import { sha256 } from '../../src/lib/crypto.js';
 import type { TestServer } from './server.js';
@@ -167,14 +168,16 @@ export async function createInviteRow(
   ts: TestServer,
   organization: { id: number },
   options: { email?: string; workspaces?: WorkspaceGrant[]; expiresInMs?: number } = {},
-): Promise<{ invite: OrganizationInvite; workspaceInvites: WorkspaceInvite[] }> {
+): Promise<{ invite: OrganizationInvite; workspaceInvites: WorkspaceInvite[]; token: string }> {
   const { db } = ts.server.deps;
+  const { token, tokenHash } = mintInviteToken();
   const [invite] = await db
     .insert(organizationInvites)
     .values({
       organizationId: organization.id,
       email: options.email ?? `${uniq('invitee')}@example.com`,
       expiration: new Date(Date.now() + (options.expiresInMs ?? 86_400_000)),
+      tokenHash,
     })
     .returning();
   const grants = options.workspaces ?? [];
@@ -191,7 +194,7 @@ export async function createInviteRow(
             })),
           )
           .returning();
-  return { invite: invite!, workspaceInvites: rows };
+  return { invite: invite!, workspaceInvites: rows, token };
 }
 
 /**

@@ -53,6 +53,8 @@ export interface World {
   targetMembership: OrganizationMembership;
   targetWorkspaceMembership: WorkspaceMembership;
   invite: OrganizationInvite;
+  /** The token of the pending invite's mailed link. */
+  inviteToken: string;
   workspaceInvite: WorkspaceInvite;
   /** A running cluster of the workspace, created by `target` (a plain member). */
   cluster: Cluster;
@@ -69,7 +71,7 @@ export async function seedWorld(ts: TestServer, cast: Cast): Promise<World> {
   await addMember(ts, cast.workspaceAdmin, organization, { workspaces: [{ workspace, isAdmin: true }] });
   const target = await createBareUser(ts);
   const added = await addMember(ts, target, organization, { workspaces: [{ workspace }] });
-  const { invite, workspaceInvites } = await createInviteRow(ts, organization, {
+  const { invite, workspaceInvites, token } = await createInviteRow(ts, organization, {
     workspaces: [{ workspace }],
   });
   return {
@@ -79,6 +81,7 @@ export async function seedWorld(ts: TestServer, cast: Cast): Promise<World> {
     targetMembership: added.membership,
     targetWorkspaceMembership: added.workspaceMemberships[0]!,
     invite,
+    inviteToken: token,
     workspaceInvite: workspaceInvites[0]!,
     cluster: await createClusterRow(ts, workspace, target),
   };

@@ -1,11 +1,12 @@
-import { boolean, index, integer, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, char, index, integer, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, tstz } from './columns.js';
 import { organizationRole, organizations, workspaces } from './organizations.js';
 import { users } from './users.js';
 
 /**
  * An invitation of an email address without an account into an organization. It is accepted
- * (and deleted) when someone signs up or logs in with that address before `expiration`.
+ * (and deleted) when someone signs up or logs in with that address before `expiration`, or signs
+ * up or logs in through the mailed link, which carries the token whose hash is `tokenHash`.
  */
 export const organizationInvites = pgTable(
   'organization_invites',
@@ -20,9 +21,12 @@ export const organizationInvites = pgTable(
     invitedById: integer('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
     created: createdAt(),
     expiration: tstz('expiration').notNull(),
+    /** SHA-256 of the mailed link's token (invites/token.ts); replaced at each resend. */
+    tokenHash: char('token_hash', { length: 64 }).notNull(),
   },
   (t) => [
     uniqueIndex('organization_invites_org_email_key').on(t.organizationId, t.email),
+    uniqueIndex('organization_invites_token_hash_key').on(t.tokenHash),
     index('organization_invites_email_idx').on(t.email),
   ],
 );

@@ -11,8 +11,21 @@ export function loginBody(usernameOrEmail: string, password: string): ApiBody<'/
   return entry.includes('@') ? { email: entry, password } : { username: entry, password };
 }
 
-export const login = ({ usernameOrEmail, password }: { usernameOrEmail: string; password: string }) =>
-  call(api.POST('/api/v1/auth/login/', { body: loginBody(usernameOrEmail, password) }));
+/** `invite`: the token of the invitation link the person came through; signing in accepts it. */
+export const login = ({
+  usernameOrEmail,
+  password,
+  invite,
+}: {
+  usernameOrEmail: string;
+  password: string;
+  invite?: string | null;
+}) =>
+  call(
+    api.POST('/api/v1/auth/login/', {
+      body: { ...loginBody(usernameOrEmail, password), ...(invite ? { invite } : {}) },
+    }),
+  );
 
 export function useLoginMutation(options?: MutationOptions<typeof login>) {
   return useApiMutation(login, options, startSession);

@@ -12,4 +12,6 @@ export const organizationKeys = {
   invites: (id: number) => [...organizationKeys.organization(id), 'invites'] as const,
   membership: (id: number) => [...organizationKeys.all, 'membership', id] as const,
   invite: (id: number) => [...organizationKeys.all, 'invite', id] as const,
+  /** An invitation as its mailed link's token shows it (no session needed). */
+  invitePreview: (token: string) => [...organizationKeys.all, 'invite-preview', token] as const,
 };

@@ -55,7 +55,11 @@ export function LoginPage() {
   }
 
   const onSubmit = form.handleSubmit((values) =>
-    login.mutate(values, { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) }),
+    login.mutate(
+      // An invitation link carries the invitation's token: signing in through it accepts it.
+      { ...values, invite: params.get('invite') },
+      { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) },
+    ),
   );
 
   function continueWith(provider: Provider) {

@@ -7,6 +7,7 @@ import { carriedSearch } from '@/components/public-header';
 import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
 import { useRegisterMutation } from '@/data/auth/register-mutation';
+import { useInvitePreviewQuery } from '@/data/organizations/invite-preview-query';
 import { type SignupValues, signupSchema } from '@/features/auth/schemas';
 import { useLinks } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
@@ -30,6 +31,9 @@ export function SignupPage() {
   const navigate = useNavigate();
   const register = useRegisterMutation();
   const { bookDemoUrl } = useLinks();
+  // An invitation link carries the invitation's token: signing up through it accepts it.
+  const inviteToken = params.get('invite');
+  const invitation = useInvitePreviewQuery(inviteToken).data;
   const form = useZodForm(signupSchema, {
     mode: 'onTouched',
     defaultValues: {
@@ -53,6 +57,7 @@ export function SignupPage() {
         email: values.email,
         password1: values.password1,
         password2: values.password2,
+        invite: inviteToken,
       },
       {
         onSuccess: ({ detail }) => {
@@ -94,6 +99,12 @@ export function SignupPage() {
       }
     >
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        {invitation ? (
+          <p role="status" className="bg-primary/10 rounded-md px-3 py-2 text-sm">
+            {invitation.inviter ?? 'Someone'} invited you to join {invitation.organization}
+            {invitation.workspaces.length > 0 ? ` (${invitation.workspaces.join(', ')})` : ''}.
+          </p>
+        ) : null}
         <FormAlert>{formError(register.error)}</FormAlert>
         <FormField label="Full name" error={errors.fullName?.message}>
           <Input autoComplete="name" {...form.register('fullName')} />

@@ -44,12 +44,16 @@ export const registrationBody = z.object({
     .transform((v) => v ?? ''),
   // Accepted for compatibility; this server has no captcha provider.
   captcha_token: z.string().max(4096).nullish(),
+  /** The token of the invitation link (`?invite=`) the person came through: it is accepted too. */
+  invite: text(128).nullish(),
 });
 
 export const loginBody = z.object({
   username: text(254).optional(),
   email: text(254).optional(),
   password: z.string().max(4096),
+  /** The token of the invitation link (`?invite=`) the person came through: it is accepted too. */
+  invite: text(128).nullish(),
 });
 
 export const keyBody = z.object({ key: z.string().trim().min(1).max(200) });

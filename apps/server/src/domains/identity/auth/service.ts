@@ -16,7 +16,7 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../../lib/pa
 import { days, hours } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import { passwordResetEmail, usernameEmail, verificationEmail } from '../../../mail/templates.js';
-import { acceptInvites } from '../invites/accept.js';
+import { acceptInviteByToken, acceptInvites } from '../invites/accept.js';
 import { createPersonalWorkspace } from '../organizations/personal.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
 import {
@@ -54,6 +54,8 @@ export interface Registration {
   password2: string;
   full_name: string;
   preferred_name: string;
+  /** The token of the invitation link the person came through, if any. */
+  invite?: string | null | undefined;
 }
 
 export async function register(deps: Deps, input: Registration): Promise<void> {
@@ -87,6 +89,7 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
       await createPersonalWorkspace(tx, user!);
       await acceptInvites(tx, user!);
+      await acceptInviteByToken(tx, user!, input.invite);
       await sendVerification(tx, deps, user!);
     });
   } catch (err) {
@@ -148,6 +151,8 @@ export interface LoginInput {
   email?: string | undefined;
   password: string;
   ip: string;
+  /** The token of the invitation link the person came through, if any. */
+  invite?: string | null | undefined;
 }
 
 export async function login(db: Db, input: LoginInput): Promise<string> {
@@ -175,6 +180,7 @@ export async function login(db: Db, input: LoginInput): Promise<string> {
     await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
     await clearAccountFailures(tx, user.id);
     await acceptInvites(tx, user);
+    await acceptInviteByToken(tx, user, input.invite);
   });
   return key;
 }

@@ -4,9 +4,12 @@ import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
 import { organizationParams } from '../memberships/schemas.js';
+import { previewInvite } from './preview.js';
 import {
   inviteParams,
+  invitePreviewSchema,
   inviteSchema,
+  inviteTokenParams,
   updateInviteBody,
   updateWorkspaceInviteBody,
   workspaceIdParams,
@@ -21,6 +24,21 @@ const base = '/api/v2/users/invites';
 
 export function registerInviteRoutes(app: App, deps: Deps): void {
   const { db } = deps;
+
+  app.get(
+    `${base}/token/:token`,
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        description:
+          "The invitation a mailed link's token names, as the sign-up page shows it; signing up or in with `invite` set to the token accepts it.",
+        params: inviteTokenParams,
+        response: { 200: invitePreviewSchema },
+      },
+    },
+    async (request) => previewInvite(db, request.params.token),
+  );
 
   app.get(
     `${base}/organization-invite/:invite_id`,

@@ -41,3 +41,15 @@ export const updateWorkspaceInviteBody = z.object({
   core_limit: coreLimitField.optional(),
   credit_limit: creditLimitField.optional(),
 });
+
+export const inviteTokenParams = z.object({ token: z.string().trim().min(1).max(128) });
+
+/** An invitation as its mailed link shows it to the invited person (no ids). */
+export const invitePreviewSchema = z.object({
+  organization: z.string(),
+  /** Who sent it; null when that account is gone. */
+  inviter: z.string().nullable(),
+  email: z.string(),
+  workspaces: z.array(z.string()),
+  expiration: z.string(),
+});

@@ -31,6 +31,7 @@ import type {
   workspaceInviteListItem,
   workspaceInviteSchema,
 } from './schemas.js';
+import { mintInviteToken } from './token.js';
 
 /** How long an invitation can be accepted; resending starts the period again. */
 export const INVITE_TTL = days(14);
@@ -114,6 +115,7 @@ export async function createInvite(
     invitedBy: User;
   },
 ): Promise<Invite> {
+  const { token, tokenHash } = mintInviteToken();
   const [invite] = await tx
     .insert(organizationInvites)
     .values({
@@ -122,22 +124,24 @@ export async function createInvite(
       role: input.role,
       invitedById: input.invitedBy.id,
       expiration: new Date(Date.now() + INVITE_TTL),
+      tokenHash,
     })
     .returning();
   if (input.workspaces.length > 0)
     await tx.insert(workspaceInvites).values(inviteRows(invite!.id, input.workspaces));
-  await mailInvite(tx, deps, invite!, input.organization, input.invitedBy);
+  await mailInvite(tx, deps, { invite: invite!, token }, input.organization, input.invitedBy);
   return (await presentInvites(tx, [invite!]))[0]!;
 }
 
 /**
- * The mail carries a sign-up link with the invite and the address (so the form can be filled in)
- * and a sign-in link; acceptance itself goes by the address, at sign-up or login.
+ * The mail carries a sign-up link and a sign-in link, both with the invitation's token (whoever
+ * signs up or in through them accepts it) and the address (so the form can be filled in); the
+ * address alone also accepts it, at sign-up or login.
  */
 async function mailInvite(
   tx: Db,
   deps: Deps,
-  invite: OrganizationInvite,
+  { invite, token }: { invite: OrganizationInvite; token: string },
   organization: Organization,
   by: User,
 ) {
@@ -155,8 +159,8 @@ async function mailInvite(
       inviter: by.fullName || by.username,
       organization: organization.name,
       workspaces: invited.map((w) => w.name),
-      signupLink: `${base}/signup?invite=${invite.id}&email=${email}`,
-      loginLink: `${base}/login?open=true&email=${email}`,
+      signupLink: `${base}/signup?invite=${token}&email=${email}`,
+      loginLink: `${base}/login?open=true&invite=${token}&email=${email}`,
       expiration: invite.expiration,
     }),
   );
@@ -268,17 +272,18 @@ export async function deleteInvite(db: Db, user: User, inviteId: number): Promis
   await db.delete(organizationInvites).where(eq(organizationInvites.id, inviteId));
 }
 
-/** Mails the invitation again and gives it a fresh expiration. */
+/** Mails the invitation again with a new token (the old link stops working) and a fresh expiration. */
 export async function resendInvite(deps: Deps, user: User, inviteId: number): Promise<Invite> {
   const { db } = deps;
   const { invite, access } = await inviteAccess(db, user, inviteId, 'members');
   await db.transaction(async (tx) => {
+    const { token, tokenHash } = mintInviteToken();
     const [renewed] = await tx
       .update(organizationInvites)
-      .set({ expiration: new Date(Date.now() + INVITE_TTL) })
+      .set({ expiration: new Date(Date.now() + INVITE_TTL), tokenHash })
       .where(eq(organizationInvites.id, invite.id))
       .returning();
-    await mailInvite(tx, deps, renewed!, access.organization, user);
+    await mailInvite(tx, deps, { invite: renewed!, token }, access.organization, user);
   });
   deps.loops.wake('mail-outbox');
   return getInvite(db, user, inviteId);
