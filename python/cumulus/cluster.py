@@ -180,6 +180,7 @@ class Cluster(DeployCluster):
         try:
             await self._launch()
             await super()._start()
+            self._mark("scheduler connected")
             if self._no_client_timeout is not None:
                 # Not sent over HTTP: the scheduler's keepalive handler takes it (contract 2.2, 3).
                 await self.scheduler_comm.coiled_set_keepalive(keepalive=str(self._no_client_timeout))
@@ -189,13 +190,13 @@ class Cluster(DeployCluster):
         except BaseException as err:
             await self._abandon(err)
             raise
-        with suppress(CumulusError):
-            await self._call(
-                cluster_api.report_interaction,
-                self._api,
-                "cluster-create",
-                True,
-                data={"cluster_id": self.cluster_id, "workspace": self.workspace},
+        # Told to the server in the background: the cluster is the caller's as soon as it is ready.
+        asyncio.get_running_loop().run_in_executor(None, self._report_created)
+
+    def _report_created(self) -> None:
+        with suppress(Exception):
+            cluster_api.report_interaction(
+                self._api, "cluster-create", True, data={"cluster_id": self.cluster_id, "workspace": self.workspace}
             )
 
     def _log(self, log: str) -> None:
@@ -244,6 +245,7 @@ class Cluster(DeployCluster):
                     show_log=self._progress.verbose, mark=self._mark,
                 )
                 self._env_id = int(alias["id"])
+            self._mark("package sync done" if self._package_sync else "identity")
             try:
                 self._hardware_fields = await self._call(hardware.fields_for, self._api, self.workspace, self._hardware)
             except ArgumentError as err:
@@ -258,10 +260,9 @@ class Cluster(DeployCluster):
                 raise arguments.refused_by_server(err, self._given) from None
             self._created = not existing
             self._mark("create")
-        await self._wait_until_ready()
+        details = await self._wait_until_ready()
         self._mark("ready")
         self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
-        details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
         self._connect(details)
         interval = parse_timedelta(dask.config.get("cumulus.cluster-state-check-interval", "10s"))
         self.periodic_callbacks["cumulus-state"] = PeriodicCallback(self._check_state, interval * 1000)
@@ -306,10 +307,7 @@ class Cluster(DeployCluster):
             body["options"] = extra["options"]
         if self._cluster_timeout is not None:
             body["cluster_timeout_seconds"] = int(self._cluster_timeout)
-        with suppress(Exception):
-            from distributed.versions import get_versions
-
-            body["local_versions"] = get_versions()["packages"]
+        body["local_versions"] = _local_versions()
         return body
 
     async def _wait_until_ready(self) -> dict:
@@ -568,6 +566,24 @@ def _check_arguments(given: dict) -> int:
     arguments.flag(call, "package_sync", given["package_sync"], optional=True)
     arguments.workers_to_wait_for(call, given["wait_for_workers"])
     return n_workers
+
+
+def _local_versions() -> dict:
+    """``distributed.versions.get_versions()["packages"]`` read from the installed metadata.
+
+    Dask's own version reads import each package (numpy, pandas: seconds on a busy machine) only
+    to ask its version; the metadata says the same without importing anything.
+    """
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    found: dict = {"python": ".".join(map(str, sys.version_info))}
+    for name in ("dask", "distributed", "msgpack", "cloudpickle", "tornado", "toolz", "numpy", "pandas", "lz4"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
 
 
 def _dotted(tree: dict, prefix: str = "") -> dict:
