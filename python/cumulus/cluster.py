@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import datetime
 import functools
 import logging
+import time
 import uuid
 import weakref
 from contextlib import suppress
@@ -27,6 +29,7 @@ from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
 from cumulus.logs import format_event, instance_names, source
+from cumulus.progress import Progress
 from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
 from cumulus.tls import TlsFiles
 
@@ -43,7 +46,8 @@ class Cluster(DeployCluster):
     picks the workspace). ``idle_timeout`` stops it after that long without work;
     ``shutdown_on_close=False`` leaves it running when this object closes. ``software`` names an
     environment of the workspace to run; without one, ``package_sync`` (the default) makes the
-    cluster run what this Python has installed. ``wait_for_workers``
+    cluster run what this Python has installed; its build's output is printed only if it fails,
+    or with ``verbose=True``. ``wait_for_workers``
     (default: 30% of ``n_workers``) is how many workers must be up before the constructor
     returns. ``server`` and ``token`` override ``CUMULUS_SERVER``/``CUMULUS_API_TOKEN`` and the
     saved login.
@@ -70,6 +74,7 @@ class Cluster(DeployCluster):
         asynchronous: bool = False,
         loop=None,
         quiet: bool = False,
+        verbose: bool = False,
         worker_vm_types: list | str | None = None,
         scheduler_vm_types: list | str | None = None,
         worker_cpu: int | list | None = None,
@@ -131,6 +136,9 @@ class Cluster(DeployCluster):
         self._abandoned = False
         self._started_target = 0
         self._asynchronous = asynchronous
+        self._progress = Progress(quiet=quiet, verbose=verbose)
+        # (step, seconds since the epoch) as the start goes: where its seconds went.
+        self._phases: list = [("start", time.time())]
         super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name or "(starting)")
         _live.add(self)
 
@@ -172,22 +180,37 @@ class Cluster(DeployCluster):
         try:
             await self._launch()
             await super()._start()
+            self._mark("scheduler connected")
             if self._no_client_timeout is not None:
                 # Not sent over HTTP: the scheduler's keepalive handler takes it (contract 2.2, 3).
                 await self.scheduler_comm.coiled_set_keepalive(keepalive=str(self._no_client_timeout))
             # The server counts a worker once its process runs; wait until the scheduler has it too.
             await self._wait_for_workers(self._started_target, self._timeout)
+            self._mark("workers connected")
         except BaseException as err:
             await self._abandon(err)
             raise
-        with suppress(CumulusError):
-            await self._call(
-                cluster_api.report_interaction,
-                self._api,
-                "cluster-create",
-                True,
-                data={"cluster_id": self.cluster_id, "workspace": self.workspace},
+        # Told to the server in the background: the cluster is the caller's as soon as it is ready.
+        asyncio.get_running_loop().run_in_executor(None, self._report_created)
+
+    def _report_created(self) -> None:
+        with suppress(Exception):
+            cluster_api.report_interaction(
+                self._api, "cluster-create", True, data={"cluster_id": self.cluster_id, "workspace": self.workspace}
             )
+
+    def _log(self, log: str) -> None:
+        """A line that stays (kept with the cluster's logs too)."""
+        self._cluster_manager_logs.append((datetime.datetime.now(), log))
+        self._progress.line(log)
+
+    def _status(self, text: str) -> None:
+        """Where the start is: one line redrawn in place on a terminal, not printed elsewhere."""
+        self._cluster_manager_logs.append((datetime.datetime.now(), text))
+        self._progress.status(text)
+
+    def _mark(self, step: str) -> None:
+        self._phases.append((step, time.time()))
 
     async def _launch(self):
         identity = await self._call(fetch_identity, self._api)
@@ -216,9 +239,13 @@ class Cluster(DeployCluster):
                     self._log(f"Package sync skipped: {why}.")
                     self._package_sync = False
             if self._package_sync:
-                self._log("Syncing this environment's packages to the cluster...")
-                alias = await self._call(software_api.package_sync, self._api, self.workspace, self._log)
+                self._status("Syncing this environment's packages to the cluster...")
+                alias = await self._call(
+                    software_api.package_sync, self._api, self.workspace, self._log, status=self._status,
+                    show_log=self._progress.verbose, mark=self._mark,
+                )
                 self._env_id = int(alias["id"])
+            self._mark("package sync done" if self._package_sync else "identity")
             try:
                 self._hardware_fields = await self._call(hardware.fields_for, self._api, self.workspace, self._hardware)
             except ArgumentError as err:
@@ -232,9 +259,10 @@ class Cluster(DeployCluster):
             except CumulusError as err:
                 raise arguments.refused_by_server(err, self._given) from None
             self._created = not existing
-        await self._wait_until_ready()
+            self._mark("create")
+        details = await self._wait_until_ready()
+        self._mark("ready")
         self._plan = set(await self._call(cluster_api.live_workers, self._api, self.workspace, self.cluster_id))
-        details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
         self._connect(details)
         interval = parse_timedelta(dask.config.get("cumulus.cluster-state-check-interval", "10s"))
         self.periodic_callbacks["cumulus-state"] = PeriodicCallback(self._check_state, interval * 1000)
@@ -279,10 +307,7 @@ class Cluster(DeployCluster):
             body["options"] = extra["options"]
         if self._cluster_timeout is not None:
             body["cluster_timeout_seconds"] = int(self._cluster_timeout)
-        with suppress(Exception):
-            from distributed.versions import get_versions
-
-            body["local_versions"] = get_versions()["packages"]
+        body["local_versions"] = _local_versions()
         return body
 
     async def _wait_until_ready(self) -> dict:
@@ -319,7 +344,7 @@ class Cluster(DeployCluster):
                         self._log(f"  {line}")
             progress = summary(details)
             if progress != shown:
-                self._log(f"  [{loop.time() - began:3.0f}s] {progress}")
+                self._status(f"  [{loop.time() - began:3.0f}s] {progress}")
                 shown = progress
             desired = int(details.get("desired_workers", self._n_workers) or 0)
             self._started_target = wait_target(self._wait_for, desired)
@@ -327,7 +352,8 @@ class Cluster(DeployCluster):
                 return details
             if loop.time() > deadline:
                 raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")
-            await asyncio.sleep(1)
+            # Often at first, when a local start takes seconds; once a second when it takes longer.
+            await asyncio.sleep(0.25 if loop.time() - began < 20 else 1)
 
     def _connect(self, details: dict) -> None:
         self.details = details
@@ -350,6 +376,7 @@ class Cluster(DeployCluster):
         if self._abandoned:
             return
         self._abandoned = True
+        self._progress.done()
         if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
             message = "Interrupted while the cluster was starting"
         else:
@@ -461,7 +488,7 @@ class Cluster(DeployCluster):
             if limit is not None and asyncio.get_running_loop().time() - start > limit:
                 have = len(self.scheduler_info["workers"])
                 raise asyncio.TimeoutError(f"Only {have} of {n} workers arrived within {limit} s.")
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.1)
 
     async def _get_logs(self, cluster=True, scheduler=True, workers=True):
         """Logs as the server kept them, so they survive processes that died."""
@@ -535,9 +562,28 @@ def _check_arguments(given: dict) -> int:
     for param in ("tags", "environ", "worker_options", "scheduler_options"):
         arguments.optional_mapping(call, param, given[param])
     arguments.flag(call, "shutdown_on_close", given["shutdown_on_close"])
+    arguments.flag(call, "verbose", given["verbose"])
     arguments.flag(call, "package_sync", given["package_sync"], optional=True)
     arguments.workers_to_wait_for(call, given["wait_for_workers"])
     return n_workers
+
+
+def _local_versions() -> dict:
+    """``distributed.versions.get_versions()["packages"]`` read from the installed metadata.
+
+    Dask's own version reads import each package (numpy, pandas: seconds on a busy machine) only
+    to ask its version; the metadata says the same without importing anything.
+    """
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    found: dict = {"python": ".".join(map(str, sys.version_info))}
+    for name in ("dask", "distributed", "msgpack", "cloudpickle", "tornado", "toolz", "numpy", "pandas", "lz4"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
 
 
 def _dotted(tree: dict, prefix: str = "") -> dict:

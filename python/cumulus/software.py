@@ -30,6 +30,8 @@ SLOW_ONCE = Retry(statuses=frozenset(), seconds=0, timeout=SLOW_REQUEST_TIMEOUT)
 CRITICAL = 100
 BUILD_POLL_SECONDS = 2.0
 DONE = {"built", "error"}
+# The end of a failed build's log, shown when its log was not shown as it came.
+FAILED_LOG_LINES = 30
 
 
 def _base(ws: str) -> str:
@@ -101,10 +103,17 @@ def no_builds_text(ws: str, backend: str) -> str:
             "distributed: this server builds no software environments there, so your packages are not synced")
 
 
-def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
-    """Reproduces this environment on the server; answers the alias once its build is done."""
+def package_sync(api: Api, ws: str, say: Callable[[str], None] = print, *, status: Callable[[str], None] | None = None,
+                 show_log: bool = True, mark: Callable[[str], None] | None = None) -> dict:
+    """Reproduces this environment on the server; answers the alias once its build is done.
+
+    ``say`` prints lasting lines, ``status`` passing ones; the build's log is printed only with
+    ``show_log`` (or its end, when the build fails). ``mark`` is told when each step ends.
+    """
+    mark = mark or (lambda _step: None)
     levels = {p["name"]: p["level"] for p in api.request("GET", "/api/v2/packages/", query={"account": ws}) or []}
     scanned = scan()
+    mark("package scan")
     approximated = api.request("POST", "/api/v2/software-environment/approximate-packages", json_body=scanned)
     critical = [p for p in approximated if p.get("error") and (levels.get(p["name"], 0) >= CRITICAL or p["name"] == "python")]
     if critical:
@@ -125,6 +134,8 @@ def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
             "channel": None, "conda_name": p.get("conda_name"), "specifier": p["specifier"] or "",
             "include": bool(p["include"]), "client_version": p.get("client_version"), "file": file_id,
         })
+    # The same packages found in another order are the same environment (the same md5).
+    packages.sort(key=lambda p: p["name"].lower())
     spec = {"packages": packages, "raw_pip": None, "raw_conda": None, "lockfile_name": None, "lockfile_content": None}
     body = {**spec, "name": None, "md5": spec_md5(spec), "force_rebuild": False, "architecture": scanned["architecture"],
             "gpu_enabled": False, "container": None, "use_entrypoint": None, "region_name": None,
@@ -132,10 +143,18 @@ def package_sync(api: Api, ws: str, say: Callable[[str], None] = print) -> dict:
             "scan": {"platform": sys.platform, "base_prefix": sys.base_prefix, "prefix": sys.prefix, "index_urls": [],
                      "packages": [_scan_row(p) for p in scanned["packages"]], "errored_packages": []}}
     alias = api.request("POST", _base(ws), json_body=body, retry=SLOW_ONCE)
+    mark("sync request")
     included = sum(1 for p in packages if p["include"])
+    built = _latest_build(alias).get("state") == "built"
     say(f"Package sync: {included} of {len(packages)} packages of this environment go to the cluster "
-        f"(software environment {alias['name']}).")
-    return wait_for_build(api, ws, alias, say)
+        f"(software environment {alias['name']}{', built already' if built else ''}).")
+    alias = wait_for_build(api, ws, alias, say, status=status, show_log=show_log)
+    mark("build ready" if not built else "build reused")
+    return alias
+
+
+def _latest_build(alias: dict) -> dict:
+    return ((alias.get("latest_spec") or {}).get("latest_build")) or {}
 
 
 def _scan_row(p: dict) -> dict:
@@ -204,26 +223,41 @@ def _read_conda(path: str) -> dict:
     return {"channels": channels, "dependencies": dependencies}
 
 
-def wait_for_build(api: Api, ws: str, alias: dict, say: Callable[[str], None] = print) -> dict:
-    """Polls the alias's latest build until it is built; its log lines are shown as they come."""
-    build = ((alias.get("latest_spec") or {}).get("latest_build")) or {}
-    if not build:
+def wait_for_build(api: Api, ws: str, alias: dict, say: Callable[[str], None] = print, *,
+                   status: Callable[[str], None] | None = None, show_log: bool = True) -> dict:
+    """Polls the alias's latest build until it is built.
+
+    A build that was built already is not waited for and its old log is not shown again. The log
+    of a build that runs now is shown as it comes with ``show_log``; without it, only the end of
+    the log of a build that fails.
+    """
+    build = _latest_build(alias)
+    if not build or build.get("state") == "built":
         return alias
-    token, shown = None, None
+    status = status or say
+    token, shown, delay = None, None, 0.25
     while True:
         current = api.request("GET", f"{_base(ws)}/build/{build['id']}", retry=IDEMPOTENT)
         if current["state"] != shown:
-            say(f"  build {build['id']} of {alias['name']}: {current['state']}")
+            status(f"  build {build['id']} of {alias['name']}: {current['state']}")
             shown = current["state"]
-        logs = api.request("GET", f"{_base(ws)}/build/logs/{build['id']}", query={"limit": 500, **({"pageToken": token} if token else {})}, retry=IDEMPOTENT)
-        for event in logs["events"]:
-            say(f"    {event['message']}")
-        token = logs["nextToken"]
-        if current["state"] in DONE and not logs["events"]:
+        events = []
+        if show_log:
+            logs = api.request("GET", f"{_base(ws)}/build/logs/{build['id']}",
+                               query={"limit": 500, **({"pageToken": token} if token else {})}, retry=IDEMPOTENT)
+            events, token = logs["events"], logs["nextToken"]
+            for event in events:
+                say(f"    {event['message']}")
+        if current["state"] in DONE and not events:
             if current["state"] == "error":
+                if not show_log:
+                    for line in build_log(api, ws, build["id"])[-FAILED_LOG_LINES:]:
+                        say(f"    {line}")
                 raise CumulusError(f"Software environment {alias['name']} failed to build: {current['reason']}")
             return alias
-        time.sleep(BUILD_POLL_SECONDS)
+        time.sleep(delay)
+        # A build that is done in a second is seen at once; a long one is not asked about too often.
+        delay = min(delay * 2, BUILD_POLL_SECONDS)
 
 
 def list_aliases(api: Api, ws: str) -> list:

@@ -3,6 +3,7 @@ import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
 import { benchEc2 } from './ec2.js';
 import { benchHotPaths } from './http/hot-paths.js';
+import { benchNewcomer } from './newcomer.js';
 import { benchSoftware } from './software.js';
 import { benchTeam } from './team.js';
 import { benchUsage } from './usage.js';
@@ -27,5 +28,6 @@ const benches: Record<string, () => Promise<void>> = {
   batch: () => benchBatch(),
   usage: () => benchUsage(),
   ec2: () => benchEc2(),
+  newcomer: () => benchNewcomer(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

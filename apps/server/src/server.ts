@@ -195,6 +195,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     deps,
     startLoops: () => {
       for (const loop of all) loop.start();
+      // Reading the interpreter imports Dask and bokeh (seconds on a busy machine): done now, not
+      // while the first package sync waits for it (clients give up on an answer after seconds).
+      backends
+        .standard()
+        .builder?.interpreter()
+        .catch(() => undefined);
     },
     stopLoops: async () => {
       await Promise.all(all.map((loop) => loop.stop()));

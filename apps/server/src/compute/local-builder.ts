@@ -8,6 +8,7 @@ import type { LockedPackage } from '../db/schema/index.js';
 import { final, retryable } from './backend.js';
 import type { Builder, BuildIO, BuildRequest, BuildResult } from './builder.js';
 import { cannotBuild, type Interpreter, normaliseProject } from './builder.js';
+import { metByInterpreter } from './requirements.js';
 
 export interface LocalBuilderOptions {
   /** The interpreter environments are made from (CUMULUS_PYTHON); they see its packages, Dask among them. */
@@ -105,8 +106,12 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
         ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
         : [...request.requirements, ...request.wheels.map((w) => w.path)];
       const report = path.join(work, 'cumulus-install-report.json');
-      // Comments and options alone install nothing: pip is not started for them.
-      if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
+      const { packages: own } = await interpreter();
+      // Comments and options alone install nothing, nor does what the interpreter has already (a
+      // package sync from this machine): pip is not started for them.
+      if (!request.lockfile && lines.length > 0 && lines.every((l) => metByInterpreter(l, own))) {
+        io.log(`The interpreter has all ${lines.length} requirements already: nothing to install`);
+      } else if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
         const requirements = path.join(work, 'cumulus-requirements.txt');
         await writeFile(requirements, `${lines.join('\n')}\n`);
         io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
