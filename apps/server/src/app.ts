@@ -140,7 +140,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     resolveSoftwareToken: software.resolveSoftwareToken,
   });
   // The one pre-handler that resolves what each route's config says it needs into request.access.
-  installAccess(app, [...identity.identityAccessResolvers(deps.db)]);
+  installAccess(app, [
+    ...identity.identityAccessResolvers(deps.db),
+    ...clusters.clusterAccessResolvers(deps.db),
+    ...batch.batchAccessResolvers(deps.db),
+  ]);
   addDefaultErrorResponses(app);
 
   for (const register of ROUTES) register(app, deps);

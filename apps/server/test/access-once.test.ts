@@ -29,6 +29,7 @@ const RESOLVER_MODULES = [
   'domains/identity/access/workspace.ts',
   'domains/identity/access/resolve.ts',
   'domains/clusters/access.ts',
+  'domains/batch/access.ts',
 ];
 
 /**
@@ -37,8 +38,6 @@ const RESOLVER_MODULES = [
  * file not here does (declare the need in the route's config instead).
  */
 const NOT_CONVERTED: string[] = [
-  'domains/batch/queries.ts',
-  'domains/batch/service.ts',
   'domains/billing/pricing/routes.ts',
   'domains/billing/pricing/service.ts',
   'domains/billing/subscriptions/service.ts',
@@ -62,9 +61,6 @@ const NOT_CONVERTED: string[] = [
   'domains/clusters/instances/routes.ts',
   'domains/clusters/logs/routes.ts',
   'domains/clusters/metrics/routes.ts',
-  'domains/clusters/queries.ts',
-  'domains/clusters/routes.ts',
-  'domains/clusters/service.ts',
   'domains/clusters/tags/service.ts',
   'domains/clusters/workers/routes.ts',
   'domains/software/files.ts',

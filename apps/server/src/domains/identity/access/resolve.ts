@@ -28,8 +28,8 @@ export type WorkspaceRequirement =
   | WorkspaceNeed
   | {
       need?: WorkspaceNeed;
-      /** The workspace to resolve; throw here for a request that names none. */
-      key: (request: FastifyRequest) => WorkspaceKey | Promise<WorkspaceKey>;
+      /** The workspace to resolve (throw for a request that must name one); null: none, nothing is resolved. */
+      key: (request: FastifyRequest) => WorkspaceKey | null | Promise<WorkspaceKey | null>;
     };
 
 export type OrganizationRequirement =
@@ -71,7 +71,7 @@ declare module '../../../http/access.js' {
 }
 
 /** The workspace a route's path names: its `account` slug, else its `workspace` slug. */
-export function workspaceOfPath(request: FastifyRequest): WorkspaceKey {
+export function workspaceOfPath(request: FastifyRequest): { slug: string } {
   const params = request.params as { account?: string; workspace?: string };
   const slug = params.account ?? params.workspace;
   if (slug === undefined) throw new Error(`${request.routeOptions.url} names no workspace in its path`);
@@ -89,12 +89,9 @@ export function identityAccessResolvers(db: Db): AccessResolver[] {
     accessResolver('workspace', async (request, requirement) => {
       const { need, key } =
         typeof requirement === 'string' ? { need: requirement, key: workspaceOfPath } : requirement;
-      request.access.workspace = await workspaceAccessBy(
-        db,
-        currentUser(request),
-        await key(request),
-        need ?? 'read',
-      );
+      const found = await key(request);
+      if (found === null) return;
+      request.access.workspace = await workspaceAccessBy(db, currentUser(request), found, need ?? 'read');
     }),
     accessResolver('organization', async (request, requirement) => {
       const { need, key, adminMessage } =
