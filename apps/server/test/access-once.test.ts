@@ -53,20 +53,11 @@ const NOT_CONVERTED: string[] = [
   'domains/cloud/setup/gcp.ts',
   'domains/clusters/analytics/read-routes.ts',
   'domains/clusters/analytics/routes.ts',
-  'domains/clusters/backend-options/routes.ts',
   'domains/clusters/dashboards/passes.ts',
   'domains/clusters/filestores/service.ts',
-  'domains/clusters/https-certificates/routes.ts',
-  'domains/clusters/instance-specs/routes.ts',
-  'domains/clusters/instances/routes.ts',
   'domains/clusters/logs/routes.ts',
   'domains/clusters/metrics/routes.ts',
   'domains/clusters/tags/service.ts',
-  'domains/clusters/workers/routes.ts',
-  'domains/software/files.ts',
-  'domains/software/index-routes.ts',
-  'domains/software/queries.ts',
-  'domains/software/specs.ts',
 ];
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
