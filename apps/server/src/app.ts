@@ -11,6 +11,7 @@ import * as identity from './domains/identity/index.js';
 import * as platform from './domains/platform/index.js';
 import * as software from './domains/software/index.js';
 import * as staff from './domains/staff/index.js';
+import { installAccess } from './http/access.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
 import { serveConsole } from './http/console.js';
@@ -138,6 +139,12 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     resolveClusterToken: options.resolveClusterToken ?? clusters.resolveClusterToken,
     resolveSoftwareToken: software.resolveSoftwareToken,
   });
+  // The one pre-handler that resolves what each route's config says it needs into request.access.
+  installAccess(app, [
+    ...identity.identityAccessResolvers(deps.db),
+    ...clusters.clusterAccessResolvers(deps.db),
+    ...batch.batchAccessResolvers(deps.db),
+  ]);
   addDefaultErrorResponses(app);
 
   for (const register of ROUTES) register(app, deps);

@@ -7,6 +7,10 @@
 export { registerJobRoutes } from './routes.js';
 export { registerRunTaskRoutes } from './facing-routes.js';
 
+// Access to a job, resolved once per request by the pre-handler (http/access.ts).
+export type { JobAccess, JobRequirement } from './access.js';
+export { batchAccessResolvers, jobOf } from './access.js';
+
 // The job loop.
 export { jobDomain } from './reconcile.js';
 

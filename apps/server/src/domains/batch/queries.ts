@@ -1,13 +1,12 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type BatchJob, batchJobs, type RunTask, runTasks, type User } from '../../db/schema/index.js';
+import { type BatchJob, batchJobs, type RunTask, runTasks } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import { clusterAccessById, clusterView, instanceView } from '../clusters/index.js';
-import { readableWorkspaceIds, userView, workspaceAccess, workspaceView } from '../identity/index.js';
+import { type ClusterAccess, clusterView, instanceView } from '../clusters/index.js';
+import { type ResolvedScope, userView, type WorkspaceAccess, workspaceView } from '../identity/index.js';
 import { FINISHED_JOBS, type TaskCounts, taskCounts } from './lifecycle.js';
 import type { clusterJob, jobDetails, jobListItem, jobListQuery, taskSchema } from './schemas.js';
-import { jobAccess } from './service.js';
 
 const jobRows = (db: Db) =>
   db
@@ -52,15 +51,11 @@ function summary(row: JobRow, counts: TaskCounts | undefined) {
 /** `GET jobs/`: newest first, of one workspace or every one the caller reads (staff: every one). */
 export async function listJobs(
   db: Db,
-  user: User,
+  access: { workspace?: WorkspaceAccess | undefined; scope: ResolvedScope },
   query: z.infer<typeof jobListQuery>,
 ): Promise<{ items: z.infer<typeof jobListItem>[]; count: number }> {
   // Staff see every workspace's jobs (the Batch Jobs page); others those of workspaces they read.
-  const workspaceIds = query.workspace
-    ? [(await workspaceAccess(db, user, query.workspace)).workspace.id]
-    : user.isStaff
-      ? null
-      : await readableWorkspaceIds(db, user);
+  const workspaceIds = access.workspace ? [access.workspace.workspace.id] : access.scope.workspaceIds;
   if (workspaceIds?.length === 0) return { items: [], count: 0 };
   const where: SQL = and(
     workspaceIds ? inArray(batchJobs.workspaceId, workspaceIds) : undefined,
@@ -128,8 +123,7 @@ function clientState(job: BatchJob): string {
 }
 
 /** `GET jobs/{id}`: the job with its tasks (its secret variables by name only). */
-export async function jobDetailsFor(db: Db, user: User, jobId: number): Promise<z.infer<typeof jobDetails>> {
-  const { job } = await jobAccess(db, user, jobId);
+export async function jobDetailsFor(db: Db, job: BatchJob): Promise<z.infer<typeof jobDetails>> {
   const [[row], tasks] = await Promise.all([
     jobRows(db).where(eq(batchJobs.id, job.id)),
     jobTasks(db, [job.id]),
@@ -156,10 +150,8 @@ export async function jobDetailsFor(db: Db, user: User, jobId: number): Promise<
 /** `GET jobs/cluster/{id}`: the jobs a cluster runs, with their tasks (client-contract.md section 5). */
 export async function jobsOfCluster(
   db: Db,
-  user: User,
-  clusterId: number,
+  { cluster }: ClusterAccess,
 ): Promise<z.infer<typeof clusterJob>[]> {
-  const { cluster } = await clusterAccessById(db, user, clusterId);
   const jobs = await db
     .select()
     .from(batchJobs)

@@ -1,16 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runTasks } from '../../db/schema/index.js';
 import type { App } from '../../http/app-types.js';
-import { currentUser } from '../../http/auth.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { inflateJson } from '../../http/inflate.js';
 import { parseFields } from '../../http/validate.js';
 import { z } from '../../http/zod.js';
 import type { ClusterDeps } from '../clusters/index.js';
-import { outputFiles } from '../clusters/index.js';
+import { clusterOf, outputFiles } from '../clusters/index.js';
+import { scopeOf, workspaceOf } from '../identity/index.js';
+import { jobOf, submittedTo } from './access.js';
 import { outputPath } from './output.js';
 import { jobDetailsFor, jobsOfCluster, listJobs } from './queries.js';
 import {
@@ -27,10 +29,30 @@ import {
   singleJobBody,
   taskOutputParams,
 } from './schemas.js';
-import { cancelJob, createJob, createSingleJob, jobAccess } from './service.js';
+import { cancelJob, createJob, createSingleJob } from './service.js';
 
 const tags = ['jobs'];
-const user = { auth: 'user' } as const;
+/** Submitting: members of the spec's `workspace`, else of the submitter's default workspace. */
+const submitter = { auth: 'user', workspace: { key: submittedTo } } as const;
+/** Readers of the workspace of the path's job. */
+const ofJob = { auth: 'user', job: 'read' } as const;
+
+const workspaceQuery = (request: FastifyRequest) => {
+  const slug = (request.query as { workspace?: string }).workspace;
+  return slug ? { slug } : null;
+};
+
+/** The gzip-compressed job spec of `jobs/compressed`, read and checked as `jobs/` checks its body. */
+function readCompressedSpec(body: unknown): z.infer<typeof jobSpec> {
+  if (!Buffer.isBuffer(body) || body.length === 0)
+    throw badRequest('Send the job spec gzip-compressed.', 'PARSE_ERROR');
+  if (body.length > MAX_COMPRESSED_JOB_BYTES)
+    throw new ApiError(413, {
+      detail: `The compressed job spec is ${(body.length / 2 ** 20).toFixed(1)} MB; at most 2.4 MB is accepted. Put large files in a filestore instead.`,
+      code: 'JOB_TOO_LARGE',
+    });
+  return parseFields(jobSpec, inflateJson(body));
+}
 const base = '/api/v2/jobs';
 /** What established clients refuse to send compressed; the server holds the same line. */
 export const MAX_COMPRESSED_JOB_BYTES = 2.4 * 1024 * 1024;
@@ -41,7 +63,12 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     `${base}/`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        // One workspace's jobs when the query names one, else those of every workspace the caller reads.
+        workspace: { key: (request) => workspaceQuery(request) },
+        scope: 'visible',
+      },
       schema: {
         tags,
         description:
@@ -50,13 +77,14 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: jobList },
       },
     },
-    async (request) => listJobs(db, currentUser(request), request.query),
+    async (request) =>
+      listJobs(db, { workspace: request.access.workspace, scope: scopeOf(request) }, request.query),
   );
 
   app.post(
     `${base}/`,
-    { config: user, schema: { tags, body: jobSpec, response: { 200: createdJob } } },
-    async (request) => ({ id: (await createJob(deps, currentUser(request), request.body)).id }),
+    { config: submitter, schema: { tags, body: jobSpec, response: { 200: createdJob } } },
+    async (request) => ({ id: (await createJob(deps, workspaceOf(request), request.body)).id }),
   );
 
   // The job spec as gzip-compressed JSON bytes (client-contract.md section 5), whatever the content type says.
@@ -69,33 +97,27 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
     scope.post(
       `${base}/compressed`,
       {
-        config: user,
+        config: submitter,
+        // The spec is read before access is resolved, as the other submit calls read theirs.
+        preValidation: async (request) => {
+          request.body = readCompressedSpec(request.body);
+        },
         schema: {
           tags,
           description: 'The body of `POST jobs/`, gzip-compressed (at most 2.4 MB compressed).',
           response: { 200: createdJob },
         },
       },
-      async (request) => {
-        const body = request.body;
-        if (!Buffer.isBuffer(body) || body.length === 0)
-          throw badRequest('Send the job spec gzip-compressed.', 'PARSE_ERROR');
-        if (body.length > MAX_COMPRESSED_JOB_BYTES)
-          throw new ApiError(413, {
-            detail: `The compressed job spec is ${(body.length / 2 ** 20).toFixed(1)} MB; at most 2.4 MB is accepted. Put large files in a filestore instead.`,
-            code: 'JOB_TOO_LARGE',
-          });
-        return {
-          id: (await createJob(deps, currentUser(request), parseFields(jobSpec, inflateJson(body)))).id,
-        };
-      },
+      async (request) => ({
+        id: (await createJob(deps, workspaceOf(request), request.body as z.infer<typeof jobSpec>)).id,
+      }),
     );
   });
 
   app.post(
     `${base}/single-job-script/`,
     {
-      config: user,
+      config: submitter,
       schema: {
         tags,
         description:
@@ -104,19 +126,19 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: createdSingleJob },
       },
     },
-    async (request) => createSingleJob(deps, currentUser(request), request.body),
+    async (request) => createSingleJob(deps, workspaceOf(request), request.body),
   );
 
   app.get(
     `${base}/:job_id`,
-    { config: user, schema: { tags, params: jobParams, response: { 200: jobDetails } } },
-    async (request) => jobDetailsFor(db, currentUser(request), request.params.job_id),
+    { config: ofJob, schema: { tags, params: jobParams, response: { 200: jobDetails } } },
+    async (request) => jobDetailsFor(db, jobOf(request).job),
   );
 
   app.delete(
     `${base}/:job_id`,
     {
-      config: user,
+      config: ofJob,
       schema: {
         tags,
         description: 'Cancels the job: running tasks are stopped (TERM, then KILL) and so is its cluster.',
@@ -124,23 +146,22 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: jobDetails },
       },
     },
-    async (request) => {
-      const caller = currentUser(request);
-      await cancelJob(deps, caller, request.params.job_id);
-      return jobDetailsFor(db, caller, request.params.job_id);
-    },
+    async (request) => jobDetailsFor(db, await cancelJob(deps, jobOf(request))),
   );
 
   app.get(
     `${base}/cluster/:cluster_id`,
-    { config: user, schema: { tags, params: jobClusterParams, response: { 200: z.array(clusterJob) } } },
-    async (request) => jobsOfCluster(db, currentUser(request), request.params.cluster_id),
+    {
+      config: { auth: 'user', cluster: { id: 'cluster_id' } },
+      schema: { tags, params: jobClusterParams, response: { 200: z.array(clusterJob) } },
+    },
+    async (request) => jobsOfCluster(db, clusterOf(request)),
   );
 
   app.get(
     `${base}/:job_id/output-files`,
     {
-      config: user,
+      config: ofJob,
       schema: {
         tags,
         description: "The files in the job's output filestores, with expiring links to download them.",
@@ -149,7 +170,7 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const { job } = await jobAccess(db, currentUser(request), request.params.job_id);
+      const { job } = jobOf(request);
       return job.clusterId === null ? { files: [] } : outputFiles(deps, job.clusterId);
     },
   );
@@ -157,7 +178,7 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     `${base}/:job_id/tasks/:array_task_id/output`,
     {
-      config: user,
+      config: ofJob,
       schema: {
         tags,
         description: "A task's kept output file (jobs with `pipe_to_files`), as text.",
@@ -165,7 +186,7 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request, reply) => {
-      const { job } = await jobAccess(db, currentUser(request), request.params.job_id);
+      const { job } = jobOf(request);
       const [task] = await db
         .select()
         .from(runTasks)

@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type BatchJob, batchJobs, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, fieldError, notFound, permissionDenied } from '../../http/errors.js';
+import { badRequest, permissionDenied } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import type { ClusterDeps } from '../clusters/index.js';
 import { assertMayCreate, createCluster } from '../clusters/index.js';
-import { workspaceAccess, workspaceAccessBy } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
+import type { JobAccess } from './access.js';
 import { FINISHED_JOBS, finishJob } from './lifecycle.js';
 import type { JobSpec, singleJobBody } from './schemas.js';
 import { arrayTaskIds, insertTasks } from './tasks.js';
@@ -14,19 +15,13 @@ import { arrayTaskIds, insertTasks } from './tasks.js';
 /** A job no cluster was started for within this long fails (the client that submitted it went away). */
 export const UNCLAIMED_JOB_MS = 60 * 60_000;
 
-export const jobNotFound = () => notFound('Batch job not found.');
-
-async function submitterAccess(db: Db, user: User, slug: string | null | undefined) {
-  if (slug) return workspaceAccess(db, user, slug);
-  if (user.defaultWorkspaceId === null)
-    throw fieldError('workspace', 'Name the workspace to run the job in.');
-  return workspaceAccessBy(db, user, { id: user.defaultWorkspaceId });
-}
-
-/** `POST jobs/` (and `jobs/compressed`): stores the job and its tasks; it waits for a cluster. */
-export async function createJob(deps: Deps, user: User, spec: JobSpec): Promise<BatchJob> {
-  const access = await submitterAccess(deps.db, user, spec.workspace);
+/**
+ * `POST jobs/` (and `jobs/compressed`): stores the job and its tasks; it waits for a cluster. The
+ * workspace is the one the route resolved (the spec's `workspace`, else the submitter's default).
+ */
+export async function createJob(deps: Deps, access: WorkspaceAccess, spec: JobSpec): Promise<BatchJob> {
   assertMayCreate(access);
+  const { user } = access;
   return deps.db.transaction((tx) => insertJob(deps, tx, { workspaceId: access.workspace.id, user, spec }));
 }
 
@@ -77,9 +72,13 @@ async function insertJob(
  * `max_workers`), made together in the cluster's create transaction: a cluster that cannot be made
  * leaves no job behind.
  */
-export async function createSingleJob(deps: ClusterDeps, user: User, body: z.infer<typeof singleJobBody>) {
-  const access = await submitterAccess(deps.db, user, body.workspace);
+export async function createSingleJob(
+  deps: ClusterDeps,
+  access: WorkspaceAccess,
+  body: z.infer<typeof singleJobBody>,
+) {
   assertMayCreate(access);
+  const { user } = access;
   const { max_workers, name, ...cluster } = body.cluster ?? {};
   const ids = arrayTaskIds(body);
   const onScheduler = new Set(body.scheduler_task_array ?? []);
@@ -91,10 +90,10 @@ export async function createSingleJob(deps: ClusterDeps, user: User, body: z.inf
   // The cluster is named after the job, so the job's id is taken first (an id a failed create
   // leaves unused is a gap, as any failed insert leaves).
   const jobId = await nextJobId(deps.db);
+  // The workspace access resolved for the request is the cluster's: it is not looked up again.
   const created = await createCluster(
     deps,
-    user,
-    access.workspace.slug,
+    access,
     {
       ...cluster,
       name: name || `batch-job-${jobId}`,
@@ -125,20 +124,9 @@ async function nextJobId(db: Db): Promise<number> {
   return Number((result as unknown as { rows: { id: string }[] }).rows[0]!.id);
 }
 
-/** A job the caller may see: jobs of workspaces they read. */
-export async function jobAccess(db: Db, user: User, jobId: number) {
-  const [job] = await db.select().from(batchJobs).where(eq(batchJobs.id, jobId)).limit(1);
-  if (!job) throw jobNotFound();
-  try {
-    return { job, access: await workspaceAccessBy(db, user, { id: job.workspaceId }) };
-  } catch {
-    throw jobNotFound();
-  }
-}
-
 /** `DELETE jobs/{id}`: the creator or a workspace admin cancels it; its tasks are stopped and so is its cluster. */
-export async function cancelJob(deps: Deps, user: User, jobId: number): Promise<BatchJob> {
-  const { job, access } = await jobAccess(deps.db, user, jobId);
+export async function cancelJob(deps: Deps, { job, access }: JobAccess): Promise<BatchJob> {
+  const { user } = access;
   const mine = job.creatorId === user.id && (access.membership || access.isOrganizationAdmin);
   if (!mine && !access.isAdmin)
     throw permissionDenied(

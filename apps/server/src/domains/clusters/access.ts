@@ -1,8 +1,17 @@
 import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { type Cluster, clusters, instances, type User } from '../../db/schema/index.js';
+import { type AccessResolver, accessResolver } from '../../http/access.js';
+import { currentUser } from '../../http/auth.js';
 import { ApiError, notFound, permissionDenied } from '../../http/errors.js';
-import { type WorkspaceAccess, workspaceAccess, workspaceAccessBy } from '../identity/index.js';
+import {
+  numericParam,
+  type WorkspaceAccess,
+  workspaceAccess,
+  workspaceAccessBy,
+  workspaceOfPath,
+} from '../identity/index.js';
 
 /**
  * Who may do what with clusters: the workspace's readers (members, its organization's admins,
@@ -14,6 +23,52 @@ export const clusterNotFound = () => notFound('Cluster not found.');
 export interface ClusterAccess {
   access: WorkspaceAccess;
   cluster: Cluster;
+}
+
+/**
+ * What a route may ask of the clusters domain's access (resolved by the one pre-handler,
+ * http/access.ts): `cluster: 'read'` is the cluster `pk` of the path's workspace (`account`);
+ * `{ param }` names the path's cluster parameter instead; `{ id }` finds the cluster by that
+ * parameter alone (calls without the workspace in their path); `{ instance }` by one of its
+ * instances. The cluster's workspace access comes along as `request.access.workspace`.
+ */
+export type ClusterRequirement = 'read' | { param: string } | { id: string } | { instance: string };
+
+declare module '../../http/access.js' {
+  interface AccessNeeds {
+    cluster?: ClusterRequirement;
+  }
+  interface RequestAccess {
+    cluster?: ClusterAccess;
+  }
+}
+
+export function clusterAccessResolvers(db: Db): AccessResolver[] {
+  return [
+    accessResolver('cluster', async (request, requirement) => {
+      const user = currentUser(request);
+      const found =
+        typeof requirement === 'string' || 'param' in requirement
+          ? await clusterAccess(
+              db,
+              user,
+              workspaceOfPath(request).slug,
+              numericParam(request, typeof requirement === 'string' ? 'pk' : requirement.param),
+            )
+          : 'id' in requirement
+            ? await clusterAccessById(db, user, numericParam(request, requirement.id))
+            : await instanceAccessById(db, user, numericParam(request, requirement.instance));
+      request.access.cluster = found;
+      request.access.workspace = found.access;
+    }),
+  ];
+}
+
+/** What a route that declared `cluster` was given. */
+export function clusterOf(request: FastifyRequest): ClusterAccess {
+  const found = request.access?.cluster;
+  if (!found) throw new Error(`${request.routeOptions.url} uses cluster access it does not declare`);
+  return found;
 }
 
 export async function clusterAccess(

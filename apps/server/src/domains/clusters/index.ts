@@ -26,7 +26,8 @@ export { registerWorkerRoutes } from './workers/routes.js';
 export type { ClusterDeps, ClusterPorts } from './ports.js';
 
 // Starting and stopping clusters; the one writer of what a cluster should be.
-export { assertMayCreate, clusterAccessById } from './access.js';
+export type { ClusterAccess, ClusterRequirement } from './access.js';
+export { assertMayCreate, clusterAccessById, clusterAccessResolvers, clusterOf } from './access.js';
 export { desire, lookAtClustersOfBuild } from './desired.js';
 export { createCluster, requestStop } from './service.js';
 export { clusterDomain } from './reconcile/index.js';

@@ -12,8 +12,8 @@ import { badRequest } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { contains } from '../../lib/sql.js';
 import { isoTime } from '../../lib/time.js';
-import type { WorkspaceAccess } from '../identity/index.js';
-import { resolveScope, workspaceNamesOf } from '../identity/index.js';
+import type { ResolvedScope, WorkspaceAccess } from '../identity/index.js';
+import { workspaceNamesOf } from '../identity/index.js';
 import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
 import { PROCESS_UP } from './states.js';
@@ -78,10 +78,10 @@ export const hasTags = (tags: Array<[string, string | undefined]>): SQL[] =>
 export async function paginateClusters(
   db: Db,
   user: User,
+  scope: ResolvedScope,
   query: z.infer<typeof paginateQuery>,
   options: { notebooks?: boolean } = {},
 ) {
-  const scope = await resolveScope(db, user, query);
   const where: Array<SQL | undefined> = [
     options.notebooks ? isNotebook : undefined,
     scope.workspaceIds === null ? undefined : inArray(clusters.workspaceId, scope.workspaceIds),

@@ -2,8 +2,8 @@ import type { App } from '../../http/app-types.js';
 import { currentUser } from '../../http/auth.js';
 import { itemsOf } from '../../http/pagination.js';
 import { text, z } from '../../http/zod.js';
-import { workspaceAccess } from '../identity/index.js';
-import { clusterAccess, clusterAccessById } from './access.js';
+import { scopeOf, workspaceOf } from '../identity/index.js';
+import { clusterOf } from './access.js';
 import type { ClusterDeps } from './ports.js';
 import { presentClusterState, presentDetails, presentSummaries } from './present.js';
 import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';
@@ -35,21 +35,20 @@ import { sshAccess } from './ssh.js';
 import { markStaffSeen } from './staff-seen.js';
 
 const tags = ['clusters'];
-const user = { auth: 'user' } as const;
+/** Readers of the path's workspace (`account`), and of its cluster `pk`. */
+const reader = { auth: 'user', workspace: 'read' } as const;
+const ofCluster = { auth: 'user', cluster: 'read' } as const;
 const base = '/api/v2/clusters/account/:account';
 
 export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   const { db } = deps;
-  const clusterOf = (
-    request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
-  ) => clusterAccess(db, currentUser(request), request.params.account, request.params.pk);
   const one = (workspaceId: number, slug: string, name: string) =>
     new Map([[workspaceId, { id: workspaceId, slug, name }]]);
 
   app.post(
     `${base}/`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: workspaceParams,
@@ -58,15 +57,13 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(await service.createCluster(deps, currentUser(request), request.params.account, request.body)),
+      reply.code(201).send(await service.createCluster(deps, workspaceOf(request), request.body)),
   );
 
   app.get(
     `${base}/`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: workspaceParams,
@@ -74,23 +71,14 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: z.array(clusterSummarySchema) },
       },
     },
-    async (request) => {
-      const caller = currentUser(request);
-      const access = await workspaceAccess(db, caller, request.params.account);
-      return listClusters(db, caller, access, request.query);
-    },
+    async (request) => listClusters(db, currentUser(request), workspaceOf(request), request.query),
   );
 
   app.get(
     `${base}/id/:pk`,
-    { config: user, schema: { tags, params: clusterParams, response: { 200: clusterDetailsSchema } } },
+    { config: ofCluster, schema: { tags, params: clusterParams, response: { 200: clusterDetailsSchema } } },
     async (request) => {
-      const { access, cluster } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.pk,
-      );
+      const { access, cluster } = clusterOf(request);
       return presentDetails(db, deps.secrets, cluster, access.workspace, {
         userId: currentUser(request).id,
         publicUrl: deps.config.publicUrl,
@@ -102,7 +90,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.delete(
     `${base}/id/:pk`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description: 'Stops the cluster (or pauses it with `pause=1`), recording `reason`.',
@@ -112,9 +100,12 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const target = await clusterAccess(db, caller, request.params.account, request.params.pk);
-      const cluster = await service.stopCluster(deps, caller, target, request.query);
+      const cluster = await service.stopCluster(
+        deps,
+        currentUser(request),
+        clusterOf(request),
+        request.query,
+      );
       return { id: cluster.id, current_state: presentClusterState(cluster) };
     },
   );
@@ -122,7 +113,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     `${base}/name/:name`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: clusterNameParams,
@@ -131,7 +122,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       const cluster = await service.findByName(
         db,
         access.workspace.id,
@@ -150,7 +141,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     `${base}/id/:pk/state`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         params: clusterParams,
@@ -158,7 +149,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const { cluster } = await clusterOf(request);
+      const { cluster } = clusterOf(request);
       return { id: cluster.id, ...presentClusterState(cluster) };
     },
   );
@@ -166,20 +157,20 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     `${base}/id/:pk/states`,
     {
-      config: user,
+      config: ofCluster,
       schema: { tags, params: clusterParams, querystring: statesQuery, response: { 200: statesSchema } },
     },
     async (request) => {
-      const { cluster } = await clusterOf(request);
+      const { cluster } = clusterOf(request);
       return clusterStates(db, cluster, request.query.start_time);
     },
   );
 
   app.get(
     `${base}/id/:pk/size`,
-    { config: user, schema: { tags, params: clusterParams, response: { 200: sizeSchema } } },
+    { config: ofCluster, schema: { tags, params: clusterParams, response: { 200: sizeSchema } } },
     async (request) => {
-      const { cluster } = await clusterOf(request);
+      const { cluster } = clusterOf(request);
       return clusterSize(db, cluster);
     },
   );
@@ -187,16 +178,16 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     '/api/v2/clusters/paginate',
     {
-      config: user,
+      config: { auth: 'user', scope: 'filters' },
       schema: { tags, querystring: paginateQuery, response: { 200: itemsOf(clusterSummarySchema) } },
     },
-    async (request) => paginateClusters(db, currentUser(request), request.query),
+    async (request) => paginateClusters(db, currentUser(request), scopeOf(request), request.query),
   );
 
   app.get(
     '/api/v2/clusters/paginate-notebook',
     {
-      config: user,
+      config: { auth: 'user', scope: 'filters' },
       schema: {
         tags,
         description:
@@ -206,13 +197,14 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: itemsOf(clusterSummarySchema) },
       },
     },
-    async (request) => paginateClusters(db, currentUser(request), request.query, { notebooks: true }),
+    async (request) =>
+      paginateClusters(db, currentUser(request), scopeOf(request), request.query, { notebooks: true }),
   );
 
   app.get(
     `${base}/id/:pk/ssh-key`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description:
@@ -225,7 +217,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const { cluster } = await clusterOf(request);
+      const { cluster } = clusterOf(request);
       return sshAccess(deps, cluster, request.query.worker);
     },
   );
@@ -233,7 +225,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.post(
     `${base}/id/:pk/staff-has-seen`,
     {
-      config: { auth: 'staff' },
+      config: { auth: 'staff', cluster: 'read' },
       schema: {
         tags,
         description: 'Staff only: marks the cluster seen by staff (`seen=0` unmarks it).',
@@ -243,16 +235,14 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const staff = currentUser(request);
-      const { cluster } = await clusterAccess(db, staff, request.params.account, request.params.pk);
-      return markStaffSeen(db, staff, cluster, request.query.seen);
+      return markStaffSeen(db, currentUser(request), clusterOf(request).cluster, request.query.seen);
     },
   );
 
   app.get(
     '/api/v2/clusters/id/:pk/frontend',
     {
-      config: user,
+      config: { auth: 'user', cluster: { id: 'pk' } },
       schema: {
         tags,
         params: z.object({ pk: clusterParams.shape.pk }),
@@ -260,7 +250,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const { access, cluster } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const { access, cluster } = clusterOf(request);
       const [summary] = await presentSummaries(
         db,
         [cluster],
@@ -273,11 +263,11 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.post(
     '/api/v2/clusters/id/:cluster_id/event',
     {
-      config: user,
+      config: { auth: 'user', cluster: { id: 'cluster_id' } },
       schema: { tags, params: eventParams, body: clientEventBody, response: { 201: z.object({}) } },
     },
     async (request, reply) => {
-      const { cluster } = await clusterAccessById(db, currentUser(request), request.params.cluster_id);
+      const { cluster } = clusterOf(request);
       await service.recordClientEvent(db, cluster.id, request.body);
       return reply.code(201).send({});
     },
@@ -286,7 +276,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     '/api/v2/user/workspace/:workspace/dask-config-overrides',
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'Dask config the Python client applies before creating a cluster: always a JSON object.',
@@ -294,9 +284,6 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: z.record(z.string(), z.unknown()) },
       },
     },
-    async (request) => {
-      await workspaceAccess(db, currentUser(request), request.params.workspace);
-      return {};
-    },
+    async () => ({}),
   );
 }

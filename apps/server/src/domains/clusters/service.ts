@@ -6,7 +6,7 @@ import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
-import { setFlag, type WorkspaceAccess, workspaceAccess } from '../identity/index.js';
+import { setFlag, type WorkspaceAccess } from '../identity/index.js';
 import { buildForCluster, defaultEnvironmentBuild } from '../software/index.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
@@ -60,13 +60,12 @@ export interface CreateOptions {
  */
 export async function createCluster(
   deps: ClusterDeps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: CreateClusterBody,
   options: CreateOptions = {},
 ) {
   const { db } = deps;
-  const access = await workspaceAccess(db, user, slug);
+  const { user } = access;
   assertMayCreate(access);
   const schedulerOptions = body.scheduler_options ?? {};
   const idle = schedulerOptions.idle_timeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;

@@ -15,7 +15,17 @@ export { registerTokenRoutes } from './tokens/routes.js';
 export { registerUserRoutes } from './users/routes.js';
 export { registerWorkspaceRoutes } from './workspaces/routes.js';
 
-// Access: who may do what in a workspace or organization.
+// Access: who may do what in a workspace or organization, resolved once per request by the
+// pre-handler (http/access.ts) from what each route's config declares.
+export type { OrganizationRequirement, ResolvedScope, WorkspaceRequirement } from './access/resolve.js';
+export {
+  identityAccessResolvers,
+  numericParam,
+  organizationOf,
+  scopeOf,
+  workspaceOf,
+  workspaceOfPath,
+} from './access/resolve.js';
 export type { OrganizationAccess } from './access/organization.js';
 export { organizationAccess } from './access/organization.js';
 export type { ScopeFilters } from './access/scopes.js';

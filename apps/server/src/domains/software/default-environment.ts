@@ -17,7 +17,7 @@ export const DEFAULT_ENVIRONMENT = 'cumulus-default';
  */
 export async function defaultEnvironmentBuild(
   deps: Pick<Deps, 'db' | 'loops' | 'backends' | 'config'>,
-  user: User,
+  _user: User,
   access: WorkspaceAccess,
 ): Promise<number | null> {
   if (!deps.config.software.defaultEnvironment) return null;
@@ -36,7 +36,7 @@ export async function defaultEnvironmentBuild(
     );
   if (!alias) {
     const body = createSpecBody.parse({ name: DEFAULT_ENVIRONMENT, raw_pip: [requirement] });
-    await createSpec(deps, user, access.workspace.slug, body).catch(() => undefined);
+    await createSpec(deps, access, body).catch(() => undefined);
     return null;
   }
   const [latest] = await db

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { normaliseProject } from '../../compute/builder.js';
 import type { Db } from '../../db/client.js';
-import { type PackageFile, packageFiles, type User } from '../../db/schema/index.js';
+import { type PackageFile, packageFiles } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { Signer } from '../../lib/crypto.js';
 import { type Announced, receiveFile } from '../../lib/receive-file.js';
-import { workspaceAccess } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import type { packageUploadBody } from './schemas.js';
 import { assertMayCreate } from './specs.js';
 
@@ -36,11 +36,10 @@ const signer = (secret: string) => new Signer(secret, 'package-upload');
  */
 export async function requestUpload(
   deps: Pick<Deps, 'db' | 'config'>,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof packageUploadBody>,
 ) {
-  const access = await workspaceAccess(deps.db, user, slug);
+  const { user } = access;
   assertMayCreate(access);
   const md5 = Buffer.from(body.wheel_md5, 'base64').toString('hex');
   const [file] = await deps.db

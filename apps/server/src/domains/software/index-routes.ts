@@ -2,16 +2,15 @@ import { createReadStream } from 'node:fs';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { currentUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { announcedSize } from '../../http/uploads.js';
 import { id, text, z } from '../../http/zod.js';
-import { workspaceAccess } from '../identity/index.js';
+import { workspaceOf } from '../identity/index.js';
 import { indexFiles, indexPage, noWheel, packageFilePath, receiveUpload } from './files.js';
 
 const tags = ['software'];
 /** What pip sends: the API token as the password of HTTP Basic credentials (`https://__token__:<token>@...`). */
-const reader = { auth: 'user', basicAuth: true } as const;
+const reader = { auth: 'user', basicAuth: true, workspace: 'read' } as const;
 
 /**
  * The workspace's package index (PEP 503) of uploaded wheels, served by Cumulus itself, and the
@@ -34,7 +33,7 @@ export function registerPackageIndexRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { workspace } = await workspaceAccess(db, currentUser(request), request.params.account);
+      const { workspace } = workspaceOf(request);
       const projects = [...new Set((await indexFiles(db, workspace.id)).map((f) => f.project))];
       return reply.type('text/html; charset=utf-8').send(
         indexPage(
@@ -57,7 +56,7 @@ export function registerPackageIndexRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { workspace } = await workspaceAccess(db, currentUser(request), request.params.account);
+      const { workspace } = workspaceOf(request);
       const files = await indexFiles(db, workspace.id, request.params.project);
       if (files.length === 0) throw notFound(`No project ${request.params.project} in this index.`);
       const links = files.map((f) => ({
@@ -81,7 +80,7 @@ export function registerPackageIndexRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { workspace } = await workspaceAccess(db, currentUser(request), request.params.account);
+      const { workspace } = workspaceOf(request);
       const file = (await indexFiles(db, workspace.id)).find(
         (f) => f.id === request.params.id && f.fileName === request.params.file_name,
       );

@@ -6,20 +6,12 @@ import {
   softwareBuildLogs,
   softwareBuilds,
   softwareSpecs,
-  type User,
 } from '../../db/schema/index.js';
 import { notFound, permissionDenied } from '../../http/errors.js';
 import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js';
 import type { z } from '../../http/zod.js';
 import { contains, startsWith } from '../../lib/sql.js';
-import {
-  readableWorkspaceIds,
-  resolveScope,
-  userView,
-  type WorkspaceAccess,
-  workspaceAccess,
-  workspaceView,
-} from '../identity/index.js';
+import { type ResolvedScope, userView, type WorkspaceAccess, workspaceView } from '../identity/index.js';
 import { presentAliases, presentBuild, presentSpecs } from './present.js';
 import type { aliasListQuery, buildLogsQuery, scopedAliasQuery, valuesQuery } from './schemas.js';
 
@@ -32,8 +24,8 @@ const aliasStatus = sql<string | null>`(
   where s.alias_id = ${softwareAliases.id} order by s.id desc, b.id desc limit 1)`;
 
 /** `GET .../account/{ws}/alias`: the workspace's environments, newest first; package-synced ones if asked. */
-export async function listAliases(db: Db, user: User, slug: string, query: z.infer<typeof aliasListQuery>) {
-  const { workspace } = await workspaceAccess(db, user, slug);
+export async function listAliases(db: Db, access: WorkspaceAccess, query: z.infer<typeof aliasListQuery>) {
+  const { workspace } = access;
   const where = and(
     eq(softwareAliases.workspaceId, workspace.id),
     query.include_package_sync ? undefined : eq(softwareAliases.packageSync, false),
@@ -54,8 +46,7 @@ export async function listAliases(db: Db, user: User, slug: string, query: z.inf
  * `GET software-environment/alias`: environments across what the caller may read (a workspace,
  * an organization, everything for staff), filtered and ordered as the Software list asks.
  */
-export async function scopedAliases(db: Db, user: User, query: z.infer<typeof scopedAliasQuery>) {
-  const scope = await resolveScope(db, user, query);
+export async function scopedAliases(db: Db, scope: ResolvedScope, query: z.infer<typeof scopedAliasQuery>) {
   if (scope.workspaceIds?.length === 0) return { items: [], count: 0 };
   const where = and(
     scope.workspaceIds === null ? undefined : inArray(softwareAliases.workspaceId, scope.workspaceIds),
@@ -87,8 +78,11 @@ export async function scopedAliases(db: Db, user: User, query: z.infer<typeof sc
 }
 
 /** `GET software-environment/values`: what a filter key can be, for the search bar's suggestions. */
-export async function filterValues(db: Db, user: User, query: z.infer<typeof valuesQuery>) {
-  const readable = user.isStaff ? null : await readableWorkspaceIds(db, user);
+export async function filterValues(
+  db: Db,
+  { workspaceIds: readable }: ResolvedScope,
+  query: z.infer<typeof valuesQuery>,
+) {
   const scope = readable === null ? undefined : inArray(softwareAliases.workspaceId, readable);
   const limit = query.limit;
   switch (query.key) {
@@ -131,11 +125,9 @@ export async function filterValues(db: Db, user: User, query: z.infer<typeof val
 /** An alias of the workspace, by id or name. */
 export async function findAlias(
   db: Db,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   key: { id: number } | { name: string },
 ): Promise<{ access: WorkspaceAccess; alias: SoftwareAlias }> {
-  const access = await workspaceAccess(db, user, slug);
   const [alias] = await db
     .select()
     .from(softwareAliases)
@@ -149,15 +141,15 @@ export async function findAlias(
   return { access, alias };
 }
 
-export async function aliasDetails(db: Db, user: User, slug: string, key: { id: number } | { name: string }) {
-  const { alias } = await findAlias(db, user, slug, key);
+export async function aliasDetails(db: Db, access: WorkspaceAccess, key: { id: number } | { name: string }) {
+  const { alias } = await findAlias(db, access, key);
   return (await presentAliases(db, [alias]))[0]!;
 }
 
 /** `DELETE .../alias/name/{name}`: its creator or the workspace's admins; its unused environments are freed later. */
-export async function deleteAlias(db: Db, user: User, slug: string, name: string) {
-  const { access, alias } = await findAlias(db, user, slug, { name });
-  if (alias.creatorId !== user.id && !access.isAdmin)
+export async function deleteAlias(db: Db, access: WorkspaceAccess, name: string) {
+  const { alias } = await findAlias(db, access, { name });
+  if (alias.creatorId !== access.user.id && !access.isAdmin)
     throw permissionDenied(
       `Only the creator of ${alias.name} and admins of ${access.workspace.name} can delete it.`,
     );
@@ -165,8 +157,7 @@ export async function deleteAlias(db: Db, user: User, slug: string, name: string
 }
 
 /** A spec of the workspace, with its alias. */
-async function findSpec(db: Db, user: User, slug: string, specId: number) {
-  const access = await workspaceAccess(db, user, slug);
+async function findSpec(db: Db, access: WorkspaceAccess, specId: number) {
   const [row] = await db
     .select({ spec: softwareSpecs, alias: softwareAliases })
     .from(softwareSpecs)
@@ -176,14 +167,14 @@ async function findSpec(db: Db, user: User, slug: string, specId: number) {
   return row;
 }
 
-export async function specDetails(db: Db, user: User, slug: string, specId: number) {
-  const { spec, alias } = await findSpec(db, user, slug, specId);
+export async function specDetails(db: Db, access: WorkspaceAccess, specId: number) {
+  const { spec, alias } = await findSpec(db, access, specId);
   return (await presentSpecs(db, [spec], new Map([[alias.id, alias]])))[0]!;
 }
 
 /** `GET .../spec-yaml/{id}`: the spec as a conda environment.yml (pip requirements under `pip:`). */
-export async function specYaml(db: Db, user: User, slug: string, specId: number): Promise<string> {
-  const { spec, alias } = await findSpec(db, user, slug, specId);
+export async function specYaml(db: Db, access: WorkspaceAccess, specId: number): Promise<string> {
+  const { spec, alias } = await findSpec(db, access, specId);
   const quote = (s: string) => (/^[\w.=<>!~*,@:/+-]+$/.test(s) ? s : JSON.stringify(s));
   const pip = [
     ...(spec.rawPip ?? []),
@@ -202,8 +193,8 @@ export async function specYaml(db: Db, user: User, slug: string, specId: number)
   return `${lines.join('\n')}\n`;
 }
 
-export async function aliasSpecs(db: Db, user: User, slug: string, aliasId: number, page: OffsetQuery) {
-  const { alias } = await findAlias(db, user, slug, { id: aliasId });
+export async function aliasSpecs(db: Db, access: WorkspaceAccess, aliasId: number, page: OffsetQuery) {
+  const { alias } = await findAlias(db, access, { id: aliasId });
   const where = eq(softwareSpecs.aliasId, alias.id);
   const { rows, count } = await paginate(
     page,
@@ -216,15 +207,14 @@ export async function aliasSpecs(db: Db, user: User, slug: string, aliasId: numb
 /** Builds of an alias (all its specs) or of one spec, newest first. */
 export async function listBuilds(
   db: Db,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   of: { aliasId: number } | { specId: number },
   page: OffsetQuery,
 ) {
   const alias =
     'aliasId' in of
-      ? (await findAlias(db, user, slug, { id: of.aliasId })).alias
-      : (await findSpec(db, user, slug, of.specId)).alias;
+      ? (await findAlias(db, access, { id: of.aliasId })).alias
+      : (await findSpec(db, access, of.specId)).alias;
   const where =
     'aliasId' in of
       ? inArray(
@@ -244,8 +234,7 @@ export async function listBuilds(
 }
 
 /** A build of the workspace, with its alias. */
-export async function findBuild(db: Db, user: User, slug: string, buildId: number) {
-  const access = await workspaceAccess(db, user, slug);
+export async function findBuild(db: Db, access: WorkspaceAccess, buildId: number) {
   const [row] = await db
     .select({ build: softwareBuilds, alias: softwareAliases })
     .from(softwareBuilds)
@@ -256,20 +245,19 @@ export async function findBuild(db: Db, user: User, slug: string, buildId: numbe
   return row;
 }
 
-export async function buildDetails(db: Db, user: User, slug: string, buildId: number) {
-  const { build, alias } = await findBuild(db, user, slug, buildId);
+export async function buildDetails(db: Db, access: WorkspaceAccess, buildId: number) {
+  const { build, alias } = await findBuild(db, access, buildId);
   return presentBuild(build, alias);
 }
 
 /** `GET .../build/logs/{id}`: log lines in order, a page at a time; `nextToken` continues where this page ended. */
 export async function buildLogs(
   db: Db,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   buildId: number,
   query: z.infer<typeof buildLogsQuery>,
 ) {
-  await findBuild(db, user, slug, buildId);
+  await findBuild(db, access, buildId);
   const after = query.pageToken ? Number(query.pageToken) : 0;
   const rows = await db
     .select()
@@ -284,8 +272,8 @@ export async function buildLogs(
 }
 
 /** The lockfile of a built build, as text (`pip install -r` reads it). */
-export async function buildLockfile(db: Db, user: User, slug: string, buildId: number): Promise<string> {
-  const { build } = await findBuild(db, user, slug, buildId);
+export async function buildLockfile(db: Db, access: WorkspaceAccess, buildId: number): Promise<string> {
+  const { build } = await findBuild(db, access, buildId);
   if (!build.lockfile) throw notFound('This build has no lockfile: it has not been built.');
   return build.lockfile;
 }

@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { currentUser } from '../../http/auth.js';
 import { offsetQuery } from '../../http/pagination.js';
 import { detailSchema, z } from '../../http/zod.js';
+import { scopeOf, workspaceOf } from '../identity/index.js';
 import { approximateBody, approximatedSchema, approximatePackages, packageLevels } from './approximate.js';
 import { requestUpload } from './files.js';
 import * as queries from './queries.js';
@@ -30,6 +30,8 @@ import { createSpec } from './specs.js';
 
 const tags = ['software'];
 const user = { auth: 'user' } as const;
+/** Readers of the path's workspace (`account`). */
+const reader = { auth: 'user', workspace: 'read' } as const;
 const base = '/api/v2/software-environment/account/:account';
 
 export function registerSoftwareRoutes(app: App, deps: Deps): void {
@@ -38,7 +40,7 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description:
@@ -49,18 +51,16 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const caller = currentUser(request);
-      const { alias } = await createSpec(deps, caller, request.params.account, request.body);
-      return reply
-        .code(201)
-        .send(await queries.aliasDetails(db, caller, request.params.account, { id: alias.id }));
+      const access = workspaceOf(request);
+      const { alias } = await createSpec(deps, access, request.body);
+      return reply.code(201).send(await queries.aliasDetails(db, access, { id: alias.id }));
     },
   );
 
   app.post(
     `${base}/package-upload`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: workspaceParams,
@@ -68,94 +68,78 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
         response: { 200: packageUploadSchema },
       },
     },
-    async (request) => requestUpload(deps, currentUser(request), request.params.account, request.body),
+    async (request) => requestUpload(deps, workspaceOf(request), request.body),
   );
 
   app.get(
     `${base}/alias`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: workspaceParams, querystring: aliasListQuery, response: { 200: aliasPage } },
     },
-    async (request) => queries.listAliases(db, currentUser(request), request.params.account, request.query),
+    async (request) => queries.listAliases(db, workspaceOf(request), request.query),
   );
 
   app.get(
     `${base}/alias/name/:name`,
-    { config: user, schema: { tags, params: nameParams, response: { 200: aliasSchema } } },
-    async (request) =>
-      queries.aliasDetails(db, currentUser(request), request.params.account, { name: request.params.name }),
+    { config: reader, schema: { tags, params: nameParams, response: { 200: aliasSchema } } },
+    async (request) => queries.aliasDetails(db, workspaceOf(request), { name: request.params.name }),
   );
 
   app.delete(
     `${base}/alias/name/:name`,
-    { config: user, schema: { tags, params: nameParams, response: { 200: detailSchema } } },
+    { config: reader, schema: { tags, params: nameParams, response: { 200: detailSchema } } },
     async (request) => {
-      await queries.deleteAlias(db, currentUser(request), request.params.account, request.params.name);
+      await queries.deleteAlias(db, workspaceOf(request), request.params.name);
       return { detail: `Deleted ${request.params.name}.` };
     },
   );
 
   app.get(
     `${base}/alias/id/:pk`,
-    { config: user, schema: { tags, params: pkParams, response: { 200: aliasSchema } } },
-    async (request) =>
-      queries.aliasDetails(db, currentUser(request), request.params.account, { id: request.params.pk }),
+    { config: reader, schema: { tags, params: pkParams, response: { 200: aliasSchema } } },
+    async (request) => queries.aliasDetails(db, workspaceOf(request), { id: request.params.pk }),
   );
 
   app.get(
     `${base}/alias/id/:id/builds`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: idParams, querystring: offsetQuery, response: { 200: buildPage } },
     },
     async (request) =>
-      queries.listBuilds(
-        db,
-        currentUser(request),
-        request.params.account,
-        { aliasId: request.params.id },
-        request.query,
-      ),
+      queries.listBuilds(db, workspaceOf(request), { aliasId: request.params.id }, request.query),
   );
 
   app.get(
     `${base}/alias/:pk/specs`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: pkParams, querystring: offsetQuery, response: { 200: specPage } },
     },
-    async (request) =>
-      queries.aliasSpecs(db, currentUser(request), request.params.account, request.params.pk, request.query),
+    async (request) => queries.aliasSpecs(db, workspaceOf(request), request.params.pk, request.query),
   );
 
   app.get(
     `${base}/spec/:pk`,
-    { config: user, schema: { tags, params: pkParams, response: { 200: specSchema } } },
-    async (request) =>
-      queries.specDetails(db, currentUser(request), request.params.account, request.params.pk),
+    { config: reader, schema: { tags, params: pkParams, response: { 200: specSchema } } },
+    async (request) => queries.specDetails(db, workspaceOf(request), request.params.pk),
   );
 
   app.get(
     `${base}/spec/:id/builds`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: idParams, querystring: offsetQuery, response: { 200: buildPage } },
     },
     async (request) =>
-      queries.listBuilds(
-        db,
-        currentUser(request),
-        request.params.account,
-        { specId: request.params.id },
-        request.query,
-      ),
+      queries.listBuilds(db, workspaceOf(request), { specId: request.params.id }, request.query),
   );
 
   app.get(
     `${base}/spec-yaml/:id`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'The spec as a conda environment.yml.',
@@ -167,30 +151,28 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
       reply
         .type('text/yaml; charset=utf-8')
         .header('content-disposition', 'attachment; filename="env.yaml"')
-        .send(await queries.specYaml(db, currentUser(request), request.params.account, request.params.id)),
+        .send(await queries.specYaml(db, workspaceOf(request), request.params.id)),
   );
 
   app.get(
     `${base}/build/:id`,
-    { config: user, schema: { tags, params: idParams, response: { 200: buildSchema } } },
-    async (request) =>
-      queries.buildDetails(db, currentUser(request), request.params.account, request.params.id),
+    { config: reader, schema: { tags, params: idParams, response: { 200: buildSchema } } },
+    async (request) => queries.buildDetails(db, workspaceOf(request), request.params.id),
   );
 
   app.get(
     `${base}/build/logs/:id`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: idParams, querystring: buildLogsQuery, response: { 200: buildLogsSchema } },
     },
-    async (request) =>
-      queries.buildLogs(db, currentUser(request), request.params.account, request.params.id, request.query),
+    async (request) => queries.buildLogs(db, workspaceOf(request), request.params.id, request.query),
   );
 
   app.get(
     `${base}/build/:id/lockfile`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'What the build installed, `name==version` a line: `pip install -r` recreates it.',
@@ -202,21 +184,25 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
       reply
         .type('text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="lockfile-${request.params.id}.txt"`)
-        .send(
-          await queries.buildLockfile(db, currentUser(request), request.params.account, request.params.id),
-        ),
+        .send(await queries.buildLockfile(db, workspaceOf(request), request.params.id)),
   );
 
   app.get(
     '/api/v2/software-environment/alias',
-    { config: user, schema: { tags, querystring: scopedAliasQuery, response: { 200: aliasPage } } },
-    async (request) => queries.scopedAliases(db, currentUser(request), request.query),
+    {
+      config: { auth: 'user', scope: 'filters' },
+      schema: { tags, querystring: scopedAliasQuery, response: { 200: aliasPage } },
+    },
+    async (request) => queries.scopedAliases(db, scopeOf(request), request.query),
   );
 
   app.get(
     '/api/v2/software-environment/values',
-    { config: user, schema: { tags, querystring: valuesQuery, response: { 200: z.array(z.string()) } } },
-    async (request) => queries.filterValues(db, currentUser(request), request.query),
+    {
+      config: { auth: 'user', scope: 'visible' },
+      schema: { tags, querystring: valuesQuery, response: { 200: z.array(z.string()) } },
+    },
+    async (request) => queries.filterValues(db, scopeOf(request), request.query),
   );
 
   app.post(

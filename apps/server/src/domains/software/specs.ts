@@ -8,11 +8,10 @@ import {
   softwareAliases,
   softwareBuilds,
   softwareSpecs,
-  type User,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
-import { type WorkspaceAccess, workspaceAccess } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import type { CreateSpecBody } from './schemas.js';
 
 /** Package-synced environments are named after their content (the console shows them as synced). */
@@ -33,12 +32,11 @@ export function assertMayCreate(access: WorkspaceAccess): void {
  */
 export async function createSpec(
   deps: Pick<Deps, 'db' | 'loops' | 'backends'>,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: CreateSpecBody,
 ): Promise<{ alias: SoftwareAlias; queued: boolean }> {
   const { db } = deps;
-  const access = await workspaceAccess(db, user, slug);
+  const { user } = access;
   assertMayCreate(access);
   const md5 = (body.md5 ?? specMd5(body)).toLowerCase();
   const packageSync = !body.name;

@@ -1,7 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
-import { accountParams, workspaceAccess } from '../../identity/index.js';
+import { accountParams, workspaceOf } from '../../identity/index.js';
 import { accountOptionsSchema, backendOptionsSchema, workspaceParams } from './schemas.js';
 import { accountOptions } from './workspace-options.js';
 
@@ -13,7 +12,7 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v1/:account/backend_options/',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', workspace: 'read' },
       schema: {
         tags: ['clusters'],
         description: "The backend the workspace's new clusters run on, as clients choose defaults by it.",
@@ -22,7 +21,7 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(deps.db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       const backend = await deps.backends.forWorkspace(access.workspace.id);
       const { capabilities } = backend;
       return {
@@ -35,10 +34,9 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/user/account/:account/options',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', workspace: 'read' },
       schema: { tags: ['users'], params: accountParams, response: { 200: accountOptionsSchema } },
     },
-    async (request) =>
-      accountOptions(deps, await workspaceAccess(deps.db, currentUser(request), request.params.account)),
+    async (request) => accountOptions(deps, workspaceOf(request)),
   );
 }

@@ -1,20 +1,19 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
-import { workspaceAccess } from '../../identity/index.js';
+import { workspaceOf } from '../../identity/index.js';
 import { assertMayCreate } from '../access.js';
 import { certificateParams, certificateRequest, certificateSchema, workspaceParams } from './schemas.js';
 import { certificateStatus, requestCertificate } from './service.js';
 
 const tags = ['clusters'];
-const user = { auth: 'user' } as const;
+const reader = { auth: 'user', workspace: 'read' } as const;
 const base = '/api/v2/clusters/account/:account/https-certificate';
 
 export function registerHttpsCertificateRoutes(app: App, { db }: Deps): void {
   app.post(
     base,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description:
@@ -27,17 +26,16 @@ export function registerHttpsCertificateRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const access = await workspaceAccess(db, caller, request.params.account);
+      const access = workspaceOf(request);
       assertMayCreate(access);
-      return requestCertificate(db, caller, access, request.body.subdomain);
+      return requestCertificate(db, access.user, access, request.body.subdomain);
     },
   );
 
   app.get(
     `${base}/:subdomain`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'The status of a requested certificate: `ready`/`continue` go, `in use`/`error` stop.',
@@ -46,8 +44,7 @@ export function registerHttpsCertificateRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return certificateStatus(db, access, request.params.subdomain);
+      return certificateStatus(db, workspaceOf(request), request.params.subdomain);
     },
   );
 }

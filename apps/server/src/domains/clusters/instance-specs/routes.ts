@@ -1,20 +1,19 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
-import { workspaceAccess } from '../../identity/index.js';
+import { workspaceOf } from '../../identity/index.js';
 import { instanceSpecSchema, specParams, workspaceParams } from './schemas.js';
 import { findInstanceSpec, listInstanceSpecs } from './service.js';
 
 const tags = ['instances'];
-const user = { auth: 'user' } as const;
+const reader = { auth: 'user', workspace: 'read' } as const;
 const base = '/api/v2/instance_specs/account/:account';
 
 export function registerInstanceSpecRoutes(app: App, { db }: Deps): void {
   app.get(
     `${base}/`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description:
@@ -25,16 +24,16 @@ export function registerInstanceSpecRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       return listInstanceSpecs(db, access.workspace.id, request.query);
     },
   );
 
   app.get(
     `${base}/id/:pk`,
-    { config: user, schema: { tags, params: specParams, response: { 200: instanceSpecSchema } } },
+    { config: reader, schema: { tags, params: specParams, response: { 200: instanceSpecSchema } } },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       return findInstanceSpec(db, access.workspace.id, request.params.pk);
     },
   );

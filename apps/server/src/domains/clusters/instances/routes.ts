@@ -1,9 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/index.js';
+import { workspaceOf } from '../../identity/index.js';
 import { instanceLogsQuery, logRowSchema } from '../logs/schemas.js';
 import { instanceLogLines } from '../logs/service.js';
 import { presentInstance } from '../present.js';
@@ -11,18 +10,15 @@ import { instanceSchema } from '../schemas.js';
 import { findInstance, listInstances } from './service.js';
 
 const tags = ['instances'];
-const user = { auth: 'user' } as const;
+const reader = { auth: 'user', workspace: 'read' } as const;
 const base = '/api/v2/instances/:account';
 const accountParams = z.object({ account: text(64) });
 
 export function registerInstanceRoutes(app: App, { db }: Deps): void {
-  const workspaceOf = async (request: Parameters<typeof currentUser>[0], slug: string) =>
-    (await workspaceAccess(db, currentUser(request), slug)).workspace;
-
   app.get(
     `${base}/`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: accountParams,
@@ -30,19 +26,18 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(instanceSchema) },
       },
     },
-    async (request) =>
-      listInstances(db, (await workspaceOf(request, request.params.account)).id, request.query),
+    async (request) => listInstances(db, workspaceOf(request).workspace.id, request.query),
   );
 
   app.get(
     `${base}/id/:pk`,
     {
-      config: user,
+      config: reader,
       schema: { tags, params: accountParams.extend({ pk: id }), response: { 200: instanceSchema } },
     },
     async (request) =>
       presentInstance(
-        await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
+        await findInstance(db, workspaceOf(request).workspace.id, {
           id: request.params.pk,
         }),
       ),
@@ -51,7 +46,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
   app.get(
     `${base}/id/:instance_id/logs`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: accountParams.extend({ instance_id: id }),
@@ -60,7 +55,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const found = await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
+      const found = await findInstance(db, workspaceOf(request).workspace.id, {
         id: request.params.instance_id,
       });
       return instanceLogLines(db, found.id, request.query);
@@ -70,7 +65,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
   app.get(
     `${base}/instance/:instance_name/logs`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: accountParams.extend({ instance_name: text(200) }),
@@ -79,7 +74,7 @@ export function registerInstanceRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) => {
-      const found = await findInstance(db, (await workspaceOf(request, request.params.account)).id, {
+      const found = await findInstance(db, workspaceOf(request).workspace.id, {
         name: request.params.instance_name,
       });
       return instanceLogLines(db, found.id, request.query);

@@ -2,8 +2,8 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/index.js';
-import { clusterAccess } from '../access.js';
+import { workspaceOf } from '../../identity/index.js';
+import { clusterOf } from '../access.js';
 import {
   addWorkersBody,
   listWorkersQuery,
@@ -16,7 +16,8 @@ import {
 import * as service from './service.js';
 
 const tags = ['workers'];
-const user = { auth: 'user' } as const;
+/** Readers of the path's cluster (`cluster`) in its workspace (`account`). */
+const ofCluster = { auth: 'user', cluster: { param: 'cluster' } } as const;
 const base = '/api/v2/workers/account/:account';
 
 export function registerWorkerRoutes(app: App, deps: Deps): void {
@@ -25,7 +26,7 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/cluster/:cluster/`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         params: workersParams,
@@ -34,12 +35,7 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const { cluster } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.cluster,
-      );
+      const { cluster } = clusterOf(request);
       return service.listWorkers(db, cluster.id, request.query);
     },
   );
@@ -47,7 +43,7 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/cluster/:cluster/`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description: 'Adds `n_workers` workers.',
@@ -57,16 +53,16 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const caller = currentUser(request);
-      const target = await clusterAccess(db, caller, request.params.account, request.params.cluster);
-      return reply.code(201).send(await service.addWorkers(deps, caller, target, request.body));
+      return reply
+        .code(201)
+        .send(await service.addWorkers(deps, currentUser(request), clusterOf(request), request.body));
     },
   );
 
   app.delete(
     `${base}/cluster/:cluster/`,
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description:
@@ -77,17 +73,18 @@ export function registerWorkerRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const target = await clusterAccess(db, caller, request.params.account, request.params.cluster);
-      return service.removeWorkers(deps, caller, target, request.query);
+      return service.removeWorkers(deps, currentUser(request), clusterOf(request), request.query);
     },
   );
 
   app.get(
     `${base}/id/:pk`,
-    { config: user, schema: { tags, params: workerParams, response: { 200: workerSchema } } },
+    {
+      config: { auth: 'user', workspace: 'read' },
+      schema: { tags, params: workerParams, response: { 200: workerSchema } },
+    },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       return service.getWorker(db, access.workspace.id, request.params.pk);
     },
   );

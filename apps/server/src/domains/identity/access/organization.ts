@@ -14,6 +14,8 @@ import { notFound, permissionDenied } from '../../../http/errors.js';
 import { MESSAGES } from './messages.js';
 
 export interface OrganizationAccess {
+  /** Who asked. */
+  user: User;
   organization: Organization;
   membership: OrganizationMembership | null;
   /** Organization admin. */
@@ -64,6 +66,7 @@ export async function organizationAccess(
   const isAdmin = row.membership?.role === 'admin';
   const adminOf = new Set(ownMemberships.filter((m) => m.isAdmin).map((m) => m.workspaceId));
   const access: OrganizationAccess = {
+    user,
     organization: row.organization,
     membership: row.membership,
     isAdmin,

@@ -14,6 +14,8 @@ import { ApiError, permissionDenied } from '../../../http/errors.js';
 import { MESSAGES } from './messages.js';
 
 export interface WorkspaceAccess {
+  /** Who asked. */
+  user: User;
   workspace: Workspace;
   organization: Organization;
   membership: WorkspaceMembership | null;
@@ -79,6 +81,7 @@ export async function workspaceAccessBy(
   const isOrganizationAdmin = row.orgRole === 'admin';
   if (!row.membership && !isOrganizationAdmin && !user.isStaff) throw workspaceNotFound(shown);
   const access: WorkspaceAccess = {
+    user,
     workspace: row.workspace,
     organization: row.organization,
     membership: row.membership,

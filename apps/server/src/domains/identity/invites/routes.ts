@@ -1,8 +1,9 @@
+import type { FastifyContextConfig } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
+import { numericParam, organizationOf, workspaceOf } from '../access/resolve.js';
 import { organizationParams } from '../memberships/schemas.js';
 import { previewInvite } from './preview.js';
 import {
@@ -19,11 +20,30 @@ import {
 import * as invites from './service.js';
 
 const tags = ['invites'];
-const user = { auth: 'user' } as const;
 const base = '/api/v2/users/invites';
 
 export function registerInviteRoutes(app: App, deps: Deps): void {
   const { db } = deps;
+  /** The caller's standing in the organization of the invite the path names. */
+  const ofInvite = (need: 'read' | 'members') =>
+    ({
+      auth: 'user',
+      organization: {
+        need,
+        key: async (request) =>
+          (await invites.findInvite(db, numericParam(request, 'invite_id'))).organizationId,
+      },
+    }) as const satisfies FastifyContextConfig;
+  /** Admins of the workspace of the workspace invite the path names. */
+  const ofWorkspaceInvite = {
+    auth: 'user',
+    workspace: {
+      need: 'admin',
+      key: async (request) => ({
+        id: (await invites.findWorkspaceInvite(db, numericParam(request, 'invite_id'))).row.workspaceId,
+      }),
+    },
+  } as const satisfies FastifyContextConfig;
 
   app.get(
     `${base}/token/:token`,
@@ -42,38 +62,39 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
 
   app.get(
     `${base}/organization-invite/:invite_id`,
-    { config: user, schema: { tags, params: inviteParams, response: { 200: inviteSchema } } },
-    async (request) => invites.getInvite(db, currentUser(request), request.params.invite_id),
+    { config: ofInvite('read'), schema: { tags, params: inviteParams, response: { 200: inviteSchema } } },
+    async (request) => invites.getInvite(db, organizationOf(request), request.params.invite_id),
   );
 
   app.patch(
     `${base}/organization-invite/:invite_id`,
     {
-      config: user,
+      config: ofInvite('members'),
       schema: { tags, params: inviteParams, body: updateInviteBody, response: { 200: inviteSchema } },
     },
-    async (request) => invites.updateInvite(db, currentUser(request), request.params.invite_id, request.body),
+    async (request) =>
+      invites.updateInvite(db, organizationOf(request), request.params.invite_id, request.body),
   );
 
   app.delete(
     `${base}/organization-invite/:invite_id`,
-    { config: user, schema: { tags, params: inviteParams, response: { 204: z.null() } } },
+    { config: ofInvite('members'), schema: { tags, params: inviteParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await invites.deleteInvite(db, currentUser(request), request.params.invite_id);
+      await invites.deleteInvite(db, organizationOf(request), request.params.invite_id);
       return reply.code(204).send(null);
     },
   );
 
   app.post(
     `${base}/organization-invite-resend/:invite_id`,
-    { config: user, schema: { tags, params: inviteParams, response: { 200: inviteSchema } } },
-    async (request) => invites.resendInvite(deps, currentUser(request), request.params.invite_id),
+    { config: ofInvite('members'), schema: { tags, params: inviteParams, response: { 200: inviteSchema } } },
+    async (request) => invites.resendInvite(deps, organizationOf(request), request.params.invite_id),
   );
 
   app.patch(
     `${base}/workspace-invite/:invite_id`,
     {
-      config: user,
+      config: ofWorkspaceInvite,
       schema: {
         tags,
         params: inviteParams,
@@ -82,14 +103,14 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      invites.updateWorkspaceInvite(db, currentUser(request), request.params.invite_id, request.body),
+      invites.updateWorkspaceInvite(db, workspaceOf(request), request.params.invite_id, request.body),
   );
 
   app.delete(
     `${base}/workspace-invite/:invite_id`,
-    { config: user, schema: { tags, params: inviteParams, response: { 204: z.null() } } },
+    { config: ofWorkspaceInvite, schema: { tags, params: inviteParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await invites.deleteWorkspaceInvite(db, currentUser(request), request.params.invite_id);
+      await invites.deleteWorkspaceInvite(db, workspaceOf(request), request.params.invite_id);
       return reply.code(204).send(null);
     },
   );
@@ -97,7 +118,7 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/organization/:organization_id`,
     {
-      config: user,
+      config: { auth: 'user', organization: 'read' },
       schema: {
         tags,
         params: organizationParams,
@@ -105,19 +126,16 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
         response: { 200: itemsOf(inviteSchema) },
       },
     },
-    async (request) =>
-      invites.listOrganizationInvites(
-        db,
-        currentUser(request),
-        request.params.organization_id,
-        request.query,
-      ),
+    async (request) => invites.listOrganizationInvites(db, organizationOf(request), request.query),
   );
 
   app.get(
     `${base}/workspace/:workspace_id`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        workspace: { key: (request) => ({ id: numericParam(request, 'workspace_id') }) },
+      },
       schema: {
         tags,
         params: workspaceIdParams,
@@ -125,7 +143,6 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
         response: { 200: itemsOf(workspaceInviteListItem) },
       },
     },
-    async (request) =>
-      invites.listWorkspaceInvites(db, currentUser(request), request.params.workspace_id, request.query),
+    async (request) => invites.listWorkspaceInvites(db, workspaceOf(request), request.query),
   );
 }

@@ -16,12 +16,8 @@ import { days, isoTime } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import { inviteEmail } from '../../../mail/templates.js';
 import { MESSAGES } from '../access/messages.js';
-import {
-  mayRemoveFromOrganization,
-  type OrganizationAccess,
-  organizationAccess,
-} from '../access/organization.js';
-import { workspaceAccessBy } from '../access/workspace.js';
+import { mayRemoveFromOrganization, type OrganizationAccess } from '../access/organization.js';
+import type { WorkspaceAccess } from '../access/workspace.js';
 import type { WorkspaceRowInput } from '../memberships/schemas.js';
 import { applyRowPlan, isEmptyPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
 import type {
@@ -166,10 +162,17 @@ async function mailInvite(
   );
 }
 
-async function inviteAccess(db: Db, user: User, inviteId: number, need: 'read' | 'members') {
+/** An organization invite by id; its organization is what the invite routes resolve access to. */
+export async function findInvite(db: Db, inviteId: number): Promise<OrganizationInvite> {
   const [invite] = await db.select().from(organizationInvites).where(eq(organizationInvites.id, inviteId));
   if (!invite) throw notFound();
-  const access = await organizationAccess(db, user, invite.organizationId, need);
+  return invite;
+}
+
+/** An invite of the organization the caller was resolved access to. */
+async function inviteIn(db: Db, access: OrganizationAccess, inviteId: number) {
+  const invite = await findInvite(db, inviteId);
+  if (invite.organizationId !== access.organization.id) throw notFound();
   return { invite, access };
 }
 
@@ -192,18 +195,17 @@ function assertMayRemove(
     throw permissionDenied(MESSAGES.organizationAdmin);
 }
 
-export async function getInvite(db: Db, user: User, inviteId: number): Promise<Invite> {
-  const { invite } = await inviteAccess(db, user, inviteId, 'read');
+export async function getInvite(db: Db, access: OrganizationAccess, inviteId: number): Promise<Invite> {
+  const { invite } = await inviteIn(db, access, inviteId);
   return (await presentInvites(db, [invite]))[0]!;
 }
 
 export async function listOrganizationInvites(
   db: Db,
-  user: User,
-  organizationId: number,
+  { organization }: OrganizationAccess,
   page: OffsetQuery,
 ): Promise<{ items: Invite[]; count: number }> {
-  await organizationAccess(db, user, organizationId, 'read');
+  const organizationId = organization.id;
   const where = eq(organizationInvites.organizationId, organizationId);
   const { rows, count } = await paginate(
     page,
@@ -215,11 +217,10 @@ export async function listOrganizationInvites(
 
 export async function listWorkspaceInvites(
   db: Db,
-  user: User,
-  workspaceId: number,
+  { workspace }: WorkspaceAccess,
   page: OffsetQuery,
 ): Promise<{ items: z.infer<typeof workspaceInviteListItem>[]; count: number }> {
-  await workspaceAccessBy(db, user, { id: workspaceId });
+  const workspaceId = workspace.id;
   const where = eq(workspaceInvites.workspaceId, workspaceId);
   const { rows, count } = await paginate(
     page,
@@ -243,11 +244,11 @@ export async function listWorkspaceInvites(
 
 export async function updateInvite(
   db: Db,
-  user: User,
+  organizationAccess: OrganizationAccess,
   inviteId: number,
   input: z.infer<typeof updateInviteBody>,
 ): Promise<Invite> {
-  const { invite, access } = await inviteAccess(db, user, inviteId, 'members');
+  const { invite, access } = await inviteIn(db, organizationAccess, inviteId);
   if (input.role !== undefined && input.role !== invite.role && !access.isAdmin)
     throw permissionDenied(MESSAGES.organizationAdmin);
   const current = await currentRows(db, inviteId);
@@ -263,19 +264,27 @@ export async function updateInvite(
         tx.insert(workspaceInvites).values(inviteRows(inviteId, rows)),
       );
   });
-  return getInvite(db, user, inviteId);
+  return getInvite(db, access, inviteId);
 }
 
-export async function deleteInvite(db: Db, user: User, inviteId: number): Promise<void> {
-  const { invite, access } = await inviteAccess(db, user, inviteId, 'members');
+export async function deleteInvite(
+  db: Db,
+  organizationAccess: OrganizationAccess,
+  inviteId: number,
+): Promise<void> {
+  const { invite, access } = await inviteIn(db, organizationAccess, inviteId);
   assertMayRemove(access, invite, await currentRows(db, inviteId));
   await db.delete(organizationInvites).where(eq(organizationInvites.id, inviteId));
 }
 
 /** Mails the invitation again with a new token (the old link stops working) and a fresh expiration. */
-export async function resendInvite(deps: Deps, user: User, inviteId: number): Promise<Invite> {
+export async function resendInvite(
+  deps: Deps,
+  organizationAccess: OrganizationAccess,
+  inviteId: number,
+): Promise<Invite> {
   const { db } = deps;
-  const { invite, access } = await inviteAccess(db, user, inviteId, 'members');
+  const { invite, access } = await inviteIn(db, organizationAccess, inviteId);
   await db.transaction(async (tx) => {
     const { token, tokenHash } = mintInviteToken();
     const [renewed] = await tx
@@ -283,30 +292,37 @@ export async function resendInvite(deps: Deps, user: User, inviteId: number): Pr
       .set({ expiration: new Date(Date.now() + INVITE_TTL), tokenHash })
       .where(eq(organizationInvites.id, invite.id))
       .returning();
-    await mailInvite(tx, deps, { invite: renewed!, token }, access.organization, user);
+    await mailInvite(tx, deps, { invite: renewed!, token }, access.organization, access.user);
   });
   deps.loops.wake('mail-outbox');
-  return getInvite(db, user, inviteId);
+  return getInvite(db, access, inviteId);
 }
 
-async function workspaceInviteAccess(db: Db, user: User, workspaceInviteId: number) {
+/** A workspace invite row by id; its workspace is what the workspace-invite routes resolve access to. */
+export async function findWorkspaceInvite(db: Db, workspaceInviteId: number) {
   const [row] = await db
     .select({ row: workspaceInvites, invite: organizationInvites })
     .from(workspaceInvites)
     .innerJoin(organizationInvites, eq(organizationInvites.id, workspaceInvites.organizationInviteId))
     .where(eq(workspaceInvites.id, workspaceInviteId));
   if (!row) throw notFound();
-  await workspaceAccessBy(db, user, { id: row.row.workspaceId }, 'admin');
+  return row;
+}
+
+/** A workspace invite of the workspace the caller administers. */
+async function workspaceInviteIn(db: Db, access: WorkspaceAccess, workspaceInviteId: number) {
+  const row = await findWorkspaceInvite(db, workspaceInviteId);
+  if (row.row.workspaceId !== access.workspace.id) throw notFound();
   return row;
 }
 
 export async function updateWorkspaceInvite(
   db: Db,
-  user: User,
+  access: WorkspaceAccess,
   workspaceInviteId: number,
   input: z.infer<typeof updateWorkspaceInviteBody>,
 ): Promise<z.infer<typeof workspaceInviteSchema>> {
-  const { row, invite } = await workspaceInviteAccess(db, user, workspaceInviteId);
+  const { row, invite } = await workspaceInviteIn(db, access, workspaceInviteId);
   const changes = {
     ...(input.is_admin !== undefined && { isAdmin: input.is_admin }),
     ...(input.core_limit !== undefined && { coreLimit: input.core_limit }),
@@ -321,7 +337,11 @@ export async function updateWorkspaceInvite(
   return presentWorkspaceInvite(updated!, invite);
 }
 
-export async function deleteWorkspaceInvite(db: Db, user: User, workspaceInviteId: number): Promise<void> {
-  await workspaceInviteAccess(db, user, workspaceInviteId);
+export async function deleteWorkspaceInvite(
+  db: Db,
+  access: WorkspaceAccess,
+  workspaceInviteId: number,
+): Promise<void> {
+  await workspaceInviteIn(db, access, workspaceInviteId);
   await db.delete(workspaceInvites).where(eq(workspaceInvites.id, workspaceInviteId));
 }

@@ -5,7 +5,6 @@ import {
   organizationInvites,
   organizationMemberships,
   organizations,
-  type User,
   users,
   workspaceMemberships,
   workspaces,
@@ -23,7 +22,7 @@ import { countRows, type OffsetQuery, paginate } from '../../../http/pagination.
 import type { z } from '../../../http/zod.js';
 import { contains } from '../../../lib/sql.js';
 import { MESSAGES } from '../access/messages.js';
-import { mayRemoveFromOrganization, organizationAccess } from '../access/organization.js';
+import { mayRemoveFromOrganization, type OrganizationAccess } from '../access/organization.js';
 import { isEmail } from '../auth/rules.js';
 import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
@@ -39,7 +38,7 @@ type Membership = z.infer<typeof organizationMembershipSchema>;
 
 const lastAdmin = () => badRequest('An organization must have at least one admin.', 'LAST_ADMIN');
 
-async function membershipRow(db: Db, membershipId: number) {
+export async function membershipRow(db: Db, membershipId: number) {
   const [row] = await db
     .select({ membership: organizationMemberships, organization: organizations })
     .from(organizationMemberships)
@@ -88,11 +87,10 @@ async function otherAdmins(db: Db, organizationId: number, membershipId: number)
 
 export async function listMembers(
   db: Db,
-  user: User,
-  organizationId: number,
+  { organization }: OrganizationAccess,
   query: OffsetQuery & { search?: string | undefined },
 ): Promise<{ items: Membership[]; count: number }> {
-  const { organization } = await organizationAccess(db, user, organizationId, 'read');
+  const organizationId = organization.id;
   const where = and(
     eq(organizationMemberships.organizationId, organizationId),
     query.search ? contains(users.username, query.search) : undefined,
@@ -122,9 +120,14 @@ export async function listMembers(
   };
 }
 
-export async function getMembership(db: Db, user: User, membershipId: number): Promise<Membership> {
+/** A membership of the organization the caller reads (the route resolves it from the membership). */
+export async function getMembership(
+  db: Db,
+  access: OrganizationAccess,
+  membershipId: number,
+): Promise<Membership> {
   const row = await membershipRow(db, membershipId);
-  await organizationAccess(db, user, row.organization.id, 'read');
+  if (row.organization.id !== access.organization.id) throw notFound();
   return (await presentMemberships(db, [row]))[0]!;
 }
 
@@ -152,9 +155,12 @@ async function assertMemberLimit(db: Db, organization: Organization): Promise<vo
  * Adds someone by username or email. A known user becomes a member at once; an unknown email
  * is invited (the invite is mailed); an unknown username is an error the form shows on its field.
  */
-export async function addMembership(deps: Deps, user: User, input: z.infer<typeof addMembershipBody>) {
+export async function addMembership(
+  deps: Deps,
+  access: OrganizationAccess,
+  input: z.infer<typeof addMembershipBody>,
+) {
   const { db } = deps;
-  const access = await organizationAccess(db, user, input.organization_id, 'members');
   if (input.role === 'admin' && !access.isAdmin) throw permissionDenied(MESSAGES.organizationAdmin);
   const plan = await planWorkspaceRows(db, access, [], input.workspaces);
   if (!access.isAdmin && plan.insert.length === 0) throw permissionDenied(MESSAGES.addTeammates);
@@ -223,7 +229,7 @@ export async function addMembership(deps: Deps, user: User, input: z.infer<typeo
       email: entry,
       role: input.role,
       workspaces: plan.insert,
-      invitedBy: user,
+      invitedBy: access.user,
     });
     return { membership: null, invite };
   });
@@ -233,12 +239,12 @@ export async function addMembership(deps: Deps, user: User, input: z.infer<typeo
 
 export async function updateMembership(
   db: Db,
-  user: User,
+  access: OrganizationAccess,
   membershipId: number,
   input: z.infer<typeof updateMembershipBody>,
 ): Promise<Membership> {
   const { membership } = await membershipRow(db, membershipId);
-  const access = await organizationAccess(db, user, membership.organizationId, 'members');
+  if (membership.organizationId !== access.organization.id) throw notFound();
   const roleChange = input.role !== undefined && input.role !== membership.role ? input.role : null;
   if (roleChange && !access.isAdmin) throw permissionDenied(MESSAGES.organizationAdmin);
   if (roleChange === 'member' && (await otherAdmins(db, membership.organizationId, membershipId)) === 0)
@@ -256,13 +262,17 @@ export async function updateMembership(
     );
     if (plan.remove.length > 0) await repairDefaults(tx, [membership.userId]);
   });
-  return getMembership(db, user, membershipId);
+  return getMembership(db, access, membershipId);
 }
 
 /** Takes a member out of the organization and all of its workspaces. */
-export async function removeMembership(db: Db, user: User, membershipId: number): Promise<void> {
+export async function removeMembership(
+  db: Db,
+  access: OrganizationAccess,
+  membershipId: number,
+): Promise<void> {
   const { membership } = await membershipRow(db, membershipId);
-  const access = await organizationAccess(db, user, membership.organizationId, 'members');
+  if (membership.organizationId !== access.organization.id) throw notFound();
   const current = await workspaceRowsOf(db, membership.organizationId, membership.userId);
   if (
     !mayRemoveFromOrganization(

@@ -1,8 +1,10 @@
+import type { FastifyContextConfig } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { itemsOf } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
+import { numericParam, organizationOf } from '../access/resolve.js';
 import { inviteSchema } from '../invites/schemas.js';
 import { organizationParams } from '../memberships/schemas.js';
 import * as members from './members.js';
@@ -23,6 +25,16 @@ import * as organizations from './service.js';
 
 const tags = ['organizations'];
 const user = { auth: 'user' } as const;
+/** The caller's standing in the organization of a membership the path names. */
+const ofMembership = (db: Deps['db'], need: 'read' | 'members') =>
+  ({
+    auth: 'user',
+    organization: {
+      need,
+      key: async (request) =>
+        (await members.membershipRow(db, numericParam(request, 'membership_id'))).organization.id,
+    },
+  }) as const satisfies FastifyContextConfig;
 const staff = { auth: 'staff' } as const;
 const base = '/api/v2/users/organizations';
 
@@ -53,16 +65,21 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
 
   app.get(
     `${base}/details/:organization_id`,
-    { config: user, schema: { tags, params: organizationParams, response: { 200: organizationSchema } } },
-    async (request) =>
-      organizations.organizationDetails(db, currentUser(request), request.params.organization_id),
+    {
+      config: { auth: 'user', organization: 'read' },
+      schema: { tags, params: organizationParams, response: { 200: organizationSchema } },
+    },
+    async (request) => organizations.organizationDetails(db, organizationOf(request)),
   );
 
   app.delete(
     `${base}/delete/:organization_id`,
-    { config: user, schema: { tags, params: organizationParams, response: { 204: z.null() } } },
+    {
+      config: { auth: 'user', organization: 'admin' },
+      schema: { tags, params: organizationParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
-      await organizations.deleteOrganization(db, currentUser(request), request.params.organization_id);
+      await organizations.deleteOrganization(db, organizationOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -70,7 +87,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/members/:organization_id`,
     {
-      config: user,
+      config: { auth: 'user', organization: 'read' },
       schema: {
         tags,
         params: organizationParams,
@@ -78,23 +95,28 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
         response: { 200: itemsOf(organizationMembershipSchema) },
       },
     },
-    async (request) =>
-      members.listMembers(db, currentUser(request), request.params.organization_id, request.query),
+    async (request) => members.listMembers(db, organizationOf(request), request.query),
   );
 
   app.get(
     `${base}/membership/:membership_id`,
     {
-      config: user,
+      config: ofMembership(db, 'read'),
       schema: { tags, params: membershipParams, response: { 200: organizationMembershipSchema } },
     },
-    async (request) => members.getMembership(db, currentUser(request), request.params.membership_id),
+    async (request) => members.getMembership(db, organizationOf(request), request.params.membership_id),
   );
 
   app.post(
     `${base}/add-membership`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        organization: {
+          need: 'members',
+          key: (request) => (request.body as { organization_id: number }).organization_id,
+        },
+      },
       schema: {
         tags,
         description:
@@ -113,13 +135,13 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await members.addMembership(deps, currentUser(request), request.body)),
+      reply.code(201).send(await members.addMembership(deps, organizationOf(request), request.body)),
   );
 
   app.patch(
     `${base}/update-membership/:membership_id`,
     {
-      config: user,
+      config: ofMembership(db, 'members'),
       schema: {
         tags,
         params: membershipParams,
@@ -128,14 +150,17 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      members.updateMembership(db, currentUser(request), request.params.membership_id, request.body),
+      members.updateMembership(db, organizationOf(request), request.params.membership_id, request.body),
   );
 
   app.delete(
     `${base}/remove-membership/:membership_id`,
-    { config: user, schema: { tags, params: membershipParams, response: { 204: z.null() } } },
+    {
+      config: ofMembership(db, 'members'),
+      schema: { tags, params: membershipParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
-      await members.removeMembership(db, currentUser(request), request.params.membership_id);
+      await members.removeMembership(db, organizationOf(request), request.params.membership_id);
       return reply.code(204).send(null);
     },
   );

@@ -19,7 +19,7 @@ import { type OffsetQuery, paginate } from '../../../http/pagination.js';
 import type { z } from '../../../http/zod.js';
 import { contains, startsWith } from '../../../lib/sql.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
-import { organizationAccess } from '../access/organization.js';
+import type { OrganizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
 import { creditsRenewAt } from '../plans/periods.js';
 import { activePlan, planGatesOf, startFirstPlan } from '../plans/service.js';
@@ -124,8 +124,7 @@ export async function createOrganization(db: Db, user: User, name: string): Prom
   return presentOrganization(db, organization, user);
 }
 
-export async function organizationDetails(db: Db, user: User, organizationId: number) {
-  const { organization } = await organizationAccess(db, user, organizationId, 'read');
+export async function organizationDetails(db: Db, { organization, user }: OrganizationAccess) {
   return presentOrganization(db, organization, user);
 }
 
@@ -216,8 +215,8 @@ export async function staffListValues(db: Db, prefix: string, limit: number) {
 }
 
 /** Deletes a shared organization with its workspaces, memberships and invitations. */
-export async function deleteOrganization(db: Db, user: User, organizationId: number): Promise<void> {
-  const { organization } = await organizationAccess(db, user, organizationId, 'admin');
+export async function deleteOrganization(db: Db, { organization }: OrganizationAccess): Promise<void> {
+  const organizationId = organization.id;
   if (organization.isPersonal)
     throw badRequest('Personal organizations cannot be deleted.', 'PERSONAL_ORGANIZATION');
   await db.transaction(async (tx) => {

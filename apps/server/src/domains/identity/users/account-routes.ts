@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
-import { workspaceAccess } from '../access/workspace.js';
+import { workspaceOf } from '../access/resolve.js';
 import { workspaceSchema } from '../workspaces/schemas.js';
 import { patchWorkspace } from '../workspaces/service.js';
 import {
@@ -26,6 +26,9 @@ import {
 
 const tags = ['users'];
 const user = { auth: 'user' } as const;
+/** Readers of the workspace the path names, and its admins. */
+const reader = { auth: 'user', workspace: 'read' } as const;
+const admin = { auth: 'user', workspace: 'admin' } as const;
 const account = '/api/v2/user/account/:account';
 
 /**
@@ -34,13 +37,11 @@ const account = '/api/v2/user/account/:account';
  */
 export function registerAccountRoutes(app: App, deps: Deps): void {
   const { db, config } = deps;
-  const read = (request: { params: { account: string } } & Parameters<typeof currentUser>[0]) =>
-    workspaceAccess(db, currentUser(request), request.params.account);
 
   app.get(
     `${account}/registry`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'Where the workspace’s software environments are kept: by this server (`local`).',
@@ -48,13 +49,13 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
         response: { 200: registrySchema },
       },
     },
-    async (request) => accountRegistry(config, await read(request)),
+    async (request) => accountRegistry(config, workspaceOf(request)),
   );
 
   app.post(
     `${account}/registry`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -64,16 +65,13 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
         response: { 200: registrySchema },
       },
     },
-    async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account, 'admin');
-      return setAccountRegistry(config, access, request.body);
-    },
+    async (request) => setAccountRegistry(config, workspaceOf(request), request.body),
   );
 
   app.get(
     `${account}/public`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'What may be shown of the workspace: names and avatar, nothing of its members.',
@@ -81,13 +79,13 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
         response: { 200: accountPublicSchema },
       },
     },
-    async (request) => accountPublic(await read(request)),
+    async (request) => accountPublic(workspaceOf(request)),
   );
 
   app.get(
     `${account}/prometheus-read-credentials`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description:
@@ -96,13 +94,13 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
         response: { 200: prometheusCredentialsSchema },
       },
     },
-    async (request) => prometheusCredentials(config, await read(request)),
+    async (request) => prometheusCredentials(config, workspaceOf(request)),
   );
 
   app.patch(
     account,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Workspace admins change its name (the slug stays), avatar or credit limit.',
@@ -111,8 +109,7 @@ export function registerAccountRoutes(app: App, deps: Deps): void {
         response: { 200: workspaceSchema },
       },
     },
-    async (request) =>
-      patchWorkspace(db, currentUser(request), { slug: request.params.account }, request.body),
+    async (request) => patchWorkspace(db, workspaceOf(request), request.body),
   );
 
   app.get(

@@ -1,8 +1,10 @@
+import type { FastifyContextConfig } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
+import { MESSAGES } from '../access/messages.js';
+import { numericParam, organizationOf, scopeOf, workspaceOf } from '../access/resolve.js';
 import {
   createWorkspaceBody,
   membershipParams,
@@ -17,31 +19,69 @@ import {
 } from './schemas.js';
 import * as workspaces from './service.js';
 
+type WorkspaceLookup = z.infer<typeof workspaceLookupQuery>;
+
 const tags = ['workspaces'];
-const user = { auth: 'user' } as const;
 const base = '/api/v2/users/workspaces';
 
 export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
+  /** Admins of the workspace of the membership the path names. */
+  const ofMembership = {
+    auth: 'user',
+    workspace: {
+      need: 'admin',
+      key: async (request) => ({
+        id: (await workspaces.findMembership(db, numericParam(request, 'membership_id'))).workspaceId,
+      }),
+    },
+  } as const satisfies FastifyContextConfig;
+
   app.post(
     `${base}/`,
-    { config: user, schema: { tags, body: createWorkspaceBody, response: { 201: workspaceSchema } } },
+    {
+      config: {
+        auth: 'user',
+        organization: {
+          need: 'admin',
+          key: (request) => (request.body as { organization_id: number }).organization_id,
+          adminMessage: MESSAGES.addWorkspaces,
+        },
+      },
+      schema: { tags, body: createWorkspaceBody, response: { 201: workspaceSchema } },
+    },
     async (request, reply) =>
-      reply.code(201).send(await workspaces.createWorkspace(db, currentUser(request), request.body)),
+      reply.code(201).send(await workspaces.createWorkspace(db, organizationOf(request), request.body)),
   );
 
   app.get(
     `${base}/`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        // The organization's workspaces when the query names one, else every workspace the caller reads.
+        organization: {
+          need: 'read',
+          key: (request) => (request.query as { organization_id?: number }).organization_id ?? null,
+        },
+        scope: 'readable',
+      },
       schema: { tags, querystring: workspaceListQuery, response: { 200: itemsOf(workspaceSchema) } },
     },
-    async (request) => workspaces.listWorkspaces(db, currentUser(request), request.query),
+    async (request) =>
+      workspaces.listWorkspaces(
+        db,
+        { organization: request.access.organization, scope: scopeOf(request) },
+        request.query,
+      ),
   );
 
   app.get(
     `${base}/details`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        workspace: { key: (request) => workspaces.workspaceLookupKey(request.query as WorkspaceLookup) },
+      },
       schema: {
         tags,
         description: 'One workspace by workspace_slug, workspace_id or workspace_name (the first given).',
@@ -49,13 +89,16 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
         response: { 200: workspaceSchema },
       },
     },
-    async (request) => workspaces.workspaceDetails(db, currentUser(request), request.query),
+    async (request) => workspaces.workspaceDetails(db, workspaceOf(request)),
   );
 
   app.patch(
     `${base}/details/:workspace_id`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        workspace: { need: 'admin', key: (request) => ({ id: numericParam(request, 'workspace_id') }) },
+      },
       schema: {
         tags,
         params: workspaceIdParams,
@@ -63,19 +106,13 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
         response: { 200: workspaceSchema },
       },
     },
-    async (request) =>
-      workspaces.updateWorkspace(
-        db,
-        currentUser(request),
-        request.params.workspace_id,
-        request.body.credit_limit,
-      ),
+    async (request) => workspaces.updateWorkspace(db, workspaceOf(request), request.body.credit_limit),
   );
 
   app.patch(
     `${base}/membership/:membership_id`,
     {
-      config: user,
+      config: ofMembership,
       schema: {
         tags,
         params: membershipParams,
@@ -86,7 +123,7 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
     async (request) =>
       workspaces.updateWorkspaceMembership(
         db,
-        currentUser(request),
+        workspaceOf(request),
         request.params.membership_id,
         request.body,
       ),
@@ -94,9 +131,9 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
 
   app.delete(
     `${base}/membership/:membership_id`,
-    { config: user, schema: { tags, params: membershipParams, response: { 204: z.null() } } },
+    { config: ofMembership, schema: { tags, params: membershipParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await workspaces.deleteWorkspaceMembership(db, currentUser(request), request.params.membership_id);
+      await workspaces.deleteWorkspaceMembership(db, workspaceOf(request), request.params.membership_id);
       return reply.code(204).send(null);
     },
   );
@@ -104,7 +141,7 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
   app.get(
     '/api/v2/workspaces/:workspace/members',
     {
-      config: user,
+      config: { auth: 'user', workspace: 'read' },
       schema: {
         tags,
         params: workspaceParams,
@@ -112,7 +149,6 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(workspaceMemberSchema) },
       },
     },
-    async (request) =>
-      workspaces.workspaceMembers(db, currentUser(request), request.params.workspace, request.query),
+    async (request) => workspaces.workspaceMembers(db, workspaceOf(request), request.query),
   );
 }

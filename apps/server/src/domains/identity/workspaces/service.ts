@@ -3,7 +3,6 @@ import type { Db } from '../../../db/client.js';
 import {
   type Organization,
   organizations,
-  type User,
   users,
   type Workspace,
   workspaceMemberships,
@@ -15,14 +14,9 @@ import type { z } from '../../../http/zod.js';
 import { uniqueViolation } from '../../../lib/db-errors.js';
 import { contains } from '../../../lib/sql.js';
 import { isoTime } from '../../../lib/time.js';
-import { MESSAGES } from '../access/messages.js';
-import { organizationAccess } from '../access/organization.js';
-import {
-  readableWorkspaceIds,
-  type WorkspaceKey,
-  workspaceAccess,
-  workspaceAccessBy,
-} from '../access/workspace.js';
+import type { OrganizationAccess } from '../access/organization.js';
+import type { ResolvedScope } from '../access/resolve.js';
+import type { WorkspaceAccess, WorkspaceKey } from '../access/workspace.js';
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
@@ -93,16 +87,9 @@ const presentWorkspace = async (db: Db, workspace: Workspace, organization: Orga
 /** A workspace in an organization, administered by its creator (an organization admin). */
 export async function createWorkspace(
   db: Db,
-  user: User,
+  { organization, user }: OrganizationAccess,
   input: z.infer<typeof createWorkspaceBody>,
 ): Promise<WorkspaceAnswer> {
-  const { organization } = await organizationAccess(
-    db,
-    user,
-    input.organization_id,
-    'admin',
-    MESSAGES.addWorkspaces,
-  );
   const slug = slugify(input.name);
   if (!slug) throw fieldError('name', 'Use at least one letter or number.');
   try {
@@ -147,14 +134,13 @@ export async function createWorkspace(
  */
 export async function listWorkspaces(
   db: Db,
-  user: User,
+  { organization: access, scope }: { organization?: OrganizationAccess | undefined; scope: ResolvedScope },
   query: OffsetQuery & { organization_id?: number | undefined; search?: string | undefined },
 ): Promise<{ items: WorkspaceAnswer[]; count: number }> {
   let visible: SQL | undefined;
-  if (query.organization_id !== undefined) {
-    const access = await organizationAccess(db, user, query.organization_id, 'read');
+  if (query.organization_id !== undefined && access) {
     visible =
-      access.isAdmin || user.isStaff
+      access.isAdmin || access.user.isStaff
         ? eq(workspaces.organizationId, query.organization_id)
         : and(
             eq(workspaces.organizationId, query.organization_id),
@@ -164,7 +150,7 @@ export async function listWorkspaces(
             ),
           );
   } else {
-    visible = inArray(workspaces.id, await readableWorkspaceIds(db, user));
+    visible = inArray(workspaces.id, scope.workspaceIds ?? []);
   }
   const where = and(visible, query.search ? contains(workspaces.name, query.search) : undefined);
   const { rows, count } = await paginate(
@@ -180,11 +166,8 @@ export async function listWorkspaces(
   return { items: await presentWorkspaces(db, rows), count };
 }
 
-export async function workspaceDetails(
-  db: Db,
-  user: User,
-  query: z.infer<typeof workspaceLookupQuery>,
-): Promise<WorkspaceAnswer> {
+/** The workspace a details call names: by workspace_slug, workspace_id or workspace_name (the first given). */
+export function workspaceLookupKey(query: z.infer<typeof workspaceLookupQuery>): WorkspaceKey {
   const key =
     query.workspace_slug !== undefined
       ? { slug: query.workspace_slug }
@@ -194,13 +177,15 @@ export async function workspaceDetails(
           ? { name: query.workspace_name }
           : null;
   if (!key) throw nonFieldError('One of workspace_slug, workspace_id or workspace_name is required.');
-  const { workspace, organization } = await workspaceAccessBy(db, user, key);
-  return presentWorkspace(db, workspace, organization);
+  return key;
 }
 
+export const workspaceDetails = (db: Db, { workspace, organization }: WorkspaceAccess) =>
+  presentWorkspace(db, workspace, organization);
+
 /** The workspace-wide credit limit (null: no limit), set by its admins or the organization's. */
-export const updateWorkspace = (db: Db, user: User, workspaceId: number, creditLimit: number | null) =>
-  patchWorkspace(db, user, { id: workspaceId }, { credit_limit: creditLimit });
+export const updateWorkspace = (db: Db, access: WorkspaceAccess, creditLimit: number | null) =>
+  patchWorkspace(db, access, { credit_limit: creditLimit });
 
 export interface WorkspacePatch {
   name?: string | undefined;
@@ -215,11 +200,9 @@ export interface WorkspacePatch {
  */
 export async function patchWorkspace(
   db: Db,
-  user: User,
-  key: WorkspaceKey,
+  { workspace, organization }: WorkspaceAccess,
   patch: WorkspacePatch,
 ): Promise<WorkspaceAnswer> {
-  const { workspace, organization } = await workspaceAccessBy(db, user, key, 'admin');
   const renamed =
     patch.name !== undefined &&
     patch.name.toLowerCase() !== workspace.name.toLowerCase() &&
@@ -244,23 +227,30 @@ export async function patchWorkspace(
   }
 }
 
-async function membershipAccess(db: Db, user: User, membershipId: number) {
+/** A workspace membership by id; its workspace is what the membership routes resolve access to. */
+export async function findMembership(db: Db, membershipId: number) {
   const [membership] = await db
     .select()
     .from(workspaceMemberships)
     .where(eq(workspaceMemberships.id, membershipId));
   if (!membership) throw notFound();
-  await workspaceAccessBy(db, user, { id: membership.workspaceId }, 'admin');
+  return membership;
+}
+
+/** A membership of the workspace the caller administers. */
+async function membershipIn(db: Db, access: WorkspaceAccess, membershipId: number) {
+  const membership = await findMembership(db, membershipId);
+  if (membership.workspaceId !== access.workspace.id) throw notFound();
   return membership;
 }
 
 export async function updateWorkspaceMembership(
   db: Db,
-  user: User,
+  access: WorkspaceAccess,
   membershipId: number,
   input: z.infer<typeof updateWorkspaceMembershipBody>,
 ): Promise<WorkspaceMember> {
-  const membership = await membershipAccess(db, user, membershipId);
+  const membership = await membershipIn(db, access, membershipId);
   const changes = {
     ...(input.is_admin !== undefined && { isAdmin: input.is_admin }),
     ...(input.core_limit !== undefined && { coreLimit: input.core_limit }),
@@ -278,8 +268,12 @@ export async function updateWorkspaceMembership(
 }
 
 /** Takes a member out of one workspace; they stay in the organization. */
-export async function deleteWorkspaceMembership(db: Db, user: User, membershipId: number): Promise<void> {
-  const membership = await membershipAccess(db, user, membershipId);
+export async function deleteWorkspaceMembership(
+  db: Db,
+  access: WorkspaceAccess,
+  membershipId: number,
+): Promise<void> {
+  const membership = await membershipIn(db, access, membershipId);
   await db.transaction(async (tx) => {
     await tx.delete(workspaceMemberships).where(eq(workspaceMemberships.id, membershipId));
     await repairDefaults(tx, [membership.userId]);
@@ -288,11 +282,9 @@ export async function deleteWorkspaceMembership(db: Db, user: User, membershipId
 
 export async function workspaceMembers(
   db: Db,
-  user: User,
-  slug: string,
+  { workspace }: WorkspaceAccess,
   page: OffsetQuery,
 ): Promise<{ items: WorkspaceMember[]; count: number }> {
-  const { workspace } = await workspaceAccess(db, user, slug);
   const where = eq(workspaceMemberships.workspaceId, workspace.id);
   const { rows, count } = await paginate(
     page,
