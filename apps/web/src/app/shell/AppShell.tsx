@@ -20,16 +20,18 @@ import { errorMessage } from '@/lib/api/errors';
 import { PageMetaProvider } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { SignedInContext } from '@/lib/signed-in';
-import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
+import { readStored, STORAGE_KEYS } from '@/lib/storage';
 import { WorkspaceProvider } from '@/lib/workspace';
 
-/** Set by the billing-redirect screen for a signed-out visitor: go to billing once, then forget it. */
+/**
+ * Set by the billing-redirect screen for a signed-out visitor: go to billing once. The Billing page
+ * forgets it when it shows (not here: while its code loads, the page being left stays mounted, and
+ * the home redirect must still see the choice rather than send the visitor to Get Started).
+ */
 function useBillingFlag() {
   const navigate = useNavigate();
   React.useEffect(() => {
-    if (readStored(STORAGE_KEYS.upgrade) !== 'true') return;
-    writeStored(STORAGE_KEYS.upgrade, null);
-    navigate(paths.billing, { replace: true });
+    if (readStored(STORAGE_KEYS.upgrade) === 'true') navigate(paths.billing, { replace: true });
   }, [navigate]);
 }
 

@@ -1,4 +1,5 @@
 import { Building2Icon, SearchXIcon } from 'lucide-react';
+import * as React from 'react';
 
 import { Banner } from '@/components/banner';
 import { EmptyState } from '@/components/empty-state';
@@ -22,6 +23,7 @@ import { WorkspaceCreditsCard } from '@/features/billing/workspace-credits-card'
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { useSignedIn } from '@/lib/signed-in';
+import { STORAGE_KEYS, writeStored } from '@/lib/storage';
 import { useWorkspace } from '@/lib/workspace';
 
 /** While Stripe's confirmation of a checkout is awaited, the plan is read again this often. */
@@ -48,6 +50,8 @@ function useOrganizationName(organizationId: number | null): string | null {
  */
 export function BillingPage() {
   usePageMeta({ title: 'Billing', breadcrumbs: [{ label: 'Billing' }] });
+  // Arrived: the upgrade link's choice (billing-redirect, before signing in) is done with.
+  React.useEffect(() => writeStored(STORAGE_KEYS.upgrade, null), []);
   const { account, checkout, change } = useBillingSearch();
   const organizationId = account.organizationId;
   const name = useOrganizationName(organizationId);
