@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { REPOSITORY_DIR, WEB_DIST_DIR } from './paths.js';
 
 // The only module that reads process.env. Everything else receives a Config.
 const envSchema = z.object({
@@ -221,8 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.CUMULUS_SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: e.CUMULUS_LOG_LEVEL,
     logFormat: e.CUMULUS_LOG_FORMAT,
-    webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
-    docsRoot: path.resolve(new URL('../../..', import.meta.url).pathname),
+    webDist: path.resolve(e.CUMULUS_WEB_DIST ?? WEB_DIST_DIR),
+    docsRoot: REPOSITORY_DIR,
     clusters: {
       reconcileIntervalMs: e.CUMULUS_RECONCILE_INTERVAL_SECONDS * 1000,
       heartbeatIntervalMs: e.CUMULUS_HEARTBEAT_INTERVAL_SECONDS * 1000,
