@@ -157,15 +157,13 @@ describe('Team', () => {
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL('**/team?tab=team');
 
-    // The invitation arrives by mail, naming the organization and the workspace.
-    const mail = await suite.server.smtp.waitFor(
-      teammateEmail,
-      (m) => m.text.includes('/signup?invite='),
-      30_000,
-    );
-    expect(mail.subject).toContain(organization);
-    expect(mail.text).toContain(workspace);
-    const signupLink = linkIn(mail, /http:\/\/\S+\/signup\?invite=\S+/);
+    // The invitation arrives by mail, naming the organization and the workspace. A resend mints a
+    // new token: the first mail's link no longer names the invitation, the latest mail's does.
+    const [firstMail, mail] = invitations();
+    expect(mail!.subject).toContain(organization);
+    expect(mail!.text).toContain(workspace);
+    const signupLink = linkIn(mail!, /http:\/\/\S+\/signup\?invite=\S+/);
+    const staleLink = linkIn(firstMail!, /http:\/\/\S+\/signup\?invite=\S+/);
 
     // The teammate signs up through the link, with the invited address filled in.
     const teammateSession = await suite.open();
@@ -173,7 +171,15 @@ describe('Team', () => {
     const teammate = { username: uniqueName('grace'), password: PASSWORD };
     // The link carries an unguessable token, not the invite's id.
     expect(new URL(signupLink).searchParams.get('invite')).toMatch(/^[0-9a-f]{64}$/);
+    await teammatePage.goto(staleLink);
+    await teammatePage.getByText('This invitation link is no longer valid', { exact: false }).waitFor();
+    // The latest link: the page says who invites them, to what.
     await teammatePage.goto(signupLink);
+    await teammatePage
+      .getByRole('status')
+      .filter({ hasText: `invited you to join ${organization} (${workspace})` })
+      .waitFor();
+    await teammateSession.screenshot('team-signup-invited');
     expect(await teammatePage.getByLabel('Work email').inputValue()).toBe(teammateEmail);
     await teammatePage.getByLabel('Full name').fill('Grace Hopper');
     await teammatePage.getByLabel('Username').fill(teammate.username);
