@@ -67,20 +67,12 @@ describe('Team', () => {
     await adminSession.screenshot('team-create-organization');
     await page.getByRole('button', { name: 'Create Organization' }).click();
     await toast(page, 'Organization created');
-    await page.waitForURL(/\/team$/);
-    await page.getByRole('combobox', { name: `Organization: ${organization}` }).waitFor();
-    await page.getByText('No workspaces have been created.').waitFor();
-
-    // Without a workspace no teammate can be added, and the menu says why.
-    menu = await openAddMenu(page);
-    expect(await tooltipOf(page, menu.getByRole('menuitem', { name: 'Teammate' }))).toBe(
-      'Add a workspace to get started.',
-    );
-    await adminSession.screenshot('team-no-workspaces');
-    await menu.getByRole('menuitem', { name: 'Workspace' }).click();
-
-    // Add > Workspace: back on the Team page with the default-workspace banner.
+    // It goes on to the organization's first workspace, the scope staying where it was (an
+    // organization without a workspace would leave the sidebar on "No workspace of yours").
     await page.waitForURL(/\/team\/\d+\/create-workspace$/);
+    expect(await page.getByText('No workspace of yours').count()).toBe(0);
+
+    // Create Workspace: back on the Team page with the default-workspace banner.
     const organizationId = Number(new URL(page.url()).pathname.split('/')[2]);
     await page.getByRole('heading', { name: 'Create Workspace', level: 1 }).waitFor();
     await page.getByText(`A new workspace in ${organization}.`).waitFor();
