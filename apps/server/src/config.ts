@@ -61,6 +61,11 @@ const envSchema = z.object({
   CUMULUS_TERMS_URL: linkSetting('CUMULUS_TERMS_URL').optional(),
   /** Sign-up's "Book a demo" link; unset hides it. */
   CUMULUS_BOOK_DEMO_URL: linkSetting('CUMULUS_BOOK_DEMO_URL').optional(),
+  /**
+   * `true`: this server is run as a hosted service, whose new users are asked how they heard of it
+   * and see what's-new banners. Unset (a self-hosted install): neither greets anyone.
+   */
+  CUMULUS_HOSTED_SERVICE: z.enum(['true', 'false']).default('false'),
   // AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE> are the AWS SDK's own: it reads them itself.
   /**
    * The CloudFormation template of role assumption, published by the operator in S3 (CloudFormation
@@ -125,6 +130,8 @@ export interface Config {
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
   links: LinksConfig;
+  /** A hosted service (CUMULUS_HOSTED_SERVICE): the welcome survey and what's-new banners are shown. */
+  hostedService: boolean;
 }
 
 /** Where the console sends people outside itself; null hides the link. */
@@ -268,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       termsUrl: e.CUMULUS_TERMS_URL ?? null,
       bookDemoUrl: e.CUMULUS_BOOK_DEMO_URL ?? null,
     },
+    hostedService: e.CUMULUS_HOSTED_SERVICE === 'true',
   };
 }
 
