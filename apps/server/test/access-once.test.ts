@@ -51,12 +51,9 @@ const NOT_CONVERTED: string[] = [
   'domains/cloud/setup/aws.ts',
   'domains/cloud/setup/docker.ts',
   'domains/cloud/setup/gcp.ts',
-  'domains/clusters/analytics/read-routes.ts',
-  'domains/clusters/analytics/routes.ts',
   'domains/clusters/dashboards/passes.ts',
   'domains/clusters/filestores/service.ts',
   'domains/clusters/logs/routes.ts',
-  'domains/clusters/metrics/routes.ts',
   'domains/clusters/tags/service.ts',
 ];
 

@@ -11051,7 +11051,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    query?: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query?: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     sort?: "asc" | "desc";
                     start?: number | string;
                     end?: number | string;
@@ -11077,7 +11077,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             unit: string;
                             help: string;
                             start: number;
@@ -11136,7 +11136,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     over_time?: "max" | "min" | "avg" | "sum" | "last";
                     scheduler?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
                     start_ts?: number | string;
@@ -11159,7 +11159,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             /** @enum {string} */
                             over_time: "max" | "min" | "avg" | "sum" | "last";
                             unit: string;
@@ -11390,7 +11390,7 @@ export interface paths {
             parameters: {
                 query: {
                     name: string;
-                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     over_time: "max" | "min" | "avg" | "sum" | "last";
                     unit?: string;
                     n_clusters?: number;
@@ -11414,7 +11414,7 @@ export interface paths {
                         "application/json": {
                             name: string;
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             /** @enum {string} */
                             over_time: "max" | "min" | "avg" | "sum" | "last";
                             unit: string;
@@ -11904,7 +11904,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        ident: string;
+                        ident?: string;
                         time?: number;
                         computations?: {
                             id: string;
@@ -11967,6 +11967,27 @@ export interface paths {
                         memory?: number;
                         n_tasks?: number;
                         processing?: number;
+                        waiting?: number;
+                        in_memory?: number;
+                        worker_memory?: number;
+                        worker_cpu?: number;
+                        transferred?: number;
+                        host?: {
+                            backend_id: string;
+                            samples: {
+                                time: number;
+                                cpu: number;
+                                memory_used: number;
+                                memory_total: number;
+                                net_rx: number;
+                                net_tx: number;
+                                disk_read: number;
+                                disk_write: number;
+                                gpu?: number | null;
+                                gpu_memory_used?: number | null;
+                                gpu_memory_total?: number | null;
+                            }[];
+                        };
                         plugins?: string[];
                         idle_timeout?: (number | string) | null;
                         tags?: {
@@ -11989,6 +12010,7 @@ export interface paths {
                             durations: number;
                             spans: number;
                             samples: number;
+                            host_samples: number;
                         };
                     };
                 };
@@ -22445,6 +22467,7 @@ export interface paths {
                             durations: number;
                             spans: number;
                             samples: number;
+                            host_samples: number;
                         };
                     };
                 };

@@ -30,9 +30,15 @@ export interface ClusterAccess {
  * http/access.ts): `cluster: 'read'` is the cluster `pk` of the path's workspace (`account`);
  * `{ param }` names the path's cluster parameter instead; `{ id }` finds the cluster by that
  * parameter alone (calls without the workspace in their path); `{ instance }` by one of its
- * instances. The cluster's workspace access comes along as `request.access.workspace`.
+ * instances; `'read-or-signed'` is `'read'` for a signed-in caller and nothing without one (the
+ * route checks a signed link instead). The workspace access comes along as `request.access.workspace`.
  */
-export type ClusterRequirement = 'read' | { param: string } | { id: string } | { instance: string };
+export type ClusterRequirement =
+  | 'read'
+  | 'read-or-signed'
+  | { param: string }
+  | { id: string }
+  | { instance: string };
 
 declare module '../../http/access.js' {
   interface AccessNeeds {
@@ -46,6 +52,7 @@ declare module '../../http/access.js' {
 export function clusterAccessResolvers(db: Db): AccessResolver[] {
   return [
     accessResolver('cluster', async (request, requirement) => {
+      if (requirement === 'read-or-signed' && !request.user) return;
       const user = currentUser(request);
       const found =
         typeof requirement === 'string' || 'param' in requirement
