@@ -1,7 +1,8 @@
-import { CreateStackCommand, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
+import type { Stack } from '@aws-sdk/client-cloudformation';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { awsCode, awsMessage } from '../../compute/aws/clients.js';
+import { cloudFormation } from '../../compute/aws/sdk.js';
 import { type CloudSetupAttempt, cloudSetupAttempts, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -54,7 +55,7 @@ export async function startCloudFormation(deps: Deps, user: User, slug: string, 
   const clients = await awsClientsOf(deps, workspace.id);
   try {
     const made = await clients.cloudFormation(region).send(
-      new CreateStackCommand({
+      new cloudFormation.CreateStackCommand({
         StackName: roleNameOf(attempt),
         TemplateBody: JSON.stringify(roleTemplate()),
         Parameters: Object.entries(parametersOf(attempt, principal)).map(
@@ -114,7 +115,7 @@ async function followStack(
     stack = (
       await clients
         .cloudFormation(attempt.stackRegion ?? 'us-east-1')
-        .send(new DescribeStacksCommand({ StackName: attempt.stackId! }))
+        .send(new cloudFormation.DescribeStacksCommand({ StackName: attempt.stackId! }))
     ).Stacks?.[0];
   } catch (err) {
     if (err instanceof ApiError || awsCode(err) === 'ValidationError') {

@@ -27,6 +27,7 @@ export function describeDeployment(config: Config): Deployment {
       terms_url: config.links.termsUrl,
       book_demo_url: config.links.bookDemoUrl,
     },
+    hosted_service: config.hostedService,
     // Sign-in with GitHub, Google or SSO needs an identity provider this server cannot be given
     // yet (modules/auth/providers.ts answers so): no button is offered for one.
     sign_in_providers: [],

@@ -15,7 +15,7 @@ import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { errorMessage } from '@/lib/api/errors';
 import { clusterLink } from '@/lib/clusters/links';
 import { connectSnippet } from '@/lib/clusters/snippets';
-import { clusterPollMs, hasEnded } from '@/lib/clusters/states';
+import { clusterPollMs, clusterStateSentence, hasEnded } from '@/lib/clusters/states';
 import { durationInWords } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
@@ -90,7 +90,7 @@ export function ClusterOverviewTab() {
             <CardTitle>Connect from Python</CardTitle>
             <CardDescription>
               {hasEnded(cluster.currentState.state)
-                ? `${cluster.name} is ${cluster.currentState.state}: this starts a new cluster of the same name.`
+                ? `${clusterStateSentence(cluster.name, cluster.currentState.state)}: this starts a new cluster of the same name.`
                 : 'Attaches to this cluster by name; closing the client leaves it running.'}
             </CardDescription>
           </CardHeader>
