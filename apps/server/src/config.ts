@@ -43,6 +43,7 @@ const envSchema = z.object({
   CUMULUS_METER_MINUTE_SECONDS: z.coerce.number().min(0.1).max(60).default(60),
   /** Raw metered minutes are kept this long; hourly rollups stay. */
   CUMULUS_USAGE_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
+  CUMULUS_HOST_METRICS_RETENTION_DAYS: z.coerce.number().min(0.001).max(36_500).default(14),
   /** Billing through Stripe; unset: billing pages say it is not configured, limits still act. */
   CUMULUS_STRIPE_SECRET_KEY: z.string().min(8).max(500).optional(),
   CUMULUS_STRIPE_WEBHOOK_SECRET: z.string().min(8).max(500).optional(),
@@ -186,6 +187,8 @@ export interface ClusterTimings {
   heartbeatIntervalMs: number;
   /** An instance silent this long is marked `error`. */
   heartbeatTimeoutMs: number;
+  /** Instances' host samples (CPU, memory, network, disk, GPU) older than this go. */
+  hostMetricsRetentionMs: number;
   /**
    * An agent that cannot reach the control plane this long stops itself and its processes (30
    * minutes by default: an outage or upgrade of the control plane costs no cluster).
@@ -237,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatTimeoutMs: e.CUMULUS_HEARTBEAT_TIMEOUT_SECONDS * 1000,
       agentUnreachableMs: e.CUMULUS_AGENT_UNREACHABLE_SECONDS * 1000,
       stopGraceMs: e.CUMULUS_INSTANCE_STOP_GRACE_SECONDS * 1000,
+      hostMetricsRetentionMs: e.CUMULUS_HOST_METRICS_RETENTION_DAYS * 86_400_000,
     },
     software: {
       pipIndexUrl: e.CUMULUS_PIP_INDEX_URL,

@@ -180,6 +180,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     async () => {
       await identity.pruneCredentials(database.db);
       await billing.pruneUsage(database.db, config.usage.retentionMs);
+      await clusters.pruneHostMetrics(database.db, config.clusters.hostMetricsRetentionMs);
       await software.collectEnvironments(database.db, backends, {
         retentionMs: config.software.retentionMs,
         dataDir: config.dataDir,

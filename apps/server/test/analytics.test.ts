@@ -1,6 +1,8 @@
 import { deflateSync, gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../src/db/schema/index.js';
+import { type Cluster, hostMetrics, instances } from '../src/db/schema/index.js';
+import { pruneHostMetrics } from '../src/domains/clusters/index.js';
 import {
   addMember,
   createClusterRow,
@@ -160,6 +162,7 @@ describe('scheduler reports', () => {
       durations: 2,
       spans: 0,
       samples: 1,
+      host_samples: 0,
     });
     expect((await as.post('/api/v2/analytics/metrics', secondReport(w.cluster))).status).toBe(200);
 
@@ -473,5 +476,167 @@ describe('scheduler reports', () => {
     expect(res.headers['content-type']).toMatch(/^text\/x-python/);
     expect(res.text).toContain('def dask_setup(scheduler)');
     expect((await w.asMember.get('/api/v2/analytics/preload')).status).toBe(401);
+  });
+});
+
+// Host metrics: what each instance's agent samples of its machine (analytics/metrics with `host`),
+// kept for a while, and read back through the metrics series call, averaged per step.
+
+/** world(), with the cluster's instance and its metrics series call. */
+async function hostWorld() {
+  const w = await world();
+  const [instance] = await ts.server.deps.db
+    .select()
+    .from(instances)
+    .where(eq(instances.clusterId, w.cluster.id));
+  return {
+    ...w,
+    instance: instance!,
+    series: `/api/v2/metrics/account/${w.workspace.slug}/cluster/${w.cluster.id}`,
+  };
+}
+
+const post = (token: string, body: unknown) => clusterCall(token).post('/api/v2/analytics/metrics', body);
+
+const sample = (time: number, cpu: number) => ({
+  time,
+  cpu,
+  memory_used: 2e9,
+  memory_total: 8e9,
+  net_rx: 1000,
+  net_tx: 500,
+  disk_read: 0,
+  disk_write: 4096,
+});
+
+describe('host metrics', () => {
+  it('keeps what an agent sends and serves it per instance, averaged per step over long ranges', async () => {
+    const w = await hostWorld();
+    const now = Math.floor(Date.now() / 1000);
+    // An hour of 5-second samples: 10% busy for the first half, 50% for the second.
+    const samples = Array.from({ length: 720 }, (_, k) => sample(now - 3600 + k * 5, k < 360 ? 10 : 50));
+    const sent = await post(w.token, { host: { backend_id: w.instance.backendId, samples } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.host_samples).toBe(720);
+
+    const cpu = await ts.api.as(w.member.key).get(`${w.series}?query=cpu&start=${now - 3600}&end=${now}`);
+    expect(cpu.status).toBe(200);
+    const [line] = cpu.body.series;
+    expect(line.metric).toMatchObject({ name: 'cpu', instance: w.instance.name, role: 'worker' });
+    // 720 samples come back as 15-second buckets: 240 points, not 720.
+    expect(cpu.body.step).toBe(15);
+    expect(line.values.length).toBeLessThanOrEqual(241);
+    expect(line.values.length).toBeGreaterThan(200);
+    expect(line.values[0][1]).toBe(10);
+    expect(line.values.at(-1)[1]).toBe(50);
+
+    // A day: buckets of nearly 3 minutes, each the mean of its samples.
+    const day = await ts.api.as(w.member.key).get(`${w.series}?query=cpu&start=${now - 86_400}&end=${now}`);
+    expect(day.body.step).toBe(173);
+    expect(day.body.series[0].values.length).toBeLessThanOrEqual(22);
+
+    const network = await ts.api
+      .as(w.member.key)
+      .get(`${w.series}?query=network&start=${now - 3600}&end=${now}`);
+    expect(network.body.series.map((s: { metric: { direction: string } }) => s.metric.direction)).toEqual([
+      'receive',
+      'send',
+    ]);
+    const memory = await ts.api
+      .as(w.member.key)
+      .get(`${w.series}?query=memory&start=${now - 3600}&end=${now}`);
+    expect(memory.body.series[0].metric.total).toBe('8000000000');
+    expect(memory.body.series[0].values[0][1]).toBe(2e9);
+
+    // No GPU on this machine: no GPU series.
+    const gpu = await ts.api.as(w.member.key).get(`${w.series}?query=gpu&start=${now - 3600}&end=${now}`);
+    expect(gpu.body.series).toEqual([]);
+  });
+
+  it('keeps GPU samples when the agent found a GPU', async () => {
+    const w = await hostWorld();
+    const now = Math.floor(Date.now() / 1000);
+    const gpuSample = { ...sample(now - 10, 5), gpu: 73, gpu_memory_used: 1e9, gpu_memory_total: 16e9 };
+    expect(
+      (await post(w.token, { host: { backend_id: w.instance.backendId, samples: [gpuSample] } })).status,
+    ).toBe(200);
+    const gpu = await ts.api.as(w.member.key).get(`${w.series}?query=gpu&start=${now - 60}&end=${now}`);
+    expect(gpu.body.series[0].values[0][1]).toBe(73);
+    const value = await ts.api
+      .as(w.member.key)
+      .get(`${w.series}/value?query=gpu_memory&over_time=max&start_ts=${now - 60}`);
+    expect(value.status).toBe(200);
+  });
+
+  it('serves the scheduler’s Dask gauges: tasks by state, workers’ memory and CPU, bytes moved', async () => {
+    const w = await hostWorld();
+    const now = Math.floor(Date.now() / 1000);
+    const report = (time: number, transferred: number) => ({
+      ident: `Scheduler-${w.cluster.id}`,
+      time,
+      n_workers: 2,
+      threads: 4,
+      memory: 1000,
+      n_tasks: 30,
+      processing: 4,
+      waiting: 20,
+      in_memory: 6,
+      worker_memory: 3e8,
+      worker_cpu: 180,
+      transferred,
+      durations: [{ prefix: 'inc', action: 'compute', seconds: 2.5 }],
+    });
+    expect((await post(w.token, report(now - 30, 1_500_000))).status).toBe(200);
+    const tasks = await ts.api.as(w.member.key).get(`${w.series}?query=tasks&start=${now - 60}&end=${now}`);
+    const byState = Object.fromEntries(
+      tasks.body.series.map((s: { metric: { state: string }; values: number[][] }) => [
+        s.metric.state,
+        s.values[0]![1],
+      ]),
+    );
+    expect(byState).toEqual({ processing: 4, waiting: 20, memory: 6 });
+    const moved = await ts.api
+      .as(w.member.key)
+      .get(`${w.series}?query=transferred&start=${now - 60}&end=${now}`);
+    // 1.5 MB in a 15-second step: 100 kB/s.
+    expect(moved.body.series[0].values[0][1]).toBe(100_000);
+    const prefixes = await ts.api
+      .as(w.member.key)
+      .get(`${w.series}?query=task_seconds&start=${now - 60}&end=${now}`);
+    expect(prefixes.body.series[0]).toMatchObject({ metric: { prefix: 'inc' } });
+  });
+
+  it('deletes samples older than the retention, and keeps the rest', async () => {
+    const w = await hostWorld();
+    const now = Math.floor(Date.now() / 1000);
+    const old = sample(now - 20 * 86_400, 1);
+    const fresh = sample(now - 5, 2);
+    await post(w.token, { host: { backend_id: w.instance.backendId, samples: [old, fresh] } });
+    await pruneHostMetrics(ts.server.deps.db, 14 * 86_400_000);
+    const left = await ts.server.deps.db
+      .select({ cpu: hostMetrics.cpu })
+      .from(hostMetrics)
+      .where(eq(hostMetrics.instanceId, w.instance.id));
+    expect(left).toEqual([{ cpu: 2 }]);
+  });
+
+  it('takes samples only for an instance of the calling cluster, and shows them only to readers', async () => {
+    const w = await hostWorld();
+    const other = await hostWorld();
+    const now = Math.floor(Date.now() / 1000);
+    // Another cluster's token cannot write into this cluster's instance.
+    const foreign = await post(other.token, {
+      host: { backend_id: w.instance.backendId, samples: [sample(now, 1)] },
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.detail).toBe('Instance not found.');
+    // A report must say which scheduler it is from, unless it only carries host samples.
+    const bare = await post(w.token, { n_workers: 1 });
+    expect(bare.status).toBe(400);
+    expect(
+      (await ts.api.post('/api/v2/analytics/metrics', { host: { backend_id: 'x', samples: [] } })).status,
+    ).toBe(401);
+    expect((await ts.api.as(w.outsider.key).get(`${w.series}?query=cpu`)).status).toBe(404);
+    expect((await ts.api.get(`${w.series}?query=cpu`)).status).toBe(401);
   });
 });

@@ -58,6 +58,7 @@ const TABLE_OWNERS: Record<string, string> = {
   taskGroups: 'clusters',
   analyticsExceptions: 'clusters',
   analyticsSamples: 'clusters',
+  hostMetrics: 'clusters',
   analyticsDurations: 'clusters',
   analyticsSpans: 'clusters',
   analyticsProfiles: 'clusters',

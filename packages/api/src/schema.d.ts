@@ -11053,7 +11053,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    query?: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query?: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     sort?: "asc" | "desc";
                     start?: number | string;
                     end?: number | string;
@@ -11079,7 +11079,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             unit: string;
                             help: string;
                             start: number;
@@ -11138,7 +11138,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     over_time?: "max" | "min" | "avg" | "sum" | "last";
                     scheduler?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
                     start_ts?: number | string;
@@ -11161,7 +11161,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             /** @enum {string} */
                             over_time: "max" | "min" | "avg" | "sum" | "last";
                             unit: string;
@@ -11392,7 +11392,7 @@ export interface paths {
             parameters: {
                 query: {
                     name: string;
-                    query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                    query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                     over_time: "max" | "min" | "avg" | "sum" | "last";
                     unit?: string;
                     n_clusters?: number;
@@ -11416,7 +11416,7 @@ export interface paths {
                         "application/json": {
                             name: string;
                             /** @enum {string} */
-                            query: "workers" | "instances" | "log_lines" | "heartbeat_age";
+                            query: "workers" | "instances" | "log_lines" | "heartbeat_age" | "cpu" | "memory" | "network" | "disk" | "gpu" | "gpu_memory" | "tasks" | "worker_memory" | "worker_cpu" | "transferred" | "task_seconds";
                             /** @enum {string} */
                             over_time: "max" | "min" | "avg" | "sum" | "last";
                             unit: string;
@@ -11906,7 +11906,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        ident: string;
+                        ident?: string;
                         time?: number;
                         computations?: {
                             id: string;
@@ -11969,6 +11969,27 @@ export interface paths {
                         memory?: number;
                         n_tasks?: number;
                         processing?: number;
+                        waiting?: number;
+                        in_memory?: number;
+                        worker_memory?: number;
+                        worker_cpu?: number;
+                        transferred?: number;
+                        host?: {
+                            backend_id: string;
+                            samples: {
+                                time: number;
+                                cpu: number;
+                                memory_used: number;
+                                memory_total: number;
+                                net_rx: number;
+                                net_tx: number;
+                                disk_read: number;
+                                disk_write: number;
+                                gpu?: number | null;
+                                gpu_memory_used?: number | null;
+                                gpu_memory_total?: number | null;
+                            }[];
+                        };
                         plugins?: string[];
                         idle_timeout?: (number | string) | null;
                         tags?: {
@@ -11991,6 +12012,7 @@ export interface paths {
                             durations: number;
                             spans: number;
                             samples: number;
+                            host_samples: number;
                         };
                     };
                 };
@@ -22447,6 +22469,7 @@ export interface paths {
                             durations: number;
                             spans: number;
                             samples: number;
+                            host_samples: number;
                         };
                     };
                 };

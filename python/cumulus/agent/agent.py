@@ -15,6 +15,7 @@ from .control import ControlPlane, Refused
 from .dask_process import (
     DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
 )
+from .hostmetrics import HostMetrics
 from .jupyter import Jupyter
 from .logs import LogShipper
 from .tasks import TaskRunner
@@ -88,6 +89,7 @@ class Agent:
         self.role = None
         self.tasks = None
         self.jupyter = None
+        self.host_metrics = None
 
     def say(self, message):
         print(message, flush=True)
@@ -172,6 +174,8 @@ class Agent:
         self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
         # Only the private address: a cloud's public one is not on the VM (the control plane asks the cloud).
         self.report("instance", self.control.instance_state, "started", private_ip_address=host)
+        self.host_metrics = HostMetrics(self.control)
+        self.host_metrics.start()
 
         preloads = []
         for name in boot.get("preloads", []):
@@ -273,6 +277,8 @@ class Agent:
 
     def shutdown(self, why, graceful):
         self.say(f"stopping: {why}")
+        if self.host_metrics is not None:
+            self.host_metrics.stop()
         if self.tasks is not None:
             self.tasks.stop()
         if self.jupyter is not None:

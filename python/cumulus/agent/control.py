@@ -89,5 +89,10 @@ class ControlPlane:
         """The filestore calls (``/api/v2/filestore/...``), with this cluster's token."""
         return self.request(method, path, body, api="/api/v2/filestore")
 
+    def host_metrics(self, samples):
+        """The machine's samples (hostmetrics.py), with this instance's id."""
+        body = {"host": {"backend_id": self.backend_id, "samples": samples}}
+        return self.request("POST", "/metrics", body, api="/api/v2/analytics")
+
     def ship_logs(self, lines):
         return self.request("POST", "/logs", {"backend_id": self.backend_id, "lines": lines})

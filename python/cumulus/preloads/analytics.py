@@ -68,6 +68,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.first = True
         self.profiled_at = 0.0
         self.finished = {}  # ids of computations reported as finished, oldest first
+        self.sent_bytes = {}  # worker address -> bytes it had sent at the previous report
 
     # Called for every task transition: keep it to a dict lookup and a dict write.
     def transition(self, key, start, finish, *args, **kwargs):
@@ -99,14 +100,34 @@ class AnalyticsPlugin(SchedulerPlugin):
         return found
 
     def gauge(self):
-        workers = self.scheduler.workers.values()
+        workers = list(self.scheduler.workers.values())
+        states = {"waiting": 0, "memory": 0}
+        for prefix in self.scheduler.task_prefixes.values():
+            for state in states:
+                states[state] += prefix.states.get(state, 0)
         return {
-            "n_workers": len(self.scheduler.workers),
+            "n_workers": len(workers),
             "threads": self.scheduler.total_nthreads,
             "memory": sum(ws.nbytes for ws in workers),
             "n_tasks": len(self.scheduler.tasks),
             "processing": sum(len(ws.processing) for ws in workers),
+            "waiting": states["waiting"],
+            "in_memory": states["memory"],
+            "worker_memory": int(sum(ws.metrics.get("memory", 0) or 0 for ws in workers)),
+            "worker_cpu": round(float(sum(ws.metrics.get("cpu", 0) or 0 for ws in workers)), 1),
         }
+
+    def transferred(self):
+        """Bytes workers sent each other since the previous report (their heartbeats' counters)."""
+        total, seen = 0, {}
+        for address, ws in self.scheduler.workers.items():
+            sent = ws.metrics.get("cumulus_sent_bytes")
+            if not isinstance(sent, (int, float)):
+                continue
+            seen[address] = sent
+            total += max(0, sent - self.sent_bytes.get(address, sent))
+        self.sent_bytes = seen
+        return int(total)
 
     def durations(self, prefixes):
         out = []
@@ -126,7 +147,8 @@ class AnalyticsPlugin(SchedulerPlugin):
         exceptions, self.exceptions = self.exceptions[:MAX_EXCEPTIONS], self.exceptions[MAX_EXCEPTIONS:]
         owner = self.computations_of(names + [e["group"] for e in exceptions])
         gauges = self.gauge()
-        if not groups and not exceptions and gauges == self.gauges:
+        transferred = self.transferred()
+        if not groups and not exceptions and gauges == self.gauges and not transferred:
             return None
         self.gauges = gauges
         now = time.time()
@@ -164,6 +186,7 @@ class AnalyticsPlugin(SchedulerPlugin):
             ],
             "durations": self.durations({g.prefix for g in groups if g.prefix is not None}),
             **gauges,
+            "transferred": transferred,
         }
         if self.first:
             self.first = False

@@ -31,6 +31,7 @@ export const paths = {
   clusterInstances: '/clusters/:clusterId/instances',
   clusterLogs: '/clusters/:clusterId/logs',
   clusterEvents: '/clusters/:clusterId/events',
+  clusterMetrics: '/clusters/:clusterId/metrics',
   clusterInfrastructure: '/clusters/:clusterId/infrastructure',
   notebooks: '/notebooks',
   /** Opens a notebook cluster's Jupyter (the Notebooks page's Open, in a new tab). */

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { clusters } from './clusters.js';
+import { clusters, instances } from './clusters.js';
 import { createdAt, tstz } from './columns.js';
 
 /**
@@ -144,6 +144,14 @@ export const analyticsSamples = pgTable(
     memory: bigint('memory', { mode: 'number' }).notNull(),
     nTasks: integer('n_tasks').notNull(),
     processing: integer('processing').notNull(),
+    /** Tasks waiting for their dependencies (or a worker), and tasks whose results are in memory. */
+    waiting: integer('waiting').notNull().default(0),
+    inMemory: integer('in_memory').notNull().default(0),
+    /** The workers' processes: resident memory (bytes) and CPU (percent of one core, summed). */
+    workerMemory: bigint('worker_memory', { mode: 'number' }).notNull().default(0),
+    workerCpu: doublePrecision('worker_cpu').notNull().default(0),
+    /** Bytes the workers moved between them since the scheduler's previous report. */
+    transferred: bigint('transferred', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('analytics_samples_cluster_time_idx').on(t.clusterId, t.time),
@@ -208,3 +216,36 @@ export const analyticsProfiles = pgTable(
 
 export type DaskScheduler = typeof daskSchedulers.$inferSelect;
 export type Computation = typeof computations.$inferSelect;
+
+/**
+ * What an instance's agent measured of its machine every few seconds (`analytics/metrics`,
+ * `host`): CPU, memory, network and disk from /proc, GPU from nvidia-smi when there is one.
+ * Rates are per second over the sample's interval. Old rows go (CUMULUS_HOST_METRICS_RETENTION_DAYS).
+ */
+export const hostMetrics = pgTable(
+  'host_metrics',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clusterId: clusterId(),
+    instanceId: integer('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    time: tstz('time').notNull(),
+    /** Percent of all the machine's cores. */
+    cpu: doublePrecision('cpu').notNull(),
+    memoryUsed: bigint('memory_used', { mode: 'number' }).notNull(),
+    memoryTotal: bigint('memory_total', { mode: 'number' }).notNull(),
+    netRx: doublePrecision('net_rx').notNull(),
+    netTx: doublePrecision('net_tx').notNull(),
+    diskRead: doublePrecision('disk_read').notNull(),
+    diskWrite: doublePrecision('disk_write').notNull(),
+    /** Percent, averaged over the machine's GPUs; null without a GPU. */
+    gpu: doublePrecision('gpu'),
+    gpuMemoryUsed: bigint('gpu_memory_used', { mode: 'number' }),
+    gpuMemoryTotal: bigint('gpu_memory_total', { mode: 'number' }),
+  },
+  (t) => [
+    index('host_metrics_cluster_time_idx').on(t.clusterId, t.time),
+    index('host_metrics_time_idx').on(t.time),
+  ],
+);

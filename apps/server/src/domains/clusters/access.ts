@@ -30,10 +30,13 @@ export interface ClusterAccess {
  * http/access.ts): `cluster: 'read'` is the cluster `pk` of the path's workspace (`account`);
  * `{ param }` names the path's cluster parameter instead; `{ id }` finds the cluster by that
  * parameter alone (calls without the workspace in their path); `{ instance }` by one of its
- * instances; `{ key }` by an id found elsewhere (null: none). The cluster's workspace access comes along as `request.access.workspace`.
+ * instances; `{ key }` by an id found elsewhere (null: none); `'read-or-signed'` is `'read'` for a
+ * signed-in caller and nothing without one (the route checks a signed link instead). The
+ * cluster's workspace access comes along as `request.access.workspace`.
  */
 export type ClusterRequirement =
   | 'read'
+  | 'read-or-signed'
   | { param: string }
   | { id: string }
   | { instance: string }
@@ -52,6 +55,7 @@ declare module '../../http/access.js' {
 export function clusterAccessResolvers(db: Db): AccessResolver[] {
   return [
     accessResolver('cluster', async (request, requirement) => {
+      if (requirement === 'read-or-signed' && !request.user) return;
       if (typeof requirement !== 'string' && 'key' in requirement) {
         const id = requirement.key(request);
         if (id === null) return;

@@ -6,6 +6,7 @@
 // Other domains import this file only.
 
 // Routes.
+export { pruneHostMetrics } from './analytics/reports.js';
 export { registerAnalyticsRoutes } from './analytics/routes.js';
 export { registerBackendOptionRoutes } from './backend-options/routes.js';
 export { registerClusterFacingRoutes } from './cluster-facing/routes.js';

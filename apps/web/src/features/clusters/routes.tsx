@@ -42,6 +42,10 @@ export const clustersRoutes: RouteObject[] = [
         ...lazyPage(() => import('@/features/clusters/cluster/logs-tab'), 'ClusterLogsTab'),
       },
       {
+        path: 'metrics',
+        ...lazyPage(() => import('@/features/clusters/cluster/metrics-tab'), 'ClusterMetricsTab'),
+      },
+      {
         path: 'events',
         ...lazyPage(() => import('@/features/clusters/cluster/events-tab'), 'ClusterEventsTab'),
       },

@@ -13,6 +13,7 @@ export const CLUSTER_TABS = [
   { id: 'overview', label: 'Overview', path: paths.cluster },
   { id: 'instances', label: 'Instances', path: paths.clusterInstances },
   { id: 'logs', label: 'Logs', path: paths.clusterLogs },
+  { id: 'metrics', label: 'Metrics', path: paths.clusterMetrics },
   { id: 'events', label: 'Events', path: paths.clusterEvents },
 ] as const;
 export type ClusterTab = (typeof CLUSTER_TABS)[number]['id'];

@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { permissionDenied } from '../../../http/errors.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/index.js';
-import { clusterAccess } from '../access.js';
+import { workspaceOf } from '../../identity/index.js';
+import { clusterOf } from '../access.js';
 import { workspaceParams } from '../schemas.js';
 import { presentSpan } from './present.js';
 import * as queries from './queries.js';
@@ -31,7 +30,10 @@ import {
 } from './schemas.js';
 
 const tags = ['analytics'];
-const user = { auth: 'user' } as const;
+/** The cluster named by the path's `cluster` (or `cluster_id`), in the workspace it names. */
+const ofCluster = { auth: 'user', cluster: { param: 'cluster' } } as const;
+const ofClusterId = { auth: 'user', cluster: { param: 'cluster_id' } } as const;
+const ofWorkspace = { auth: 'user', workspace: 'read' } as const;
 
 /**
  * What users read of the analytics their clusters' schedulers reported. Readers of the workspace
@@ -39,19 +41,14 @@ const user = { auth: 'user' } as const;
  */
 export function registerReadRoutes(app: App, deps: Deps): void {
   const { db } = deps;
-  /** The cluster a call names, in the workspace it names. */
-  const cluster = (request: FastifyRequest, account: string, id: number) =>
-    clusterAccess(db, currentUser(request), account, id).then((a) => a.cluster);
   /** The scheduler a call names, among the workspace's clusters. */
-  const scheduler = async (request: FastifyRequest, account: string, id: string) => {
-    const access = await workspaceAccess(db, currentUser(request), account);
-    return queries.findScheduler(db, access.workspace, id);
-  };
+  const scheduler = (request: FastifyRequest, id: string) =>
+    queries.findScheduler(db, workspaceOf(request).workspace, id);
 
   app.post(
     '/api/v2/analytics/:account/cluster/:cluster/span/:span_identifier',
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description:
@@ -62,26 +59,24 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const { account, cluster: id, span_identifier } = request.params;
-      const { access, cluster: target } = await clusterAccess(db, currentUser(request), account, id);
+      const { access, cluster: target } = clusterOf(request);
       // Staff read every workspace's analytics; only its members write into them.
       if (!access.membership && !access.isOrganizationAdmin)
         throw permissionDenied(`Only members of ${access.workspace.name} can add spans to its clusters.`);
-      return presentSpan(await upsertSpan(db, target.id, span_identifier, request.body));
+      return presentSpan(await upsertSpan(db, target.id, request.params.span_identifier, request.body));
     },
   );
 
   app.get(
     '/api/v2/analytics/:account/cluster/:cluster',
-    { config: user, schema: { tags, params: clusterParams, response: { 200: clusterAnalyticsSchema } } },
-    async (request) =>
-      queries.clusterOverview(db, await cluster(request, request.params.account, request.params.cluster)),
+    { config: ofCluster, schema: { tags, params: clusterParams, response: { 200: clusterAnalyticsSchema } } },
+    async (request) => queries.clusterOverview(db, clusterOf(request).cluster),
   );
 
   app.get(
     '/api/v2/analytics/:account/cluster/:cluster/timeseries',
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description:
@@ -92,7 +87,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const target = await cluster(request, request.params.account, request.params.cluster);
+      const target = clusterOf(request).cluster;
       return queries.timeseries(db, { kind: 'cluster', id: target.id }, request.query);
     },
   );
@@ -100,11 +95,11 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/cluster/:cluster_id/summary',
     {
-      config: user,
+      config: ofClusterId,
       schema: { tags, params: clusterIdParams, querystring: summaryQuery, response: { 200: summarySchema } },
     },
     async (request) => {
-      const target = await cluster(request, request.params.account, request.params.cluster_id);
+      const target = clusterOf(request).cluster;
       return queries.clusterSummary(db, target.id, request.query);
     },
   );
@@ -112,7 +107,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/dask/:dask_scheduler/summary',
     {
-      config: user,
+      config: ofWorkspace,
       schema: {
         tags,
         params: daskSchedulerParams,
@@ -121,7 +116,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const found = await scheduler(request, request.params.account, request.params.dask_scheduler);
+      const found = await scheduler(request, request.params.dask_scheduler);
       const totals = await queries.summary(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
       return { cluster_id: found.cluster.id, scheduler_ids: [found.scheduler.schedulerId], ...totals };
     },
@@ -130,7 +125,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/dask/:dask_scheduler/timeseries',
     {
-      config: user,
+      config: ofWorkspace,
       schema: {
         tags,
         params: daskSchedulerParams,
@@ -139,7 +134,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const found = await scheduler(request, request.params.account, request.params.dask_scheduler);
+      const found = await scheduler(request, request.params.dask_scheduler);
       return queries.timeseries(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
     },
   );
@@ -147,11 +142,11 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/cluster/:cluster/spans',
     {
-      config: user,
+      config: ofCluster,
       schema: { tags, params: clusterParams, querystring: pageQuery, response: { 200: z.array(spanSchema) } },
     },
     async (request) => {
-      const target = await cluster(request, request.params.account, request.params.cluster);
+      const target = clusterOf(request).cluster;
       return queries.listSpans(db, target.id, request.query);
     },
   );
@@ -159,7 +154,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/:scheduler_id/computations/list',
     {
-      config: user,
+      config: ofWorkspace,
       schema: {
         tags,
         description: "A Dask scheduler's computations, newest first.",
@@ -169,7 +164,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const found = await scheduler(request, request.params.account, request.params.scheduler_id);
+      const found = await scheduler(request, request.params.scheduler_id);
       return queries.listComputations(db, { kind: 'scheduler', id: found.scheduler.id }, request.query);
     },
   );
@@ -177,7 +172,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/cluster/:cluster/computations/list',
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description: "The cluster's computations (of all its schedulers), newest first.",
@@ -187,7 +182,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const target = await cluster(request, request.params.account, request.params.cluster);
+      const target = clusterOf(request).cluster;
       return queries.listComputations(db, { kind: 'cluster', id: target.id }, request.query);
     },
   );
@@ -195,7 +190,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/:cluster/events/list',
     {
-      config: user,
+      config: ofCluster,
       schema: {
         tags,
         description:
@@ -206,7 +201,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const target = await cluster(request, request.params.account, request.params.cluster);
+      const target = clusterOf(request).cluster;
       return queries.listEvents(db, target.id, request.query);
     },
   );
@@ -214,7 +209,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/analytics/:account/exceptions/list',
     {
-      config: user,
+      config: ofWorkspace,
       schema: {
         tags,
         description: "Exceptions tasks raised on the workspace's clusters, newest first.",
@@ -224,8 +219,7 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return queries.listExceptions(db, access.workspace, request.query);
+      return queries.listExceptions(db, workspaceOf(request).workspace, request.query);
     },
   );
 }

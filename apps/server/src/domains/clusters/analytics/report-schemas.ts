@@ -81,9 +81,39 @@ export const spanBody = z
   })
   .refine((v) => JSON.stringify(v).length <= 64 * 1024, 'Ensure this span is smaller than 64 kB.');
 
-export const metricsBody = z.object({
-  /** The scheduler's id (`Scheduler-<uuid>`). */
-  ident: text(200).min(1),
+/** One sample of an instance's machine (the agent's, every few seconds); rates per second. */
+const hostSample = z.object({
+  time: epoch,
+  cpu: z.number().min(0).max(100),
+  memory_used: count,
+  memory_total: count,
+  net_rx: z.number().min(0).max(1e13),
+  net_tx: z.number().min(0).max(1e13),
+  disk_read: z.number().min(0).max(1e13),
+  disk_write: z.number().min(0).max(1e13),
+  gpu: z.number().min(0).max(100).nullish(),
+  gpu_memory_used: count.nullish(),
+  gpu_memory_total: count.nullish(),
+});
+
+/** What the agent of an instance measured of its machine since its previous report. */
+export const hostReport = z.object({
+  backend_id: text(200).min(1),
+  samples: z.array(hostSample).min(1).max(720),
+});
+
+const SCHEDULER_FIELDS = [
+  'computations',
+  'task_groups',
+  'exceptions',
+  'durations',
+  'spans',
+  'n_workers',
+] as const;
+
+const metricsFields = z.object({
+  /** The scheduler's id (`Scheduler-<uuid>`); a report of only `host` samples comes without one. */
+  ident: text(200).min(1).optional(),
   time: epoch.optional(),
   computations: z.array(computationReport).max(500).default([]),
   task_groups: z.array(taskGroupReport).max(MAX_TASK_GROUPS).default([]),
@@ -99,9 +129,25 @@ export const metricsBody = z.object({
   memory: count.optional(),
   n_tasks: count.optional(),
   processing: count.optional(),
+  waiting: count.optional(),
+  in_memory: count.optional(),
+  worker_memory: count.optional(),
+  worker_cpu: z.number().min(0).max(1e7).optional(),
+  transferred: count.optional(),
+  host: hostReport.optional(),
   plugins: z.array(text(200)).max(100).optional(),
   idle_timeout: z.union([z.number(), text(50)]).nullish(),
   tags: jsonObject(16 * 1024).optional(),
+});
+
+export const metricsBody = metricsFields.superRefine((report, ctx) => {
+  if (report.ident !== undefined) return;
+  const given = SCHEDULER_FIELDS.some((f) => {
+    const v = report[f];
+    return Array.isArray(v) ? v.length > 0 : v !== undefined;
+  });
+  if (given || !report.host)
+    ctx.addIssue({ code: 'custom', path: ['ident'], message: 'This field is required.' });
 });
 
 export const metricsAnswer = z.object({
@@ -111,6 +157,7 @@ export const metricsAnswer = z.object({
   durations: z.number().int(),
   spans: z.number().int(),
   samples: z.number().int(),
+  host_samples: z.number().int(),
 });
 
 export const profileBody = z.object({

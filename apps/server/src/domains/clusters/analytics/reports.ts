@@ -9,8 +9,11 @@ import {
   clusters,
   computations,
   daskSchedulers,
+  hostMetrics,
+  instances,
   taskGroups,
 } from '../../../db/schema/index.js';
+import { notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { recordComputed } from '../../identity/index.js';
 import type { MetricsReport, profileBody, SpanBody } from './report-schemas.js';
@@ -67,14 +70,63 @@ export async function closeScheduler(db: Db, clusterId: number, schedulerId: str
     .where(eq(daskSchedulers.id, ref));
 }
 
+/** An instance's host samples (`host` of a report), for the instance of the calling cluster. */
+async function recordHost(db: Db, clusterId: number, host: NonNullable<MetricsReport['host']>) {
+  const [instance] = await db
+    .select({ id: instances.id })
+    .from(instances)
+    .where(and(eq(instances.clusterId, clusterId), eq(instances.backendId, host.backend_id)))
+    .limit(1);
+  if (!instance) throw notFound('Instance not found.');
+  await db.insert(hostMetrics).values(
+    host.samples.map((s) => ({
+      clusterId,
+      instanceId: instance.id,
+      time: fromEpoch(s.time),
+      cpu: s.cpu,
+      memoryUsed: s.memory_used,
+      memoryTotal: s.memory_total,
+      netRx: s.net_rx,
+      netTx: s.net_tx,
+      diskRead: s.disk_read,
+      diskWrite: s.disk_write,
+      gpu: s.gpu ?? null,
+      gpuMemoryUsed: s.gpu_memory_used ?? null,
+      gpuMemoryTotal: s.gpu_memory_total ?? null,
+    })),
+  );
+  return host.samples.length;
+}
+
+/** Host samples older than `retentionMs` go (the housekeeping loop); how many went. */
+export async function pruneHostMetrics(db: Db, retentionMs: number): Promise<number> {
+  const gone = await db
+    .delete(hostMetrics)
+    .where(sql`${hostMetrics.time} < ${new Date(Date.now() - retentionMs)}`)
+    .returning({ id: hostMetrics.id });
+  return gone.length;
+}
+
 export async function recordMetrics(db: Db, clusterId: number, report: MetricsReport) {
+  const hostSamples = report.host ? await recordHost(db, clusterId, report.host) : 0;
+  const ident = report.ident;
+  if (ident === undefined)
+    return {
+      computations: 0,
+      task_groups: 0,
+      exceptions: 0,
+      durations: 0,
+      spans: 0,
+      samples: 0,
+      host_samples: hostSamples,
+    };
   const time = report.time ? fromEpoch(report.time) : new Date();
   const info: Record<string, unknown> = {};
   if (report.plugins) info.plugins = report.plugins;
   if (report.idle_timeout !== undefined) info.idle_timeout = report.idle_timeout;
   if (report.tags) info.tags = report.tags;
   const recorded = await db.transaction(async (tx) => {
-    const schedulerRef = await upsertScheduler(tx, clusterId, report.ident, info, time);
+    const schedulerRef = await upsertScheduler(tx, clusterId, ident, info, time);
     const computationIds = await upsertComputations(tx, clusterId, schedulerRef, report.computations);
     const groups = await upsertTaskGroups(tx, clusterId, schedulerRef, computationIds, report.task_groups);
 
@@ -108,11 +160,16 @@ export async function recordMetrics(db: Db, clusterId: number, report: MetricsRe
         memory: report.memory ?? 0,
         nTasks: report.n_tasks ?? 0,
         processing: report.processing ?? 0,
+        waiting: report.waiting ?? 0,
+        inMemory: report.in_memory ?? 0,
+        workerMemory: report.worker_memory ?? 0,
+        workerCpu: report.worker_cpu ?? 0,
+        transferred: report.transferred ?? 0,
       });
       samples = 1;
     }
     for (const { identifier, span } of lastByKey(report.spans, (s) => s.identifier)) {
-      await upsertSpan(tx, clusterId, identifier, { ident: report.ident, ...span });
+      await upsertSpan(tx, clusterId, identifier, { ident, ...span });
     }
     return {
       computations: computationIds.size,
@@ -121,6 +178,7 @@ export async function recordMetrics(db: Db, clusterId: number, report: MetricsRe
       durations: durations.length,
       spans: report.spans.length,
       samples,
+      host_samples: hostSamples,
     };
   });
   if (recorded.computations > 0) await tickComputeStep(db, clusterId);

@@ -1,8 +1,8 @@
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
-import { workspaceAccess } from '../../identity/index.js';
-import { clusterAccess } from '../access.js';
+import { workspaceOf } from '../../identity/index.js';
+import { clusterOf } from '../access.js';
 import { callingCluster } from '../cluster-facing/token.js';
 import type { ClusterDeps } from '../ports.js';
 import { presentSummaries } from '../present.js';
@@ -22,7 +22,6 @@ import {
 import * as service from './service.js';
 
 const tags = ['analytics'];
-const user = { auth: 'user' } as const;
 const cluster = { auth: 'cluster', csrf: false } as const;
 
 export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
@@ -59,7 +58,7 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
   app.get(
     '/api/v2/analytics/:account/clusters/list',
     {
-      config: user,
+      config: { auth: 'user', workspace: 'read' },
       schema: {
         tags,
         params: workspaceParams,
@@ -68,15 +67,14 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return service.listAnalyticsClusters(db, access.workspace.id, request.query);
+      return service.listAnalyticsClusters(db, workspaceOf(request).workspace.id, request.query);
     },
   );
 
   app.post(
     '/api/v2/analytics/:account/:cluster/desired-state',
     {
-      config: user,
+      config: { auth: 'user', cluster: { param: 'cluster' } },
       schema: {
         tags,
         description:
@@ -88,7 +86,7 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
     },
     async (request) => {
       const caller = currentUser(request);
-      const target = await clusterAccess(db, caller, request.params.account, request.params.cluster);
+      const target = clusterOf(request);
       const { desired_status: desired, reason } = request.body;
       const row =
         desired === 'stopped' || desired === 'paused'

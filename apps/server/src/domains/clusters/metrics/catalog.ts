@@ -1,7 +1,11 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.js';
 import {
+  analyticsDurations,
+  analyticsSamples,
   type Cluster,
+  hostMetrics,
   type Instance,
   instanceLogs,
   instances,
@@ -26,6 +30,41 @@ export const METRICS = {
     unit: 'seconds',
     combine: 'max',
     help: 'Seconds since each live instance last phoned home (one point, now).',
+  },
+  cpu: { unit: 'percent', combine: 'avg', help: "CPU busy, percent of the machine's cores, per instance." },
+  memory: { unit: 'bytes', combine: 'sum', help: 'Memory in use, per instance (`total` label: its size).' },
+  network: {
+    unit: 'bytes/second',
+    combine: 'sum',
+    help: 'Network traffic, per instance and direction (`receive`, `send`).',
+  },
+  disk: {
+    unit: 'bytes/second',
+    combine: 'sum',
+    help: 'Disk traffic, per instance and direction (`read`, `write`).',
+  },
+  gpu: { unit: 'percent', combine: 'avg', help: 'GPU busy, per instance with a GPU.' },
+  gpu_memory: { unit: 'bytes', combine: 'sum', help: 'GPU memory in use, per instance with a GPU.' },
+  tasks: {
+    unit: 'tasks',
+    combine: 'sum',
+    help: "The scheduler's tasks by state (`processing`, `waiting`, `memory`).",
+  },
+  worker_memory: { unit: 'bytes', combine: 'sum', help: "The Dask workers' memory (their processes)." },
+  worker_cpu: {
+    unit: 'percent',
+    combine: 'sum',
+    help: "The Dask workers' CPU, percent of one core, summed over workers.",
+  },
+  transferred: {
+    unit: 'bytes/second',
+    combine: 'sum',
+    help: 'Bytes Dask workers moved between them.',
+  },
+  task_seconds: {
+    unit: 'seconds',
+    combine: 'sum',
+    help: 'Seconds tasks spent computing, per task prefix (the ten busiest).',
   },
 } as const;
 export type MetricName = keyof typeof METRICS;
@@ -109,6 +148,20 @@ export async function computeSeries(
     }
     case 'log_lines':
       return logRates(db, cluster.id, machines, window);
+    case 'cpu':
+    case 'memory':
+    case 'network':
+    case 'disk':
+    case 'gpu':
+    case 'gpu_memory':
+      return hostSeries(db, cluster.id, machines, name, window);
+    case 'tasks':
+    case 'worker_memory':
+    case 'worker_cpu':
+    case 'transferred':
+      return daskSeries(db, cluster.id, name, window);
+    case 'task_seconds':
+      return prefixSeconds(db, cluster.id, window);
     case 'heartbeat_age': {
       const now = Date.now();
       return machines
@@ -196,19 +249,165 @@ async function logRates(db: Db, clusterId: number, machines: Instance[], window:
   });
 }
 
+/** Which bucket of the window (of `step` seconds) a time column falls in: downsampling for long ranges. */
+const bucketOf = (column: PgColumn, window: Window) =>
+  sql<number>`floor((extract(epoch from ${column}) - ${window.start}) / ${window.step})::int`;
+const inWindow = (column: PgColumn, window: Window) =>
+  and(gte(column, new Date(window.start * 1000)), lte(column, new Date(window.end * 1000 + 999)));
+const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+type HostMetric = 'cpu' | 'memory' | 'network' | 'disk' | 'gpu' | 'gpu_memory';
+const HOST_COLUMNS: Record<HostMetric, Array<[string | null, SQL]>> = {
+  cpu: [[null, sql`avg(${hostMetrics.cpu})`]],
+  memory: [[null, sql`avg(${hostMetrics.memoryUsed})`]],
+  network: [
+    ['receive', sql`avg(${hostMetrics.netRx})`],
+    ['send', sql`avg(${hostMetrics.netTx})`],
+  ],
+  disk: [
+    ['read', sql`avg(${hostMetrics.diskRead})`],
+    ['write', sql`avg(${hostMetrics.diskWrite})`],
+  ],
+  gpu: [[null, sql`avg(${hostMetrics.gpu})`]],
+  gpu_memory: [[null, sql`avg(${hostMetrics.gpuMemoryUsed})`]],
+};
+
+/**
+ * The agents' samples of each instance, averaged per step of the window (a day of 5-second
+ * samples comes back as at most 500 points). Only buckets with samples have points.
+ */
+async function hostSeries(
+  db: Db,
+  clusterId: number,
+  machines: Instance[],
+  name: HostMetric,
+  window: Window,
+): Promise<Series[]> {
+  if (machines.length === 0) return [];
+  const columns = HOST_COLUMNS[name];
+  const gpuOnly = name === 'gpu' || name === 'gpu_memory';
+  const rows = await db
+    .select({
+      instanceId: hostMetrics.instanceId,
+      bucket: bucketOf(hostMetrics.time, window),
+      total: sql<
+        number | null
+      >`max(${name === 'gpu_memory' ? hostMetrics.gpuMemoryTotal : hostMetrics.memoryTotal})::float8`,
+      ...Object.fromEntries(columns.map(([, expr], k) => [`v${k}`, sql<number | null>`(${expr})::float8`])),
+    })
+    .from(hostMetrics)
+    .where(
+      and(
+        eq(hostMetrics.clusterId, clusterId),
+        inArray(
+          hostMetrics.instanceId,
+          machines.map((i) => i.id),
+        ),
+        inWindow(hostMetrics.time, window),
+        gpuOnly ? sql`${hostMetrics.gpu} is not null` : undefined,
+      ),
+    )
+    .groupBy(sql`1`, sql`2`)
+    .orderBy(sql`1`, sql`2`);
+  const out: Series[] = [];
+  for (const i of machines) {
+    const mine = rows.filter((r) => r.instanceId === i.id) as Array<Record<string, number | null>>;
+    if (mine.length === 0) continue;
+    columns.forEach(([direction], k) => {
+      const metric: Record<string, string> = {
+        name,
+        instance: i.name,
+        instance_id: String(i.id),
+        role: i.role,
+      };
+      if (direction) metric.direction = direction;
+      const total = mine.at(-1)?.total;
+      if ((name === 'memory' || name === 'gpu_memory') && total) metric.total = String(total);
+      out.push({
+        metric,
+        values: mine
+          .filter((r) => r[`v${k}`] !== null)
+          .map((r) => [window.start + r.bucket! * window.step, round(r[`v${k}`]!)] as [number, number]),
+      });
+    });
+  }
+  return out;
+}
+
+type DaskMetric = 'tasks' | 'worker_memory' | 'worker_cpu' | 'transferred';
+
+/** The scheduler's gauges (analytics samples), averaged per step; `transferred` summed per second. */
+async function daskSeries(db: Db, clusterId: number, name: DaskMetric, window: Window): Promise<Series[]> {
+  const s = analyticsSamples;
+  const columns: Array<[Record<string, string>, SQL]> =
+    name === 'tasks'
+      ? [
+          [{ state: 'processing' }, sql`avg(${s.processing})`],
+          [{ state: 'waiting' }, sql`avg(${s.waiting})`],
+          [{ state: 'memory' }, sql`avg(${s.inMemory})`],
+        ]
+      : name === 'worker_memory'
+        ? [[{}, sql`avg(${s.workerMemory})`]]
+        : name === 'worker_cpu'
+          ? [[{}, sql`avg(${s.workerCpu})`]]
+          : [[{}, sql`sum(${s.transferred})::float8 / ${window.step}`]];
+  const rows = (await db
+    .select({
+      bucket: bucketOf(s.time, window),
+      ...Object.fromEntries(columns.map(([, expr], k) => [`v${k}`, sql<number>`(${expr})::float8`])),
+    })
+    .from(s)
+    .where(and(eq(s.clusterId, clusterId), inWindow(s.time, window)))
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)) as Array<Record<string, number>>;
+  return columns.map(([labels], k) => ({
+    metric: { name, ...labels },
+    values: rows.map((r) => [window.start + r.bucket! * window.step, round(r[`v${k}`]!)] as [number, number]),
+  }));
+}
+
+/** Seconds of `compute` per task prefix and step, for the ten prefixes that computed longest. */
+async function prefixSeconds(db: Db, clusterId: number, window: Window): Promise<Series[]> {
+  const d = analyticsDurations;
+  const rows = await db
+    .select({
+      prefix: d.prefix,
+      bucket: bucketOf(d.time, window),
+      seconds: sql<number>`sum(${d.seconds})::float8`,
+    })
+    .from(d)
+    .where(and(eq(d.clusterId, clusterId), eq(d.action, 'compute'), inWindow(d.time, window)))
+    .groupBy(sql`1`, sql`2`)
+    .orderBy(sql`2`);
+  const totals = new Map<string, number>();
+  for (const r of rows) totals.set(r.prefix, (totals.get(r.prefix) ?? 0) + r.seconds);
+  const busiest = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  return busiest.map(([prefix]) => ({
+    metric: { name: 'task_seconds', prefix },
+    values: rows
+      .filter((r) => r.prefix === prefix)
+      .map((r) => [window.start + r.bucket * window.step, round(r.seconds, 3)] as [number, number]),
+  }));
+}
+
 /** The series summed (or maxed) point by point, then reduced over time. */
 export function reduce(
   name: MetricName,
   series: Series[],
   overTime: 'max' | 'min' | 'avg' | 'sum' | 'last',
 ): number | null {
-  const combined = new Map<number, number>();
-  for (const s of series)
-    for (const [t, v] of s.values) {
-      const had = combined.get(t);
-      combined.set(t, had === undefined ? v : METRICS[name].combine === 'sum' ? had + v : Math.max(had, v));
-    }
-  const values = [...combined.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  const combined = new Map<number, number[]>();
+  for (const s of series) for (const [t, v] of s.values) combined.set(t, [...(combined.get(t) ?? []), v]);
+  const how: string = METRICS[name].combine;
+  const values = [...combined.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, vs]) =>
+      how === 'sum'
+        ? vs.reduce((a, b) => a + b, 0)
+        : how === 'max'
+          ? Math.max(...vs)
+          : vs.reduce((a, b) => a + b, 0) / vs.length,
+    );
   if (values.length === 0) return null;
   switch (overTime) {
     case 'max':

@@ -1,9 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { Signer } from '../../../lib/crypto.js';
-import { workspaceAccess } from '../../identity/index.js';
-import { clusterAccess } from '../access.js';
+import { workspaceOf } from '../../identity/index.js';
+import { clusterOf } from '../access.js';
 import {
   adhocAnswer,
   adhocQuery,
@@ -28,7 +27,7 @@ import {
 import { assertSigned, signedMetricsUrl } from './signing.js';
 
 const tags = ['metrics'];
-const user = { auth: 'user' } as const;
+const user = { auth: 'user', cluster: 'read' } as const;
 const base = '/api/v2/metrics/account/:account';
 const NAMES =
   'Metrics: `workers` (started workers), `instances` (running instances by role), `log_lines` ' +
@@ -37,15 +36,13 @@ const NAMES =
 export function registerMetricRoutes(app: App, deps: Deps): void {
   const { db } = deps;
   const signer = new Signer(deps.config.secret, 'metrics-link-v1');
-  const cluster = (request: Parameters<typeof currentUser>[0], slug: string, pk: number) =>
-    clusterAccess(db, currentUser(request), slug, pk).then((a) => a.cluster);
 
   app.get(
     `${base}/cluster/:pk`,
     {
       // No credentials needed with a signed link (`metrics_url` of summary-metrics); readers may
       // also call it with theirs.
-      config: { auth: 'optional' },
+      config: { auth: 'optional', cluster: 'read-or-signed' },
       schema: {
         tags,
         description: `A metric's series over a window (start, end: epoch seconds or ISO). ${NAMES} Without credentials only a signed link (\`expires\`, \`signature\`) is answered.`,
@@ -56,7 +53,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
     },
     async (request) => {
       const { account, pk } = request.params;
-      if (request.user) return metricSeries(db, await cluster(request, account, pk), request.query);
+      if (request.access.cluster) return metricSeries(db, request.access.cluster.cluster, request.query);
       assertSigned(signer, account, pk, request.query);
       return metricSeries(db, await clusterBySlug(db, account, pk), request.query);
     },
@@ -74,8 +71,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         response: { 200: valueAnswer },
       },
     },
-    async (request) =>
-      metricValue(db, await cluster(request, request.params.account, request.params.pk), request.query),
+    async (request) => metricValue(db, clusterOf(request).cluster, request.query),
   );
 
   app.get(
@@ -92,12 +88,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
         response: { 200: debugAnswer },
       },
     },
-    async (request) =>
-      debugStuff(
-        db,
-        await cluster(request, request.params.account, request.params.pk),
-        request.query.set_tags ?? false,
-      ),
+    async (request) => debugStuff(db, clusterOf(request).cluster, request.query.set_tags ?? false),
   );
 
   app.get(
@@ -112,12 +103,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const { access, cluster: c } = await clusterAccess(
-        db,
-        currentUser(request),
-        request.params.account,
-        request.params.pk,
-      );
+      const { access, cluster: c } = clusterOf(request);
       const url = signedMetricsUrl(signer, deps.config.publicUrl, access.workspace.slug, c);
       return summaryMetrics(db, c, url);
     },
@@ -126,7 +112,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/adhoc`,
     {
-      config: user,
+      config: { auth: 'user', workspace: 'read' },
       schema: {
         tags,
         description: `One value of a metric per cluster of the workspace: the \`clusters\` named (ids) or the \`n_clusters\` newest. ${NAMES}`,
@@ -136,8 +122,7 @@ export function registerMetricRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
-      return adhocMetric(db, access.workspace.id, request.query);
+      return adhocMetric(db, workspaceOf(request).workspace.id, request.query);
     },
   );
 }

@@ -1,4 +1,5 @@
-import { ExternalLinkIcon, MonitorOffIcon } from 'lucide-react';
+import { ActivityIcon, ExternalLinkIcon } from 'lucide-react';
+import { Link } from 'react-router';
 import { ClusterAlerts } from '@/components/clusters/cluster-alerts';
 import { CodeBlock } from '@/components/code-block';
 import { CopyButton } from '@/components/copy-button';
@@ -12,6 +13,7 @@ import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
 import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { errorMessage } from '@/lib/api/errors';
+import { clusterLink } from '@/lib/clusters/links';
 import { connectSnippet } from '@/lib/clusters/snippets';
 import { clusterPollMs, clusterStateSentence, hasEnded } from '@/lib/clusters/states';
 import { durationInWords } from '@/lib/format';
@@ -160,9 +162,15 @@ export function ClusterOverviewTab() {
                     <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
                   </a>
                 ) : (
-                  <span className="text-muted-foreground inline-flex items-center gap-1.5">
-                    <MonitorOffIcon className="size-3.5" aria-hidden="true" />
-                    No dashboard
+                  <span className="text-muted-foreground inline-flex flex-wrap items-center gap-1.5">
+                    No dashboard:
+                    <Link
+                      to={clusterLink(cluster, 'metrics')}
+                      className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
+                    >
+                      <ActivityIcon className="size-3.5" aria-hidden="true" />
+                      See its metrics
+                    </Link>
                   </span>
                 )}
               </Fact>

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { apiAs, createVerifiedUser } from './harness/api';
+import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { consoleSuite } from './harness/suite';
+
+const suite = consoleSuite();
+const PYTHON_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../python');
+
+/** Starts a real cluster from Python, keeps computing on it until told (a line on stdin), then closes it. */
+const SCRIPT = `
+import sys, threading, time
+import cumulus
+from distributed import Client
+cluster = cumulus.Cluster(n_workers=1, wait_for_workers=True, timeout=600, quiet=True)
+print("CLUSTER", cluster.cluster_id, flush=True)
+stop = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+def slowinc(x):
+    time.sleep(0.05)
+    return x + 1
+with Client(cluster) as client:
+    while not stop.is_set():
+        client.submit(sum, client.map(slowinc, range(100), pure=False)).result()
+cluster.close()
+print("CLOSED", flush=True)
+`;
+
+describe('Metrics', () => {
+  it('shows a running cluster’s host and Dask metrics while it computes, at 1440 and 390 px', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const base = suite.server.base;
+    const user = await createVerifiedUser(base, suite.server.smtp, 'metrics');
+    const { key } = await apiAs(base, user);
+    const child = spawn('/usr/bin/python3', ['-c', SCRIPT], {
+      env: { ...process.env, CUMULUS_SERVER: base, CUMULUS_API_TOKEN: key, PYTHONPATH: PYTHON_DIR },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    try {
+      let id = 0;
+      await eventually(() => {
+        const found = /CLUSTER (\d+)/.exec(out);
+        if (!found) throw new Error(`no cluster yet: ${out}`);
+        id = Number(found[1]);
+      }, 300_000);
+      await page.goto('/clusters');
+      await signIn(page, user, { firstTime: true });
+      await page.waitForURL('**/clusters');
+      await page.goto(`/clusters/${id}?account=${user.username}`);
+      // No Dask dashboard here: the overview offers the metrics instead.
+      await page.getByRole('link', { name: 'See its metrics' }).click();
+      await page.waitForURL(`**/clusters/${id}/metrics?**`);
+      await page.getByRole('button', { name: '15 min' }).click();
+      await page.waitForURL('**range=15m**');
+
+      const cpu = page.getByRole('region', { name: 'CPU per instance' });
+      await cpu.getByText('now', { exact: false }).first().waitFor({ timeout: 180_000 });
+      const instances = await cpu.getByRole('listitem').allTextContents();
+      expect(instances.some((text) => text.includes('scheduler'))).toBe(true);
+      expect(instances.some((text) => text.includes('worker'))).toBe(true);
+      await page
+        .getByRole('region', { name: 'Compute seconds by task prefix' })
+        .getByText('slowinc')
+        .waitFor({ timeout: 180_000 });
+      await page.getByRole('region', { name: 'Dask tasks' }).getByText('memory').waitFor();
+      await page.getByRole('region', { name: 'Memory per instance' }).getByText('now').first().waitFor();
+      await session.screenshot('cluster-metrics', { fullPage: true });
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('region', { name: 'CPU per instance' }).waitFor();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await session.screenshot('cluster-metrics-phone');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      expectNoConsoleErrors(session.errors);
+    } finally {
+      child.stdin.write('stop\n');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGTERM');
+          resolve();
+        }, 120_000);
+        child.on('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      await session.close();
+    }
+  }, 900_000);
+});
