@@ -439,7 +439,7 @@ export interface paths {
                                 /** @description CUMULUS_BOOK_DEMO_URL; null: no Book a demo link. */
                                 book_demo_url: string | null;
                             };
-                            /** @description Sign-in providers configured on this server (none yet): the console shows a button for each. */
+                            /** @description Sign-in providers configured on this server: the console shows a “Continue with {name}” button for each, which sends the browser to `authorize_url`. */
                             sign_in_providers: {
                                 /** @enum {string} */
                                 id: "google" | "github" | "sso";
@@ -1074,6 +1074,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workos/success": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    code: string;
+                    state: string;
+                    iss?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: string;
+                            /** @description false: this sign-in created the user (the console shows the welcome). */
+                            existing: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{provider}/get_token": {
         parameters: {
             query?: never;
@@ -1096,6 +1161,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         code: string;
+                        state: string;
+                        iss?: string;
                     };
                 };
             };
@@ -1108,6 +1175,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             key: string;
+                            /** @description false: this sign-in created the user (the console shows the welcome). */
                             existing: boolean;
                         };
                     };
@@ -1142,7 +1210,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/workos/success": {
+    "/api/v2/user/identities": {
         parameters: {
             query?: never;
             header?: never;
@@ -1151,9 +1219,7 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    code: string;
-                };
+                query?: never;
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1167,9 +1233,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            key: string;
-                            existing: boolean;
-                        };
+                            id: number;
+                            /** @enum {string} */
+                            provider: "sso" | "google" | "github";
+                            /** @description The provider as the login page names it. */
+                            name: string;
+                            email: string;
+                            created: string;
+                            last_used: string | null;
+                        }[];
                     };
                 };
                 /** @description Default Response */
@@ -1199,6 +1271,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/identities/{identity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    identity_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
