@@ -26,7 +26,7 @@ export const PARTS = [
     output: 'apps/server/dist/main.js',
     sources: [
       'apps/server/src',
-      'apps/server/tsconfig.build.json',
+      'apps/server/build.mjs',
       'apps/server/package.json',
       'tsconfig.base.json',
       'package-lock.json',

@@ -1,8 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { DATABASE_AGNOSTIC } from './test/helpers/database-agnostic.js';
+
+const onPostgres = Boolean(process.env.DATABASE_URL) && !process.env.CUMULUS_TEST_EVERYTHING_ON_POSTGRES;
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(onPostgres ? DATABASE_AGNOSTIC : [])],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -236,9 +236,17 @@ def cancel(api: Api, job_id: int) -> dict:
     return api.request("DELETE", f"/api/v2/jobs/{int(job_id)}")
 
 
+def job_state(job: dict, running: int) -> str:
+    """The job's state as its tasks show it: a job with a task running (or over) is running."""
+    state = job["job_state"]
+    if state == "pending" and (running or job["n_tasks_succeeded"] or job["n_tasks_failed"]):
+        return "running"
+    return state
+
+
 def progress(job: dict) -> str:
     running = sum(1 for t in job.get("tasks", []) if t["state"] in ("assigned", "running"))
-    return (f"job {job['id']}: {job['job_state']} — {job['n_tasks_succeeded']} done, "
+    return (f"job {job['id']}: {job_state(job, running)} — {job['n_tasks_succeeded']} done, "
             f"{job['n_tasks_failed']} failed, {running} running of {job['n_tasks']}")
 
 

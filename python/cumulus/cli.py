@@ -102,8 +102,8 @@ def parser() -> argparse.ArgumentParser:
     bwait = bsub.add_parser("wait", help="wait for a job to finish, showing its progress")
     bwait.add_argument("job", type=int)
     bwait.set_defaults(run=_batch_wait)
-    blogs = bsub.add_parser("logs", help="the output of a job's tasks")
-    blogs.add_argument("job", type=int)
+    blogs = bsub.add_parser("logs", help="the output of a job's tasks (default: your latest job)")
+    blogs.add_argument("job", nargs="?", type=int)
     blogs.add_argument("--task", type=int, help="only this array task id")
     blogs.set_defaults(run=_batch_logs)
     bls = bsub.add_parser("list", help="batch jobs of the workspace")
@@ -395,17 +395,26 @@ def _seconds_between(start: str | None, stop: str | None) -> str:
         return ""
 
 
+def _job_or_latest(api, ws: str, job_id: int | None) -> int | None:
+    """The job asked for, else the workspace's latest (None, said, when it has none)."""
+    from cumulus import batch
+
+    if job_id is not None:
+        return job_id
+    newest = batch.latest(api, ws)
+    if not newest:
+        print(f"No batch jobs in workspace {ws}.")
+        return None
+    return newest["id"]
+
+
 def _batch_status(args) -> None:
     from cumulus import batch
 
     api, ws = _workspace_api(args)
-    job_id = args.job
+    job_id = _job_or_latest(api, ws, args.job)
     if job_id is None:
-        newest = batch.latest(api, ws)
-        if not newest:
-            print(f"No batch jobs in workspace {ws}.")
-            return
-        job_id = newest["id"]
+        return
     job = batch.get(api, job_id)
     print(batch.progress(job) + (f" ({job['reason']})" if job.get("reason") else ""))
     print(f"command: {job['user_command']}")
@@ -430,7 +439,10 @@ def _batch_logs(args) -> None:
     from cumulus import batch
 
     api, ws = _workspace_api(args)
-    job = batch.get(api, args.job)
+    job_id = _job_or_latest(api, ws, args.job)
+    if job_id is None:
+        return
+    job = batch.get(api, job_id)
     for task, event in batch.task_logs(api, ws, job, args.task):
         print(event["message"] if args.task is not None else f"[task {task}] {event['message']}")
 

@@ -100,6 +100,10 @@ class BatchCliTest(unittest.TestCase):
         self.assertNotIn("squared is 9", logs.stdout)
         every = self.cli("batch", "logs", str(job))
         self.assertIn("[task 2] 2: 5 squared is 25 (hello)", every.stdout)
+        # Like `batch status`, `batch logs` without a job id shows the latest job.
+        latest = self.cli("batch", "logs", "--task", "1")
+        self.assertEqual(latest.returncode, 0, latest.stderr)
+        self.assertIn("1: 4 squared is 16 (hello)", latest.stdout)
 
         listed = self.cli("batch", "list")
         self.assertRegex(listed.stdout, rf"(?m)^{job}\s+done\s+3/3\s+0\s")
@@ -126,7 +130,7 @@ class BatchCliTest(unittest.TestCase):
         run = self.cli("batch", "run", "--workspace", workspace, "--array", "0-4:2", "--wait",
                        '[ "$CUMULUS_BATCH_TASK_ID" != 2 ] || exit 5')
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
-        self.assertIn("failed: 1 of 3 tasks failed", run.stdout)
+        self.assertIn("failed: 1 of 3 tasks failed: task 2 (exit code 5)", run.stdout)
         status = self.cli("batch", "status", str(job_id(run.stdout)))
         self.assertRegex(status.stdout, r"(?m)^2\s+error\s+5\s+.*Exited with code 5$")
 

@@ -4,6 +4,7 @@ import { benchClusterStart } from './clusters-start.js';
 import { benchEc2 } from './ec2.js';
 import { benchHotPaths } from './http/hot-paths.js';
 import { benchNewcomer } from './newcomer.js';
+import { benchRestart } from './restart.js';
 import { benchSoftware } from './software.js';
 import { benchTeam } from './team.js';
 import { benchUsage } from './usage.js';
@@ -29,5 +30,6 @@ const benches: Record<string, () => Promise<void>> = {
   usage: () => benchUsage(),
   ec2: () => benchEc2(),
   newcomer: () => benchNewcomer(),
+  restart: () => benchRestart(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { REPOSITORY_DIR, WEB_DIST_DIR } from './paths.js';
 
 // The only module that reads process.env. Everything else receives a Config.
 const envSchema = z.object({
@@ -60,6 +61,11 @@ const envSchema = z.object({
   CUMULUS_TERMS_URL: linkSetting('CUMULUS_TERMS_URL').optional(),
   /** Sign-up's "Book a demo" link; unset hides it. */
   CUMULUS_BOOK_DEMO_URL: linkSetting('CUMULUS_BOOK_DEMO_URL').optional(),
+  /**
+   * `true`: this server is run as a hosted service, whose new users are asked how they heard of it
+   * and see what's-new banners. Unset (a self-hosted install): neither greets anyone.
+   */
+  CUMULUS_HOSTED_SERVICE: z.enum(['true', 'false']).default('false'),
   /** Single sign-on through an OpenID Connect provider (Okta, Entra ID, Keycloak…): all three or none. */
   CUMULUS_OIDC_ISSUER: z.url().optional(),
   CUMULUS_OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
@@ -139,6 +145,8 @@ export interface Config {
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
   links: LinksConfig;
+  /** A hosted service (CUMULUS_HOSTED_SERVICE): the welcome survey and what's-new banners are shown. */
+  hostedService: boolean;
   signIn: SignInConfig;
 }
 
@@ -252,8 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.CUMULUS_SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: e.CUMULUS_LOG_LEVEL,
     logFormat: e.CUMULUS_LOG_FORMAT,
-    webDist: path.resolve(e.CUMULUS_WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
-    docsRoot: path.resolve(new URL('../../..', import.meta.url).pathname),
+    webDist: path.resolve(e.CUMULUS_WEB_DIST ?? WEB_DIST_DIR),
+    docsRoot: REPOSITORY_DIR,
     clusters: {
       reconcileIntervalMs: e.CUMULUS_RECONCILE_INTERVAL_SECONDS * 1000,
       heartbeatIntervalMs: e.CUMULUS_HEARTBEAT_INTERVAL_SECONDS * 1000,
@@ -298,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       termsUrl: e.CUMULUS_TERMS_URL ?? null,
       bookDemoUrl: e.CUMULUS_BOOK_DEMO_URL ?? null,
     },
+    hostedService: e.CUMULUS_HOSTED_SERVICE === 'true',
     signIn: {
       sso: both(e.CUMULUS_OIDC_CLIENT_ID, e.CUMULUS_OIDC_CLIENT_SECRET, 'CUMULUS_OIDC', e.CUMULUS_OIDC_ISSUER)
         ? {

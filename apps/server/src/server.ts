@@ -28,8 +28,11 @@ export interface Server {
   app: App;
   database: Database;
   deps: AppDeps;
-  /** Starts the control loops (mail delivery, housekeeping, clusters). */
-  startLoops(): void;
+  /**
+   * Starts the control loops (mail delivery, housekeeping, clusters) and, unless told not to,
+   * reads the interpreter clusters and builds use.
+   */
+  startLoops(options?: { readInterpreter?: boolean }): void;
   /** Stops them (close does too); running clusters keep running, to be adopted at the next start. */
   stopLoops(): Promise<void>;
   /**
@@ -193,14 +196,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app,
     database,
     deps,
-    startLoops: () => {
+    startLoops: ({ readInterpreter = true } = {}) => {
       for (const loop of all) loop.start();
       // Reading the interpreter imports Dask and bokeh (seconds on a busy machine): done now, not
       // while the first package sync waits for it (clients give up on an answer after seconds).
-      backends
-        .standard()
-        .builder?.interpreter()
-        .catch(() => undefined);
+      if (readInterpreter)
+        backends
+          .standard()
+          .builder?.interpreter()
+          .catch(() => undefined);
     },
     stopLoops: async () => {
       await Promise.all(all.map((loop) => loop.stop()));

@@ -38,26 +38,9 @@ const RESOLVER_MODULES = [
  * file not here does (declare the need in the route's config instead).
  */
 const NOT_CONVERTED: string[] = [
-  'domains/billing/pricing/routes.ts',
-  'domains/billing/pricing/service.ts',
-  'domains/billing/subscriptions/service.ts',
-  'domains/billing/usage/queries.ts',
-  'domains/billing/usage/routes.ts',
-  'domains/cloud/cloudformation.ts',
-  'domains/cloud/cluster-info-socket.ts',
-  'domains/cloud/credentials.ts',
-  'domains/cloud/role-setup.ts',
-  'domains/cloud/setup/aws-settings.ts',
-  'domains/cloud/setup/aws.ts',
-  'domains/cloud/setup/docker.ts',
-  'domains/cloud/setup/gcp.ts',
   'domains/clusters/analytics/read-routes.ts',
   'domains/clusters/analytics/routes.ts',
-  'domains/clusters/dashboards/passes.ts',
-  'domains/clusters/filestores/service.ts',
-  'domains/clusters/logs/routes.ts',
   'domains/clusters/metrics/routes.ts',
-  'domains/clusters/tags/service.ts',
 ];
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');

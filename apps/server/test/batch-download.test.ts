@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
-import { PYTHON_DIR } from '../src/lib/python-dir.js';
+import { PYTHON_DIR } from '../src/paths.js';
 import { type ChildServer, startChildServer } from './helpers/child-server.js';
 import { PYTHON, waitFor } from './helpers/clusters.js';
 

@@ -21,6 +21,7 @@ describe('the deployment call', () => {
         CUMULUS_COMMUNITY_URL: 'https://example.slack.com/join',
         CUMULUS_TERMS_URL: '/terms.html',
         CUMULUS_BOOK_DEMO_URL: 'https://example.org/demo',
+        CUMULUS_HOSTED_SERVICE: 'true',
       }),
     ]);
   }, 180_000); // three servers migrating at once
@@ -45,6 +46,8 @@ describe('the deployment call', () => {
         terms_url: null,
         book_demo_url: null,
       },
+      // A self-hosted install greets no one with a survey or what's-new banners.
+      hosted_service: false,
       sign_in_providers: [],
     });
   });
@@ -54,6 +57,7 @@ describe('the deployment call', () => {
   });
 
   it('answers the configured support address, docs, community, terms and demo links', async () => {
+    expect((await configured.api.get('/api/v2/deployment')).body.hosted_service).toBe(true);
     expect((await configured.api.get('/api/v2/deployment')).body.links).toEqual({
       support_email: 'help@example.org',
       docs_url: 'https://docs.example.org/cumulus',

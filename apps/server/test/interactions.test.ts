@@ -91,6 +91,19 @@ describe('the get-started checklist follows what the user really did', () => {
     expect(await flag(user.key, 'has-api-key')).toBe(false);
     expect((await ts.api.as(user.key).post('/api/v1/api-tokens/', { label: 'ci' })).status).toBe(201);
     expect(await flag(user.key, 'has-api-key')).toBe(true);
+    // A token alone says nothing about the Python client being installed.
+    expect((await ts.api.as(user.key).get('/api/v2/interactions/get-started')).body.data).toEqual({});
+  });
+
+  it('records that the Python client was used when it reports its version', async () => {
+    const user = await createUser(ts);
+    await ts.api.as(user.key).post('/api/v2/interactions/interaction', {
+      action: 'cluster-create',
+      cumulus_version: '0.1.0',
+    });
+    expect((await ts.api.as(user.key).get('/api/v2/interactions/get-started')).body.data).toEqual({
+      client: { version: '0.1.0' },
+    });
   });
 
   it('ticks has-api-key when `cumulus login` is authorized in the browser', async () => {
@@ -104,6 +117,9 @@ describe('the get-started checklist follows what the user really did', () => {
       });
     expect(activated.status).toBe(200);
     expect(await flag(user.key, 'has-api-key')).toBe(true);
+    expect((await ts.api.as(user.key).get('/api/v2/interactions/get-started')).body.data).toEqual({
+      client: { version: null },
+    });
   });
 
   it("ticks the compute step at the first computation a scheduler of the user's cluster reports", async () => {

@@ -90,10 +90,16 @@ describe('batch jobs', () => {
         n_tasks: n,
         n_tasks_succeeded: n - 1,
         n_tasks_failed: 1,
-        reason: `1 of ${n} tasks failed`,
+        // Which task failed, and how.
+        reason: `1 of ${n} tasks failed: task 7 (exit code 3)`,
         env_vars: { PLAIN: 'visible' },
         secret_env_var_names: ['TOKEN'],
       });
+      // A finished job says when it started (however fast its tasks ran): with its first task, at the latest.
+      expect(job.started).toMatch(/\+00:00$/);
+      const firstStart = Math.min(...job.tasks.map((t: any) => Date.parse(t.start)));
+      expect(Date.parse(job.started)).toBeLessThanOrEqual(firstStart);
+      expect(Date.parse(job.completed)).toBeGreaterThanOrEqual(Date.parse(job.started));
       const failed = job.tasks.find((t: any) => t.array_task_id === 7);
       expect(failed).toMatchObject({ state: 'error', exit_code: 3, reason: 'Exited with code 3' });
       expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(

@@ -7,7 +7,7 @@ import { singleBackend } from '../src/compute/backend.js';
 import { createLocalBackend } from '../src/compute/local.js';
 import { createLocalBuilder } from '../src/compute/local-builder.js';
 import { createRemoteBuilder, type RemoteBuildJob } from '../src/compute/remote-builder.js';
-import { PYTHON_DIR } from '../src/lib/python-dir.js';
+import { PYTHON_DIR } from '../src/paths.js';
 import type { Api } from './helpers/api.js';
 import { freePort, PYTHON, startClusterServer, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';

@@ -66,9 +66,10 @@ describe('signed-in shell', () => {
     await page.keyboard.press('Control+b');
     await eventually(async () => expect(await sidebar.getAttribute('data-state')).toBe('expanded'));
 
-    // An unknown path lands on Get Started too.
+    // An unknown path says it is not found, with a link home.
     await page.goto('/no/such/page');
-    await page.waitForURL('**/get-started');
+    await page.getByText('404: Could not find that page or resource').waitFor();
+    expect(await page.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
 
     // Staff pages tell everyone else so.
     await page.goto('/staff');

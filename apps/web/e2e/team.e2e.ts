@@ -67,20 +67,12 @@ describe('Team', () => {
     await adminSession.screenshot('team-create-organization');
     await page.getByRole('button', { name: 'Create Organization' }).click();
     await toast(page, 'Organization created');
-    await page.waitForURL(/\/team$/);
-    await page.getByRole('combobox', { name: `Organization: ${organization}` }).waitFor();
-    await page.getByText('No workspaces have been created.').waitFor();
-
-    // Without a workspace no teammate can be added, and the menu says why.
-    menu = await openAddMenu(page);
-    expect(await tooltipOf(page, menu.getByRole('menuitem', { name: 'Teammate' }))).toBe(
-      'Add a workspace to get started.',
-    );
-    await adminSession.screenshot('team-no-workspaces');
-    await menu.getByRole('menuitem', { name: 'Workspace' }).click();
-
-    // Add > Workspace: back on the Team page with the default-workspace banner.
+    // It goes on to the organization's first workspace, the scope staying where it was (an
+    // organization without a workspace would leave the sidebar on "No workspace of yours").
     await page.waitForURL(/\/team\/\d+\/create-workspace$/);
+    expect(await page.getByText('No workspace of yours').count()).toBe(0);
+
+    // Create Workspace: back on the Team page with the default-workspace banner.
     const organizationId = Number(new URL(page.url()).pathname.split('/')[2]);
     await page.getByRole('heading', { name: 'Create Workspace', level: 1 }).waitFor();
     await page.getByText(`A new workspace in ${organization}.`).waitFor();
@@ -157,15 +149,13 @@ describe('Team', () => {
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL('**/team?tab=team');
 
-    // The invitation arrives by mail, naming the organization and the workspace.
-    const mail = await suite.server.smtp.waitFor(
-      teammateEmail,
-      (m) => m.text.includes('/signup?invite='),
-      30_000,
-    );
-    expect(mail.subject).toContain(organization);
-    expect(mail.text).toContain(workspace);
-    const signupLink = linkIn(mail, /http:\/\/\S+\/signup\?invite=\S+/);
+    // The invitation arrives by mail, naming the organization and the workspace. A resend mints a
+    // new token: the first mail's link no longer names the invitation, the latest mail's does.
+    const [firstMail, mail] = invitations();
+    expect(mail!.subject).toContain(organization);
+    expect(mail!.text).toContain(workspace);
+    const signupLink = linkIn(mail!, /http:\/\/\S+\/signup\?invite=\S+/);
+    const staleLink = linkIn(firstMail!, /http:\/\/\S+\/signup\?invite=\S+/);
 
     // The teammate signs up through the link, with the invited address filled in.
     const teammateSession = await suite.open();
@@ -173,7 +163,15 @@ describe('Team', () => {
     const teammate = { username: uniqueName('grace'), password: PASSWORD };
     // The link carries an unguessable token, not the invite's id.
     expect(new URL(signupLink).searchParams.get('invite')).toMatch(/^[0-9a-f]{64}$/);
+    await teammatePage.goto(staleLink);
+    await teammatePage.getByText('This invitation link is no longer valid', { exact: false }).waitFor();
+    // The latest link: the page says who invites them, to what.
     await teammatePage.goto(signupLink);
+    await teammatePage
+      .getByRole('status')
+      .filter({ hasText: `invited you to join ${organization} (${workspace})` })
+      .waitFor();
+    await teammateSession.screenshot('team-signup-invited');
     expect(await teammatePage.getByLabel('Work email').inputValue()).toBe(teammateEmail);
     await teammatePage.getByLabel('Full name').fill('Grace Hopper');
     await teammatePage.getByLabel('Username').fill(teammate.username);

@@ -30,7 +30,7 @@ describe('terminal sign-in', () => {
     await signIn(page, user);
     await page.waitForURL(`**/activate-token?id=${pending.identifier}`);
     await page.getByRole('heading', { name: 'Confirm Access Request' }).waitFor();
-    await page.getByText('A client application is requesting access act as you.').waitFor();
+    await page.getByText('A client application is requesting access to act as you.').waitFor();
     await page.getByRole('button', { name: user.email }).waitFor();
     // The page does not show the terminal's code: the person approving types it.
     expect(await page.content()).not.toContain(pending.user_code);

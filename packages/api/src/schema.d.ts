@@ -439,6 +439,8 @@ export interface paths {
                                 /** @description CUMULUS_BOOK_DEMO_URL; null: no Book a demo link. */
                                 book_demo_url: string | null;
                             };
+                            /** @description CUMULUS_HOSTED_SERVICE: new users are asked how they heard of it and see what’s-new banners; false on a self-hosted install. */
+                            hosted_service: boolean;
                             /** @description Sign-in providers configured on this server: the console shows a “Continue with {name}” button for each, which sends the browser to `authorize_url`. */
                             sign_in_providers: {
                                 /** @enum {string} */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { PYTHON_DIR } from '../lib/python-dir.js';
+import { PYTHON_DIR } from '../paths.js';
 
 let bundle: Promise<Buffer> | null = null;
 

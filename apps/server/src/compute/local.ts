@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { arch, availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
-import { PYTHON_DIR } from '../lib/python-dir.js';
+import { PYTHON_DIR } from '../paths.js';
 import {
   type Backend,
   type BackendData,

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
@@ -10,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { MIGRATIONS_DIR } from '../paths.js';
 import { CHANGES_CHANNEL, ChangeFeed, postgresChangeFeed } from './changes.js';
 import * as schema from './schema/index.js';
 
@@ -26,8 +26,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** apps/server/drizzle, from both src/db and dist/db. */
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = MIGRATIONS_DIR;
 
 // Serialises migrations across server replicas sharing one PostgreSQL.
 const MIGRATION_LOCK = 7_302_118_551;

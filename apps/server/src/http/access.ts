@@ -39,11 +39,41 @@ export function accessResolver<K extends keyof AccessNeeds>(
   return { key, resolve } as unknown as AccessResolver;
 }
 
+const installed = new WeakMap<FastifyInstance, AccessResolver[]>();
+
+/**
+ * The same resolution for an entry point that is not a route (a WebSocket upgrade): the needs it
+ * declares, answered once by the resolvers the pre-handler uses, for what the upgrade parsed (its
+ * caller as `user`, its path's parameters as `params`). Refuses by throwing, as a route would.
+ */
+export async function resolveAccess(
+  app: FastifyInstance,
+  needs: AccessNeeds,
+  upgrade: { user: NonNullable<FastifyRequest['user']>; params: Record<string, unknown>; url: string },
+): Promise<RequestAccess> {
+  const resolvers = installed.get(app);
+  if (!resolvers) throw new Error('access resolvers are not installed');
+  const request = {
+    user: upgrade.user,
+    params: upgrade.params,
+    query: {},
+    body: undefined,
+    routeOptions: { url: upgrade.url },
+    access: {},
+  } as unknown as FastifyRequest;
+  for (const resolver of resolvers) {
+    const need = (needs as Record<string, unknown>)[resolver.key as string];
+    if (need !== undefined) await resolver.resolve(request, need as never);
+  }
+  return request.access;
+}
+
 /**
  * Installs the one pre-handler. Only routes that declare a need get it (first among their
  * pre-handlers), so other routes pay nothing; needs are resolved in the order the resolvers are given.
  */
 export function installAccess(app: FastifyInstance, resolvers: AccessResolver[]): void {
+  installed.set(app, resolvers);
   app.decorateRequest('access', null as unknown as RequestAccess);
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as Record<string, unknown>;

@@ -43,7 +43,9 @@ export async function startTestServer(
   });
   const database: Database = options.database ?? (await openTestDatabase());
   const server = await createServer(config, { ...options, database });
-  server.startLoops();
+  // A test server reads the interpreter when a build first needs it, not at every start (a Python
+  // process importing Dask per test file adds minutes to the suite).
+  server.startLoops({ readInterpreter: false });
   return {
     server,
     app: server.app,

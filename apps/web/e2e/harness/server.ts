@@ -104,6 +104,9 @@ export async function startE2eServer({
         CUMULUS_WEB_DIST: webDist,
         CUMULUS_LOG_LEVEL: 'warn',
         DATABASE_URL: '',
+        // The journeys answer a hosted service's greeting (welcome survey, what's-new banner); a
+        // self-hosted install shows neither (components' tests), a journey may say so with 'false'.
+        CUMULUS_HOSTED_SERVICE: 'true',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,9 +7,10 @@ import { Page } from '@/components/page';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/lib/paths';
 
-export function NotFoundPage() {
+/** The not-found screen; `inShell` when the signed-in shell (sidebar, top bar) is around it. */
+export function NotFoundPage({ inShell = false }: { inShell?: boolean }) {
   return (
-    <Page className="min-h-svh max-w-xl justify-center">
+    <Page className={inShell ? 'max-w-xl' : 'min-h-svh max-w-xl justify-center'}>
       <DocumentTitle title="Not found" />
       <EmptyState
         icon={FileQuestionIcon}

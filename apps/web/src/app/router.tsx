@@ -1,26 +1,16 @@
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
 import { RouteErrorPage } from '@/app/RouteErrorPage';
 import { redirectRoutes } from '@/app/redirect-routes';
-import { HomeRedirect } from '@/app/shell/HomeRedirect';
 import { prefetchShell } from '@/app/shell/prefetch';
 import { RequireAuth } from '@/app/shell/RequireAuth';
+import { shellPages } from '@/app/shell-pages';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page } from '@/components/page';
 import { activateTokenRoutes } from '@/features/activate-token/routes';
 import { authRoutes } from '@/features/auth/routes';
-import { batchRoutes } from '@/features/batch/routes';
-import { billingRoutes, publicBillingRoutes } from '@/features/billing/routes';
-import { clustersRoutes } from '@/features/clusters/routes';
-import { getStartedRoutes } from '@/features/get-started/routes';
-import { notebooksRoutes } from '@/features/notebooks/routes';
-import { profileRoutes } from '@/features/profile/routes';
+import { publicBillingRoutes } from '@/features/billing/routes';
 import { sandboxRoutes } from '@/features/sandbox/routes';
-import { setupRoutes } from '@/features/setup/routes';
-import { softwareRoutes } from '@/features/software/routes';
-import { staffRoutes } from '@/features/staff/routes';
 import { tagRoutes } from '@/features/tags/routes';
-import { teamRoutes } from '@/features/team/routes';
-import { usageRoutes } from '@/features/usage/routes';
 import { queryClient } from '@/lib/api/query-client';
 import { lazyPage } from '@/lib/lazy-page';
 
@@ -70,22 +60,7 @@ export const router = createBrowserRouter([
               return null;
             },
             shouldRevalidate: () => false,
-            children: [
-              { index: true, Component: HomeRedirect },
-              ...profileRoutes,
-              ...getStartedRoutes,
-              ...clustersRoutes,
-              ...notebooksRoutes,
-              ...softwareRoutes,
-              ...setupRoutes,
-              ...billingRoutes,
-              ...usageRoutes,
-              ...teamRoutes,
-              ...batchRoutes,
-              ...staffRoutes,
-              // Any unknown path: clusters after three clusters, else Get Started.
-              { path: '*', Component: HomeRedirect },
-            ],
+            children: shellPages,
           },
         ],
       },

@@ -53,16 +53,16 @@ function TablePagination({
           ? 'No results'
           : `${numberFormat.format(first)}–${numberFormat.format(last)} of ${numberFormat.format(total)}`}
       </p>
-      <div className="flex items-center gap-4">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         {onPageSizeChange ? (
-          <div className="flex items-center gap-2">
-            <span className="hidden sm:inline">Rows per page</span>
+          <div className="flex shrink-0 items-center gap-2">
+            <span className="hidden whitespace-nowrap sm:inline">Rows per page</span>
             <Select
               value={String(pageSize)}
               onValueChange={(value) => onPageSizeChange(Number(value))}
               disabled={disabled}
             >
-              <SelectTrigger size="sm" aria-label="Rows per page" className="w-[4.5rem]">
+              <SelectTrigger size="sm" aria-label="Rows per page" className="min-w-[4.5rem] tabular-nums">
                 <SelectValue />
               </SelectTrigger>
               <SelectContent align="end">
@@ -75,7 +75,7 @@ function TablePagination({
             </Select>
           </div>
         ) : null}
-        <span className="tabular-nums">
+        <span className="whitespace-nowrap tabular-nums">
           Page {numberFormat.format(page + 1)} of {numberFormat.format(pageCount)}
         </span>
         <div className="flex items-center gap-2">

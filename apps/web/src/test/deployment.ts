@@ -3,6 +3,7 @@ export function deploymentAnswer({
   mail = 'smtp',
   links = {},
   providers = [],
+  hostedService = false,
 }: {
   mail?: 'smtp' | 'server-log';
   links?: Partial<{
@@ -13,6 +14,7 @@ export function deploymentAnswer({
     book_demo_url: string | null;
   }>;
   providers?: Array<{ id: 'google' | 'github' | 'sso'; name: string; authorize_url: string }>;
+  hostedService?: boolean;
 } = {}) {
   return {
     public_url: 'http://localhost:3000',
@@ -29,6 +31,7 @@ export function deploymentAnswer({
       book_demo_url: null,
       ...links,
     },
+    hosted_service: hostedService,
     sign_in_providers: providers,
   };
 }

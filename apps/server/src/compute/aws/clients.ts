@@ -1,7 +1,5 @@
-import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { EC2Client, type EC2ClientConfig } from '@aws-sdk/client-ec2';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import type { EC2ClientConfig } from '@aws-sdk/client-ec2';
+import { cloudFormation, ec2, iam, sts } from './sdk.js';
 
 /**
  * What a workspace's calls to AWS are made with: its keys, or a role Cumulus assumes with its own
@@ -31,13 +29,13 @@ const common = (options: AwsOptions, region: string) => ({
 });
 
 export const ec2Client = (o: AwsOptions, region: string, credentials: Creds) =>
-  new EC2Client({ ...common(o, region), credentials });
+  new ec2.EC2Client({ ...common(o, region), credentials });
 export const iamClient = (o: AwsOptions, credentials: Creds) =>
-  new IAMClient({ ...common(o, 'us-east-1'), credentials });
+  new iam.IAMClient({ ...common(o, 'us-east-1'), credentials });
 export const stsClient = (o: AwsOptions, region: string, credentials?: Creds) =>
-  new STSClient({ ...common(o, region), ...(credentials && { credentials }) });
+  new sts.STSClient({ ...common(o, region), ...(credentials && { credentials }) });
 export const cloudFormationClient = (o: AwsOptions, region: string, credentials: Creds) =>
-  new CloudFormationClient({ ...common(o, region), credentials });
+  new cloudFormation.CloudFormationClient({ ...common(o, region), credentials });
 
 /** Credentials as the SDK takes them: a value or a function that answers one. */
 export type Creds = NonNullable<EC2ClientConfig['credentials']>;
@@ -50,7 +48,7 @@ export interface AwsCredentialIdentity {
 
 /** Who a set of credentials is (`sts:GetCallerIdentity`); throws the cloud's own error otherwise. */
 export async function callerIdentity(o: AwsOptions, region: string, credentials?: Creds) {
-  const answer = await stsClient(o, region, credentials).send(new GetCallerIdentityCommand({}));
+  const answer = await stsClient(o, region, credentials).send(new sts.GetCallerIdentityCommand({}));
   return { account: answer.Account ?? '', arn: answer.Arn ?? '', userId: answer.UserId ?? '' };
 }
 
@@ -62,7 +60,7 @@ export async function assumeRole(
   externalId: string,
 ): Promise<AwsCredentialIdentity> {
   const answer = await stsClient(o, region).send(
-    new AssumeRoleCommand({
+    new sts.AssumeRoleCommand({
       RoleArn: roleArn,
       ExternalId: externalId,
       RoleSessionName: 'cumulus-control-plane',

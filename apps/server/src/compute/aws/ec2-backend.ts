@@ -1,11 +1,4 @@
-import {
-  DescribeImagesCommand,
-  DescribeInstancesCommand,
-  type EC2Client,
-  type Instance,
-  RunInstancesCommand,
-  TerminateInstancesCommand,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
 import {
   type Backend,
   type BackendData,
@@ -19,6 +12,7 @@ import {
 import { type AwsOptions, type AwsSecret, awsCode, awsMessage, credentialsOf, ec2Client } from './clients.js';
 import { CLUSTER_PORTS } from './network.js';
 import { classify, nextChoice, runInput, TAG } from './run-instances.js';
+import { ec2 as ec2Sdk } from './sdk.js';
 
 /** Where and how a workspace's instances run (its credentials, region, network and settings). */
 export interface Ec2Placement {
@@ -145,7 +139,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
           if (lookups.get(key)?.ids === ids) lookups.delete(key);
           client
             .send(
-              new DescribeInstancesCommand({
+              new ec2Sdk.DescribeInstancesCommand({
                 Filters: [
                   { Name: `tag:${TAG.backendId}`, Values: ids },
                   { Name: 'instance-state-name', Values: LAUNCHABLE },
@@ -174,7 +168,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
     let device = rootDevices.get(key);
     if (!device) {
       device = client
-        .send(new DescribeImagesCommand({ ImageIds: [ami] }))
+        .send(new ec2Sdk.DescribeImagesCommand({ ImageIds: [ami] }))
         .then((a) => a.Images?.[0]?.RootDeviceName ?? null)
         .catch(() => null);
       rootDevices.set(key, device);
@@ -246,7 +240,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
         for (const subnet of subnets) {
           const input = runInput(spec, p, { ami, device, instanceType, market, subnet });
           try {
-            const made = (await client.send(new RunInstancesCommand(input))).Instances?.[0];
+            const made = (await client.send(new ec2Sdk.RunInstancesCommand(input))).Instances?.[0];
             if (!made?.InstanceId) throw retryable('EC2 answered RunInstances without an instance.');
             const note = skipped.length
               ? `Launched ${instanceType}${market === 'spot' ? ' (spot)' : ''} after: ${skipped.join('; ')}`
@@ -317,7 +311,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
           for (let i = 0; i < ids.length; i += 200) {
             const answer = await client
               .send(
-                new DescribeInstancesCommand({
+                new ec2Sdk.DescribeInstancesCommand({
                   Filters: [{ Name: 'instance-id', Values: ids.slice(i, i + 200) }],
                 }),
               )
@@ -358,7 +352,7 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       if (!d?.instanceId || d.workspaceId === undefined || !d.region) return;
       const p = await placementOf(d.workspaceId);
       await ec2(d.workspaceId, { ...p, region: d.region })
-        .send(new TerminateInstancesCommand({ InstanceIds: [d.instanceId] }))
+        .send(new ec2Sdk.TerminateInstancesCommand({ InstanceIds: [d.instanceId] }))
         .catch((err: unknown) => {
           if (awsCode(err) !== 'InvalidInstanceID.NotFound') throw classify(err);
         });

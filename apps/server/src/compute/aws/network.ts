@@ -1,27 +1,7 @@
-import {
-  AuthorizeSecurityGroupIngressCommand,
-  CreateSecurityGroupCommand,
-  DeleteSecurityGroupCommand,
-  DescribeAvailabilityZonesCommand,
-  DescribeImagesCommand,
-  DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
-  DescribeVpcsCommand,
-  type EC2Client,
-  type IpPermission,
-  RevokeSecurityGroupIngressCommand,
-} from '@aws-sdk/client-ec2';
-import {
-  AddRoleToInstanceProfileCommand,
-  CreateInstanceProfileCommand,
-  CreateRoleCommand,
-  DeleteInstanceProfileCommand,
-  DeleteRoleCommand,
-  GetInstanceProfileCommand,
-  type IAMClient,
-  RemoveRoleFromInstanceProfileCommand,
-} from '@aws-sdk/client-iam';
+import type { EC2Client, IpPermission } from '@aws-sdk/client-ec2';
+import type { IAMClient } from '@aws-sdk/client-iam';
 import { awsCode } from './clients.js';
+import { ec2 as ec2Sdk, iam as iamSdk } from './sdk.js';
 
 /**
  * What clusters need in a workspace's AWS account, and what it has: VPCs, zones, subnets and
@@ -38,7 +18,7 @@ const nameOf = (tags: { Key?: string; Value?: string }[] | undefined) =>
   tags?.find((t) => t.Key === 'Name')?.Value ?? null;
 
 export async function listVpcs(ec2: EC2Client) {
-  const answer = await ec2.send(new DescribeVpcsCommand({}));
+  const answer = await ec2.send(new ec2Sdk.DescribeVpcsCommand({}));
   return (answer.Vpcs ?? []).map((v) => ({
     vpc_id: v.VpcId ?? '',
     cidr_block: v.CidrBlock ?? '',
@@ -48,7 +28,7 @@ export async function listVpcs(ec2: EC2Client) {
 }
 
 export async function listAvailabilityZones(ec2: EC2Client) {
-  const answer = await ec2.send(new DescribeAvailabilityZonesCommand({}));
+  const answer = await ec2.send(new ec2Sdk.DescribeAvailabilityZonesCommand({}));
   return (answer.AvailabilityZones ?? []).map((z) => ({
     name: z.ZoneName ?? '',
     zone_id: z.ZoneId ?? '',
@@ -59,7 +39,7 @@ export async function listAvailabilityZones(ec2: EC2Client) {
 const vpcFilter = (vpcId?: string) => (vpcId ? [{ Name: 'vpc-id', Values: [vpcId] }] : undefined);
 
 export async function listSubnets(ec2: EC2Client, vpcId?: string) {
-  const answer = await ec2.send(new DescribeSubnetsCommand({ Filters: vpcFilter(vpcId) }));
+  const answer = await ec2.send(new ec2Sdk.DescribeSubnetsCommand({ Filters: vpcFilter(vpcId) }));
   return (answer.Subnets ?? []).map((s) => ({
     subnet_id: s.SubnetId ?? '',
     vpc_id: s.VpcId ?? '',
@@ -72,7 +52,7 @@ export async function listSubnets(ec2: EC2Client, vpcId?: string) {
 }
 
 export async function listSecurityGroups(ec2: EC2Client, vpcId?: string) {
-  const answer = await ec2.send(new DescribeSecurityGroupsCommand({ Filters: vpcFilter(vpcId) }));
+  const answer = await ec2.send(new ec2Sdk.DescribeSecurityGroupsCommand({ Filters: vpcFilter(vpcId) }));
   return (answer.SecurityGroups ?? []).map((g) => ({
     group_id: g.GroupId ?? '',
     group_name: g.GroupName ?? '',
@@ -84,7 +64,7 @@ export async function listSecurityGroups(ec2: EC2Client, vpcId?: string) {
 /** The newest available image with this name (wildcards allowed), of this owner if named. */
 export async function findImage(ec2: EC2Client, name: string, owner: string | null): Promise<string | null> {
   const answer = await ec2.send(
-    new DescribeImagesCommand({
+    new ec2Sdk.DescribeImagesCommand({
       Filters: [
         { Name: 'name', Values: [name] },
         { Name: 'state', Values: ['available'] },
@@ -101,7 +81,7 @@ export async function findImage(ec2: EC2Client, name: string, owner: string | nu
 /** The VPC to use when none is named: the region's default one. */
 export async function defaultVpcId(ec2: EC2Client): Promise<string | null> {
   const answer = await ec2.send(
-    new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }),
+    new ec2Sdk.DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }),
   );
   return answer.Vpcs?.[0]?.VpcId ?? null;
 }
@@ -127,7 +107,7 @@ export async function ensureSecurityGroup(
   options: { vpcId: string; name: string; allowedCidr: string; tags: Record<string, string> },
 ): Promise<{ groupId: string; created: boolean }> {
   const found = await ec2.send(
-    new DescribeSecurityGroupsCommand({
+    new ec2Sdk.DescribeSecurityGroupsCommand({
       Filters: [
         { Name: 'vpc-id', Values: [options.vpcId] },
         { Name: 'group-name', Values: [options.name] },
@@ -137,7 +117,7 @@ export async function ensureSecurityGroup(
   const existing = found.SecurityGroups?.[0]?.GroupId;
   if (existing) return { groupId: existing, created: false };
   const made = await ec2.send(
-    new CreateSecurityGroupCommand({
+    new ec2Sdk.CreateSecurityGroupCommand({
       GroupName: options.name,
       Description: 'Dask clusters run by Cumulus',
       VpcId: options.vpcId,
@@ -155,7 +135,7 @@ export async function ensureSecurityGroup(
   const groupId = made.GroupId!;
   await ec2
     .send(
-      new AuthorizeSecurityGroupIngressCommand({
+      new ec2Sdk.AuthorizeSecurityGroupIngressCommand({
         GroupId: groupId,
         IpPermissions: [
           ...portRules(options.allowedCidr),
@@ -171,16 +151,16 @@ export async function ensureSecurityGroup(
 export async function changeAllowedCidr(ec2: EC2Client, groupId: string, from: string, to: string) {
   if (from === to) return;
   await ec2
-    .send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(to) }))
+    .send(new ec2Sdk.AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(to) }))
     .catch(ignoring('InvalidPermission.Duplicate'));
   await ec2
-    .send(new RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(from) }))
+    .send(new ec2Sdk.RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(from) }))
     .catch(ignoring('InvalidPermission.NotFound'));
 }
 
 /** The ports' allowed CIDRs a security group has now (what a test or the settings page checks). */
 export async function allowedCidrsOf(ec2: EC2Client, groupId: string): Promise<Record<number, string[]>> {
-  const answer = await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }));
+  const answer = await ec2.send(new ec2Sdk.DescribeSecurityGroupsCommand({ GroupIds: [groupId] }));
   const out: Record<number, string[]> = {};
   for (const p of answer.SecurityGroups?.[0]?.IpPermissions ?? [])
     if (p.FromPort !== undefined) out[p.FromPort] = (p.IpRanges ?? []).map((r) => r.CidrIp ?? '');
@@ -189,7 +169,7 @@ export async function allowedCidrsOf(ec2: EC2Client, groupId: string): Promise<R
 
 export async function deleteSecurityGroup(ec2: EC2Client, groupId: string) {
   await ec2
-    .send(new DeleteSecurityGroupCommand({ GroupId: groupId }))
+    .send(new ec2Sdk.DeleteSecurityGroupCommand({ GroupId: groupId }))
     .catch(ignoring('InvalidGroup.NotFound'));
 }
 
@@ -201,16 +181,18 @@ const EC2_TRUST = JSON.stringify({
 /** The instance profile cluster machines run with (a role EC2 may assume), made once. */
 export async function ensureInstanceProfile(iam: IAMClient, name: string) {
   const existing = await iam
-    .send(new GetInstanceProfileCommand({ InstanceProfileName: name }))
+    .send(new iamSdk.GetInstanceProfileCommand({ InstanceProfileName: name }))
     .catch(ignoring('NoSuchEntity'));
   if (existing?.InstanceProfile?.Arn)
     return { name, arn: existing.InstanceProfile.Arn, roleName: name, created: false };
   await iam
-    .send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: EC2_TRUST, Path: '/' }))
+    .send(new iamSdk.CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: EC2_TRUST, Path: '/' }))
     .catch(ignoring('EntityAlreadyExists'));
-  const made = await iam.send(new CreateInstanceProfileCommand({ InstanceProfileName: name, Path: '/' }));
+  const made = await iam.send(
+    new iamSdk.CreateInstanceProfileCommand({ InstanceProfileName: name, Path: '/' }),
+  );
   await iam
-    .send(new AddRoleToInstanceProfileCommand({ InstanceProfileName: name, RoleName: name }))
+    .send(new iamSdk.AddRoleToInstanceProfileCommand({ InstanceProfileName: name, RoleName: name }))
     .catch(ignoring('LimitExceeded'));
   return { name, arn: made.InstanceProfile!.Arn!, roleName: name, created: true };
 }
@@ -218,18 +200,21 @@ export async function ensureInstanceProfile(iam: IAMClient, name: string) {
 /** Removes the instance profile (its roles first) and the role; what is gone already is skipped. */
 export async function deleteInstanceProfile(iam: IAMClient, name: string) {
   const profile = await iam
-    .send(new GetInstanceProfileCommand({ InstanceProfileName: name }))
+    .send(new iamSdk.GetInstanceProfileCommand({ InstanceProfileName: name }))
     .catch(ignoring('NoSuchEntity'));
   if (profile?.InstanceProfile) {
     for (const role of profile.InstanceProfile.Roles ?? [])
       await iam
         .send(
-          new RemoveRoleFromInstanceProfileCommand({ InstanceProfileName: name, RoleName: role.RoleName }),
+          new iamSdk.RemoveRoleFromInstanceProfileCommand({
+            InstanceProfileName: name,
+            RoleName: role.RoleName,
+          }),
         )
         .catch(ignoring('NoSuchEntity'));
     await iam
-      .send(new DeleteInstanceProfileCommand({ InstanceProfileName: name }))
+      .send(new iamSdk.DeleteInstanceProfileCommand({ InstanceProfileName: name }))
       .catch(ignoring('NoSuchEntity'));
   }
-  await iam.send(new DeleteRoleCommand({ RoleName: name })).catch(ignoring('NoSuchEntity'));
+  await iam.send(new iamSdk.DeleteRoleCommand({ RoleName: name })).catch(ignoring('NoSuchEntity'));
 }

@@ -52,7 +52,14 @@ export async function finishJob(
     const now = new Date();
     const [row] = await tx
       .update(batchJobs)
-      .set({ state, reason, completed: now, reconcileAt: null })
+      .set({
+        state,
+        reason,
+        completed: now,
+        reconcileAt: null,
+        // A job whose tasks ran before the loop saw it running still started: when its first task did.
+        started: sql`coalesce(${batchJobs.started}, (select min(${runTasks.start}) from ${runTasks} where ${runTasks.batchJobId} = ${batchJobs.id}))`,
+      })
       .where(and(eq(batchJobs.id, job.id), inArray(batchJobs.state, ['pending', 'running'])))
       .returning();
     if (!row) return false;

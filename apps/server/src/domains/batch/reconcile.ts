@@ -74,7 +74,7 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
       ctx,
       job,
       failed ? 'failed' : 'done',
-      failed ? `${failed} of ${job.nTasks} task${job.nTasks === 1 ? '' : 's'} failed` : '',
+      failed ? await failureSummary(db, job, failed) : '',
     );
     return null;
   }
@@ -96,6 +96,29 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
       .set({ state: 'running', started: new Date() })
       .where(and(eq(batchJobs.id, job.id), eq(batchJobs.state, 'pending')));
   return after(LOOK_MS);
+}
+
+/** How many failed tasks a job's reason names; the others are counted ("and 3 more"). */
+const NAMED_FAILURES = 5;
+
+/**
+ * "1 of 20 tasks failed: task 7 (exit code 3)": which tasks failed (array index), and their exit
+ * code, or their error when they never exited (an instance lost, a timeout).
+ */
+export async function failureSummary(db: Db, job: Pick<BatchJob, 'id' | 'nTasks'>, failed: number) {
+  const rows = await db
+    .select({ index: runTasks.arrayTaskId, exitCode: runTasks.exitCode, reason: runTasks.reason })
+    .from(runTasks)
+    .where(and(eq(runTasks.batchJobId, job.id), eq(runTasks.state, 'error')))
+    .orderBy(runTasks.arrayTaskId)
+    .limit(NAMED_FAILURES);
+  const named = rows.map(
+    (t) =>
+      `task ${t.index} (${t.exitCode !== null ? `exit code ${t.exitCode}` : t.reason.trim() || 'no exit code'})`,
+  );
+  const more = failed > named.length ? `, and ${failed - named.length} more` : '';
+  const head = `${failed} of ${job.nTasks} task${job.nTasks === 1 ? '' : 's'} failed`;
+  return named.length ? `${head}: ${named.join(', ')}${more}` : head;
 }
 
 /**

@@ -172,6 +172,12 @@ export async function updateRunTask(
       })
       .where(eq(runTasks.id, task.id))
       .returning();
+    // A job with a task that runs (or ran) is running, whatever its loop has seen so far.
+    if (task.batchJobId !== null && (body.state === 'running' || FINISHED.includes(body.state)))
+      await tx
+        .update(batchJobs)
+        .set({ state: 'running', started: updated!.start ?? now })
+        .where(and(eq(batchJobs.id, task.batchJobId), eq(batchJobs.state, 'pending')));
     return updated!;
   });
   // Once the job's last task has ended, the job loop looks at once (else at its next round).

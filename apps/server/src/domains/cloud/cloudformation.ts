@@ -1,13 +1,14 @@
-import { CreateStackCommand, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
+import type { Stack } from '@aws-sdk/client-cloudformation';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { awsCode, awsMessage } from '../../compute/aws/clients.js';
+import { cloudFormation } from '../../compute/aws/sdk.js';
 import { type CloudSetupAttempt, cloudSetupAttempts, type User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { Signer } from '../../lib/crypto.js';
 import { isoTime } from '../../lib/time.js';
-import { workspaceAccess } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import { awsSecretOf } from './credentials.js';
 import { guardClustersInCloud } from './guard.js';
 import { allowedPrincipal, finishAttempt, keepRole, newAttempt, roleNameOf, tryRole } from './role-setup.js';
@@ -39,22 +40,22 @@ const parametersOf = (a: CloudSetupAttempt, principal: string) => ({
 });
 
 /** `POST cf-setup-attempt`: with the workspace's keys the stack is made now (after the 409 protocol). */
-export async function startCloudFormation(deps: Deps, user: User, slug: string, confirm: boolean) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function startCloudFormation(deps: Deps, access: WorkspaceAccess, confirm: boolean) {
+  const { workspace } = access;
   const principal = await allowedPrincipal(deps);
   const stored = await awsSecretOf(deps.db, deps.cloudSecrets, workspace.id);
   if (stored?.secret.kind !== 'keys') {
-    const attempt = await newAttempt(deps, user, workspace.id, 'cloudformation');
+    const attempt = await newAttempt(deps, access.user, workspace.id, 'cloudformation');
     return presentAttempt(deps, attempt, principal, null);
   }
   // The role replaces the keys once the stack is made: running clusters are asked about now.
   await guardClustersInCloud(deps, workspace.id, 'aws', confirm, 'Switching the AWS credentials to a role');
-  const attempt = await newAttempt(deps, user, workspace.id, 'cloudformation');
+  const attempt = await newAttempt(deps, access.user, workspace.id, 'cloudformation');
   const region = stored.defaultRegion ?? 'us-east-1';
   const clients = await awsClientsOf(deps, workspace.id);
   try {
     const made = await clients.cloudFormation(region).send(
-      new CreateStackCommand({
+      new cloudFormation.CreateStackCommand({
         StackName: roleNameOf(attempt),
         TemplateBody: JSON.stringify(roleTemplate()),
         Parameters: Object.entries(parametersOf(attempt, principal)).map(
@@ -81,8 +82,8 @@ export async function startCloudFormation(deps: Deps, user: User, slug: string, 
 }
 
 /** `GET cf-setup-attempt/{id}`: a stack Cumulus made is looked at, and its role kept once it is there. */
-export async function getCloudFormation(deps: Deps, user: User, slug: string, id: number) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function getCloudFormation(deps: Deps, access: WorkspaceAccess, id: number) {
+  const { workspace } = access;
   const [attempt] = await deps.db
     .select()
     .from(cloudSetupAttempts)
@@ -90,7 +91,7 @@ export async function getCloudFormation(deps: Deps, user: User, slug: string, id
   if (!attempt) throw notFound();
   const principal = await allowedPrincipal(deps).catch(() => '');
   if (!attempt.stackId || attempt.state !== 'pending') return presentAttempt(deps, attempt, principal, null);
-  const { status, reason } = await followStack(deps, user, attempt);
+  const { status, reason } = await followStack(deps, access.user, attempt);
   const [now] = await deps.db
     .update(cloudSetupAttempts)
     .set({ ...(reason !== undefined && { reason }), updated: new Date() })
@@ -114,7 +115,7 @@ async function followStack(
     stack = (
       await clients
         .cloudFormation(attempt.stackRegion ?? 'us-east-1')
-        .send(new DescribeStacksCommand({ StackName: attempt.stackId! }))
+        .send(new cloudFormation.DescribeStacksCommand({ StackName: attempt.stackId! }))
     ).Stacks?.[0];
   } catch (err) {
     if (err instanceof ApiError || awsCode(err) === 'ValidationError') {

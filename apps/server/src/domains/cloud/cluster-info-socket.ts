@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { User } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
+import { resolveAccess } from '../../http/access.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError } from '../../http/errors.js';
 import { onUpgrade } from '../../http/upgrade.js';
-import { Authenticator, workspaceAccess } from '../identity/index.js';
+import { Authenticator, type WorkspaceAccess } from '../identity/index.js';
 import { saveAwsCredentials } from './credentials.js';
 import { AWS_REGIONS } from './schemas.js';
 import { getGlobal, setRegions, setUpGlobal } from './setup/aws.js';
@@ -42,27 +42,32 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
         // A bad frame (one past MAX_MESSAGE, say) is an 'error' event: ws closes the socket itself.
         ws.on('error', () => ws.terminate());
         admit(req, slug).then(
-          (user) => serve(ws, user, slug, req.socket.remoteAddress ?? '127.0.0.1'),
+          (access) => serve(ws, access, req.socket.remoteAddress ?? '127.0.0.1'),
           () => ws.close(UNAUTHORIZED, 'Unauthorized'),
         );
       });
     },
   );
 
-  async function admit(req: IncomingMessage, slug: string): Promise<User> {
+  /** The upgrade's caller, and their standing in the path's workspace: resolved once, here (admins only). */
+  async function admit(req: IncomingMessage, slug: string): Promise<WorkspaceAccess> {
     const match = /^(?:Token|ApiToken|Bearer)\s+(\S{1,512})\s*$/i.exec(req.headers.authorization ?? '');
     if (!match?.[1]) throw new Error('no credentials');
     const found = await authenticator.authenticate(match[1]);
     if (!found) throw new Error('bad credentials');
-    await workspaceAccess(deps.db, found.user, slug, 'admin');
-    return found.user;
+    const access = await resolveAccess(
+      app,
+      { workspace: 'admin' },
+      { user: found.user, params: { account: slug }, url: '/ws/api/v1/:account/cluster-info/' },
+    );
+    return access.workspace!;
   }
 
-  function serve(ws: WebSocket, user: User, slug: string, ip: string) {
+  function serve(ws: WebSocket, access: WorkspaceAccess, ip: string) {
     const say: Say = (message, flags = {}) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'update_options', message, ...flags }));
     };
-    ws.send(JSON.stringify({ type: 'connected', message: `Connected to ${slug}` }));
+    ws.send(JSON.stringify({ type: 'connected', message: `Connected to ${access.workspace.slug}` }));
     let busy = false;
     ws.on('message', (raw) => {
       if (busy) return say('Options are being applied already; wait for FINISHED.', { is_error: true });
@@ -74,7 +79,7 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
       }
       if (parsed.type !== 'update_options') return;
       busy = true;
-      apply(user, slug, ip, parsed.data, say)
+      apply(access, ip, parsed.data, say)
         .catch((err: unknown) => {
           const text =
             err instanceof ApiError ? errorText(err) : err instanceof Error ? err.message : String(err);
@@ -88,7 +93,7 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
   }
 
   /** Backend options as clients send them: `{backend, options: {region, credentials...}}`. */
-  async function apply(user: User, slug: string, ip: string, data: unknown, say: Say) {
+  async function apply(access: WorkspaceAccess, ip: string, data: unknown, say: Say) {
     const given = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     const options = (
       typeof given.options === 'object' && given.options !== null ? given.options : given
@@ -111,8 +116,7 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
       say('Checking the AWS credentials');
       const saved = await saveAwsCredentials(
         deps,
-        user,
-        slug,
+        access,
         {
           credentials: {
             aws_access_key_id: String(keyId ?? ''),
@@ -124,19 +128,19 @@ export function registerClusterInfoSocket(app: App, deps: Deps): void {
       );
       say(`AWS credentials saved for account ${saved.summary.account ?? ''}`);
     }
-    const global = await getGlobal(deps, user, slug);
+    const global = await getGlobal(deps, access);
     if (!global.configured) {
       say('Creating the instance profile and the cluster security group');
-      await setUpGlobal(deps, user, slug, { region: region as (typeof AWS_REGIONS)[number] }, ip);
+      await setUpGlobal(deps, access, { region: region as (typeof AWS_REGIONS)[number] }, ip);
     }
     say(`Setting up ${region}`);
-    const set = await setRegions(deps, user, slug, {
+    const set = await setRegions(deps, access, {
       regions: [{ region: region as (typeof AWS_REGIONS)[number], default: true }],
     });
     // Without a machine image nothing can launch there yet: said, not claimed done.
     const problem = set.regions.find((r) => r.region === region)?.problem;
     if (problem) say(problem, { is_error: true });
-    else say(`Clusters of ${slug} now run in AWS ${region}`);
+    else say(`Clusters of ${access.workspace.slug} now run in AWS ${region}`);
   }
 }
 

@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.js';
 import { fieldError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTimeOrNull } from '../../lib/time.js';
-import { workspaceAccess } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import { checkGcpKey } from './gcp-key.js';
 import { guardClustersInCloud } from './guard.js';
 import type {
@@ -73,8 +73,8 @@ export function presentCredentials(
   };
 }
 
-export async function getCredentials(deps: Deps, user: User, slug: string, provider: CloudProvider) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getCredentials(deps: Deps, access: WorkspaceAccess, provider: CloudProvider) {
+  const { workspace } = access;
   return presentCredentials(provider, await storedCredentials(deps.db, workspace.id, provider));
 }
 
@@ -133,12 +133,11 @@ export async function storeCredentials(
 /** Checks AWS keys with `sts:GetCallerIdentity`; refused keys answer AWS's own words. */
 export async function saveAwsCredentials(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof awsCredentialsBody>,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const c = body.credentials;
   const secret: AwsSecret = {
     kind: 'keys',
@@ -156,7 +155,7 @@ export async function saveAwsCredentials(
   });
   const row = await storeCredentials(
     deps,
-    user,
+    access.user,
     workspace.id,
     'aws',
     {
@@ -174,16 +173,15 @@ export async function saveAwsCredentials(
 /** Checks a GCP service account key's shape and project (no call to Google). */
 export async function saveGcpCredentials(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof gcpCredentialsBody>,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const key = checkGcpKey(body.credentials, body.project_id);
   const row = await storeCredentials(
     deps,
-    user,
+    access.user,
     workspace.id,
     'gcp',
     {
@@ -205,16 +203,15 @@ export async function saveGcpCredentials(
 /** Checks an Azure service principal's shape (the schema holds the rules). */
 export async function saveAzureCredentials(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof azureCredentialsBody>,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const c = body.credentials;
   const row = await storeCredentials(
     deps,
-    user,
+    access.user,
     workspace.id,
     'azure',
     {
@@ -237,12 +234,11 @@ export async function saveAzureCredentials(
 /** Forgets the cloud's credentials (after the 409 protocol while clusters run there). */
 export async function deleteCredentials(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   provider: CloudProvider,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const existing = await storedCredentials(deps.db, workspace.id, provider);
   if (!existing) return { deleted: false };
   await guardClustersInCloud(

@@ -5,7 +5,7 @@ import { type CloudSetupAttempt, cloudSetupAttempts, type User } from '../../db/
 import type { Deps } from '../../deps.js';
 import { ApiError, fieldError, notFound } from '../../http/errors.js';
 import { randomHex } from '../../lib/crypto.js';
-import { workspaceAccess, workspaceAccessBy } from '../identity/index.js';
+import type { WorkspaceAccess } from '../identity/index.js';
 import { awsOptions, presentCredentials, storeCredentials } from './credentials.js';
 import type { callbackBody, roleInfoBody } from './schemas.js';
 
@@ -49,10 +49,10 @@ export async function newAttempt(
 }
 
 /** `start-role-assumption-setup`: the principal to trust and the external id to require. */
-export async function startRoleSetup(deps: Deps, user: User, slug: string) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function startRoleSetup(deps: Deps, access: WorkspaceAccess) {
+  const { workspace } = access;
   const principal = await allowedPrincipal(deps);
-  const attempt = await newAttempt(deps, user, workspace.id, 'role');
+  const attempt = await newAttempt(deps, access.user, workspace.id, 'role');
   return { allowed_principal: principal, external_id: attempt.externalId };
 }
 
@@ -95,8 +95,8 @@ export async function tryRole(deps: Deps, roleArn: string, externalId: string, r
 }
 
 /** `check-role-assumption`: whether the role can be assumed now. */
-export async function checkRole(deps: Deps, user: User, slug: string, body: z.infer<typeof roleInfoBody>) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function checkRole(deps: Deps, access: WorkspaceAccess, body: z.infer<typeof roleInfoBody>) {
+  const { workspace } = access;
   const attempt = await attemptFor(deps, workspace.id, body.external_id);
   return tryRole(deps, body.role_arn, attempt.externalId, body.default_region ?? 'us-east-1');
 }
@@ -143,23 +143,20 @@ export async function keepRole(
 /** `complete-role-assumption-setup`: the role of an attempt (by id or external id), kept. */
 export async function completeRoleSetup(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof callbackBody>,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const attempt = await attemptFor(deps, workspace.id, body.external_id, body.attempt_id);
-  return keepRole(deps, user, attempt, body.role_arn, body.default_region ?? null, confirm);
+  return keepRole(deps, access.user, attempt, body.role_arn, body.default_region ?? null, confirm);
 }
 
-/** `callback`: a role reported for the workspace that started the attempt (the caller must administer it). */
-export async function roleCallback(
+/** The setup attempt a `callback` reports a role for (by id or external id); its workspace is resolved from it. */
+export async function callbackAttempt(
   deps: Deps,
-  user: User,
   body: z.infer<typeof callbackBody>,
-  confirm: boolean,
-) {
+): Promise<CloudSetupAttempt> {
   const where = body.attempt_id
     ? eq(cloudSetupAttempts.id, body.attempt_id)
     : body.external_id
@@ -168,8 +165,19 @@ export async function roleCallback(
   if (!where) throw fieldError('attempt_id', 'Name the setup attempt (attempt_id or external_id).');
   const [attempt] = await deps.db.select().from(cloudSetupAttempts).where(where).limit(1);
   if (!attempt) throw notFound('No such setup attempt.');
-  await workspaceAccessBy(deps.db, user, { id: attempt.workspaceId }, 'admin');
-  return keepRole(deps, user, attempt, body.role_arn, body.default_region ?? null, confirm);
+  return attempt;
+}
+
+/** `callback`: a role reported for the workspace that started the attempt (the caller administers it: `access`). */
+export async function roleCallback(
+  deps: Deps,
+  access: WorkspaceAccess,
+  body: z.infer<typeof callbackBody>,
+  confirm: boolean,
+) {
+  const attempt = await callbackAttempt(deps, body);
+  if (attempt.workspaceId !== access.workspace.id) throw notFound('No such setup attempt.');
+  return keepRole(deps, access.user, attempt, body.role_arn, body.default_region ?? null, confirm);
 }
 
 export async function finishAttempt(deps: Deps, id: number, state: 'complete' | 'error', reason: string) {

@@ -1,8 +1,8 @@
 import type { CloudProvider } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
-import { currentUser } from '../../http/auth.js';
 import { z } from '../../http/zod.js';
+import { workspaceOf } from '../identity/index.js';
 import * as cloudFormation from './cloudformation.js';
 import { registerClusterInfoSocket } from './cluster-info-socket.js';
 import * as credentials from './credentials.js';
@@ -31,6 +31,10 @@ import {
 
 const tags = ['cloud'];
 const user = { auth: 'user' } as const;
+/** Readers of the path's workspace. */
+const reader = { auth: 'user', workspace: 'read' } as const;
+/** Admins of the path's workspace. */
+const admin = { auth: 'user', workspace: 'admin' } as const;
 const base = '/api/v2/cloud-credentials';
 
 /**
@@ -74,7 +78,7 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
     app.get(
       url,
       {
-        config: user,
+        config: reader,
         schema: {
           tags,
           description: `The workspace's ${provider} credentials as they may be shown (key ids masked, no secret).`,
@@ -82,13 +86,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
           response: { 200: credentialsAnswer },
         },
       },
-      async (request) =>
-        credentials.getCredentials(deps, currentUser(request), request.params.account, provider),
+      async (request) => credentials.getCredentials(deps, workspaceOf(request), provider),
     );
     app.post(
       url,
       {
-        config: user,
+        config: admin,
         schema: {
           tags,
           description: `Checks and stores the workspace's ${provider} credentials (admins). 409 action_required while clusters run there with other credentials.`,
@@ -100,18 +103,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       },
       async (request) =>
         // The schema for the provider validated the body.
-        save[provider](
-          deps,
-          currentUser(request),
-          request.params.account,
-          request.body as never,
-          request.query.confirm ?? false,
-        ),
+        save[provider](deps, workspaceOf(request), request.body as never, request.query.confirm ?? false),
     );
     app.delete(
       url,
       {
-        config: user,
+        config: admin,
         schema: {
           tags,
           description: `Forgets the workspace's ${provider} credentials (admins). 409 action_required while clusters run there.`,
@@ -121,20 +118,14 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         },
       },
       async (request) =>
-        credentials.deleteCredentials(
-          deps,
-          currentUser(request),
-          request.params.account,
-          provider,
-          request.query.confirm ?? false,
-        ),
+        credentials.deleteCredentials(deps, workspaceOf(request), provider, request.query.confirm ?? false),
     );
   }
 
   app.post(
     `${base}/account/:account/start-role-assumption-setup`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -143,12 +134,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         response: { 200: roleSetupAnswer },
       },
     },
-    async (request) => roles.startRoleSetup(deps, currentUser(request), request.params.account),
+    async (request) => roles.startRoleSetup(deps, workspaceOf(request)),
   );
   app.post(
     `${base}/account/:account/check-role-assumption`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Tries to assume the role now; answers whether AWS allowed it and why not.',
@@ -157,12 +148,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         response: { 200: roleCheckAnswer },
       },
     },
-    async (request) => roles.checkRole(deps, currentUser(request), request.params.account, request.body),
+    async (request) => roles.checkRole(deps, workspaceOf(request), request.body),
   );
   app.post(
     `${base}/account/:account/complete-role-assumption-setup`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -174,18 +165,20 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      roles.completeRoleSetup(
-        deps,
-        currentUser(request),
-        request.params.account,
-        request.body,
-        request.query.confirm ?? false,
-      ),
+      roles.completeRoleSetup(deps, workspaceOf(request), request.body, request.query.confirm ?? false),
   );
   app.post(
     `${base}/callback`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        workspace: {
+          need: 'admin',
+          key: async (request) => ({
+            id: (await roles.callbackAttempt(deps, request.body as z.infer<typeof callbackBody>)).workspaceId,
+          }),
+        },
+      },
       schema: {
         tags,
         description:
@@ -196,12 +189,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      roles.roleCallback(deps, currentUser(request), request.body, request.query.confirm ?? false),
+      roles.roleCallback(deps, workspaceOf(request), request.body, request.query.confirm ?? false),
   );
   app.post(
     `${base}/account/:account/cf-setup-attempt`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -212,17 +205,12 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      cloudFormation.startCloudFormation(
-        deps,
-        currentUser(request),
-        request.params.account,
-        request.query.confirm ?? false,
-      ),
+      cloudFormation.startCloudFormation(deps, workspaceOf(request), request.query.confirm ?? false),
   );
   app.get(
     `${base}/account/:account/cf-setup-attempt/:id`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -231,8 +219,7 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         response: { 200: attemptAnswer },
       },
     },
-    async (request) =>
-      cloudFormation.getCloudFormation(deps, currentUser(request), request.params.account, request.params.id),
+    async (request) => cloudFormation.getCloudFormation(deps, workspaceOf(request), request.params.id),
   );
   app.get(
     `${base}/cf-template/:id/:signature`,

@@ -30,9 +30,15 @@ export interface ClusterAccess {
  * http/access.ts): `cluster: 'read'` is the cluster `pk` of the path's workspace (`account`);
  * `{ param }` names the path's cluster parameter instead; `{ id }` finds the cluster by that
  * parameter alone (calls without the workspace in their path); `{ instance }` by one of its
- * instances. The cluster's workspace access comes along as `request.access.workspace`.
+ * instances; `{ key }` by an id found elsewhere (null: none). The cluster's workspace access comes along as `request.access.workspace`.
  */
-export type ClusterRequirement = 'read' | { param: string } | { id: string } | { instance: string };
+export type ClusterRequirement =
+  | 'read'
+  | { param: string }
+  | { id: string }
+  | { instance: string }
+  /** A cluster by an id the request gives elsewhere (a body); null: none, nothing is resolved. */
+  | { key: (request: FastifyRequest) => number | null };
 
 declare module '../../http/access.js' {
   interface AccessNeeds {
@@ -46,6 +52,14 @@ declare module '../../http/access.js' {
 export function clusterAccessResolvers(db: Db): AccessResolver[] {
   return [
     accessResolver('cluster', async (request, requirement) => {
+      if (typeof requirement !== 'string' && 'key' in requirement) {
+        const id = requirement.key(request);
+        if (id === null) return;
+        const found = await clusterAccessById(db, currentUser(request), id);
+        request.access.cluster = found;
+        request.access.workspace = found.access;
+        return;
+      }
       const user = currentUser(request);
       const found =
         typeof requirement === 'string' || 'param' in requirement

@@ -24,7 +24,7 @@ import {
 import type { ClusterDeps } from './ports.js';
 import { clusterMachines, recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
-import { isLive, sqlLiveCluster, sqlResumableCluster } from './states.js';
+import { isLive, sqlLiveCluster, sqlResumableCluster, stateSentence } from './states.js';
 import { recordState } from './transitions.js';
 
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 20 * 60;
@@ -208,7 +208,7 @@ export async function resumeCluster(deps: ClusterDeps, user: User, target: Clust
     if (isLive(cluster!)) return;
     if (cluster!.state !== 'paused')
       throw badRequest(
-        `Cluster ${cluster!.name} is ${cluster!.state}; create a new cluster instead.`,
+        `${stateSentence(`Cluster ${cluster!.name}`, cluster!.state)}; create a new cluster instead.`,
         'CLUSTER_NOT_PAUSED',
       );
     await resume(deps, tx, want, target.access, cluster!, user);

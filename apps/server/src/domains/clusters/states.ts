@@ -33,6 +33,10 @@ export const PROCESS_UP = ['pending', 'starting', 'started'] as const satisfies 
 
 const includes = (set: readonly string[], state: string) => set.includes(state);
 
+/** A cluster's state in a sentence: "etl failed", not "etl is error". */
+export const stateSentence = (name: string, state: string) =>
+  state === 'error' ? `${name} failed` : `${name} is ${state}`;
+
 export const isEnded = (state: string) => includes(ENDED_STATES, state);
 export const isAtRest = (state: ClusterState) => includes(CLUSTER_AT_REST, state);
 

@@ -30,7 +30,7 @@ export type { OrganizationAccess } from './access/organization.js';
 export { organizationAccess } from './access/organization.js';
 export type { ScopeFilters } from './access/scopes.js';
 export { resolveScope } from './access/scopes.js';
-export type { WorkspaceAccess } from './access/workspace.js';
+export type { WorkspaceAccess, WorkspaceKey } from './access/workspace.js';
 export { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from './access/workspace.js';
 
 // Sign-in and users.

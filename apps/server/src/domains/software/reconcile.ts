@@ -1,11 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError, type Backends, describeFailure } from '../../compute/backend.js';
-import type { BuildRequest } from '../../compute/builder.js';
+import type { Builder, BuildRequest } from '../../compute/builder.js';
 import type { Db } from '../../db/client.js';
 import {
   packageFiles,
   type SoftwareSpec,
+  softwareAliases,
   softwareBuildLogs,
   softwareBuilds,
   softwareSpecs,
@@ -13,6 +14,7 @@ import {
 import type { Loops } from '../../deps.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
+import { DEFAULT_ENVIRONMENT } from './default-environment.js';
 import { packageFilePath } from './files.js';
 
 export interface BuildLoopContext {
@@ -88,11 +90,19 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       throw new BackendError(`The ${backend.type} backend cannot build software environments.`, false);
     const request = await buildRequest(ctx, buildId, spec, build.fromLockfile);
     const deadline = AbortSignal.timeout(BUILD_TIMEOUT_MS);
-    const result = await backend.builder.build(request, {
-      log: (line) => logs.add(line),
-      signal: AbortSignal.any([signal, deadline]),
-      remote,
-    });
+    const io = { log: (line: string) => logs.add(line), signal: AbortSignal.any([signal, deadline]), remote };
+    const fallback = await withoutDashboard(ctx.db, backend.builder, spec, request);
+    let note = '';
+    let result: Awaited<ReturnType<typeof backend.builder.build>>;
+    try {
+      result = await backend.builder.build(request, io);
+    } catch (err) {
+      // The default environment does without the dashboard rather than fail (no index has the bokeh).
+      if (!fallback || io.signal.aborted || (err instanceof BackendError && err.retryable)) throw err;
+      note = fallback.note;
+      logs.add(note);
+      result = await backend.builder.build(fallback.request, io);
+    }
     if (deadline.aborted)
       throw new BackendError(`The build took longer than ${BUILD_TIMEOUT_MS / 60_000} minutes.`, false);
     logs.add(
@@ -104,7 +114,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       .update(softwareBuilds)
       .set({
         state: 'built',
-        reason: '',
+        reason: note,
         lockfile: result.lockfile,
         lockedPackages: result.packages,
         lockfileHash: result.lockfileHash,
@@ -133,6 +143,33 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
     await ctx.buildEnded(buildId);
     return null;
   }
+}
+
+/**
+ * For the workspace's default environment (`cumulus-default`, made by the server for the Dask
+ * dashboard's bokeh): the same request without that bokeh, and the one calm line that says so, to
+ * build when the bokeh cannot be installed. Null for every other build.
+ */
+async function withoutDashboard(
+  db: Db,
+  builder: Builder,
+  spec: SoftwareSpec,
+  request: BuildRequest,
+): Promise<{ request: BuildRequest; note: string } | null> {
+  if (request.kind !== 'pip' || request.lockfile) return null;
+  const [alias] = await db
+    .select({ name: softwareAliases.name })
+    .from(softwareAliases)
+    .where(eq(softwareAliases.id, spec.aliasId));
+  if (alias?.name !== DEFAULT_ENVIRONMENT) return null;
+  const dashboard = (await builder.interpreter().catch(() => null))?.dashboardRequirement;
+  if (!dashboard || !request.requirements.includes(dashboard)) return null;
+  return {
+    request: { ...request, requirements: request.requirements.filter((r) => r !== dashboard) },
+    note:
+      `The Dask dashboard needs ${dashboard}, which the package index does not have: ` +
+      `${DEFAULT_ENVIRONMENT} is built without it, and its clusters run without the dashboard.`,
+  };
 }
 
 /** A build and the spec it builds. */

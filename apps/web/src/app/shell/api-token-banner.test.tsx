@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { API_TOKEN_BANNER_TITLE, ApiTokenBanner } from '@/app/shell/api-token-banner';
 import { stubApi } from '@/test/api-stub';
+import { deploymentAnswer } from '@/test/deployment';
 import { renderSignedIn } from '@/test/signed-in';
 
 const page = <T,>(results: T[]) => ({ count: results.length, next: null, previous: null, results });
@@ -12,8 +13,9 @@ const flags = (hasApiKey: boolean) => [
   { name: 'user-source-dialog', completed: true },
 ];
 
-function stub({ hasApiKey = false, seen = false } = {}) {
+function stub({ hasApiKey = false, seen = false, hostedService = true } = {}) {
   return stubApi({
+    'GET /api/v2/deployment': deploymentAnswer({ hostedService }),
     'GET /api/v1/interaction_types/': types,
     'GET /api/v1/interactions/': page(
       seen ? [{ id: 1, interaction_type: 'api-token-message', created: '2026-01-01T00:00:00+00:00' }] : [],
@@ -57,6 +59,14 @@ describe('the API token banner', () => {
     const api = stub({ hasApiKey: true });
     renderSignedIn(<ApiTokenBanner />);
     await waitFor(() => expect(api.callsTo('GET', '/api/v2/interactions/flag')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(API_TOKEN_BANNER_TITLE)).not.toBeInTheDocument();
+  });
+
+  it('is not news on a self-hosted install: a brand-new user there never sees it', async () => {
+    const api = stub({ hostedService: false });
+    renderSignedIn(<ApiTokenBanner />);
+    await waitFor(() => expect(api.callsTo('GET', '/api/v2/deployment')).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText(API_TOKEN_BANNER_TITLE)).not.toBeInTheDocument();
   });

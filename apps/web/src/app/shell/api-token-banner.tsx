@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { Banner } from '@/components/banner';
 import { Button } from '@/components/ui/button';
+import { useDeploymentQuery } from '@/data/deployment/deployment-query';
 import { useFlagsQuery } from '@/data/interactions/flags-query';
 import { useInteractionRecordMutation } from '@/data/interactions/interaction-record-mutation';
 import { useNoticeSeen } from '@/data/interactions/notice-seen';
@@ -15,9 +16,16 @@ const CREATE_TOKEN_LINK = `${paths.profile}?createTokenDialog=true`;
 /**
  * "Long-lived API tokens are here" (console.md section 8), until the user dismisses it — which
  * records the `api-token-message` interaction, so it never returns — or has a token (`has-api-key`).
- * On a phone it is one short line with a link.
+ * On a phone it is one short line with a link. It is news for a hosted service's users only: a
+ * self-hosted install (`hosted_service` false) always had tokens, so it greets no one there.
  */
 export function ApiTokenBanner() {
+  const hosted = useDeploymentQuery().data?.hostedService === true;
+  if (!hosted) return null;
+  return <ApiTokenNews />;
+}
+
+function ApiTokenNews() {
   const seen = useNoticeSeen('api-token-message');
   const flags = useFlagsQuery();
   const record = useInteractionRecordMutation();

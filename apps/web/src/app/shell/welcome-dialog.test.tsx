@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WelcomeDialog } from '@/app/shell/welcome-dialog';
 import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 import { stubApi } from '@/test/api-stub';
+import { deploymentAnswer } from '@/test/deployment';
 import { renderSignedIn } from '@/test/signed-in';
 
 /** A page that opens its own dialog on arrival, as the Profile page does with ?createTokenDialog=true. */
@@ -30,6 +31,7 @@ describe('the welcome dialog', () => {
 
   it("waits while the page's own dialog is open, then asks: one modal at a time", async () => {
     const api = stubApi({
+      'GET /api/v2/deployment': deploymentAnswer({ hostedService: true }),
       'GET /api/v2/interactions/flag': [{ name: 'user-source-dialog', completed: false }],
       'PUT /api/v2/interactions/flag/user-source-dialog': { name: 'user-source-dialog', completed: true },
     });
@@ -53,8 +55,23 @@ describe('the welcome dialog', () => {
   });
 
   it('opens at once when the page has no dialog of its own', async () => {
-    stubApi({ 'GET /api/v2/interactions/flag': [{ name: 'user-source-dialog', completed: false }] });
+    stubApi({
+      'GET /api/v2/deployment': deploymentAnswer({ hostedService: true }),
+      'GET /api/v2/interactions/flag': [{ name: 'user-source-dialog', completed: false }],
+    });
     renderSignedIn(<WelcomeDialog />);
     expect(await screen.findByRole('dialog', { name: 'Welcome to Cumulus' })).toBeInTheDocument();
+  });
+
+  it('does not greet a new user of a self-hosted install with "How did you hear about Cumulus?"', async () => {
+    const api = stubApi({
+      'GET /api/v2/deployment': deploymentAnswer(),
+      'GET /api/v2/interactions/flag': [{ name: 'user-source-dialog', completed: false }],
+    });
+    renderSignedIn(<WelcomeDialog />);
+    await waitFor(() => expect(api.callsTo('GET', '/api/v2/deployment')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByText('How did you hear about Cumulus?')).not.toBeInTheDocument();
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { useDeploymentQuery } from '@/data/deployment/deployment-query';
 import { useClientInteractionMutation } from '@/data/interactions/client-interaction-mutation';
 import { useFlagSetMutation } from '@/data/interactions/flag-set-mutation';
 import { useFlagsQuery } from '@/data/interactions/flags-query';
@@ -24,10 +25,13 @@ const SOURCE_MAX = 500;
  * The first-login welcome dialog (spec section 2): how the user learned of the product and
  * whether it is for academic use. Skip and Submit both mark it seen. It waits while a page's own
  * dialog is open (a link to /profile?createTokenDialog=true on first sign-in): one modal at a time.
+ * Only a hosted service asks (`hosted_service`): on a self-hosted install nobody greets a new user
+ * with a survey whose answers only the operator would read.
  */
 export function WelcomeDialog() {
-  const flags = useFlagsQuery();
-  if (flags.data === undefined || flags.data[SEEN_FLAG] === true) return null;
+  const hosted = useDeploymentQuery().data?.hostedService === true;
+  const flags = useFlagsQuery({ enabled: hosted });
+  if (!hosted || flags.data === undefined || flags.data[SEEN_FLAG] === true) return null;
   return <PendingWelcome />;
 }
 

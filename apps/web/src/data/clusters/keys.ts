@@ -10,6 +10,8 @@ export const clusterKeys = {
   list: (query: PaginateQuery) => [...clusterKeys.lists(), query] as const,
   /** Under lists(): a stop refreshes the notebook list too. */
   notebooks: (query: PaginateQuery) => [...clusterKeys.lists(), 'notebooks', query] as const,
+  /** What a workspace's clusters can be (its backend's capabilities) and the caller's limits there. */
+  accountOptions: (account: string) => [...clusterKeys.all, 'account-options', account] as const,
   frontend: (id: number) => [...clusterKeys.all, 'frontend', id] as const,
   cluster: (id: number) => [...clusterKeys.all, 'cluster', id] as const,
   details: (ref: ClusterRef) => [...clusterKeys.cluster(ref.id), 'details', ref.account] as const,

@@ -160,7 +160,7 @@ export function ActivateTokenPage() {
         <Panel
           title="Confirm Access Request"
           icon={<TerminalIcon className="size-5" aria-hidden="true" />}
-          description="A client application is requesting access act as you."
+          description="A client application is requesting access to act as you."
           footer={
             <>
               <Button type="button" variant="ghost" onClick={() => navigate(paths.root)}>

@@ -33,7 +33,8 @@ export function SignupPage() {
   const { bookDemoUrl } = useLinks();
   // An invitation link carries the invitation's token: signing up through it accepts it.
   const inviteToken = params.get('invite');
-  const invitation = useInvitePreviewQuery(inviteToken).data;
+  const preview = useInvitePreviewQuery(inviteToken);
+  const invitation = preview.data;
   const form = useZodForm(signupSchema, {
     mode: 'onTouched',
     defaultValues: {
@@ -103,6 +104,11 @@ export function SignupPage() {
           <p role="status" className="bg-primary/10 rounded-md px-3 py-2 text-sm">
             {invitation.inviter ?? 'Someone'} invited you to join {invitation.organization}
             {invitation.workspaces.length > 0 ? ` (${invitation.workspaces.join(', ')})` : ''}.
+          </p>
+        ) : preview.isError ? (
+          <p role="status" className="bg-muted rounded-md px-3 py-2 text-sm">
+            This invitation link is no longer valid: it expired, or a newer invitation was mailed. Use the
+            latest invitation email, or ask for a new one.
           </p>
         ) : null}
         <FormAlert>{formError(register.error)}</FormAlert>

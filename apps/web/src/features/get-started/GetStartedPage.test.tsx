@@ -45,6 +45,8 @@ describe('the Get Started checklist', () => {
     expect(none.map((s) => s.done)).toEqual([false, false, false, false, false]);
     expect(isComplete(none)).toBe(false);
     expect(checklist({}, { installed: true })[0]!.done).toBe(true);
+    expect(checklist({ 'has-api-key': true }, {})[0]!.done).toBe(false);
+    expect(checklist({}, { client: { version: '0.1.0' } })[0]!.done).toBe(true);
     const all = checklist(
       { 'has-api-key': true, 'has-created-cluster': true },
       { computed: { clusterId: 4 } },
@@ -63,8 +65,28 @@ describe('the Get Started checklist', () => {
     expect(checklist({ 'access-to-account-with-completed-setup': true }, {})[4]!.done).toBe(true);
   });
 
-  it("shows this server's commands and ticks what the user has done", async () => {
+  it('says how many steps it shows: four, and an optional fifth', async () => {
+    stub([]);
+    renderSignedIn(<GetStartedPage />);
+    expect(
+      await screen.findByText(
+        'From nothing to a computation on a Dask cluster of this server, in four steps; a fifth, connecting your cloud, is optional.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findAllByRole('listitem', { name: /^(Install|Sign in|Create|Compute|Connect)/ }),
+    ).toHaveLength(5);
+  });
+
+  it('does not tick "Install the Python client" for a token made on the Profile page', async () => {
     stub(['has-api-key']);
+    renderSignedIn(<GetStartedPage />);
+    expect(await screen.findByRole('listitem', { name: 'Install the Python client' })).toBeInTheDocument();
+    expect(step(/^Sign in from your terminal \(done\)$/)).toBeInTheDocument();
+  });
+
+  it("shows this server's commands and ticks what the user has done", async () => {
+    stub(['has-api-key'], { client: { version: '0.1.0' } });
     renderSignedIn(<GetStartedPage />);
     expect(
       await screen.findByRole('listitem', { name: 'Install the Python client (done)' }),

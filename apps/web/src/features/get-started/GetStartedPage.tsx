@@ -75,7 +75,7 @@ export function GetStartedPage() {
   const header = (
     <PageHeader
       title="Get Started"
-      description="From nothing to a computation on a Dask cluster of this server, in four steps."
+      description="From nothing to a computation on a Dask cluster of this server, in four steps; a fifth, connecting your cloud, is optional."
     />
   );
   if (failure && !steps) {

@@ -7,8 +7,11 @@ export type StepId = 'install' | 'sign-in' | 'cluster' | 'compute' | 'cloud';
 
 export type Step = { id: StepId; done: boolean; optional: boolean };
 
-/** What the checklist's data holds: `installed` (the user says so), `computed` (the server saw it). */
-export type ChecklistData = { installed?: unknown; computed?: unknown };
+/**
+ * What the checklist's data holds: `installed` (the user says so), `computed` and `client` (the
+ * server saw a computation, or the Python client itself: `cumulus login`, or a report with its version).
+ */
+export type ChecklistData = { installed?: unknown; computed?: unknown; client?: unknown };
 
 /** The cluster the first computation ran on, when the server recorded one. */
 export function computedOn(data: ChecklistData): number | null {
@@ -21,8 +24,9 @@ export function checklist(flags: Flags, data: ChecklistData): Step[] {
   const created = flags['has-created-cluster'] === true;
   const computed = Boolean(data.computed);
   return [
-    // Signing in from a terminal, or computing from Python, needs the client: installed, then.
-    { id: 'install', done: data.installed === true || signedIn || computed, optional: false },
+    // Ticked only when the client was really used (or the user says so): a token made on the
+    // Profile page says nothing about an installed client.
+    { id: 'install', done: data.installed === true || Boolean(data.client) || computed, optional: false },
     { id: 'sign-in', done: signedIn, optional: false },
     { id: 'cluster', done: created, optional: false },
     { id: 'compute', done: computed, optional: false },

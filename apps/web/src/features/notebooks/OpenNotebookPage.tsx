@@ -7,6 +7,7 @@ import { Page, PageHeader } from '@/components/page';
 import { useClusterDetailsQuery } from '@/data/clusters/cluster-details-query';
 import { errorMessage } from '@/lib/api/errors';
 import { clusterLink } from '@/lib/clusters/links';
+import { clusterStateSentence } from '@/lib/clusters/states';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { ACCOUNT_PARAM } from '@/lib/workspace';
@@ -57,7 +58,7 @@ export function OpenNotebookPage() {
     body = (
       <p className="text-muted-foreground text-sm" role="status">
         {state && ENDED.includes(state)
-          ? `${details.data.name} is ${state}: start it again with New notebook.`
+          ? `${clusterStateSentence(details.data.name, state)}: start it again with New notebook.`
           : `${details.data.name} is ${state}; Jupyter opens here as soon as it serves. If it does not, the `}
         {state && ENDED.includes(state) ? null : (
           <>

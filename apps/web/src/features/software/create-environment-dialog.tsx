@@ -1,4 +1,5 @@
 import { UploadIcon } from 'lucide-react';
+import * as React from 'react';
 import { Controller } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -18,10 +19,12 @@ import {
 import { Input } from '@/components/ui/input';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
+import { useAccountOptionsQuery } from '@/data/clusters/account-options-query';
 import { useSpecCreateMutation } from '@/data/software/spec-create-mutation';
 import {
   createEnvironmentBody,
   createEnvironmentSchema,
+  SOURCES,
   type Source,
 } from '@/features/software/create-environment-form';
 import { isApiError, serverMessage } from '@/lib/api/errors';
@@ -33,6 +36,7 @@ const PLACEHOLDER: Record<Source, string> = {
   conda: 'channels:\n  - conda-forge\ndependencies:\n  - numpy\n  - pip:\n    - mypkg',
   container: 'ghcr.io/org/image:tag',
 };
+const TAB: Record<Source, string> = { pip: 'pip', conda: 'conda', container: 'Container' };
 const LABEL: Record<Source, string> = {
   pip: 'pip requirements',
   conda: 'conda environment.yml',
@@ -53,6 +57,16 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
   const form = useZodForm(createEnvironmentSchema, { defaultValues: defaults });
   const { errors } = form.formState;
   const source = form.watch('source');
+  // Only what the workspace's backend can build is offered (its capabilities' `builds`).
+  const options = useAccountOptionsQuery({ account: workspace.slug }, { enabled: open });
+  const buildable = options.data
+    ? SOURCES.filter((kind) => options.data.capabilities.builds.includes(kind))
+    : null;
+  const buildsNothing = buildable !== null && buildable.length === 0;
+  const firstBuildable = buildable?.[0];
+  React.useEffect(() => {
+    if (firstBuildable && !buildable?.includes(source)) form.setValue('source', firstBuildable);
+  }, [firstBuildable, buildable, source, form]);
 
   function close(next: boolean) {
     onOpenChange(next);
@@ -111,19 +125,28 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
               {...form.register('name')}
             />
           </FormField>
-          <Controller
-            control={form.control}
-            name="source"
-            render={({ field }) => (
-              <Tabs value={field.value} onValueChange={(value) => field.onChange(value as Source)}>
-                <TabsList aria-label="What the environment is made from">
-                  <TabsTrigger value="pip">pip</TabsTrigger>
-                  <TabsTrigger value="conda">conda</TabsTrigger>
-                  <TabsTrigger value="container">Container</TabsTrigger>
-                </TabsList>
-              </Tabs>
-            )}
-          />
+          {buildable && buildable.length > 1 ? (
+            <Controller
+              control={form.control}
+              name="source"
+              render={({ field }) => (
+                <Tabs value={field.value} onValueChange={(value) => field.onChange(value as Source)}>
+                  <TabsList aria-label="What the environment is made from">
+                    {buildable.map((kind) => (
+                      <TabsTrigger key={kind} value={kind}>
+                        {TAB[kind]}
+                      </TabsTrigger>
+                    ))}
+                  </TabsList>
+                </Tabs>
+              )}
+            />
+          ) : null}
+          {buildsNothing ? (
+            <FormAlert>
+              {`Clusters of ${workspace.name} run on ${options.data?.providerName || options.data?.backendType}, which cannot build software environments.`}
+            </FormAlert>
+          ) : null}
           <FormField label={LABEL[source]} error={errors.text?.message}>
             {source === 'container' ? (
               <Input className="font-mono" placeholder={PLACEHOLDER.container} {...form.register('text')} />
@@ -157,7 +180,12 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
             <Button type="button" variant="outline" onClick={() => close(false)}>
               Cancel
             </Button>
-            <SubmitButton pending={create.isPending}>Create and build</SubmitButton>
+            {/* w-auto: a full-width submit button pushed Cancel out of the dialog. */}
+            {buildsNothing ? null : (
+              <SubmitButton pending={create.isPending} className="w-auto">
+                Create and build
+              </SubmitButton>
+            )}
           </DialogFooter>
         </form>
       </DialogContent>

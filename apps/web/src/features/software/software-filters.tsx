@@ -1,6 +1,7 @@
 import { SearchIcon } from 'lucide-react';
 import { FilterChips } from '@/components/filter-chips';
 import { FieldError } from '@/components/form-field';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { type Filter, parseFilterTerm, withFilter } from '@/features/software/search-params';
 import { useFilterTerm } from '@/hooks/use-filter-term';
@@ -20,6 +21,8 @@ export function SoftwareFilters({ filters, onChange, problems = [] }: SoftwareFi
   );
 
   const remove = (filter: Filter) => onChange(filters.filter((f) => f.key !== filter.key));
+  // The default filter (console.md: package_sync False) says what it hides, and undoes in one click.
+  const hidesPackageSync = filters.some((f) => f.key === 'package_sync' && f.value === 'False');
 
   return (
     <div className="flex flex-col gap-3">
@@ -40,6 +43,20 @@ export function SoftwareFilters({ filters, onChange, problems = [] }: SoftwareFi
       </form>
       <FieldError id="software-filter-problem" messages={problem ? [problem, ...problems] : problems} />
       <FilterChips filters={filters} label={chipText} onRemove={remove} onClear={() => onChange([])} />
+      {hidesPackageSync ? (
+        <p className="text-muted-foreground text-sm">
+          Package-synced environments (made when a cluster starts from Python) are hidden by the package_sync:
+          False filter.{' '}
+          <Button
+            variant="link"
+            size="sm"
+            className="h-auto p-0 text-sm"
+            onClick={() => onChange(filters.filter((f) => f.key !== 'package_sync'))}
+          >
+            Show package-synced environments
+          </Button>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
-import { isStoppable } from '@/lib/clusters/states';
+import { clusterStateSentence, isStoppable } from '@/lib/clusters/states';
 import type { SignedIn } from '@/lib/signed-in';
 
 type StopCheck = { allowed: true } | { allowed: false; reason: string };
@@ -15,7 +15,7 @@ export function stopCheck(
 ): StopCheck {
   const state = cluster.currentState.state;
   if (state === 'stopping') return { allowed: false, reason: `${cluster.name} is already stopping.` };
-  if (!isStoppable(state)) return { allowed: false, reason: `${cluster.name} is ${state}.` };
+  if (!isStoppable(state)) return { allowed: false, reason: `${clusterStateSentence(cluster.name, state)}.` };
 
   const membership = workspaceMemberships.find((candidate) => candidate.account.id === cluster.account.id);
   // Without a membership the cluster is visible through organization admin rights (or staff's

@@ -7,7 +7,7 @@ import {
   suggestedName,
 } from '@/lib/clusters/create-cluster-form';
 import { stopCheck } from '@/lib/clusters/permissions';
-import { clusterPollMs, dashboardPollMs } from '@/lib/clusters/states';
+import { clusterPollMs, clusterStateSentence, dashboardPollMs } from '@/lib/clusters/states';
 import { durationInWords, formatDuration, runtimeSeconds } from '@/lib/format';
 import type { SignedIn } from '@/lib/signed-in';
 
@@ -47,7 +47,7 @@ describe('who may stop a cluster (mirrors the server)', () => {
     });
     expect(stopCheck(cluster('error', 1), signedIn(true))).toEqual({
       allowed: false,
-      reason: 'etl is error.',
+      reason: 'etl failed.',
     });
   });
 
@@ -190,5 +190,12 @@ describe('times and polling', () => {
     expect(clusterPollMs('ready')).toBe(10_000);
     expect(clusterPollMs('stopped')).toBe(false);
     expect(clusterPollMs(undefined)).toBe(3000);
+  });
+});
+
+describe('a cluster state in a sentence', () => {
+  it('reads "failed" for an errored cluster, not "is error"', () => {
+    expect(clusterStateSentence('console-demo', 'error')).toBe('console-demo failed');
+    expect(clusterStateSentence('console-demo', 'stopped')).toBe('console-demo is stopped');
   });
 });

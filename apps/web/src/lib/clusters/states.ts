@@ -51,6 +51,12 @@ export function clusterPollMs(state: string | undefined): number | false {
   return state === 'ready' ? READY_POLL_MS : CHANGING_POLL_MS;
 }
 
+/** How a sentence says a cluster is in `state`: "etl failed", not "etl is error". */
+export function clusterStateSentence(name: string, state: string): string {
+  if (state === 'error') return `${name} failed`;
+  return `${name} is ${state}`;
+}
+
 /** "In which states can I filter": the Dashboard's `state:` values. */
 export const isClusterState = (value: string): value is ClusterState =>
   (CLUSTER_STATES as readonly string[]).includes(value);

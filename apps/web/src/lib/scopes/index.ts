@@ -7,11 +7,11 @@
  *
  * Put `scopeKey(scope)` in the list's query key. `useScope()` applies the fallback rule: a
  * non-staff user whose scope is no longer available sees the first compound scope (Everything).
- * `pickScope(organizationScope(org))` sets the scope from anywhere (the Team page does, after
- * creating an organization). `organizationIdOf(scope)` gives the organization a scope is in.
+ * `pickScope(organizationScope(org))` sets the scope from anywhere (creating a workspace does, so
+ * its organization becomes the scope). `organizationIdOf(scope)` gives the organization a scope is in.
  */
 export type { Scope } from '@/data/scopes/valid-scopes-query';
-export { pickScope, useScope } from '@/lib/scopes/current-scope';
+export { pickedScope, pickScope, useScope } from '@/lib/scopes/current-scope';
 export {
   effectiveScope,
   organizationIdOf,

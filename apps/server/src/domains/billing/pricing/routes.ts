@@ -7,10 +7,10 @@ import { id, z } from '../../../http/zod.js';
 import { workspaceParams } from '../../clusters/index.js';
 import {
   creditsRenewAt,
-  organizationAccess,
+  numericParam,
+  organizationOf,
   organizationParams,
-  workspaceAccess,
-  workspaceAccessBy,
+  workspaceOf,
 } from '../../identity/index.js';
 import { organizationUsage, workspaceConsumption } from './consumption.js';
 import { coreUsage } from './cores.js';
@@ -42,6 +42,12 @@ import * as pricing from './service.js';
 const tags = ['pricing'];
 const user = { auth: 'user' } as const;
 const staff = { auth: 'staff' } as const;
+/** Readers of the path's organization. */
+const orgReader = { auth: 'user', organization: 'read' } as const;
+/** Plans are changed by the path's organization's admins, and by staff. */
+const planAdmin = { auth: 'user', organization: { need: 'admin', orStaff: true } } as const;
+/** Readers of the path's workspace. */
+const wsReader = { auth: 'user', workspace: 'read' } as const;
 const base = '/api/v2/pricing';
 
 export function registerPricingRoutes(app: App, deps: Deps): void {
@@ -50,14 +56,14 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
 
   app.get(
     `${base}/:organization_id`,
-    { config: user, schema: { tags, description: "The organization's plan and billing.", ...plan } },
-    async (request) => pricing.getPlan(deps, currentUser(request), request.params.organization_id),
+    { config: orgReader, schema: { tags, description: "The organization's plan and billing.", ...plan } },
+    async (request) => pricing.getPlan(deps, organizationOf(request)),
   );
 
   app.get(
     `${base}/usage/:organization_id`,
     {
-      config: user,
+      config: orgReader,
       schema: {
         tags,
         description: "This month's credits and spend against the plan's limits, in percent.",
@@ -65,13 +71,16 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
         response: { 200: planUsageSchema },
       },
     },
-    async (request) => pricing.getPlanUsage(deps, currentUser(request), request.params.organization_id),
+    async (request) => pricing.getPlanUsage(deps, organizationOf(request)),
   );
 
   app.get(
     `${base}/workspace/:workspace_id/usage`,
     {
-      config: user,
+      config: {
+        auth: 'user',
+        workspace: { key: (request) => ({ id: numericParam(request, 'workspace_id') }) },
+      },
       schema: {
         tags,
         description: "This month's credits of the caller and of the workspace against their limits.",
@@ -80,15 +89,14 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const me = currentUser(request);
-      const access = await workspaceAccessBy(db, me, { id: request.params.workspace_id });
+      const access = workspaceOf(request);
       const memberLimit = access.membership?.creditLimit ?? null;
       return {
         workspace_id: access.workspace.id,
         renew_date: creditsRenewAt(),
         credit_limit: memberLimit,
         workspace_credit_limit: access.workspace.creditLimit,
-        ...(await workspaceConsumption(db, access.workspace, me.id, memberLimit)),
+        ...(await workspaceConsumption(db, access.workspace, access.user.id, memberLimit)),
       };
     },
   );
@@ -96,7 +104,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
   app.patch(
     `${base}/update/:organization_id`,
     {
-      config: user,
+      config: planAdmin,
       schema: {
         tags,
         description: 'Organization admins set their credit and spend limits.',
@@ -104,37 +112,34 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
         ...plan,
       },
     },
-    async (request) =>
-      pricing.updateLimits(deps, currentUser(request), request.params.organization_id, request.body),
+    async (request) => pricing.updateLimits(deps, organizationOf(request), request.body),
   );
 
   app.patch(
     `${base}/update-staff/:organization_id`,
     {
-      config: staff,
+      config: { ...staff, organization: 'read' },
       schema: { tags, description: 'Staff set any field of the plan.', body: updateStaffBody, ...plan },
     },
-    async (request) =>
-      pricing.updateStaff(deps, currentUser(request), request.params.organization_id, request.body),
+    async (request) => pricing.updateStaff(deps, organizationOf(request), request.body),
   );
 
   app.post(
     `${base}/downgrade-to-free/:organization_id`,
-    { config: user, schema: { tags, body: tierChangeBody, ...plan } },
-    async (request) => pricing.downgradeToFree(deps, currentUser(request), request.params.organization_id),
+    { config: planAdmin, schema: { tags, body: tierChangeBody, ...plan } },
+    async (request) => pricing.downgradeToFree(deps, organizationOf(request)),
   );
 
   app.post(
     `${base}/upgrade-to-enterprise/:organization_id`,
-    { config: user, schema: { tags, body: tierChangeBody, ...plan } },
-    async (request) =>
-      pricing.upgradeToEnterprise(deps, currentUser(request), request.params.organization_id),
+    { config: planAdmin, schema: { tags, body: tierChangeBody, ...plan } },
+    async (request) => pricing.upgradeToEnterprise(deps, organizationOf(request)),
   );
 
   app.get(
     `${base}/organization/:organization_id/usage`,
     {
-      config: user,
+      config: planAdmin,
       schema: {
         tags,
         description: "The organization's usage between two instants, per workspace (organization admins).",
@@ -144,8 +149,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const orgId = request.params.organization_id;
-      await pricing.planAdmin(deps, currentUser(request), orgId);
+      const orgId = organizationOf(request).organization.id;
       const { start_date, end_date } = request.query;
       return {
         organization_id: orgId,
@@ -173,7 +177,22 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/billing-events/`,
     {
-      config: staff,
+      config: {
+        ...staff,
+        // The workspace the event is about (account_id), else its organization: resolved once.
+        workspace: {
+          key: (request) => {
+            const { account_id } = request.body as { account_id?: number };
+            return account_id === undefined ? null : { id: account_id };
+          },
+        },
+        organization: {
+          key: (request) => {
+            const body = request.body as { account_id?: number; organization_id: number };
+            return body.account_id === undefined ? body.organization_id : null;
+          },
+        },
+      },
       schema: {
         tags,
         description: 'Staff record a billing event (a note, an adjustment).',
@@ -184,11 +203,8 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
     async (request, reply) => {
       const me = currentUser(request);
       const body = request.body;
-      if (body.account_id !== undefined) {
-        const ws = await workspaceAccessBy(db, me, { id: body.account_id });
-        if (ws.organization.id !== body.organization_id)
-          throw fieldError('account_id', 'That workspace belongs to another organization.');
-      } else await organizationAccess(db, me, body.organization_id, 'read');
+      if (body.account_id !== undefined && workspaceOf(request).organization.id !== body.organization_id)
+        throw fieldError('account_id', 'That workspace belongs to another organization.');
       const eventId = await recordBillingEvent(db, {
         organizationId: body.organization_id,
         workspaceId: body.account_id ?? null,
@@ -221,7 +237,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v1/:account/billing-events/',
     {
-      config: user,
+      config: wsReader,
       schema: {
         tags,
         description: "A workspace's billing events (limits reached, with their clusters), newest first.",
@@ -231,7 +247,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const access = await workspaceAccess(db, currentUser(request), request.params.account);
+      const access = workspaceOf(request);
       const { count, items } = await listBillingEvents(
         db,
         { workspaceId: access.workspace.id },
@@ -245,7 +261,7 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v1/:account/usage/cores/',
     {
-      config: user,
+      config: wsReader,
       schema: {
         tags,
         description:
@@ -255,8 +271,8 @@ export function registerPricingRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => {
-      const me = currentUser(request);
-      return coreUsage(db, await workspaceAccess(db, me, request.params.account), me.id);
+      const access = workspaceOf(request);
+      return coreUsage(db, access, access.user.id);
     },
   );
 }

@@ -12,7 +12,6 @@ import {
   NO_BILLING_METHOD,
   type OrganizationAccess,
   type OrganizationBilling,
-  organizationAccess,
   type PlanLimits,
   planGatesOf,
   staffEmails,
@@ -70,10 +69,6 @@ export async function presentPlan(
   };
 }
 
-/** Plans are changed by the organization's admins, and by staff. */
-export const planAdmin = (deps: Pick<Deps, 'db'>, user: User, organizationId: number) =>
-  organizationAccess(deps.db, user, organizationId, user.isStaff ? 'read' : 'admin');
-
 /** console.md section 6: an Enterprise plan changes through us (staff), not its admins. */
 export const ENTERPRISE_CONTACT = 'Contact us to make changes to your Enterprise plan';
 
@@ -87,17 +82,22 @@ const viewerOf = (access: OrganizationAccess, user: User) => ({
   isStaff: user.isStaff,
 });
 
-async function answer(deps: PricingDeps, user: User, organizationId: number) {
-  const access = await organizationAccess(deps.db, user, organizationId, 'read');
+async function answer(deps: PricingDeps, access: OrganizationAccess) {
+  const organizationId = access.organization.id;
   const organization = await findOrganization(deps.db, organizationId);
-  return presentPlan(deps, await activePlan(deps.db, organizationId), organization!, viewerOf(access, user));
+  return presentPlan(
+    deps,
+    await activePlan(deps.db, organizationId),
+    organization!,
+    viewerOf(access, access.user),
+  );
 }
 
 /** `pricing/{org}`: the active plan with the organization's billing; any reader of it. */
 export const getPlan = answer;
 
-export async function getPlanUsage(deps: PricingDeps, user: User, organizationId: number) {
-  const { organization } = await organizationAccess(deps.db, user, organizationId, 'read');
+export async function getPlanUsage(deps: PricingDeps, { organization }: OrganizationAccess) {
+  const organizationId = organization.id;
   const plan = await activePlan(deps.db, organizationId);
   return {
     id: plan.id,
@@ -156,11 +156,11 @@ function changed(before: Record<string, unknown>, after: Record<string, unknown>
  */
 export async function updateLimits(
   deps: PricingDeps,
-  user: User,
-  organizationId: number,
+  access: OrganizationAccess,
   body: z.infer<typeof updateLimitsBody>,
 ) {
-  const access = await planAdmin(deps, user, organizationId);
+  const { user } = access;
+  const organizationId = access.organization.id;
   const plan = await activePlan(deps.db, organizationId);
   const limit = body.organization_credit_limit;
   if (
@@ -175,20 +175,20 @@ export async function updateLimits(
       `Add a payment method (upgrade to Professional) to raise the credit limit above the ${plan.creditAllotment} credits your plan includes.`,
     );
   await applyChanges(deps, user, access.organization, plan, body);
-  return answer(deps, user, organizationId);
+  return answer(deps, access);
 }
 
 /** `pricing/update-staff/{org}`: staff set any field of the plan and the organization's billing. */
 export async function updateStaff(
   deps: PricingDeps,
-  user: User,
-  organizationId: number,
+  access: OrganizationAccess,
   body: z.infer<typeof updateStaffBody>,
 ) {
-  const { organization } = await organizationAccess(deps.db, user, organizationId, 'read');
+  const { user, organization } = access;
+  const organizationId = organization.id;
   const plan = await activePlan(deps.db, organizationId);
   await applyChanges(deps, user, organization, plan, body);
-  return answer(deps, user, organizationId);
+  return answer(deps, access);
 }
 
 async function applyChanges(
@@ -294,8 +294,9 @@ async function moveToTier(
  * period it paid for (Stripe cancels then; next_phase_tier and cancel_at say so); any other moves
  * to free now.
  */
-export async function downgradeToFree(deps: PricingDeps, user: User, organizationId: number) {
-  const { organization } = await planAdmin(deps, user, organizationId);
+export async function downgradeToFree(deps: PricingDeps, access: OrganizationAccess) {
+  const { user, organization } = access;
+  const organizationId = organization.id;
   const plan = await activePlan(deps.db, organizationId);
   assertMayChangePlan(user, plan);
   const sub = await payingSubscription(deps.db, organizationId);
@@ -323,7 +324,7 @@ export async function downgradeToFree(deps: PricingDeps, user: User, organizatio
       organization.billingMethod === 'stripe' ? NO_BILLING_METHOD : undefined,
     );
   }
-  return answer(deps, user, organizationId);
+  return answer(deps, access);
 }
 
 /**
@@ -331,13 +332,14 @@ export async function downgradeToFree(deps: PricingDeps, user: User, organizatio
  * limits); an organization admin's call asks for it — it is recorded, shown as the next phase and
  * mailed to the server's staff.
  */
-export async function upgradeToEnterprise(deps: PricingDeps, user: User, organizationId: number) {
-  const { organization } = await planAdmin(deps, user, organizationId);
+export async function upgradeToEnterprise(deps: PricingDeps, access: OrganizationAccess) {
+  const { user, organization } = access;
+  const organizationId = organization.id;
   const plan = await activePlan(deps.db, organizationId);
-  if (plan.tier === 'enterprise') return answer(deps, user, organizationId);
+  if (plan.tier === 'enterprise') return answer(deps, access);
   if (user.isStaff) {
     await moveToTier(deps, user, plan, 'enterprise', 'invoice');
-    return answer(deps, user, organizationId);
+    return answer(deps, access);
   }
   const staff = await staffEmails(deps.db);
   await deps.db.transaction(async (tx) => {
@@ -357,5 +359,5 @@ export async function upgradeToEnterprise(deps: PricingDeps, user: User, organiz
       });
   });
   deps.loops.wake('mail-outbox');
-  return answer(deps, user, organizationId);
+  return answer(deps, access);
 }

@@ -1,13 +1,21 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { id, queryBool, text, z } from '../../../http/zod.js';
-import { organizationParams, TIERS } from '../../identity/index.js';
+import {
+  numericParam,
+  organizationOf,
+  organizationParams,
+  TIERS,
+  workspaceOf,
+} from '../../identity/index.js';
 import * as billing from './service.js';
 import { handleWebhook, verifyWebhook } from './webhook.js';
 
 const tags = ['subscriptions'];
 const user = { auth: 'user' } as const;
+/** Admins of the path's organization. */
+const orgAdmin = { auth: 'user', organization: 'admin' } as const;
+type SubscriptionQuery = { organization_id?: number; workspace_slug?: string; workspace_id?: number };
 const base = '/api/v2/subscriptions/subscriptions';
 
 const subscriptionSchema = z.object({
@@ -63,14 +71,19 @@ const billingContactAnswer = z.object({
     })
     .nullable(),
 });
-const orgAdmin =
+const adminsRead =
   'Organization admins; empty when billing is not configured or the organization has no billing account.';
 
 export function registerSubscriptionRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/active-subscription`,
     {
-      config: user,
+      config: {
+        ...user,
+        // The organization named, else the one of the workspace named: resolved once.
+        workspace: { key: (request) => billing.subscriptionWorkspace(request.query as SubscriptionQuery) },
+        organization: { key: (request) => (request.query as SubscriptionQuery).organization_id ?? null },
+      },
       schema: {
         tags,
         description:
@@ -83,22 +96,35 @@ export function registerSubscriptionRoutes(app: App, deps: Deps): void {
         response: { 200: subscriptionSchema.nullable() },
       },
     },
-    async (request) => billing.activeSubscription(deps, currentUser(request), request.query),
+    async (request) =>
+      billing.activeSubscription(
+        deps,
+        request.query.organization_id !== undefined
+          ? organizationOf(request).organization.id
+          : workspaceOf(request).organization.id,
+      ),
   );
 
   app.get(
     `${base}/subscription/:subscription_id`,
     {
-      config: user,
+      config: {
+        ...user,
+        organization: {
+          key: async (request) =>
+            (await billing.findSubscription(deps, numericParam(request, 'subscription_id'))).organizationId,
+        },
+      },
       schema: { tags, params: z.object({ subscription_id: id }), response: { 200: subscriptionSchema } },
     },
-    async (request) => billing.subscriptionById(deps, currentUser(request), request.params.subscription_id),
+    async (request) =>
+      billing.subscriptionById(deps, organizationOf(request), request.params.subscription_id),
   );
 
   app.post(
     `${base}/checkout-session/:organization_id`,
     {
-      config: user,
+      config: orgAdmin,
       schema: {
         tags,
         description:
@@ -112,34 +138,28 @@ export function registerSubscriptionRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) =>
-      billing.checkoutSession(
-        deps,
-        currentUser(request),
-        request.params.organization_id,
-        request.body,
-        request.query.confirm,
-      ),
+      billing.checkoutSession(deps, organizationOf(request), request.body, request.query.confirm),
   );
 
   app.post(
     `${base}/billing-portal/:organization_id`,
-    { config: user, schema: { tags, params: organizationParams, response: { 200: link } } },
-    async (request) => billing.billingPortal(deps, currentUser(request), request.params.organization_id),
+    { config: orgAdmin, schema: { tags, params: organizationParams, response: { 200: link } } },
+    async (request) => billing.billingPortal(deps, organizationOf(request)),
   );
 
   // What organization admins (and staff) read of the organization's Stripe customer.
   const adminRead = (
     path: string,
     answer: z.ZodType,
-    read: (d: Deps, u: ReturnType<typeof currentUser>, organizationId: number) => Promise<unknown>,
+    read: (d: Deps, access: ReturnType<typeof organizationOf>) => Promise<unknown>,
   ) =>
     app.get(
       `/api/v2/pricing/organization/:organization_id/${path}`,
       {
-        config: user,
-        schema: { tags, description: orgAdmin, params: organizationParams, response: { 200: answer } },
+        config: { ...user, organization: { need: 'admin', orStaff: true } },
+        schema: { tags, description: adminsRead, params: organizationParams, response: { 200: answer } },
       },
-      async (request) => read(deps, currentUser(request), request.params.organization_id),
+      async (request) => read(deps, organizationOf(request)),
     );
   adminRead('payment-method', paymentMethodAnswer, billing.paymentMethod);
   adminRead('payment-history', paymentHistoryAnswer, billing.paymentHistory);

@@ -6,12 +6,12 @@ import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors
 import { isoTimeOrNull } from '../../../lib/time.js';
 import {
   activePlan,
-  organizationAccess,
+  type OrganizationAccess,
   TIER_NAMES,
   updateOrganizationBilling,
-  workspaceAccessBy,
+  type WorkspaceKey,
 } from '../../identity/index.js';
-import { assertMayChangePlan, planAdmin } from '../pricing/service.js';
+import { assertMayChangePlan } from '../pricing/service.js';
 import { callStripe, requireStripe, stripeOf } from './stripe.js';
 import { PAYING } from './sync.js';
 
@@ -43,30 +43,32 @@ export async function payingSubscription(
   return found ?? null;
 }
 
-/** `active-subscription`: by organization, or by a workspace of it. */
-export async function activeSubscription(
-  deps: Pick<Deps, 'db'>,
-  user: User,
-  query: { organization_id?: number; workspace_slug?: string; workspace_id?: number },
-) {
-  let organizationId = query.organization_id;
-  if (organizationId === undefined) {
-    const key = query.workspace_slug
-      ? { slug: query.workspace_slug }
-      : query.workspace_id
-        ? { id: query.workspace_id }
-        : null;
-    if (!key) throw fieldError('organization_id', 'Give organization_id, workspace_slug or workspace_id.');
-    organizationId = (await workspaceAccessBy(deps.db, user, key)).organization.id;
-  } else await organizationAccess(deps.db, user, organizationId, 'read');
+type SubscriptionQuery = { organization_id?: number; workspace_slug?: string; workspace_id?: number };
+
+/** The workspace `active-subscription` names when it names no organization (for its `workspace` need). */
+export function subscriptionWorkspace(query: SubscriptionQuery): WorkspaceKey | null {
+  if (query.organization_id !== undefined) return null;
+  if (query.workspace_slug) return { slug: query.workspace_slug };
+  if (query.workspace_id) return { id: query.workspace_id };
+  throw fieldError('organization_id', 'Give organization_id, workspace_slug or workspace_id.');
+}
+
+/** `active-subscription`: of the organization the route resolved, itself or through a workspace of it. */
+export async function activeSubscription(deps: Pick<Deps, 'db'>, organizationId: number) {
   const found = await payingSubscription(deps.db, organizationId);
   return found ? presentSubscription(found) : null;
 }
 
-export async function subscriptionById(deps: Pick<Deps, 'db'>, user: User, id: number) {
+/** A subscription by id; the organization it belongs to is resolved for its route (`subscriptionOrganization`). */
+export async function findSubscription(deps: Pick<Deps, 'db'>, id: number): Promise<Subscription> {
   const [found] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!found) throw notFound();
-  await organizationAccess(deps.db, user, found.organizationId, 'read');
+  return found;
+}
+
+export async function subscriptionById(deps: Pick<Deps, 'db'>, access: OrganizationAccess, id: number) {
+  const found = await findSubscription(deps, id);
+  if (found.organizationId !== access.organization.id) throw notFound();
   return presentSubscription(found);
 }
 
@@ -95,12 +97,12 @@ async function ensureCustomer(deps: Pick<Deps, 'db'>, stripe: Stripe, org: Organ
  */
 export async function checkoutSession(
   deps: Pick<Deps, 'db' | 'config'>,
-  user: User,
-  organizationId: number,
+  access: OrganizationAccess,
   body: { target_tier: string },
   confirm: boolean,
 ) {
-  const { organization } = await organizationAccess(deps.db, user, organizationId, 'admin');
+  const { user, organization } = access;
+  const organizationId = organization.id;
   if (body.target_tier !== 'professional')
     throw fieldError(
       'target_tier',
@@ -149,8 +151,8 @@ export async function checkoutSession(
 }
 
 /** `billing-portal/{org}`: Stripe's page where an admin changes the card, contact and plan. */
-export async function billingPortal(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const { organization } = await organizationAccess(deps.db, user, organizationId, 'admin');
+export async function billingPortal(deps: Pick<Deps, 'db' | 'config'>, { organization }: OrganizationAccess) {
+  const organizationId = organization.id;
   const stripe = requireStripe(deps.config.billing);
   if (!organization.stripeCustomerId)
     throw badRequest(
@@ -165,15 +167,14 @@ export async function billingPortal(deps: Pick<Deps, 'db' | 'config'>, user: Use
 }
 
 /** An organization admin's view of the Stripe customer: null when billing is off or there is none. */
-async function customerOf(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const { organization } = await planAdmin(deps, user, organizationId);
+function customerOf(deps: Pick<Deps, 'db' | 'config'>, { organization }: OrganizationAccess) {
   const stripe = stripeOf(deps.config.billing);
   if (!stripe || !organization.stripeCustomerId) return null;
   return { stripe, customer: organization.stripeCustomerId };
 }
 
-export async function paymentMethod(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const found = await customerOf(deps, user, organizationId);
+export async function paymentMethod(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
+  const found = customerOf(deps, access);
   if (!found) return { payment_method: null };
   const { stripe, customer } = found;
   const record = await callStripe(() =>
@@ -195,8 +196,8 @@ export async function paymentMethod(deps: Pick<Deps, 'db' | 'config'>, user: Use
   };
 }
 
-export async function paymentHistory(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const found = await customerOf(deps, user, organizationId);
+export async function paymentHistory(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
+  const found = customerOf(deps, access);
   if (!found) return { items: [] };
   const { stripe, customer } = found;
   const invoices = await callStripe(() => stripe.invoices.list({ customer, limit: 24 }));
@@ -216,9 +217,9 @@ export async function paymentHistory(deps: Pick<Deps, 'db' | 'config'>, user: Us
   };
 }
 
-export async function invoicePreview(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const found = await customerOf(deps, user, organizationId);
-  const sub = found ? await payingSubscription(deps.db, organizationId) : null;
+export async function invoicePreview(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
+  const found = customerOf(deps, access);
+  const sub = found ? await payingSubscription(deps.db, access.organization.id) : null;
   if (!found || !sub) return { invoice: null };
   const { stripe, customer } = found;
   const preview = await callStripe(() =>
@@ -236,8 +237,8 @@ export async function invoicePreview(deps: Pick<Deps, 'db' | 'config'>, user: Us
   };
 }
 
-export async function billingContact(deps: Pick<Deps, 'db' | 'config'>, user: User, organizationId: number) {
-  const found = await customerOf(deps, user, organizationId);
+export async function billingContact(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
+  const found = customerOf(deps, access);
   if (!found) return { contact: null };
   const { stripe, customer } = found;
   const record = await callStripe(() => stripe.customers.retrieve(customer));

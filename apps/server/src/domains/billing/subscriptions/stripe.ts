@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { BillingConfig } from '../../../config.js';
 import { ApiError } from '../../../http/errors.js';
 
@@ -7,13 +8,19 @@ export const BILLING_NOT_CONFIGURED =
 
 const clients = new WeakMap<BillingConfig, Stripe>();
 
+// Loaded when a configuration first takes payments, not at every start (a server without Stripe
+// never needs the package's 200-odd modules).
+const require = createRequire(import.meta.url);
+const stripeClass = () => require('stripe') as typeof Stripe;
+
 /** The official Stripe client for this configuration (pointed at CUMULUS_STRIPE_API_URL when set), or null. */
 export function stripeOf(billing: BillingConfig): Stripe | null {
   if (!billing.stripeSecretKey) return null;
   let client = clients.get(billing);
   if (!client) {
     const url = billing.stripeApiUrl ? new URL(billing.stripeApiUrl) : null;
-    client = new Stripe(billing.stripeSecretKey, {
+    const StripeClient = stripeClass();
+    client = new StripeClient(billing.stripeSecretKey, {
       maxNetworkRetries: 1,
       timeout: 20_000,
       telemetry: false,

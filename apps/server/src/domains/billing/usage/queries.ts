@@ -1,9 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import type { User } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
-import { organizationView, readableWorkspaceIds, userView, workspaceView } from '../../identity/index.js';
+import { organizationView, type ResolvedScope, userView, workspaceView } from '../../identity/index.js';
 import { decimal, toMicro } from './micro.js';
 import type { UsageGroup, UsageQuery, usageAnswer } from './schemas.js';
 
@@ -66,10 +65,14 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
  * `GET usage/`: the unit per period bucket and group, over the caller's scope (members: their
  * workspaces; organization admins: the organization's; staff: everything), from the hourly rollup.
  */
-export async function usage(db: Db, user: User, query: UsageQuery): Promise<z.infer<typeof usageAnswer>> {
+export async function usage(
+  db: Db,
+  visible: ResolvedScope,
+  query: UsageQuery,
+): Promise<z.infer<typeof usageAnswer>> {
   const from = new Date(`${query.start}T00:00:00Z`);
   const until = new Date(Date.parse(`${query.end}T00:00:00Z`) + 86_400_000);
-  const scope = user.isStaff ? null : await readableWorkspaceIds(db, user);
+  const scope = visible.workspaceIds;
   const group = query.groupby
     ? dimension(query.groupby, query.groupby_tag)
     : { key: sql`'all'`, label: sql`'All usage'` };

@@ -1,19 +1,17 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
-import { accountParams, workspaceAccess } from '../../identity/index.js';
+import { accountParams, scopeOf, workspaceOf } from '../../identity/index.js';
 import { workspaceUsage } from '../pricing/consumption.js';
 import { usage } from './queries.js';
 import { usageAnswer, usageQuery, usageSchema } from './schemas.js';
 
 const tags = ['usage'];
-const user = { auth: 'user' } as const;
 
 export function registerUsageRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/usage/',
     {
-      config: user,
+      config: { auth: 'user', scope: 'visible' },
       schema: {
         tags,
         description:
@@ -22,17 +20,19 @@ export function registerUsageRoutes(app: App, deps: Deps): void {
         response: { 200: usageAnswer },
       },
     },
-    async (request) => usage(deps.db, currentUser(request), request.query),
+    async (request) => usage(deps.db, scopeOf(request), request.query),
   );
 
   // On the wire a user call (`user/account/{ws}/usage`); what it answers is this month's usage.
   app.get(
     '/api/v2/user/account/:account/usage',
-    { config: user, schema: { tags: ['users'], params: accountParams, response: { 200: usageSchema } } },
+    {
+      config: { auth: 'user', workspace: 'read' },
+      schema: { tags: ['users'], params: accountParams, response: { 200: usageSchema } },
+    },
     async (request) => {
-      const me = currentUser(request);
-      const access = await workspaceAccess(deps.db, me, request.params.account);
-      const used = await workspaceUsage(deps.db, access.workspace, me.id);
+      const access = workspaceOf(request);
+      const used = await workspaceUsage(deps.db, access.workspace, access.user.id);
       return {
         ...used,
         credit_limit: access.membership?.creditLimit ?? null,

@@ -3,10 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { awsCode } from '../../../compute/aws/clients.js';
 import { changeAllowedCidr } from '../../../compute/aws/network.js';
-import { cloudSetups, type User } from '../../../db/schema/index.js';
+import { cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { fieldError } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/index.js';
+import type { WorkspaceAccess } from '../../identity/index.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
 import { aws, cloudError } from './aws.js';
 import { type AwsGlobal, awsClientsOf, awsSetupRow, DEFAULT_AWS_SETTINGS } from './aws-account.js';
@@ -14,8 +14,8 @@ import type { AwsSettings, awsSettingsPatch } from './schemas.js';
 
 /** AWS settings of a workspace (instance types, spot, disk, images, allowed CIDR) and what its account has. */
 
-export async function getSettings(deps: Deps, user: User, slug: string): Promise<AwsSettings> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getSettings(deps: Deps, access: WorkspaceAccess): Promise<AwsSettings> {
+  const { workspace } = access;
   const row = await awsSetupRow(deps.db, workspace.id);
   const global = row?.global as AwsGlobal | null;
   return {
@@ -30,11 +30,10 @@ export async function getSettings(deps: Deps, user: User, slug: string): Promise
  */
 export async function patchSettings(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof awsSettingsPatch>,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const row = await awsSetupRow(deps.db, workspace.id);
   const global = (row?.global as AwsGlobal | null) ?? null;
   if (body.allowed_cidr && global && body.allowed_cidr !== global.allowed_cidr) {
@@ -59,19 +58,18 @@ export async function patchSettings(
     else await tx.insert(cloudSetups).values({ workspaceId: workspace.id, provider: 'aws', settings });
     await refreshWorkspaceBackend(tx, workspace.id);
   });
-  return getSettings(deps, user, slug);
+  return getSettings(deps, access);
 }
 
 /** `available-*`: what the account has in a region, listed with the workspace's credentials. */
 export async function available<T>(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   region: string,
   list: (ec2: EC2Client) => Promise<T>,
   vpcId?: string,
 ): Promise<T> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const ec2 = (await awsClientsOf(deps, workspace.id)).ec2(region);
   try {
     return await list(ec2);

@@ -14,15 +14,10 @@ import {
   listSubnets,
   listVpcs,
 } from '../../../compute/aws/network.js';
-import {
-  type CloudSetupRegion,
-  cloudSetupRegions,
-  cloudSetups,
-  type User,
-} from '../../../db/schema/index.js';
+import { type CloudSetupRegion, cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError, fieldError, notFound } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/index.js';
+import type { WorkspaceAccess } from '../../identity/index.js';
 import { guardClustersInCloud } from '../guard.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
 import {
@@ -70,8 +65,8 @@ function presentGlobal(global: AwsGlobal | null): z.infer<typeof awsGlobalAnswer
   };
 }
 
-export async function getGlobal(deps: Deps, user: User, slug: string) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getGlobal(deps: Deps, access: WorkspaceAccess) {
+  const { workspace } = access;
   const row = await awsSetupRow(deps.db, workspace.id);
   return presentGlobal((row?.global as AwsGlobal | null) ?? null);
 }
@@ -83,12 +78,11 @@ export async function getGlobal(deps: Deps, user: User, slug: string) {
  */
 export async function setUpGlobal(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof awsGlobalBody>,
   callerIp: string,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const clients = await awsClientsOf(deps, workspace.id);
   const existing = await awsSetupRow(deps.db, workspace.id);
   const before = (existing?.global as AwsGlobal | null) ?? null;
@@ -185,8 +179,8 @@ export function presentRegion(
   };
 }
 
-export async function getRegions(deps: Deps, user: User, slug: string, provider: 'aws' | 'gcp') {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getRegions(deps: Deps, access: WorkspaceAccess, provider: 'aws' | 'gcp') {
+  const { workspace } = access;
   const settings = (await awsSetupRow(deps.db, workspace.id))?.settings as Partial<AwsSettings> | undefined;
   return {
     regions: (await regionRows(deps.db, workspace.id, provider)).map((r) => presentRegion(r, settings)),
@@ -198,8 +192,8 @@ export async function getRegions(deps: Deps, user: User, slug: string, provider:
  * the VPC's unless named, each checked to be in it) and a security group (named, else the
  * cluster group Cumulus makes in that VPC).
  */
-export async function setRegions(deps: Deps, user: User, slug: string, body: z.infer<typeof awsRegionsBody>) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function setRegions(deps: Deps, access: WorkspaceAccess, body: z.infer<typeof awsRegionsBody>) {
+  const { workspace } = access;
   const row = await awsSetupRow(deps.db, workspace.id);
   const global = (row?.global as AwsGlobal | null) ?? null;
   if (!global)
@@ -282,19 +276,18 @@ export async function setRegions(deps: Deps, user: User, slug: string, body: z.i
       .where(eq(cloudSetups.id, row!.id));
     await refreshWorkspaceBackend(tx, workspace.id);
   });
-  return getRegions(deps, user, slug, 'aws');
+  return getRegions(deps, access, 'aws');
 }
 
 /** Removes a region; removing the last one while clusters run there follows the 409 protocol. */
 export async function deleteRegion(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   provider: 'aws' | 'gcp',
   id: number,
   confirm: boolean,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const rows = await regionRows(deps.db, workspace.id, provider);
   const target = rows.find((r) => r.id === id);
   if (!target) throw notFound();
@@ -321,8 +314,8 @@ export async function deleteRegion(
  * to remove something, nothing is forgotten and the refusal is answered (fix it, then try again);
  * without credentials the records go and the answer names what stays in the account.
  */
-export async function deleteAwsSetup(deps: Deps, user: User, slug: string, confirm: boolean) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function deleteAwsSetup(deps: Deps, access: WorkspaceAccess, confirm: boolean) {
+  const { workspace } = access;
   const row = await awsSetupRow(deps.db, workspace.id);
   if (!row) return { deleted: false, left_in_account: [] };
   await guardClustersInCloud(deps, workspace.id, 'aws', confirm, 'Removing the AWS setup');

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { cloudSetups, type User } from '../../../db/schema/index.js';
+import { cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
-import { workspaceAccess } from '../../identity/index.js';
+import type { WorkspaceAccess } from '../../identity/index.js';
 import type { dockerAnswer, dockerPatch, dockerSchema } from './schemas.js';
 
 /** The workspace's container registry (`setup/account/{ws}/docker`); the password is kept sealed. */
@@ -22,8 +22,8 @@ async function row(deps: Deps, workspaceId: number) {
   return found;
 }
 
-export async function getDocker(deps: Deps, user: User, slug: string): Promise<z.infer<typeof dockerAnswer>> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getDocker(deps: Deps, access: WorkspaceAccess): Promise<z.infer<typeof dockerAnswer>> {
+  const { workspace } = access;
   const found = await row(deps, workspace.id);
   return {
     ...EMPTY,
@@ -33,8 +33,8 @@ export async function getDocker(deps: Deps, user: User, slug: string): Promise<z
   };
 }
 
-export async function patchDocker(deps: Deps, user: User, slug: string, body: z.infer<typeof dockerPatch>) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function patchDocker(deps: Deps, access: WorkspaceAccess, body: z.infer<typeof dockerPatch>) {
+  const { workspace } = access;
   const { password, ...settings } = body;
   const found = await row(deps, workspace.id);
   const secretBox =
@@ -53,5 +53,5 @@ export async function patchDocker(deps: Deps, user: User, slug: string, body: z.
     await deps.db
       .insert(cloudSetups)
       .values({ workspaceId: workspace.id, provider: 'docker', settings: merged, secretBox });
-  return getDocker(deps, user, slug);
+  return getDocker(deps, access);
 }

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { cloudSetupRegions, cloudSetups, type User } from '../../../db/schema/index.js';
+import { cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError } from '../../../http/errors.js';
-import { workspaceAccess } from '../../identity/index.js';
+import type { WorkspaceAccess } from '../../identity/index.js';
 import { storedCredentials } from '../credentials.js';
 import { guardClustersInCloud } from '../guard.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
@@ -55,8 +55,8 @@ function present(global: GcpGlobal | null, project: string | null): z.infer<type
   };
 }
 
-export async function getGcpGlobal(deps: Deps, user: User, slug: string) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getGcpGlobal(deps: Deps, access: WorkspaceAccess) {
+  const { workspace } = access;
   const row = await setupRow(deps, workspace.id);
   return present((row?.global as GcpGlobal | null) ?? null, await projectOf(deps, workspace.id));
 }
@@ -85,13 +85,8 @@ async function upsert(
   });
 }
 
-export async function setGcpGlobal(
-  deps: Deps,
-  user: User,
-  slug: string,
-  body: z.infer<typeof gcpGlobalBody>,
-) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function setGcpGlobal(deps: Deps, access: WorkspaceAccess, body: z.infer<typeof gcpGlobalBody>) {
+  const { workspace } = access;
   const project = await projectOf(deps, workspace.id);
   if (!project)
     throw new ApiError(409, {
@@ -109,11 +104,10 @@ export async function setGcpGlobal(
 
 export async function setGcpRegions(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof gcpRegionsBody>,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const row = await setupRow(deps, workspace.id);
   const global = row?.global as GcpGlobal | null;
   if (!global)
@@ -144,11 +138,11 @@ export async function setGcpRegions(
         .where(eq(cloudSetupRegions.id, r.id));
     await refreshWorkspaceBackend(tx, workspace.id);
   });
-  return getRegions(deps, user, slug, 'gcp');
+  return getRegions(deps, access, 'gcp');
 }
 
-export async function deleteGcpSetup(deps: Deps, user: User, slug: string, confirm: boolean) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+export async function deleteGcpSetup(deps: Deps, access: WorkspaceAccess, confirm: boolean) {
+  const { workspace } = access;
   const row = await setupRow(deps, workspace.id);
   if (!row) return { deleted: false };
   await guardClustersInCloud(deps, workspace.id, 'gcp', confirm, 'Removing the GCP setup');
@@ -162,32 +156,30 @@ export async function deleteGcpSetup(deps: Deps, user: User, slug: string, confi
   return { deleted: true };
 }
 
-export async function getGcpSettings(deps: Deps, user: User, slug: string): Promise<GcpSettings> {
-  const { workspace } = await workspaceAccess(deps.db, user, slug);
+export async function getGcpSettings(deps: Deps, access: WorkspaceAccess): Promise<GcpSettings> {
+  const { workspace } = access;
   const row = await setupRow(deps, workspace.id);
   return { ...DEFAULT_GCP_SETTINGS, ...(row?.settings as Partial<GcpSettings>) };
 }
 
 export async function patchGcpSettings(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   body: z.infer<typeof gcpSettingsPatch>,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   await upsert(deps, workspace.id, { settings: body });
-  return getGcpSettings(deps, user, slug);
+  return getGcpSettings(deps, access);
 }
 
 /** What the settings name (no call to Google is made): networks, a region's subnets, target tags. */
 export async function gcpNames(
   deps: Deps,
-  user: User,
-  slug: string,
+  access: WorkspaceAccess,
   what: 'networks' | 'subnets' | 'target-tags',
   region?: string,
 ) {
-  const { workspace } = await workspaceAccess(deps.db, user, slug, 'admin');
+  const { workspace } = access;
   const global = ((await setupRow(deps, workspace.id))?.global as GcpGlobal | null) ?? null;
   const regions = await regionRows(deps.db, workspace.id, 'gcp');
   const items =

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import {
   listAvailabilityZones,
   listSecurityGroups,
@@ -6,7 +7,7 @@ import {
 } from '../../../compute/aws/network.js';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
+import { workspaceOf } from '../../identity/index.js';
 import * as aws from './aws.js';
 import * as awsSettings from './aws-settings.js';
 import * as docker from './docker.js';
@@ -43,19 +44,21 @@ import {
 } from './schemas.js';
 
 const tags = ['setup'];
-const user = { auth: 'user' } as const;
+/** Readers of the path's workspace. */
+const reader = { auth: 'user', workspace: 'read' } as const;
+/** Admins of the path's workspace. */
+const admin = { auth: 'user', workspace: 'admin' } as const;
 const base = '/api/v2/setup/account/:account';
 
 /** A workspace's cloud setup (console.md section 2's Cloud pages): AWS, GCP and the docker registry. */
 export function registerSetupRoutes(app: App, deps: Deps): void {
-  const who = (request: { params: { account: string } } & Parameters<typeof currentUser>[0]) =>
-    [deps, currentUser(request), request.params.account] as const;
+  const who = (request: FastifyRequest) => [deps, workspaceOf(request)] as const;
 
   // AWS
   app.get(
     `${base}/aws/global`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'The instance profile and cluster security groups Cumulus made.',
@@ -68,7 +71,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/aws/global`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -83,7 +86,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/regions`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'Regions clusters run in, with their VPC, subnets and security group.',
@@ -96,7 +99,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/aws/regions`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Adds or updates regions (VPC, subnets, security group; one default).',
@@ -110,7 +113,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.delete(
     `${base}/aws/region`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Removes a region (by `id`); the last one while clusters run asks to confirm (409).',
@@ -125,7 +128,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.delete(
     `${base}/aws`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description:
@@ -140,7 +143,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/settings`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'Default instance types, spot, disk size, AMI per region, allowed CIDR.',
@@ -153,7 +156,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.patch(
     `${base}/aws/settings`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: "Changes settings; a new allowed CIDR moves the cluster security groups' Dask ports.",
@@ -167,7 +170,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/available-vpcs/:region`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: "The account's VPCs in the region.",
@@ -183,7 +186,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/available-azs`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: "The region's availability zones.",
@@ -200,7 +203,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/available-subnets`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: "The account's subnets in the region (of a VPC).",
@@ -220,7 +223,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/aws/available-security-groups`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: "The account's security groups in the region (of a VPC).",
@@ -242,7 +245,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/global`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: "The workspace's GCP network settings.",
@@ -255,7 +258,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/gcp/global`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Stores the network, firewall CIDR and target tags (checked by shape).',
@@ -269,7 +272,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/regions`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'GCP regions and their subnets.',
@@ -282,7 +285,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/gcp/regions`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Adds or updates GCP regions (one default).',
@@ -296,7 +299,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.delete(
     `${base}/gcp/region`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Removes a GCP region (by `id`).',
@@ -311,7 +314,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.delete(
     `${base}/gcp`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Removes the GCP setup (409 while clusters run).',
@@ -325,7 +328,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/settings`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: 'GCP cluster settings.',
@@ -338,7 +341,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.patch(
     `${base}/gcp/settings`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Changes GCP cluster settings.',
@@ -352,7 +355,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/available-networks`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Networks the settings name (no call to Google is made).',
@@ -365,7 +368,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/available-subnets`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Subnets the regions name.',
@@ -379,7 +382,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/gcp/available-target-tags`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Target tags the settings name.',
@@ -395,7 +398,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/docker`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description: "The workspace's container registry (no password answered).",
@@ -408,7 +411,7 @@ export function registerSetupRoutes(app: App, deps: Deps): void {
   app.patch(
     `${base}/docker`,
     {
-      config: user,
+      config: admin,
       schema: {
         tags,
         description: 'Changes the registry setting; the password is kept sealed.',

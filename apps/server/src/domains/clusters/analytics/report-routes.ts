@@ -7,7 +7,7 @@ import { badRequest } from '../../../http/errors.js';
 import { inflateJson } from '../../../http/inflate.js';
 import { parseFields } from '../../../http/validate.js';
 import { z } from '../../../http/zod.js';
-import { PYTHON_DIR } from '../../../lib/python-dir.js';
+import { PYTHON_DIR } from '../../../paths.js';
 import { callingCluster } from '../cluster-facing/token.js';
 import { metricsAnswer, metricsBody, profileBody, spanBody, spanIdentifier } from './report-schemas.js';
 import { recordMetrics, recordProfile, upsertSpan } from './reports.js';

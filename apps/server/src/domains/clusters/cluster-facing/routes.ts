@@ -3,7 +3,7 @@ import path from 'node:path';
 import { agentBundle } from '../../../compute/agent-bundle.js';
 import type { App } from '../../../http/app-types.js';
 import { z } from '../../../http/zod.js';
-import { PYTHON_DIR } from '../../../lib/python-dir.js';
+import { PYTHON_DIR } from '../../../paths.js';
 import type { ClusterDeps } from '../ports.js';
 import { dashboardCertificate, fileRef, workerIps } from './resources.js';
 import {

@@ -1,8 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../db/client.js';
 import type { User } from '../../../db/schema/index.js';
+import { resolveAccess } from '../../../http/access.js';
 import { Signer } from '../../../lib/crypto.js';
 import { findUserBy } from '../../identity/index.js';
-import { clusterAccessById } from '../access.js';
 
 /** How long a dashboard link works; the console and clients ask for a fresh one with the details. */
 export const PASS_SECONDS = 12 * 3600;
@@ -25,8 +26,14 @@ export function issuePass(secret: string, clusterId: number, userId: number, now
   return `${userId}.${expires}.${signer(secret).sign(`${clusterId}:${userId}:${expires}`)}`;
 }
 
-/** The user a pass was issued to, if it is genuine, for this cluster, unexpired, and they still may read it. */
+/**
+ * The user a pass was issued to, if it is genuine, for this cluster, unexpired, and they still may
+ * read it. A proxied request (HTTP or WebSocket) carries a pass instead of credentials, so it
+ * declares no route need: its `cluster` need is resolved here, once per request, by the resolvers
+ * of the one pre-handler (http/access.ts).
+ */
 export async function redeemPass(
+  app: FastifyInstance,
   db: Db,
   secret: string,
   clusterId: number,
@@ -41,7 +48,11 @@ export async function redeemPass(
   const user = await findUserBy(db, 'id', userId);
   if (!user?.isActive) return null;
   try {
-    await clusterAccessById(db, user, clusterId);
+    await resolveAccess(
+      app,
+      { cluster: { id: 'cluster' } },
+      { user, params: { cluster: clusterId }, url: `${dashboardPrefix(clusterId)}/` },
+    );
     return user;
   } catch {
     return null;

@@ -80,7 +80,7 @@ export function registerDashboardProxy(app: App, deps: Deps): void {
   const secure = config.publicUrl.startsWith('https://');
 
   async function upstreamOf(clusterId: number, pass: string | undefined) {
-    if (!(await redeemPass(db, config.secret, clusterId, pass))) throw refused();
+    if (!(await redeemPass(app, db, config.secret, clusterId, pass))) throw refused();
     // One query per proxied request: the cluster and its scheduler's machine (addresses) together.
     const [cluster] = await db
       .select({

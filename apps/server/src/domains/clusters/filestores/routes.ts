@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
@@ -7,6 +8,7 @@ import { ApiError, badRequest, notFound } from '../../../http/errors.js';
 import { announcedSize } from '../../../http/uploads.js';
 import { z } from '../../../http/zod.js';
 import { receiveFile } from '../../../lib/receive-file.js';
+import { numericParam } from '../../identity/index.js';
 import { fileOf, linkValid, MAX_FILE_BYTES } from './files.js';
 import {
   attachBody,
@@ -29,6 +31,7 @@ import * as service from './service.js';
 
 const tags = ['filestores'];
 // The client (a user's credentials) and instances (their cluster's token) make these calls.
+// A user's call resolves what it names (http/access.ts); an instance's is its cluster's (service.ts).
 const either = { auth: 'user-or-cluster', csrf: false } as const;
 const base = '/api/v2/filestore';
 const badLink = () =>
@@ -39,11 +42,25 @@ const badLink = () =>
 
 export function registerFilestoreRoutes(app: App, deps: Deps): void {
   const { db } = deps;
+  /** A user's call: the workspace of the store the path's `fs_id` names (a store they cannot see is a 404). */
+  const ofStore = {
+    ...either,
+    workspace: {
+      key: (request) => service.storeWorkspace(db, request, numericParam(request, 'fs_id')),
+      notFound: () => notFound('Filestore not found.'),
+    },
+  } as const satisfies FastifyContextConfig;
+  /** A user's call: the workspace it names (`workspace`, default the user's own). */
+  const named = (slugOf: (request: FastifyRequest) => string | null | undefined) =>
+    ({
+      ...either,
+      workspace: { key: (request) => service.namedWorkspace(request, slugOf(request)) },
+    }) as const satisfies FastifyContextConfig;
 
   app.post(
     `${base}/list`,
     {
-      config: either,
+      config: named((request) => (request.body as { workspace?: string | null }).workspace),
       schema: {
         tags,
         description: 'Gets or creates stores by name.',
@@ -57,16 +74,23 @@ export function registerFilestoreRoutes(app: App, deps: Deps): void {
   app.get(
     `${base}/name/:name`,
     {
-      config: either,
+      config: named((request) => (request.query as { workspace?: string }).workspace),
       schema: { tags, params: nameParams, querystring: nameQuery, response: { 200: filestoresAnswer } },
     },
-    async (request) =>
-      service.byName(db, service.callerOf(request), request.params.name, request.query.workspace),
+    async (request) => service.byName(db, service.callerOf(request), request.params.name),
   );
 
   app.get(
     `${base}/cluster/:cluster_id`,
-    { config: either, schema: { tags, params: clusterParams, response: { 200: attachmentsAnswer } } },
+    {
+      config: {
+        ...either,
+        cluster: {
+          key: (request) => (service.isUserCall(request) ? numericParam(request, 'cluster_id') : null),
+        },
+      },
+      schema: { tags, params: clusterParams, response: { 200: attachmentsAnswer } },
+    },
     async (request) => service.clusterAttachments(db, service.callerOf(request), request.params.cluster_id),
   );
 
@@ -86,7 +110,16 @@ export function registerFilestoreRoutes(app: App, deps: Deps): void {
 
   app.post(
     `${base}/attach`,
-    { config: either, schema: { tags, body: attachBody, response: { 200: attachmentsAnswer } } },
+    {
+      config: {
+        ...either,
+        cluster: {
+          key: (request) =>
+            service.isUserCall(request) ? (request.body as { cluster_id: number }).cluster_id : null,
+        },
+      },
+      schema: { tags, body: attachBody, response: { 200: attachmentsAnswer } },
+    },
     async (request) => service.attach(db, service.callerOf(request), request.body),
   );
 
@@ -103,7 +136,7 @@ export function registerFilestoreRoutes(app: App, deps: Deps): void {
   app.post(
     `${base}/fs/:fs_id/signed-urls/:direction`,
     {
-      config: either,
+      config: ofStore,
       schema: {
         tags,
         description:
@@ -125,13 +158,13 @@ export function registerFilestoreRoutes(app: App, deps: Deps): void {
 
   app.get(
     `${base}/fs/:fs_id/download-with-urls`,
-    { config: either, schema: { tags, params: fsParams, response: { 200: blobsAnswer } } },
+    { config: ofStore, schema: { tags, params: fsParams, response: { 200: blobsAnswer } } },
     async (request) => service.downloadWithUrls(deps, service.callerOf(request), request.params.fs_id),
   );
 
   app.post(
     `${base}/fs/:fs_id/clear`,
-    { config: either, schema: { tags, params: fsParams, response: { 200: z.object({ ok: z.boolean() }) } } },
+    { config: ofStore, schema: { tags, params: fsParams, response: { 200: z.object({ ok: z.boolean() }) } } },
     async (request) => service.clear(deps, service.callerOf(request), request.params.fs_id),
   );
 

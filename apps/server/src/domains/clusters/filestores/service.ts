@@ -2,33 +2,67 @@ import { stat } from 'node:fs/promises';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/client.js';
-import {
-  clusters,
-  type Filestore,
-  filestoreAttachments,
-  filestores,
-  type User,
-} from '../../../db/schema/index.js';
+import { clusters, type Filestore, filestoreAttachments, filestores } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
-import { currentUser } from '../../../http/auth.js';
 import { fieldError, notFound, permissionDenied } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
-import { workspaceAccess, workspaceAccessBy, workspaceView } from '../../identity/index.js';
-import { assertMayCreate, assertMayManage, clusterAccessById } from '../access.js';
+import { type WorkspaceAccess, type WorkspaceKey, workspaceView } from '../../identity/index.js';
+import { assertMayCreate, assertMayManage, type ClusterAccess } from '../access.js';
 import { clearFiles, type Direction, fileOf, listFiles, signedLink } from './files.js';
 import type { attachBody, attachmentSpec, listBody } from './schemas.js';
 
-/** Who calls: a cluster's instance (its bearer token) or a user (the client, before the cluster starts). */
-export type Caller = { kind: 'cluster'; clusterId: number } | { kind: 'user'; user: User };
+/**
+ * Who calls: a cluster's instance (its bearer token) or a user (the client, before the cluster
+ * starts) with what their route's needs resolved to (`workspace` or `cluster`; http/access.ts).
+ */
+export type Caller =
+  | { kind: 'cluster'; clusterId: number }
+  | { kind: 'user'; workspace?: WorkspaceAccess; cluster?: ClusterAccess };
 
 export function callerOf(request: FastifyRequest): Caller {
   const principal = request.principal;
   if (principal?.kind === 'cluster') return { kind: 'cluster', clusterId: principal.clusterId };
-  return { kind: 'user', user: currentUser(request) };
+  return { kind: 'user', workspace: request.access?.workspace, cluster: request.access?.cluster };
 }
 
+/** Whether a user calls (their route's needs are resolved for users only; instances are their cluster's). */
+export const isUserCall = (request: FastifyRequest) => request.principal?.kind !== 'cluster';
+
 const storeNotFound = () => notFound('Filestore not found.');
+
+/** What a user's call resolved, for the service that needs it (a route that declares it always has it). */
+function resolved<T>(found: T | undefined): T {
+  if (!found) throw new Error('a filestore call used access its route does not declare');
+  return found;
+}
+
+/** The workspace a user's call names (default: the user's own), for the route's `workspace` need. */
+export function namedWorkspace(
+  request: FastifyRequest,
+  slug: string | null | undefined,
+): WorkspaceKey | null {
+  if (!isUserCall(request)) return null;
+  if (slug) return { slug };
+  const id = request.user?.defaultWorkspaceId ?? null;
+  if (id === null) throw fieldError('workspace', 'Name the workspace.');
+  return { id };
+}
+
+/** The workspace of the store a user's call names, for the route's `workspace` need. */
+export async function storeWorkspace(
+  db: Db,
+  request: FastifyRequest,
+  fsId: number,
+): Promise<WorkspaceKey | null> {
+  if (!isUserCall(request)) return null;
+  const [store] = await db
+    .select({ workspaceId: filestores.workspaceId })
+    .from(filestores)
+    .where(eq(filestores.id, fsId));
+  if (!store) throw storeNotFound();
+  return { id: store.workspaceId };
+}
 
 async function clusterWorkspace(db: Db, clusterId: number) {
   const [row] = await db
@@ -39,14 +73,10 @@ async function clusterWorkspace(db: Db, clusterId: number) {
   return row!;
 }
 
-/** The workspace a call is about: a cluster's own, else the one named (default: the user's). */
-async function workspaceOf(db: Db, caller: Caller, slug: string | null | undefined, write: boolean) {
+/** The workspace a call is about: a cluster's own, else the one the user's call named (resolved). */
+async function workspaceOf(db: Db, caller: Caller, write: boolean) {
   if (caller.kind === 'cluster') return clusterWorkspace(db, caller.clusterId);
-  const { user } = caller;
-  if (!slug && user.defaultWorkspaceId === null) throw fieldError('workspace', 'Name the workspace.');
-  const access = slug
-    ? await workspaceAccess(db, user, slug)
-    : await workspaceAccessBy(db, user, { id: user.defaultWorkspaceId! });
+  const access = resolved(caller.workspace);
   if (write) assertMayCreate(access);
   return { id: access.workspace.id, slug: access.workspace.slug };
 }
@@ -57,7 +87,7 @@ function present(store: Filestore, workspace: string) {
 
 /** `POST filestore/list`: the stores of these names in the workspace, made when missing. */
 export async function listOrCreate(db: Db, caller: Caller, body: z.infer<typeof listBody>) {
-  const workspace = await workspaceOf(db, caller, body.workspace, true);
+  const workspace = await workspaceOf(db, caller, true);
   await db
     .insert(filestores)
     .values(
@@ -65,7 +95,7 @@ export async function listOrCreate(db: Db, caller: Caller, body: z.infer<typeof 
         workspaceId: workspace.id,
         name,
         region: body.region ?? '',
-        creatorId: caller.kind === 'user' ? caller.user.id : null,
+        creatorId: caller.kind === 'user' ? resolved(caller.workspace).user.id : null,
       })),
     )
     .onConflictDoNothing();
@@ -78,8 +108,8 @@ export async function listOrCreate(db: Db, caller: Caller, body: z.infer<typeof 
 }
 
 /** `GET filestore/name/{name}`: the store of that name, if any, as a list. */
-export async function byName(db: Db, caller: Caller, name: string, slug?: string) {
-  const workspace = await workspaceOf(db, caller, slug, false);
+export async function byName(db: Db, caller: Caller, name: string) {
+  const workspace = await workspaceOf(db, caller, false);
   const rows = await db
     .select()
     .from(filestores)
@@ -87,7 +117,7 @@ export async function byName(db: Db, caller: Caller, name: string, slug?: string
   return { filestores: rows.map((r) => present(r, workspace.slug)) };
 }
 
-/** A store the caller may read (or write): of the caller's cluster's workspace, or one the user reads. */
+/** A store the caller may read (or write): of the caller's cluster's workspace, or the one the user's call resolved. */
 export async function storeAccess(db: Db, caller: Caller, fsId: number, write: boolean): Promise<Filestore> {
   const [store] = await db.select().from(filestores).where(eq(filestores.id, fsId));
   if (!store) throw storeNotFound();
@@ -95,12 +125,8 @@ export async function storeAccess(db: Db, caller: Caller, fsId: number, write: b
     if ((await clusterWorkspace(db, caller.clusterId)).id !== store.workspaceId) throw storeNotFound();
     return store;
   }
-  let access: Awaited<ReturnType<typeof workspaceAccessBy>>;
-  try {
-    access = await workspaceAccessBy(db, caller.user, { id: store.workspaceId });
-  } catch {
-    throw storeNotFound();
-  }
+  const access = resolved(caller.workspace);
+  if (access.workspace.id !== store.workspaceId) throw storeNotFound();
   if (write) assertMayCreate(access);
   return store;
 }
@@ -129,7 +155,7 @@ async function attachmentRows(db: Db, clusterId: number) {
 export async function clusterAttachments(db: Db, caller: Caller, clusterId: number) {
   if (caller.kind === 'cluster') {
     if (caller.clusterId !== clusterId) throw notFound('Cluster not found.');
-  } else await clusterAccessById(db, caller.user, clusterId);
+  } else if (resolved(caller.cluster).cluster.id !== clusterId) throw notFound('Cluster not found.');
   return attachmentRows(db, clusterId);
 }
 
@@ -180,8 +206,9 @@ export async function attach(db: Db, caller: Caller, body: z.infer<typeof attach
       typeof clusters.$inferSelect,
     ];
   } else {
-    const target = await clusterAccessById(db, caller.user, body.cluster_id);
-    assertMayManage(caller.user, target);
+    const target = resolved(caller.cluster);
+    if (target.cluster.id !== body.cluster_id) throw notFound('Cluster not found.');
+    assertMayManage(target.access.user, target);
     cluster = target.cluster;
   }
   await db.transaction((tx) => attachStores(tx, cluster, body.attachments));

@@ -1,9 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { id, z } from '../../../http/zod.js';
 import { SecretBox } from '../../../lib/crypto.js';
-import { clusterAccess, clusterAccessById, instanceAccessById } from '../access.js';
+import { clusterOf } from '../access.js';
 import { clusterParams } from '../schemas.js';
 import { logPage, newSession, openSession } from './pages.js';
 import {
@@ -21,20 +20,19 @@ import {
 import * as service from './service.js';
 
 const tags = ['logs'];
-const user = { auth: 'user' } as const;
+/** Readers of the cluster `pk` of the path's workspace. */
+const reader = { auth: 'user', cluster: 'read' } as const;
+/** Readers of the cluster `pk` (paths without the workspace). */
+const byId = { auth: 'user', cluster: { id: 'pk' } } as const;
 const base = '/api/v2/clusters/account/:account/id/:pk';
 
 export function registerLogRoutes(app: App, { db, config }: Deps): void {
   const sessions = new SecretBox(config.secret, 'log-page-session-v1');
-  const cluster = (
-    request: { params: { account: string; pk: number } } & Parameters<typeof currentUser>[0],
-  ) =>
-    clusterAccess(db, currentUser(request), request.params.account, request.params.pk).then((a) => a.cluster);
 
   app.get(
     `${base}/better-logs`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         description:
@@ -44,13 +42,13 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
         response: { 200: z.array(logRowSchema) },
       },
     },
-    async (request) => service.clusterLogs(db, (await cluster(request)).id, request.query),
+    async (request) => service.clusterLogs(db, clusterOf(request).cluster.id, request.query),
   );
 
   app.get(
     `${base}/logs`,
     {
-      config: user,
+      config: reader,
       schema: {
         tags,
         params: clusterParams,
@@ -58,31 +56,31 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
         response: { 200: z.array(logRowSchema) },
       },
     },
-    async (request) => service.clusterLogs(db, (await cluster(request)).id, request.query),
+    async (request) => service.clusterLogs(db, clusterOf(request).cluster.id, request.query),
   );
 
   app.get(
     `${base}/log-info`,
-    { config: user, schema: { tags, params: clusterParams, response: { 200: logInfoSchema } } },
-    async (request) => service.logInfo(db, await cluster(request)),
+    { config: reader, schema: { tags, params: clusterParams, response: { 200: logInfoSchema } } },
+    async (request) => service.logInfo(db, clusterOf(request).cluster),
   );
 
   app.get(
     `${base}/infra-events-log`,
-    { config: user, schema: { tags, params: clusterParams, response: { 200: z.array(infraEventSchema) } } },
-    async (request) => service.infraEvents(db, await cluster(request)),
+    { config: reader, schema: { tags, params: clusterParams, response: { 200: z.array(infraEventSchema) } } },
+    async (request) => service.infraEvents(db, clusterOf(request).cluster),
   );
 
   app.get(
     `${base}/alerts`,
-    { config: user, schema: { tags, params: clusterParams, response: { 200: z.array(alertSchema) } } },
-    async (request) => service.clusterAlerts(db, await cluster(request)),
+    { config: reader, schema: { tags, params: clusterParams, response: { 200: z.array(alertSchema) } } },
+    async (request) => service.clusterAlerts(db, clusterOf(request).cluster),
   );
 
   app.get(
     '/api/v2/logs/cluster/:pk/init',
     {
-      config: user,
+      config: byId,
       schema: {
         tags,
         description: 'Where a log viewer starts: what logs exist and the newest lines.',
@@ -91,7 +89,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
       },
     },
     async (request) => {
-      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const c = clusterOf(request).cluster;
       const info = await service.logInfo(db, c);
       const since = info.latest_ms === null ? undefined : Math.max(0, info.latest_ms - 60_000);
       const events = await service.clusterLogs(db, c.id, {
@@ -106,7 +104,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
   app.post(
     '/api/v2/logs/cluster/:pk/page/',
     {
-      config: user,
+      config: byId,
       schema: {
         tags,
         description:
@@ -118,7 +116,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
       },
     },
     async (request) => {
-      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const c = clusterOf(request).cluster;
       return logPage(db, sessions, newSession(c.id, request.body));
     },
   );
@@ -126,7 +124,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
   app.get(
     '/api/v2/logs/cluster/:pk/page/:encoded_session',
     {
-      config: user,
+      config: byId,
       schema: {
         tags,
         description:
@@ -137,7 +135,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
       },
     },
     async (request) => {
-      const { cluster: c } = await clusterAccessById(db, currentUser(request), request.params.pk);
+      const c = clusterOf(request).cluster;
       return logPage(db, sessions, openSession(sessions, request.params.encoded_session, c.id));
     },
   );
@@ -145,7 +143,7 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
   app.get(
     '/api/v2/logs/instance/:pk',
     {
-      config: user,
+      config: { auth: 'user', cluster: { instance: 'pk' } },
       schema: {
         tags,
         params: z.object({ pk: id }),
@@ -153,9 +151,6 @@ export function registerLogRoutes(app: App, { db, config }: Deps): void {
         response: { 200: z.array(logRowSchema) },
       },
     },
-    async (request) => {
-      await instanceAccessById(db, currentUser(request), request.params.pk);
-      return service.instanceLogLines(db, request.params.pk, request.query);
-    },
+    async (request) => service.instanceLogLines(db, request.params.pk, request.query),
   );
 }

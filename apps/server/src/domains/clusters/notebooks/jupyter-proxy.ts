@@ -27,7 +27,7 @@ export function registerJupyterProxy(app: App, deps: Deps): void {
   const secure = config.publicUrl.startsWith('https://');
 
   async function upstreamOf(clusterId: number, pass: string | undefined) {
-    if (!(await redeemPass(db, config.secret, clusterId, pass))) throw refused();
+    if (!(await redeemPass(app, db, config.secret, clusterId, pass))) throw refused();
     const [cluster] = await db
       .select({
         address: clusters.jupyterAddress,

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { currentUser } from '../../../http/auth.js';
 import { itemsOf } from '../../../http/pagination.js';
+import { scopeOf } from '../../identity/index.js';
 import {
   alertContentsQuery,
   labelSchema,
@@ -13,7 +13,8 @@ import {
 import { tagAlertContents, tagLabels, tagValues } from './service.js';
 
 const tags = ['tags'];
-const user = { auth: 'user' } as const;
+/** The clusters of the list's scope filters (`account`, `organization`, `user`...). */
+const user = { auth: 'user', scope: 'filters' } as const;
 
 /** Cluster tags across the caller's scope, and the alerts of tagged clusters. */
 export function registerTagRoutes(app: App, { db }: Deps): void {
@@ -28,7 +29,7 @@ export function registerTagRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(labelSchema) },
       },
     },
-    async (request) => tagLabels(db, currentUser(request), request.query),
+    async (request) => tagLabels(db, scopeOf(request), request.query),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export function registerTagRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(tagValueSchema) },
       },
     },
-    async (request) => tagValues(db, currentUser(request), request.query),
+    async (request) => tagValues(db, scopeOf(request), request.query),
   );
 
   app.get(
@@ -57,6 +58,6 @@ export function registerTagRoutes(app: App, { db }: Deps): void {
         response: { 200: itemsOf(tagAlertSchema) },
       },
     },
-    async (request) => tagAlertContents(db, currentUser(request), request.query),
+    async (request) => tagAlertContents(db, scopeOf(request), request.query),
   );
 }

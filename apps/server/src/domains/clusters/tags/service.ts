@@ -1,9 +1,9 @@
 import { and, desc, eq, exists, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { clusterProcesses, clusters, type User } from '../../../db/schema/index.js';
+import { clusterProcesses, clusters } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { escapeLike, rowsOf } from '../../../lib/sql.js';
-import { resolveScope, type ScopeFilters, workspaceView } from '../../identity/index.js';
+import { type ResolvedScope, workspaceView } from '../../identity/index.js';
 import { clusterAlerts } from '../logs/service.js';
 import { hasTags } from '../queries.js';
 import type { alertContentsQuery, labelsQuery, valuesQuery } from './schemas.js';
@@ -12,9 +12,8 @@ import type { alertContentsQuery, labelsQuery, valuesQuery } from './schemas.js'
 export const SYSTEM_TAG = /^(cumulus|coiled)-/;
 const SYSTEM_TAG_SQL = '^(cumulus|coiled)-';
 
-/** Clusters in the caller's scope; null when the scope holds no workspace at all. */
-async function inScope(db: Db, user: User, filters: ScopeFilters): Promise<SQL | null> {
-  const scope = await resolveScope(db, user, filters);
+/** Clusters in the caller's resolved scope; null when the scope holds no workspace at all. */
+function inScope(scope: ResolvedScope): SQL | null {
   if (scope.workspaceIds?.length === 0) return null;
   return (
     and(
@@ -27,10 +26,10 @@ async function inScope(db: Db, user: User, filters: ScopeFilters): Promise<SQL |
 const empty = { items: [], count: 0 };
 
 /** `GET tags/labels`: the tag keys of the clusters in scope, with how many clusters carry each. */
-export async function tagLabels(db: Db, user: User, query: z.infer<typeof labelsQuery>) {
-  const scope = await inScope(db, user, query);
-  if (!scope) return empty;
-  const where = sql`${scope}
+export async function tagLabels(db: Db, scope: ResolvedScope, query: z.infer<typeof labelsQuery>) {
+  const inside = inScope(scope);
+  if (!inside) return empty;
+  const where = sql`${inside}
     ${query.system_tags ? sql`` : sql`and t.key !~ ${SYSTEM_TAG_SQL}`}
     ${query.starts_with ? sql`and t.key ilike ${`${escapeLike(query.starts_with)}%`}` : sql``}`;
   const [rows, total] = await Promise.all([
@@ -57,10 +56,10 @@ export async function tagLabels(db: Db, user: User, query: z.infer<typeof labels
 }
 
 /** `GET tags/values`: the key/value pairs of the clusters in scope (of one key if asked). */
-export async function tagValues(db: Db, user: User, query: z.infer<typeof valuesQuery>) {
-  const scope = await inScope(db, user, query);
-  if (!scope) return empty;
-  const where = sql`${scope}
+export async function tagValues(db: Db, scope: ResolvedScope, query: z.infer<typeof valuesQuery>) {
+  const inside = inScope(scope);
+  if (!inside) return empty;
+  const where = sql`${inside}
     ${query.key !== undefined ? sql`and t.key = ${query.key}` : sql``}
     ${query.starts_with ? sql`and t.value ilike ${`${escapeLike(query.starts_with)}%`}` : sql``}`;
   const [rows, total] = await Promise.all([
@@ -94,9 +93,13 @@ const ALERTING_CLUSTERS = 50;
  * `GET tags/alert-contents`: the alerts of the clusters in scope that carry the tags (what went
  * wrong, what Cumulus is retrying), most severe first. Messages are markdown linking to the cluster.
  */
-export async function tagAlertContents(db: Db, user: User, query: z.infer<typeof alertContentsQuery>) {
-  const scope = await inScope(db, user, query);
-  if (!scope) return empty;
+export async function tagAlertContents(
+  db: Db,
+  scope: ResolvedScope,
+  query: z.infer<typeof alertContentsQuery>,
+) {
+  const inside = inScope(scope);
+  if (!inside) return empty;
   const alerting = or(
     eq(clusters.state, 'error'),
     isNotNull(clusters.reconcileError),
@@ -111,7 +114,7 @@ export async function tagAlertContents(db: Db, user: User, query: z.infer<typeof
     .select({ cluster: clusters, account: workspaceView.slug })
     .from(clusters)
     .innerJoin(workspaceView, eq(workspaceView.id, clusters.workspaceId))
-    .where(and(scope, alerting, ...hasTags(query.tags)))
+    .where(and(inside, alerting, ...hasTags(query.tags)))
     .orderBy(desc(clusters.updated), desc(clusters.id))
     .limit(ALERTING_CLUSTERS);
   const alerts = [];

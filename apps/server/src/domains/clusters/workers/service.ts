@@ -21,7 +21,7 @@ import {
   machinesOf,
 } from '../limits.js';
 import { presentProcess } from '../present.js';
-import { isActiveProcess, isLive } from '../states.js';
+import { isActiveProcess, isLive, stateSentence } from '../states.js';
 import type { addWorkersBody, listWorkersQuery, removeWorkersQuery, workerSchema } from './schemas.js';
 
 type Worker = z.infer<typeof workerSchema>;
@@ -81,7 +81,7 @@ const assertRunning = (target: ClusterAccess) => {
   const c = target.cluster;
   if (!isLive(c))
     throw badRequest(
-      `Cluster ${c.name} is ${c.state}; only a running cluster can be scaled.`,
+      `${stateSentence(`Cluster ${c.name}`, c.state)}; only a running cluster can be scaled.`,
       'CLUSTER_NOT_RUNNING',
     );
 };

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/client.js';
 import { type AccessResolver, accessResolver } from '../../../http/access.js';
 import { currentUser } from '../../../http/auth.js';
+import { ApiError } from '../../../http/errors.js';
 import { MESSAGES } from './messages.js';
 import { type OrganizationAccess, type OrganizationNeed, organizationAccess } from './organization.js';
 import { resolveScope, type ScopeFilters } from './scopes.js';
@@ -30,6 +31,8 @@ export type WorkspaceRequirement =
       need?: WorkspaceNeed;
       /** The workspace to resolve (throw for a request that must name one); null: none, nothing is resolved. */
       key: (request: FastifyRequest) => WorkspaceKey | null | Promise<WorkspaceKey | null>;
+      /** The refusal instead of the workspace's 404, where the request named a row of it, not it. */
+      notFound?: () => Error;
     };
 
 export type OrganizationRequirement =
@@ -40,6 +43,8 @@ export type OrganizationRequirement =
       key?: (request: FastifyRequest) => number | null | Promise<number | null>;
       /** The refusal for callers who are not admins (need `admin`). */
       adminMessage?: string;
+      /** Staff may do what the need asks of admins (plans: the organization's admins, and staff). */
+      orStaff?: boolean;
     };
 
 /**
@@ -87,22 +92,28 @@ export function numericParam(request: FastifyRequest, name: string): number {
 export function identityAccessResolvers(db: Db): AccessResolver[] {
   return [
     accessResolver('workspace', async (request, requirement) => {
-      const { need, key } =
+      const { need, key, notFound } =
         typeof requirement === 'string' ? { need: requirement, key: workspaceOfPath } : requirement;
       const found = await key(request);
       if (found === null) return;
-      request.access.workspace = await workspaceAccessBy(db, currentUser(request), found, need ?? 'read');
+      try {
+        request.access.workspace = await workspaceAccessBy(db, currentUser(request), found, need ?? 'read');
+      } catch (err) {
+        if (notFound && err instanceof ApiError && err.statusCode === 404) throw notFound();
+        throw err;
+      }
     }),
     accessResolver('organization', async (request, requirement) => {
-      const { need, key, adminMessage } =
+      const { need, key, adminMessage, orStaff } =
         typeof requirement === 'string' ? { need: requirement } : requirement;
       const id = key ? await key(request) : numericParam(request, 'organization_id');
       if (id === null) return;
+      const user = currentUser(request);
       request.access.organization = await organizationAccess(
         db,
-        currentUser(request),
+        user,
         id,
-        need ?? 'read',
+        orStaff && user.isStaff ? 'read' : (need ?? 'read'),
         adminMessage ?? MESSAGES.organizationAdmin,
       );
     }),

@@ -14,7 +14,7 @@ import { fieldError } from '../../../http/errors.js';
 import { type PageQuery, paginate } from '../../../http/pagination.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
-import { type FlagName, GET_STARTED_COMPUTED, INTERACTION_TYPES } from './catalog.js';
+import { type FlagName, GET_STARTED_CLIENT, GET_STARTED_COMPUTED, INTERACTION_TYPES } from './catalog.js';
 import type { clientInteractionBody } from './schemas.js';
 import { hasWorkspaceWithCompletedSetup } from './setup-flags.js';
 
@@ -152,6 +152,10 @@ export async function recordGetStartedStep(db: Db, userId: number, step: string,
 export const recordComputed = (db: Db, creatorId: number, clusterId: number) =>
   recordGetStartedStep(db, creatorId, GET_STARTED_COMPUTED, { cluster_id: clusterId });
 
+/** The Python client was used (terminal sign-in, or a report carrying its version): ticks "install". */
+export const recordClientUsed = (db: Db, userId: number, version: string | null = null) =>
+  recordGetStartedStep(db, userId, GET_STARTED_CLIENT, { version });
+
 export async function recordClientInteraction(
   db: Db,
   user: User,
@@ -174,6 +178,7 @@ export async function recordClientInteraction(
       additionalData: input.additional_data ?? null,
     })
     .returning({ id: clientInteractions.id });
+  if (clientVersion) await recordClientUsed(db, user.id, clientVersion);
   return { id: row!.id };
 }
 

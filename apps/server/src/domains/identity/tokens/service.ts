@@ -6,7 +6,7 @@ import { type PageQuery, paginate } from '../../../http/pagination.js';
 import { randomHex, sha256 } from '../../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../auth/authenticator.js';
-import { setFlag } from '../interactions/service.js';
+import { recordClientUsed, setFlag } from '../interactions/service.js';
 import { hashUserCode, MAX_CODE_ATTEMPTS, newUserCode, userCodeMatches } from './user-code.js';
 
 export const CODE_MESSAGES = {
@@ -147,7 +147,11 @@ export async function activateToken(db: Db, user: User, identifier: string, type
       .set({ userId: user.id, activatedAt: new Date(), userCodeHash: null })
       .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
       .returning();
-    if (claimed) await markHasApiKey(tx, user.id);
+    if (claimed) {
+      await markHasApiKey(tx, user.id);
+      // Only `cumulus login` asks for a pending token: the client is installed and was used.
+      await recordClientUsed(tx, user.id);
+    }
     return claimed;
   });
   if (!activated) throw notFound();

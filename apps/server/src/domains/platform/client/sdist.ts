@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PYTHON_DIR } from '../../../lib/python-dir.js';
 import { type TarEntry, tarGz } from '../../../lib/tar.js';
+import { PYTHON_DIR } from '../../../paths.js';
 
 export interface ClientSdist {
   version: string;

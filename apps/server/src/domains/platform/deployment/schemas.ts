@@ -21,6 +21,11 @@ export const deploymentSchema = z.object({
       book_demo_url: z.string().nullable().describe('CUMULUS_BOOK_DEMO_URL; null: no Book a demo link.'),
     })
     .describe('Where the console links outside itself; a null link is not shown.'),
+  hosted_service: z
+    .boolean()
+    .describe(
+      'CUMULUS_HOSTED_SERVICE: new users are asked how they heard of it and see what’s-new banners; false on a self-hosted install.',
+    ),
   sign_in_providers: z
     .array(
       z.object({

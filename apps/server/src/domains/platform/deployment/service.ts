@@ -27,6 +27,7 @@ export function describeDeployment(config: Config): Deployment {
       terms_url: config.links.termsUrl,
       book_demo_url: config.links.bookDemoUrl,
     },
+    hosted_service: config.hostedService,
     sign_in_providers: signInProviders(config),
   };
 }

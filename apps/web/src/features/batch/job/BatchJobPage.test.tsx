@@ -24,6 +24,23 @@ const taskRow = (n: number) =>
 describe('BatchJobPage', () => {
   afterEach(() => vi.restoreAllMocks());
 
+  it('says a cancelled job that never started did not run, not "Not yet"', async () => {
+    openJob({
+      [`GET ${JOB}`]: jobDetails(12, {
+        state: 'done (cancelled)',
+        job_state: 'cancelled',
+        started: null,
+        tasks: [],
+      }),
+    });
+    const header = await screen.findByRole('banner');
+    const fact = (label: string) =>
+      screen.getAllByText(label, { selector: 'dt' }).map((dt) => dt.nextElementSibling);
+    await within(header).findByText('Did not run');
+    expect(fact('Started')[0]).toHaveTextContent('Never');
+    expect(screen.queryByText('Not yet')).not.toBeInTheDocument();
+  });
+
   it('shows the job: its state and why, its cluster, settings, variables and every task', async () => {
     openJob({ [`GET ${JOB}`]: jobDetails() });
     expect(await screen.findByRole('heading', { name: 'Batch job 12', level: 1 })).toBeInTheDocument();

@@ -35,7 +35,11 @@ export function JobHeader({ job, clusterSlug }: { job: JobDetails; clusterSlug?:
             ),
         },
         { label: 'Created', value: <TimeAgo value={job.created} /> },
-        { label: 'Duration', value: seconds === null ? 'Not started' : formatDuration(seconds) },
+        {
+          label: 'Duration',
+          // A finished job without a start never ran a task (cancelled, or its cluster failed first).
+          value: seconds !== null ? formatDuration(seconds) : job.finished ? 'Did not run' : 'Not started',
+        },
         { label: 'Tasks', value: <TaskTally job={job} /> },
       ]}
     />

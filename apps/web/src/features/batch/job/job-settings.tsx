@@ -78,7 +78,11 @@ export function JobSettings({ job }: { job: JobDetails }) {
       <CardContent>
         <dl className="divide-y">
           <Fact label="Started">
-            {job.started ? <TimeAgo value={job.started} /> : <Muted>Not yet</Muted>}
+            {job.started ? (
+              <TimeAgo value={job.started} />
+            ) : (
+              <Muted>{job.finished ? 'Never' : 'Not yet'}</Muted>
+            )}
           </Fact>
           <Fact label="Completed">
             {job.completed ? <TimeAgo value={job.completed} /> : <Muted>Not yet</Muted>}

@@ -13,7 +13,7 @@ import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clust
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
 import { errorMessage } from '@/lib/api/errors';
 import { connectSnippet } from '@/lib/clusters/snippets';
-import { clusterPollMs, hasEnded } from '@/lib/clusters/states';
+import { clusterPollMs, clusterStateSentence, hasEnded } from '@/lib/clusters/states';
 import { durationInWords } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
@@ -88,7 +88,7 @@ export function ClusterOverviewTab() {
             <CardTitle>Connect from Python</CardTitle>
             <CardDescription>
               {hasEnded(cluster.currentState.state)
-                ? `${cluster.name} is ${cluster.currentState.state}: this starts a new cluster of the same name.`
+                ? `${clusterStateSentence(cluster.name, cluster.currentState.state)}: this starts a new cluster of the same name.`
                 : 'Attaches to this cluster by name; closing the client leaves it running.'}
             </CardDescription>
           </CardHeader>

@@ -1,9 +1,9 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { organization, orgScope, teamRoutes } from '@/features/team/test-fixtures';
 import { openTeamPage as open } from '@/features/team/test-pages';
 import { paths } from '@/lib/paths';
-import { pickScope } from '@/lib/scopes';
+import { pickedScope, pickScope } from '@/lib/scopes';
 import { reply, stubApi } from '@/test/api-stub';
 
 const nameField = (label: string) => screen.findByLabelText(label) as Promise<HTMLInputElement>;
@@ -12,7 +12,7 @@ describe('Create Organization', () => {
   beforeEach(() => pickScope(null));
   afterEach(() => vi.restoreAllMocks());
 
-  it('creates it, makes it the scope and returns to the Team page', async () => {
+  it('creates it and goes on to its first workspace, leaving the scope where it was', async () => {
     const created = organization({ id: 40, name: 'Globex' });
     stubApi({
       ...teamRoutes(),
@@ -25,8 +25,9 @@ describe('Create Organization', () => {
     expect(await screen.findByText('Organization name is required')).toBeInTheDocument();
     fireEvent.change(name, { target: { value: 'Globex' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Organization' }));
-    await screen.findByRole('heading', { name: 'Team page, scope organization:40' });
-    expect(router.state.location.pathname).toBe('/team');
     expect(await screen.findByText('Organization created')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/team/40/create-workspace'));
+    // Not switched to an organization without a workspace of the user's.
+    expect(pickedScope()).toBeNull();
   });
 });

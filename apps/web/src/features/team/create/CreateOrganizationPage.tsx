@@ -1,6 +1,6 @@
 import { Building2Icon } from 'lucide-react';
 import * as React from 'react';
-import { useNavigate } from 'react-router';
+import { generatePath, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
 import { useOrganizationCreateMutation } from '@/data/organizations/organization-create-mutation';
@@ -11,10 +11,13 @@ import { teamCrumbs } from '@/features/team/team-crumbs';
 import { useZodForm } from '@/lib/forms';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
-import { organizationScope, pickScope } from '@/lib/scopes';
 import { TEAM_MESSAGES } from '@/lib/team/messages';
 
-/** /team/create-organization: creates it, makes it the scope, returns to the Team page. */
+/**
+ * /team/create-organization: creates it, then goes on to its first workspace (Create Workspace).
+ * The scope stays where it was: an organization without a workspace of the user's would leave the
+ * sidebar on "No workspace of yours"; creating the workspace makes the organization the scope.
+ */
 export function CreateOrganizationPage() {
   usePageMeta({
     title: 'Create Organization',
@@ -32,8 +35,7 @@ export function CreateOrganizationPage() {
       {
         onSuccess: (organization) => {
           toast.success(TEAM_MESSAGES.organizationCreated);
-          pickScope(organizationScope(organization));
-          navigate(paths.team);
+          navigate(generatePath(paths.teamCreateWorkspace, { organizationId: String(organization.id) }));
         },
         onError: (error) => showCreateFailure(form, setFormError, error),
       },

@@ -1,0 +1,30 @@
+/**
+ * Test files whose subject is not the database: processes (real Dask, builds, Jupyter), AWS
+ * (moto), HTTP streaming, the log format, the build, the docs. CI's PostgreSQL pass
+ * (`DATABASE_URL` set) leaves them out: they run once, on the embedded database, in `npm test`.
+ * Everything about data (queries, transactions, outages, restarts, SIGKILL) runs on both.
+ * `CUMULUS_TEST_EVERYTHING_ON_POSTGRES=1` runs them on PostgreSQL too.
+ */
+export const DATABASE_AGNOSTIC = [
+  'access-once',
+  'boundaries',
+  'certificates',
+  'client-install',
+  'clusters-machines',
+  'console-assets',
+  'dashboards',
+  'default-environment',
+  'docs',
+  'ec2-timing',
+  'interpreter',
+  'jupyter-proxy',
+  'log-formatter',
+  'process-guard',
+  'requirements',
+  'server-log',
+  'software-builds',
+  'software-remote-builds',
+  'start-build',
+  'streaming-faults',
+  'vm-types',
+].map((name) => `test/${name}.test.ts`);
