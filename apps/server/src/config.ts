@@ -67,6 +67,21 @@ const envSchema = z.object({
    * and see what's-new banners. Unset (a self-hosted install): neither greets anyone.
    */
   CUMULUS_HOSTED_SERVICE: z.enum(['true', 'false']).default('false'),
+  /** Single sign-on through an OpenID Connect provider (Okta, Entra ID, Keycloak…): all three or none. */
+  CUMULUS_OIDC_ISSUER: z.url().optional(),
+  CUMULUS_OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+  CUMULUS_OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  /** The login button's label: "Continue with <name>". */
+  CUMULUS_OIDC_NAME: z.string().min(1).max(60).default('SSO'),
+  /** Sign-in with Google: both or none. The issuer is Google's own unless tests point it elsewhere. */
+  CUMULUS_GOOGLE_CLIENT_ID: z.string().min(1).max(500).optional(),
+  CUMULUS_GOOGLE_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  CUMULUS_GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  /** Sign-in with GitHub (an OAuth app): both or none; the URLs change for GitHub Enterprise Server. */
+  CUMULUS_GITHUB_CLIENT_ID: z.string().min(1).max(500).optional(),
+  CUMULUS_GITHUB_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  CUMULUS_GITHUB_URL: z.url().default('https://github.com'),
+  CUMULUS_GITHUB_API_URL: z.url().default('https://api.github.com'),
   // AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE> are the AWS SDK's own: it reads them itself.
   /**
    * The CloudFormation template of role assumption, published by the operator in S3 (CloudFormation
@@ -133,6 +148,22 @@ export interface Config {
   links: LinksConfig;
   /** A hosted service (CUMULUS_HOSTED_SERVICE): the welcome survey and what's-new banners are shown. */
   hostedService: boolean;
+  signIn: SignInConfig;
+}
+
+/** An OpenID Connect provider this server signs people in through (SSO, Google). */
+export interface OidcProviderConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+}
+
+/** Identity providers configured from the environment; null: not configured, no button. */
+export interface SignInConfig {
+  sso: OidcProviderConfig | null;
+  google: OidcProviderConfig | null;
+  github: { url: string; apiUrl: string; clientId: string; clientSecret: string; name: string } | null;
 }
 
 /** Where the console sends people outside itself; null hides the link. */
@@ -280,7 +311,54 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bookDemoUrl: e.CUMULUS_BOOK_DEMO_URL ?? null,
     },
     hostedService: e.CUMULUS_HOSTED_SERVICE === 'true',
+    signIn: {
+      sso: both(e.CUMULUS_OIDC_CLIENT_ID, e.CUMULUS_OIDC_CLIENT_SECRET, 'CUMULUS_OIDC', e.CUMULUS_OIDC_ISSUER)
+        ? {
+            issuer: e.CUMULUS_OIDC_ISSUER as string,
+            clientId: e.CUMULUS_OIDC_CLIENT_ID as string,
+            clientSecret: e.CUMULUS_OIDC_CLIENT_SECRET as string,
+            name: e.CUMULUS_OIDC_NAME,
+          }
+        : null,
+      google: both(e.CUMULUS_GOOGLE_CLIENT_ID, e.CUMULUS_GOOGLE_CLIENT_SECRET, 'CUMULUS_GOOGLE')
+        ? {
+            issuer: e.CUMULUS_GOOGLE_ISSUER,
+            clientId: e.CUMULUS_GOOGLE_CLIENT_ID as string,
+            clientSecret: e.CUMULUS_GOOGLE_CLIENT_SECRET as string,
+            name: 'Google',
+          }
+        : null,
+      github: both(e.CUMULUS_GITHUB_CLIENT_ID, e.CUMULUS_GITHUB_CLIENT_SECRET, 'CUMULUS_GITHUB')
+        ? {
+            url: e.CUMULUS_GITHUB_URL.replace(/\/+$/, ''),
+            apiUrl: e.CUMULUS_GITHUB_API_URL.replace(/\/+$/, ''),
+            clientId: e.CUMULUS_GITHUB_CLIENT_ID as string,
+            clientSecret: e.CUMULUS_GITHUB_CLIENT_SECRET as string,
+            name: 'GitHub',
+          }
+        : null,
+    },
   };
+}
+
+/**
+ * Whether a provider is configured: its client id and secret (and issuer, for SSO) are all given,
+ * or none is. Half a configuration is a mistake the operator should hear of at start, not at sign-in.
+ */
+function both(
+  id: string | undefined,
+  secret: string | undefined,
+  prefix: string,
+  ...more: Array<string | undefined>
+) {
+  const parts = [id, secret, ...more];
+  if (parts.every((part) => part === undefined)) return false;
+  if (parts.some((part) => part === undefined)) {
+    const needed =
+      prefix === 'CUMULUS_OIDC' ? 'ISSUER, _CLIENT_ID and _CLIENT_SECRET' : 'CLIENT_ID and _CLIENT_SECRET';
+    throw new Error(`Invalid configuration:\n  ${prefix}: set ${prefix}_${needed} together, or none of them`);
+  }
+  return true;
 }
 
 /** Generated once and kept in the data dir, so restarts keep sessions and encrypted values readable. */

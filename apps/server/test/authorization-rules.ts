@@ -268,9 +268,15 @@ export const RULES: Record<string, RouteRule> = {
   'POST /users/{provider}/get_token': {
     expect: everyone(400),
     params: () => ({ provider: 'github' }),
-    body: () => ({ code: 'x' }),
+    body: () => ({ code: 'x', state: 'x' }),
   },
-  'GET /api/v2/workos/success': { expect: everyone(400), query: () => ({ code: 'x' }) },
+  'GET /api/v2/workos/success': { expect: everyone(400), query: () => ({ code: 'x', state: 'x' }) },
+  // Linked sign-in identities: each user's own (sign-in.test.ts links and unlinks real ones).
+  'GET /api/v2/user/identities': { expect: signedIn(200) },
+  'DELETE /api/v2/user/identities/{identity_id}': {
+    expect: signedIn(404),
+    params: () => ({ identity_id: '987654' }),
+  },
 
   // API tokens: each user's own.
   'POST /api/v1/api-tokens/': { expect: signedIn(201), body: () => ({ label: 'matrix' }) },

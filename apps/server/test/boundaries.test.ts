@@ -20,6 +20,7 @@ const ROOTS = ['app.ts', 'server.ts', 'main.ts', 'admin.ts'];
 const TABLE_OWNERS: Record<string, string> = {
   users: 'identity',
   userProfiles: 'identity',
+  userIdentities: 'identity',
   authSessions: 'identity',
   apiTokens: 'identity',
   emailVerifications: 'identity',

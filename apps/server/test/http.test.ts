@@ -184,14 +184,14 @@ describe('the contract', () => {
 
 describe('sign-in providers', () => {
   it('say plainly that GitHub, Google and SSO are not configured', async () => {
-    const github = await ts.api.post('/users/github/get_token', { code: 'abc' });
+    const github = await ts.api.post('/users/github/get_token', { code: 'abc', state: 'xyz' });
     expect(github.status).toBe(400);
     expect(github.body.non_field_errors).toEqual(['Sign-in with GitHub is not configured on this server.']);
-    expect((await ts.api.post('/users/myspace/get_token', { code: 'abc' })).status).toBe(404);
-    const sso = await ts.api.get('/api/v2/workos/success', { query: { code: 'abc' } });
+    expect((await ts.api.post('/users/myspace/get_token', { code: 'abc', state: 'xyz' })).status).toBe(404);
+    const sso = await ts.api.get('/api/v2/workos/success', { query: { code: 'abc', state: 'xyz' } });
     expect(sso.body.code).toBe('PROVIDER_NOT_CONFIGURED');
     const login = await ts.api.get('/api/v2/workos/login');
     expect(login.status).toBe(302);
-    expect(login.headers.location).toBe('/login?open=true&sso=not-configured');
+    expect(login.headers.location).toBe('/login?open=true&sso=not-configured&provider=sso');
   });
 });

@@ -441,7 +441,7 @@ export interface paths {
                             };
                             /** @description CUMULUS_HOSTED_SERVICE: new users are asked how they heard of it and see what’s-new banners; false on a self-hosted install. */
                             hosted_service: boolean;
-                            /** @description Sign-in providers configured on this server (none yet): the console shows a button for each. */
+                            /** @description Sign-in providers configured on this server: the console shows a “Continue with {name}” button for each, which sends the browser to `authorize_url`. */
                             sign_in_providers: {
                                 /** @enum {string} */
                                 id: "google" | "github" | "sso";
@@ -1076,6 +1076,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workos/success": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    code: string;
+                    state: string;
+                    iss?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: string;
+                            /** @description false: this sign-in created the user (the console shows the welcome). */
+                            existing: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{provider}/get_token": {
         parameters: {
             query?: never;
@@ -1098,6 +1163,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         code: string;
+                        state: string;
+                        iss?: string;
                     };
                 };
             };
@@ -1110,6 +1177,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             key: string;
+                            /** @description false: this sign-in created the user (the console shows the welcome). */
                             existing: boolean;
                         };
                     };
@@ -1144,7 +1212,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/workos/success": {
+    "/api/v2/user/identities": {
         parameters: {
             query?: never;
             header?: never;
@@ -1153,9 +1221,7 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    code: string;
-                };
+                query?: never;
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1169,9 +1235,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            key: string;
-                            existing: boolean;
-                        };
+                            id: number;
+                            /** @enum {string} */
+                            provider: "sso" | "google" | "github";
+                            /** @description The provider as the login page names it. */
+                            name: string;
+                            email: string;
+                            created: string;
+                            last_used: string | null;
+                        }[];
                     };
                 };
                 /** @description Default Response */
@@ -1201,6 +1273,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/identities/{identity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    identity_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -7,6 +7,7 @@ export * from './clusters.js';
 export * from './control-plane.js';
 export * from './filestores.js';
 export * from './groups.js';
+export * from './identities.js';
 export * from './interactions.js';
 export * from './invites.js';
 export * from './jobs.js';

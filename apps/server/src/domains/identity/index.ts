@@ -5,7 +5,7 @@
 // Other domains import this file only.
 
 // Routes.
-export { registerProviderRoutes } from './auth/providers.js';
+export { registerProviderRoutes } from './sign-in/routes.js';
 export { registerAuthRoutes } from './auth/routes.js';
 export { registerGroupRoutes } from './groups/routes.js';
 export { registerInteractionRoutes } from './interactions/routes.js';

@@ -41,8 +41,19 @@ export function LoginPage() {
   const login = useLoginMutation();
   const providers = useDeploymentQuery().data?.signInProviders ?? [];
   const { termsUrl, supportEmail } = useLinks();
-  // /workos sends an SSO sign-in here when the server has no SSO configured.
-  const notice = params.get('sso') === 'not-configured' ? notConfiguredMessage('SSO') : null;
+  // The server's login path sends a sign-in back here when the provider is not configured, or
+  // could not be reached (`provider` says which).
+  const provider = params.get('provider') ?? 'sso';
+  const providerName =
+    providers.find((p) => p.id === provider)?.name ??
+    { google: 'Google', github: 'GitHub' }[provider] ??
+    'SSO';
+  const notice =
+    params.get('sso') === 'not-configured'
+      ? notConfiguredMessage(providerName)
+      : params.get('sso') === 'unreachable'
+        ? `Cumulus could not reach ${providerName}. Try again in a moment.`
+        : null;
   const form = useZodForm(loginSchema, {
     mode: 'onChange',
     defaultValues: { usernameOrEmail: '', password: '' },

@@ -6,8 +6,9 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { Button } from '@/components/ui/button';
-import { useProviderTokenMutation } from '@/data/auth/provider-token-mutation';
+import { type CallbackAnswer, useProviderTokenMutation } from '@/data/auth/provider-token-mutation';
 import { useSsoTokenMutation } from '@/data/auth/sso-token-mutation';
+import { useDeploymentQuery } from '@/data/deployment/deployment-query';
 import { providerFailure } from '@/features/auth/messages';
 import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
 import { useLinks } from '@/hooks/use-links';
@@ -26,19 +27,24 @@ function CallbackScreen<Answer, V>({
   name: string;
   /** The code exchange (its mutation starts the session); `variables` are what it takes for the code. */
   exchange: UseMutationResult<Answer, Error, V>;
-  variables: (code: string) => V;
+  variables: (answer: CallbackAnswer) => V;
 }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const code = params.get('code');
+  const state = params.get('state') ?? '';
+  const iss = params.get('iss');
   const started = React.useRef(false);
   const { supportEmail } = useLinks();
 
   React.useEffect(() => {
     if (started.current || !code) return;
     started.current = true;
-    exchange.mutate(variables(code), { onSuccess: () => navigate(takeReturnTo(params), { replace: true }) });
-  }, [code, exchange, variables, navigate, params]);
+    const answer: CallbackAnswer = iss ? { code, state, iss } : { code, state };
+    exchange.mutate(variables(answer), {
+      onSuccess: () => navigate(takeReturnTo(params), { replace: true }),
+    });
+  }, [code, state, iss, exchange, variables, navigate, params]);
 
   if (!code || exchange.isError) {
     const failure = providerFailure(exchange.error, name, supportEmail);
@@ -51,7 +57,10 @@ function CallbackScreen<Answer, V>({
           </Link>
         }
       >
-        <FormAlert>{failure.message}</FormAlert>
+        <FormAlert>
+          {failure.message}
+          {failure.reason ? <span className="mt-1 block">{failure.reason}</span> : null}
+        </FormAlert>
         {failure.ssoLink ? (
           <Button variant="outline" onClick={() => navigate(paths.workos)}>
             <KeyRoundIcon aria-hidden="true" />
@@ -88,7 +97,7 @@ export function OAuthCallbackPage() {
     <CallbackScreen
       name={OAUTH_PROVIDERS[provider].name}
       exchange={exchange}
-      variables={(code) => ({ provider, code })}
+      variables={(answer) => ({ provider, ...answer })}
     />
   );
 }
@@ -96,5 +105,6 @@ export function OAuthCallbackPage() {
 /** /auth/sso/callback. */
 export function SsoCallbackPage() {
   const exchange = useSsoTokenMutation();
-  return <CallbackScreen name="SSO" exchange={exchange} variables={(code) => code} />;
+  const name = useDeploymentQuery().data?.signInProviders.find((p) => p.id === 'sso')?.name ?? 'SSO';
+  return <CallbackScreen name={name} exchange={exchange} variables={(answer) => answer} />;
 }

@@ -14,7 +14,13 @@ export const LOGIN_MESSAGES = {
   other: 'Something went wrong when we tried to log you in.',
 } as const;
 
-export type LoginFailure = { message: string; resendLink?: boolean; ssoLink?: boolean };
+export type LoginFailure = {
+  message: string;
+  resendLink?: boolean;
+  ssoLink?: boolean;
+  /** The server's own reason, shown under the message (a refused provider answer says which check failed). */
+  reason?: string;
+};
 
 export function loginFailure(error: unknown, supportEmail: string | null = null): LoginFailure {
   if (!isApiError(error)) return { message: LOGIN_MESSAGES.other };
@@ -42,6 +48,8 @@ export function providerFailure(
     if (nonField.includes('User is already registered with this e-mail address.')) {
       return {
         message: `You already have an account for the email associated with your ${provider} account, please use that login instead. Contact us if you need more help logging in.`,
+        // The server keeps this sign-in waiting in this browser: signing in to the account links it.
+        reason: `Sign in to that account once from this browser (within 30 minutes) and ${provider} sign-in will be linked to it.`,
       };
     }
     if (nonField.includes('User is already registered with this username.')) {
@@ -53,7 +61,8 @@ export function providerFailure(
       };
     }
   }
-  return { message: `There was an error logging in with ${provider}.` };
+  const reason = isApiError(error) ? error.nonFieldErrors[0] : undefined;
+  return { message: `There was an error logging in with ${provider}.`, ...(reason ? { reason } : {}) };
 }
 
 /** Verify-email-confirm failures: the server answers 'Not found.' for a bad key. */

@@ -3,6 +3,7 @@ import { ApiTokensSection } from '@/features/profile/sections/api-tokens-section
 import { DefaultWorkspaceSection } from '@/features/profile/sections/default-workspace-section';
 import { ChartColorSection, TimeZoneSection } from '@/features/profile/sections/display-sections';
 import { GitTokenSection } from '@/features/profile/sections/git-token-section';
+import { IdentitiesSection } from '@/features/profile/sections/identities-section';
 import { PasswordSection } from '@/features/profile/sections/password-section';
 import { ProfileInformationSection } from '@/features/profile/sections/profile-information-section';
 import { UsernameSection } from '@/features/profile/sections/username-section';
@@ -21,6 +22,7 @@ export function ProfilePage() {
       <ApiTokensSection />
       <UsernameSection />
       {user.hasUsablePassword ? <PasswordSection /> : null}
+      <IdentitiesSection />
       <ProfileInformationSection />
       <GitTokenSection />
       <TimeZoneSection />

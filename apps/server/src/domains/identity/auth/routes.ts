@@ -2,6 +2,7 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { detailSchema } from '../../../http/zod.js';
+import { linkWaitingIdentity } from '../sign-in/routes.js';
 import {
   emailBody,
   keyBody,
@@ -54,7 +55,12 @@ export function registerAuthRoutes(app: App, deps: Deps): void {
   app.post(
     '/api/v1/auth/login/',
     { config: { auth: 'none' }, schema: { tags, body: loginBody, response: { 200: keyResponse } } },
-    async (request) => ({ key: await auth.login(db, { ...request.body, ip: request.ip }) }),
+    async (request, reply) => {
+      const { key, user } = await auth.loginUser(db, { ...request.body, ip: request.ip });
+      // A provider sign-in that found this account by its address waits for the owner to prove it.
+      await linkWaitingIdentity(deps, request, reply, user);
+      return { key };
+    },
   );
 
   app.post(

@@ -156,6 +156,11 @@ export interface LoginInput {
 }
 
 export async function login(db: Db, input: LoginInput): Promise<string> {
+  return (await loginUser(db, input)).key;
+}
+
+/** A password sign-in: the session key and whom it signed in. */
+export async function loginUser(db: Db, input: LoginInput): Promise<{ key: string; user: User }> {
   // An entry with an at-sign is an email, whichever field it came in.
   const entry = (input.email || input.username || '').trim().toLowerCase();
   if (!entry) throw nonFieldError('Must include "username" or "email" and "password".');
@@ -174,14 +179,20 @@ export async function login(db: Db, input: LoginInput): Promise<string> {
   }
   if (!user.emailVerifiedAt) throw nonFieldError(MESSAGES.notVerified);
 
-  const key = randomHex(20);
-  await db.transaction(async (tx) => {
-    await tx.insert(authSessions).values({ userId: user.id, keyHash: sha256(key), lastUsedAt: new Date() });
-    await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
+  const key = await db.transaction(async (tx) => {
     await clearAccountFailures(tx, user.id);
-    await acceptInvites(tx, user);
-    await acceptInviteByToken(tx, user, input.invite);
+    return openSession(tx, user, input.invite);
   });
+  return { key, user };
+}
+
+/** A new session key for a user who proved who they are (password or provider); invites accepted. */
+export async function openSession(tx: Db, user: User, invite?: string | null): Promise<string> {
+  const key = randomHex(20);
+  await tx.insert(authSessions).values({ userId: user.id, keyHash: sha256(key), lastUsedAt: new Date() });
+  await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
+  await acceptInvites(tx, user);
+  await acceptInviteByToken(tx, user, invite);
   return key;
 }
 

@@ -34,7 +34,9 @@ export const deploymentSchema = z.object({
         authorize_url: z.string(),
       }),
     )
-    .describe('Sign-in providers configured on this server (none yet): the console shows a button for each.'),
+    .describe(
+      'Sign-in providers configured on this server: the console shows a “Continue with {name}” button for each, which sends the browser to `authorize_url`.',
+    ),
 });
 
 export type Deployment = z.infer<typeof deploymentSchema>;

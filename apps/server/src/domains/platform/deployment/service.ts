@@ -28,8 +28,23 @@ export function describeDeployment(config: Config): Deployment {
       book_demo_url: config.links.bookDemoUrl,
     },
     hosted_service: config.hostedService,
-    // Sign-in with GitHub, Google or SSO needs an identity provider this server cannot be given
-    // yet (modules/auth/providers.ts answers so): no button is offered for one.
-    sign_in_providers: [],
+    sign_in_providers: signInProviders(config),
   };
+}
+
+/**
+ * The identity providers configured from the environment (config.ts, CUMULUS_OIDC_*, _GOOGLE_*,
+ * _GITHUB_*), each with the server path that starts its sign-in: the login page shows these only.
+ */
+function signInProviders(config: Config): Deployment['sign_in_providers'] {
+  const { google, github, sso } = config.signIn;
+  return [
+    ...(google
+      ? [{ id: 'google' as const, name: google.name, authorize_url: '/api/v2/auth/google/login' }]
+      : []),
+    ...(github
+      ? [{ id: 'github' as const, name: github.name, authorize_url: '/api/v2/auth/github/login' }]
+      : []),
+    ...(sso ? [{ id: 'sso' as const, name: sso.name, authorize_url: '/api/v2/workos/login' }] : []),
+  ];
 }

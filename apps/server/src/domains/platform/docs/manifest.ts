@@ -35,6 +35,7 @@ export const DOC_GROUPS: readonly DocGroup[] = [
   {
     title: 'Administer and operate',
     pages: [
+      { slug: 'sso', file: 'docs/sso.md', title: 'Single sign-on, Google and GitHub' },
       { slug: 'teams', file: 'docs/teams.md', title: 'Teams and limits' },
       { slug: 'usage-and-billing', file: 'docs/usage-and-billing.md', title: 'Usage and billing' },
       { slug: 'aws', file: 'docs/aws.md', title: 'Clusters in your AWS account' },

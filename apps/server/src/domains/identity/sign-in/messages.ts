@@ -1,0 +1,21 @@
+import { ApiError } from '../../../http/errors.js';
+
+/** Refusals of a provider sign-in: each signs no one in and says why, with what to do next. */
+export const SIGN_IN_MESSAGES = {
+  notConfigured: (name: string) => `Sign-in with ${name} is not configured on this server.`,
+  flowMissing:
+    'This sign-in was not started in this browser, or it took longer than 10 minutes. Start again from the login page.',
+  codeRefused: (name: string) =>
+    `${name} refused the sign-in code: it was already used or has expired. Start again from the login page.`,
+  tokenInvalid: (name: string, reason: string) =>
+    `The answer from ${name} did not pass its checks (${reason}), so no one was signed in.`,
+  unreachable: (name: string) => `Cumulus could not reach ${name}. Try again in a moment.`,
+  noVerifiedEmail: (name: string) =>
+    `Your ${name} account has no verified email address, so it cannot be used to sign in.`,
+  // spec/console.md, OAuth callback errors: the console turns this one into its own words.
+  alreadyRegistered: 'User is already registered with this e-mail address.',
+  inactive: 'Unable to log in with provided credentials.',
+} as const;
+
+export const refusal = (message: string, code: string) =>
+  new ApiError(400, { non_field_errors: [message], detail: message, code });

@@ -1,0 +1,172 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import * as client from 'openid-client';
+import type { User } from '../../../db/schema/index.js';
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
+import { ApiError, notFound } from '../../../http/errors.js';
+import { safeEqual } from '../../../lib/crypto.js';
+import { linkPending, listIdentities, signInWithIdentity, unlinkIdentity } from './accounts.js';
+import {
+  FLOW_COOKIE,
+  FLOW_TTL_SECONDS,
+  type Flow,
+  LINK_COOKIE,
+  LINK_TTL_SECONDS,
+  type PendingLink,
+  type ProviderId,
+  SignedCookies,
+} from './cookies.js';
+import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
+import { type CallbackAnswer, configuredProviders, type SignInProvider } from './providers.js';
+import {
+  identitiesResponse,
+  identityParams,
+  providerParams,
+  providerTokenBody,
+  signInResponse,
+  ssoSuccessQuery,
+} from './schemas.js';
+
+const NAMES: Record<ProviderId, string> = { github: 'GitHub', google: 'Google', sso: 'SSO' };
+const isProviderId = (id: string): id is ProviderId => Object.hasOwn(NAMES, id);
+
+/**
+ * Sign-in through an identity provider (spec/api.md: GET workos/login and workos/success for SSO,
+ * POST /users/{provider}/get_token for GitHub and Google). The login path sends the browser to the
+ * provider with state, nonce and a PKCE challenge whose secrets stay in a signed httpOnly cookie;
+ * the provider returns to the console's callback page, which hands code and state here.
+ */
+export function registerProviderRoutes(app: App, deps: Deps): void {
+  const tags = ['auth'];
+  const cookies = new SignedCookies(deps.config);
+  const providers = new Map(configuredProviders(deps.config).map((p) => [p.id, p]));
+  const notConfigured = (id: ProviderId) =>
+    new ApiError(400, {
+      non_field_errors: [M.notConfigured(NAMES[id])],
+      detail: M.notConfigured(NAMES[id]),
+      code: 'PROVIDER_NOT_CONFIGURED',
+    });
+
+  async function start(id: ProviderId, reply: FastifyReply) {
+    const provider = providers.get(id);
+    if (!provider) return reply.redirect(`/login?open=true&sso=not-configured&provider=${id}`, 302);
+    const flow: Flow = {
+      provider: id,
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+    };
+    let url: string;
+    try {
+      url = await provider.authorizeUrl(flow);
+    } catch {
+      return reply.redirect(`/login?open=true&sso=unreachable&provider=${id}`, 302);
+    }
+    cookies.set(reply, FLOW_COOKIE, flow, FLOW_TTL_SECONDS);
+    return reply.header('cache-control', 'no-store').redirect(url, 302);
+  }
+
+  async function finish(
+    id: ProviderId,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    answer: CallbackAnswer,
+  ): Promise<{ key: string; existing: boolean }> {
+    const provider: SignInProvider | undefined = providers.get(id);
+    if (!provider) throw notConfigured(id);
+    const flow = cookies.get<Flow>(request, FLOW_COOKIE);
+    // A flow is used once, whatever comes of it.
+    cookies.clear(reply, FLOW_COOKIE);
+    if (!flow || flow.provider !== id || !safeEqual(flow.state, answer.state)) {
+      throw refusal(M.flowMissing, 'SIGN_IN_STATE_MISMATCH');
+    }
+    const identity = await provider.finish(flow, answer);
+    const outcome = await signInWithIdentity(deps, identity, provider.name);
+    if (outcome.kind === 'link-required') {
+      cookies.set(reply, LINK_COOKIE, outcome.link, LINK_TTL_SECONDS);
+      throw refusal(M.alreadyRegistered, 'IDENTITY_LINK_REQUIRED');
+    }
+    // Signing in to the account through another linked provider proves it too.
+    const waiting = cookies.get<PendingLink>(request, LINK_COOKIE);
+    if (waiting?.userId === outcome.userId) {
+      await linkPending(deps.db, waiting, { id: outcome.userId } as User);
+      cookies.clear(reply, LINK_COOKIE);
+    }
+    return { key: outcome.key, existing: outcome.existing };
+  }
+
+  app.get(
+    '/api/v2/workos/login',
+    { config: { auth: 'none' }, schema: { tags, hide: true } },
+    async (_request, reply) => start('sso', reply),
+  );
+
+  app.get(
+    '/api/v2/auth/:provider/login',
+    { config: { auth: 'none' }, schema: { tags, hide: true, params: providerParams } },
+    async (request, reply) => {
+      const id = request.params.provider.toLowerCase();
+      if (!isProviderId(id) || id === 'sso') throw notFound();
+      return start(id, reply);
+    },
+  );
+
+  app.get(
+    '/api/v2/workos/success',
+    {
+      config: { auth: 'none' },
+      schema: { tags, querystring: ssoSuccessQuery, response: { 200: signInResponse } },
+    },
+    async (request, reply) => finish('sso', request, reply, request.query),
+  );
+
+  app.post(
+    '/users/:provider/get_token',
+    {
+      config: { auth: 'none' },
+      schema: { tags, params: providerParams, body: providerTokenBody, response: { 200: signInResponse } },
+    },
+    async (request, reply) => {
+      const id = request.params.provider.toLowerCase();
+      if (!isProviderId(id) || id === 'sso') throw notFound();
+      return finish(id, request, reply, request.body);
+    },
+  );
+
+  app.get(
+    '/api/v2/user/identities',
+    { config: { auth: 'user' }, schema: { tags, response: { 200: identitiesResponse } } },
+    async (request) =>
+      (await listIdentities(deps.db, currentUser(request).id)).map((row) => ({
+        ...row,
+        provider: row.provider as ProviderId,
+        name:
+          providers.get(row.provider as ProviderId)?.name ??
+          NAMES[row.provider as ProviderId] ??
+          row.provider,
+      })),
+  );
+
+  app.delete(
+    '/api/v2/user/identities/:identity_id',
+    { config: { auth: 'user' }, schema: { tags, params: identityParams } },
+    async (request, reply) => {
+      const removed = await unlinkIdentity(deps.db, currentUser(request), request.params.identity_id);
+      if (!removed) throw notFound();
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** After a password sign-in: links the provider identity waiting in this browser for this user. */
+export async function linkWaitingIdentity(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+): Promise<void> {
+  const cookies = new SignedCookies(deps.config);
+  const waiting = cookies.get<PendingLink>(request, LINK_COOKIE);
+  if (waiting && (await linkPending(deps.db, waiting, user))) cookies.clear(reply, LINK_COOKIE);
+}
