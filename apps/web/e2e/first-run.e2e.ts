@@ -155,12 +155,13 @@ describe('first run', () => {
     ).toBe(1);
     await session.screenshot('get-started-done');
 
-    // The checklist recorded itself complete (interactions/get-started), with the computation.
+    // The checklist recorded itself complete (interactions/get-started), with the computation and
+    // the client's use (its terminal sign-in).
     const api = await apiAs(base, user);
     await eventually(async () =>
       expect(await api.call('GET', '/api/v2/interactions/get-started')).toEqual({
         completed: true,
-        data: { computed: { cluster_id: clusterId } },
+        data: { computed: { cluster_id: clusterId }, client: expect.any(Object) },
       }),
     );
     expect((await api.call('GET', '/api/v2/interactions/flag/get-started')).completed).toBe(true);
