@@ -56,6 +56,12 @@ def flag(call: str, name: str, value: Any, optional: bool = False) -> bool | Non
     return value
 
 
+def one_of(call: str, name: str, value: Any, allowed: tuple) -> Any:
+    if value not in allowed:
+        raise _refuse(call, name, value, "one of " + ", ".join(repr(a) for a in allowed))
+    return value
+
+
 def optional_duration(call: str, name: str, value: Any) -> Any:
     """A duration as Dask writes them ("20 minutes", "1h", 90) or None."""
     if value is None:
@@ -102,6 +108,9 @@ CLUSTER_FIELDS = {
     "scheduler_options.memory": "scheduler_memory",
     "cluster_timeout_seconds": "cluster_timeout",
     "options.region_name": "region",
+    # Firewall (firewall.py): the first of these the caller gave is named.
+    "options.firewall_spec": ("allow_ingress_from", "allow_ssh_from", "allow_ssh", "allow_spark", "open_extra_ports"),
+    "scheduler_options.port": "scheduler_port",
     "options": ("spot_policy", "region", "worker_gpu"),
 }
 

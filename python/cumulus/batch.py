@@ -18,13 +18,16 @@ import uuid
 from typing import Callable
 
 from cumulus import cluster_api, filestores
-from cumulus.http import IDEMPOTENT, SLOW, Api, CumulusError
+from cumulus.http import IDEMPOTENT, SLOW, Api, CumulusError, ServerUnreachable
 
 MAX_COMPRESSED_BYTES = int(2.4 * 1024 * 1024)
 # Local files the command names are sent along when at most this big; larger ones belong in a filestore.
 MAX_ATTACHED_FILE_BYTES = 1024 * 1024
 WORKDIR = "/scratch/batch"
 POLL_SECONDS = 1.0
+# A wait outlives a server that is slow or restarting this long (its jobs run on meanwhile): it
+# says so at once, and gives up only when the server has been out of reach this long in a row.
+UNREACHABLE_PATIENCE_SECONDS = 120.0
 FINISHED = {"done", "failed", "cancelled"}
 INTERPRETERS = {".py": "python", ".sh": "bash"}
 
@@ -250,11 +253,27 @@ def progress(job: dict) -> str:
             f"{job['n_tasks_failed']} failed, {running} running of {job['n_tasks']}")
 
 
-def wait(api: Api, job_id: int, report: Callable[[str], None] = print, poll: float = POLL_SECONDS) -> dict:
-    """Waits until the job has finished, reporting progress whenever it changes."""
+def wait(api: Api, job_id: int, report: Callable[[str], None] = print, poll: float = POLL_SECONDS,
+         patience: float = UNREACHABLE_PATIENCE_SECONDS) -> dict:
+    """Waits until the job has finished, reporting progress whenever it changes. A server out of
+    reach is reported in one line and waited for (``patience`` seconds in a row at most)."""
     last = None
+    lost_since = None
     while True:
-        job = get(api, job_id)
+        try:
+            job = get(api, job_id)
+        except ServerUnreachable as err:
+            now = time.monotonic()
+            if lost_since is None:
+                lost_since = now
+                report(f"{err} (job {job_id} runs on; still waiting for it)")
+            elif now - lost_since >= patience:
+                raise
+            time.sleep(poll)
+            continue
+        if lost_since is not None:
+            report(f"The Cumulus server answers again after {time.monotonic() - lost_since:.0f} s.")
+            lost_since = None
         line = progress(job)
         if line != last:
             report(line)

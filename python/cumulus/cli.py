@@ -13,6 +13,9 @@ from cumulus.http import Api, CumulusError
 from cumulus.logs import format_event, instance_names
 
 
+SSH_USER = "ubuntu"  # who clients sign in as on a cluster machine (client-contract.md 2.5)
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     if not getattr(args, "run", None):
@@ -63,6 +66,14 @@ def parser() -> argparse.ArgumentParser:
     logs.add_argument("--filter", dest="filter_pattern", help="only lines containing this text")
     logs.add_argument("--no-system", action="store_true", help="only Dask's own lines")
     logs.set_defaults(run=_logs)
+
+    ssh = csub.add_parser("ssh", help="open a shell on a cluster's scheduler (or a worker) with its key")
+    ssh.add_argument("name")
+    ssh.add_argument("--worker", metavar="NAME_OR_ADDRESS", help="a worker instead of the scheduler")
+    ssh.add_argument("--user", default=SSH_USER, help=f"who to sign in as (default: {SSH_USER})")
+    # Options go before NAME: what follows it is the command, as with ssh itself.
+    ssh.add_argument("command", nargs=argparse.REMAINDER, help="a command to run instead of a shell")
+    ssh.set_defaults(run=_ssh)
 
     env = sub.add_parser("env", help="software environments: create, list, inspect, delete, logs")
     esub = env.add_subparsers(metavar="ACTION")
@@ -116,7 +127,7 @@ def parser() -> argparse.ArgumentParser:
 
     add_everyday_commands(sub)
 
-    for p_ in (ls, stop, logs, create, els, inspect, delete, elogs, bstatus, bwait, blogs, bls, bcancel):
+    for p_ in (ls, stop, logs, ssh, create, els, inspect, delete, elogs, bstatus, bwait, blogs, bls, bcancel):
         p_.add_argument("--workspace", help="workspace slug or name (default: your default workspace)")
     return p
 
@@ -215,6 +226,39 @@ def _logs(args) -> None:
         api, ws, cluster_id, filter_pattern=args.filter_pattern, system=not args.no_system
     ):
         print(format_event(event, names))
+
+
+def _ssh(args) -> int:
+    import shutil
+    import tempfile
+
+    api, ws = _workspace_api(args)
+    cluster_id = _cluster_id(api, ws, args.name)
+    key = cluster_api.ssh_key(api, ws, cluster_id, worker=args.worker)
+    if not key.get("ssh_available", True):
+        raise CumulusError(key.get("detail") or f"Cluster {args.name}'s machines serve no SSH.")
+    address = key.get("worker_address") if args.worker else (
+        key.get("scheduler_address_to_use") or key.get("scheduler_hostname")
+        or key.get("scheduler_public_address") or key.get("scheduler_private_address"))
+    if not address:
+        raise CumulusError(f"Cluster {args.name}'s {'worker' if args.worker else 'scheduler'} has no address yet.")
+    ssh = shutil.which("ssh")
+    if not ssh:
+        raise CumulusError("No `ssh` command here: install OpenSSH's client.")
+    # The key lives in a file only its owner reads, for as long as the session does.
+    folder = tempfile.mkdtemp(prefix="cumulus-ssh-")
+    key_file = os.path.join(folder, "id_ed25519")
+    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+        out.write(key["private_key"] if key["private_key"].endswith("\n") else key["private_key"] + "\n")
+    argv = [ssh, "-i", key_file, "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=accept-new",
+            "-o", f"UserKnownHostsFile={os.path.join(folder, 'known_hosts')}", f"{args.user}@{address}",
+            *args.command[1 if args.command[:1] == ["--"] else 0:]]
+    import subprocess
+
+    try:
+        return subprocess.call(argv)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _env_create(args) -> None:

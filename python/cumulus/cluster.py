@@ -24,7 +24,7 @@ from distributed.core import Status, rpc
 from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
-from cumulus import arguments, cluster_api, config, hardware
+from cumulus import arguments, aws_credentials, cluster_api, config, firewall, hardware
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
@@ -50,7 +50,13 @@ class Cluster(DeployCluster):
     or with ``verbose=True``. ``wait_for_workers``
     (default: 30% of ``n_workers``) is how many workers must be up before the constructor
     returns. ``server`` and ``token`` override ``CUMULUS_SERVER``/``CUMULUS_API_TOKEN`` and the
-    saved login.
+    saved login. ``credentials="local"`` (the default) forwards this machine's AWS credentials, as
+    short-lived STS session credentials, to the scheduler and workers and refreshes them until the
+    cluster closes (nothing is forwarded when there are none); ``credentials=None`` forwards nothing.
+    Where the workspace's clusters have a firewall of their own (vm_aws), the scheduler's port opens
+    to ``allow_ingress_from`` (``"me"``, the default: this machine's address as the server sees it;
+    ``"everyone"``; or a CIDR); ``allow_ssh=True`` opens SSH too (or to ``allow_ssh_from``),
+    ``allow_spark`` port 15003, ``open_extra_ports`` others; ``scheduler_port`` moves the scheduler.
     """
 
     def __init__(
@@ -87,6 +93,13 @@ class Cluster(DeployCluster):
         region: str | None = None,
         cluster_timeout: str | float | None = None,
         no_client_timeout: str | float | None = None,
+        credentials: str | None = "local",
+        allow_ingress_from: str | None = None,
+        allow_ssh: bool | None = None,
+        allow_ssh_from: str | None = None,
+        allow_spark: bool | None = None,
+        scheduler_port: int | None = None,
+        open_extra_ports: list | None = None,
     ):
         # Every argument is checked before anything is called or printed; a refusal is raised from
         # here, so it reads as one line under the caller's own.
@@ -94,6 +107,7 @@ class Cluster(DeployCluster):
         try:
             n_workers = _check_arguments(args)
             self._hardware = hardware.check("Cluster", args)
+            self._firewall = firewall.check("Cluster", args)
         except ArgumentError as err:
             raise err.with_traceback(None) from None
         # What the caller wrote, to name it if the server refuses it.
@@ -101,10 +115,14 @@ class Cluster(DeployCluster):
                        "worker_options": worker_options, "scheduler_options": scheduler_options,
                        "idle_timeout": idle_timeout, "software": software, "package_sync": package_sync,
                        "cluster_timeout": cluster_timeout,
-                       **{p: args[p] for p in hardware.PARAMS}}
+                       **{p: args[p] for p in hardware.PARAMS + firewall.PARAMS}}
         self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
         self._no_client_timeout = no_client_timeout
+        self._forward_aws = credentials == "local"
+        self._aws_refresh: asyncio.Task | None = None
+        self._aws_failing = False
         self._hardware_fields: dict = {}
+        self._firewall_fields: dict = {}
 
         if name and "/" in name:
             workspace, name = name.split("/", 1)
@@ -184,6 +202,10 @@ class Cluster(DeployCluster):
             if self._no_client_timeout is not None:
                 # Not sent over HTTP: the scheduler's keepalive handler takes it (contract 2.2, 3).
                 await self.scheduler_comm.coiled_set_keepalive(keepalive=str(self._no_client_timeout))
+            if self._forward_aws:
+                # Not sent over HTTP either: the scheduler's aws_update_credentials handler takes them.
+                await self._forward_aws_credentials()
+                self._mark("credentials forwarded")
             # The server counts a worker once its process runs; wait until the scheduler has it too.
             await self._wait_for_workers(self._started_target, self._timeout)
             self._mark("workers connected")
@@ -192,6 +214,42 @@ class Cluster(DeployCluster):
             raise
         # Told to the server in the background: the cluster is the caller's as soon as it is ready.
         asyncio.get_running_loop().run_in_executor(None, self._report_created)
+
+    async def _forward_aws_credentials(self) -> float | None:
+        """Sends this machine's AWS credentials to the scheduler and schedules the next refresh;
+        answers the seconds until it, or None when there are none to send. A failure only warns
+        (once until a send succeeds again): the cluster works on without them."""
+        try:
+            credentials = await self._call(aws_credentials.credentials_to_forward)
+            if credentials is None:
+                logger.debug("No local AWS credentials to forward")
+                return None
+            answer = await self.scheduler_comm.aws_update_credentials(credentials=credentials)
+            if answer != "OK":
+                raise aws_credentials.CredentialsError(f"the scheduler answered {answer!r}")
+        except Exception as err:  # STS refused or is away, or the scheduler is: tried again later
+            if not self._aws_failing:
+                logger.warning("Your AWS credentials were not forwarded to cluster %s: %s", self.name, err)
+            self._aws_failing = True
+            delay = aws_credentials.REREAD_SECONDS
+        else:
+            self._aws_failing = False
+            delay = aws_credentials.refresh_delay(credentials)
+        if self._aws_refresh:
+            self._aws_refresh.cancel()
+        self._aws_refresh = asyncio.get_running_loop().create_task(self._refresh_aws_later(delay))
+        return delay
+
+    async def _refresh_aws_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._aws_refresh = None
+        if self.status not in (Status.closing, Status.closed):
+            await self._forward_aws_credentials()
+
+    def refresh_aws_credentials(self) -> float | None:
+        """Forwards fresh AWS credentials now (they are also refreshed before they expire); answers
+        the seconds until the next automatic refresh."""
+        return self.sync(self._forward_aws_credentials)
 
     def _report_created(self) -> None:
         with suppress(Exception):
@@ -248,6 +306,7 @@ class Cluster(DeployCluster):
             self._mark("package sync done" if self._package_sync else "identity")
             try:
                 self._hardware_fields = await self._call(hardware.fields_for, self._api, self.workspace, self._hardware)
+                self._firewall_fields = await self._call(firewall.fields_for, self._api, self.workspace, self._firewall)
             except ArgumentError as err:
                 raise err.with_traceback(None) from None
             workers = f"{self._n_workers} worker{'' if self._n_workers == 1 else 's'}"
@@ -298,13 +357,17 @@ class Cluster(DeployCluster):
             extra_user_container_ignore_entrypoint=False,
         )
         extra = self._hardware_fields
+        walls = self._firewall_fields
         body["worker_options"] = {**extra.get("worker_options", {}), **body["worker_options"]}
-        body["scheduler_options"] = {**extra.get("scheduler_options", {}), **body["scheduler_options"]}
+        body["scheduler_options"] = {
+            **extra.get("scheduler_options", {}), **walls.get("scheduler_options", {}), **body["scheduler_options"]
+        }
         for key in ("worker_instance_types", "scheduler_instance_types"):
             if extra.get(key):
                 body[key] = extra[key]
-        if extra.get("options"):
-            body["options"] = extra["options"]
+        options = {**extra.get("options", {}), **walls.get("options", {})}
+        if options:
+            body["options"] = options
         if self._cluster_timeout is not None:
             body["cluster_timeout_seconds"] = int(self._cluster_timeout)
         body["local_versions"] = _local_versions()
@@ -352,8 +415,10 @@ class Cluster(DeployCluster):
                 return details
             if loop.time() > deadline:
                 raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")
-            # Often at first, when a local start takes seconds; once a second when it takes longer.
-            await asyncio.sleep(0.25 if loop.time() - began < 20 else 1)
+            # Often at first, when a local start takes a second or two (a reused environment); less
+            # often as it goes on; once a second when it takes longer (a cloud machine booting).
+            elapsed = loop.time() - began
+            await asyncio.sleep(0.1 if elapsed < 5 else 0.25 if elapsed < 20 else 1)
 
     def _connect(self, details: dict) -> None:
         self.details = details
@@ -519,6 +584,8 @@ class Cluster(DeployCluster):
     async def _close(self):
         if self.status == Status.closed:
             return
+        if self._aws_refresh:
+            self._aws_refresh.cancel()
         try:
             await super()._close()
         finally:
@@ -565,6 +632,7 @@ def _check_arguments(given: dict) -> int:
     arguments.flag(call, "verbose", given["verbose"])
     arguments.flag(call, "package_sync", given["package_sync"], optional=True)
     arguments.workers_to_wait_for(call, given["wait_for_workers"])
+    arguments.one_of(call, "credentials", given["credentials"], ("local", "none", None))
     return n_workers
 
 

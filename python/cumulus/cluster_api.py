@@ -57,6 +57,10 @@ def details(api: Api, ws: str, cluster_id: int) -> dict:
     return api.request("GET", f"{_ws(ws)}/id/{cluster_id}", retry=IDEMPOTENT)
 
 
+def ssh_key(api: Api, ws: str, cluster_id: int, worker: str | None = None) -> dict:
+    return api.request("GET", f"{_ws(ws)}/id/{cluster_id}/ssh-key", query={"worker": worker}, retry=IDEMPOTENT)
+
+
 def states(api: Api, ws: str, cluster_id: int, start_time: str | None) -> dict:
     body = api.request("GET", f"{_ws(ws)}/id/{cluster_id}/states", query={"start_time": start_time}, retry=IDEMPOTENT)
     return body if isinstance(body, dict) else {}

@@ -15,11 +15,10 @@ interface Task {
   state: string;
 }
 
-/** The same tasks as WORKERS shell loops side by side (each `bash -c` like a task is): seconds. */
-function shellLoops(): Promise<number> {
-  const perLoop = Math.ceil(TASKS / WORKERS);
-  const loop = `for i in $(seq ${perLoop}); do bash -c 'sleep ${WORK_SECONDS}'; done`;
-  const script = `${Array.from({ length: WORKERS }, () => `(${loop}) &`).join(' ')} wait`;
+/** `tasks` runs of `command` by `loops` shell loops side by side (each `bash -c` like a task is): seconds. */
+export function shellLoops(tasks: number, loops: number, command: string): Promise<number> {
+  const loop = `for i in $(seq ${Math.ceil(tasks / loops)}); do bash -c '${command}'; done`;
+  const script = `${Array.from({ length: loops }, () => `(${loop}) &`).join(' ')} wait`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn('bash', ['-c', script], { stdio: 'ignore' });
@@ -27,6 +26,36 @@ function shellLoops(): Promise<number> {
       code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`exit ${code}`)),
     );
   });
+}
+
+/** The server for a batch benchmark (local backend, fast loops), a user's token and a caller. */
+export async function batchServer(username: string, env: Record<string, string>) {
+  const port = await freePort();
+  const bench = await startBenchServer(
+    {
+      CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
+      CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+      CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
+      ...env,
+    },
+    port,
+  );
+  const user = await registerBenchUser(bench.server, username);
+  const { token } = await createToken(bench.server.deps.db, user, { label: 'bench' });
+  const authorization = `ApiToken ${token}`;
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${bench.base}${path}`, {
+      method,
+      headers: { authorization, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const slug = (await call<{ default_account: { slug: string } }>('GET', '/api/v2/user/me')).default_account
+    .slug;
+  return { bench, authorization, call, slug };
 }
 
 /**
@@ -46,30 +75,7 @@ export async function benchBatch(): Promise<void> {
 }
 
 async function benchBatchOn(database: string, env: Record<string, string>): Promise<void> {
-  const port = await freePort();
-  const bench = await startBenchServer(
-    {
-      CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CUMULUS_RECONCILE_INTERVAL_SECONDS: '1',
-      CUMULUS_DEFAULT_ENVIRONMENT: 'off',
-      CUMULUS_HEARTBEAT_INTERVAL_SECONDS: '2',
-      ...env,
-    },
-    port,
-  );
-  const user = await registerBenchUser(bench.server, 'batchbench');
-  const { token } = await createToken(bench.server.deps.db, user, { label: 'bench' });
-  const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${bench.base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as T;
-  };
-  const slug = (await call<{ default_account: { slug: string } }>('GET', '/api/v2/user/me')).default_account
-    .slug;
+  const { bench, call, slug } = await batchServer('batchbench', env);
   const wall: number[] = [];
   const taskPhase: number[] = [];
   const shell: number[] = [];
@@ -97,7 +103,7 @@ async function benchBatchOn(database: string, env: Record<string, string>): Prom
       const starts = job.tasks.map((t) => Date.parse(t.start!));
       const stops = job.tasks.map((t) => Date.parse(t.stop!));
       taskPhase.push((Math.max(...stops) - Math.min(...starts)) / 1000);
-      shell.push(await shellLoops());
+      shell.push(await shellLoops(TASKS, WORKERS, `sleep ${WORK_SECONDS}`));
     }
   } finally {
     await bench.close();

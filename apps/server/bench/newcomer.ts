@@ -142,6 +142,8 @@ async function breakdown(base: string, token: string, run: Run): Promise<string[
     'package sync done': 'client: package sync done',
     create: 'client: create answered',
     'scheduler connected': 'client: connected to the scheduler',
+    'credentials forwarded': 'client: local AWS credentials looked for (and forwarded)',
+    'workers connected': 'client: the scheduler has the workers',
     ready: 'client: saw the cluster ready',
   };
   for (const [step, at] of phases) if (steps[step]) rows.push([ms(at), steps[step]]);

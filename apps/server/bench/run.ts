@@ -1,6 +1,8 @@
 import { benchBatch } from './batch.js';
+import { benchBatchScale } from './batch-scale.js';
 import { benchClusterData } from './clusters-data.js';
 import { benchClusterStart } from './clusters-start.js';
+import { benchControlPlane } from './control-plane.js';
 import { benchEc2 } from './ec2.js';
 import { benchHotPaths } from './http/hot-paths.js';
 import { benchNewcomer } from './newcomer.js';
@@ -25,8 +27,10 @@ const benches: Record<string, () => Promise<void>> = {
   team: () => benchTeam(seconds),
   'cluster-start': () => benchClusterStart(),
   'cluster-data': () => benchClusterData(seconds),
+  'control-plane': () => benchControlPlane(seconds, flag('--profile')),
   software: () => benchSoftware(),
   batch: () => benchBatch(),
+  'batch-scale': () => benchBatchScale(),
   usage: () => benchUsage(),
   ec2: () => benchEc2(),
   newcomer: () => benchNewcomer(),

@@ -6,14 +6,18 @@ import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { type User, users } from '../src/db/schema/index.js';
 import { register } from '../src/domains/identity/auth/service.js';
-import { createServer, type Server } from '../src/server.js';
+import { createServer, LISTEN_BACKLOG, type Server } from '../src/server.js';
 
 export const BENCH_PASSWORD = 'Steady-throughput-77';
 
-/** The real server on a throwaway data directory, listening on a free port (or `port`). */
+/**
+ * The real server on a throwaway data directory, listening on a free port (or `port`); its loops
+ * run unless `loops` is false.
+ */
 export async function startBenchServer(
   env: Record<string, string> = {},
   port = 0,
+  loops = true,
 ): Promise<{ server: Server; base: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-'));
   const config = loadConfig({
@@ -25,8 +29,8 @@ export async function startBenchServer(
     ...env,
   });
   const server = await createServer(config);
-  server.startLoops();
-  await server.app.listen({ port, host: '127.0.0.1' });
+  if (loops) server.startLoops();
+  await server.app.listen({ port, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   return {
     server,
     base: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,

@@ -45,6 +45,7 @@ const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
   platform.registerClientRoutes,
   staff.registerStaffRoutes,
   identity.registerOrganizationRoutes,
+  identity.registerOrganizationSsoRoutes,
   identity.registerWorkspaceRoutes,
   identity.registerInviteRoutes,
   identity.registerGroupRoutes,
@@ -135,8 +136,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   installCsrf(app, { secure: deps.config.publicUrl.startsWith('https://') });
   installAuth(app, {
     db: deps.db,
+    machineDb: deps.agentDb,
     authenticator: new identity.Authenticator(deps.db, deps.changes),
-    resolveClusterToken: options.resolveClusterToken ?? clusters.resolveClusterToken,
+    resolveClusterToken: options.resolveClusterToken ?? clusters.clusterTokenResolver(deps.changes),
     resolveSoftwareToken: software.resolveSoftwareToken,
   });
   // The one pre-handler that resolves what each route's config says it needs into request.access.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AGENT_POOL_SIZE, DEFAULT_POOL_SIZE } from './db/client.js';
 import { REPOSITORY_DIR, WEB_DIST_DIR } from './paths.js';
 
 // The only module that reads process.env. Everything else receives a Config.
@@ -13,6 +14,9 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional(),
+  /** PostgreSQL connections per server: for console and API requests and the loops, and for instances' calls. */
+  CUMULUS_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DEFAULT_POOL_SIZE),
+  CUMULUS_DATABASE_AGENT_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DEFAULT_AGENT_POOL_SIZE),
   CUMULUS_DATA_DIR: z.string().min(1).default('./.cumulus'),
   CUMULUS_SECRET: z.string().min(32, 'CUMULUS_SECRET must be at least 32 characters').optional(),
   CUMULUS_SMTP_URL: z
@@ -82,6 +86,11 @@ const envSchema = z.object({
   CUMULUS_GITHUB_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
   CUMULUS_GITHUB_URL: z.url().default('https://github.com'),
   CUMULUS_GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /**
+   * The DNS servers (comma-separated `host` or `host:port`) asked for the TXT records that prove an
+   * organization's email domain; unset: the system's resolvers.
+   */
+  CUMULUS_DNS_SERVERS: z.string().trim().optional(),
   // AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE> are the AWS SDK's own: it reads them itself.
   /**
    * The CloudFormation template of role assumption, published by the operator in S3 (CloudFormation
@@ -96,6 +105,8 @@ const envSchema = z.object({
     .optional(),
   /** The machine image a region gets when a workspace names none: the newest image with this name (wildcards allowed). */
   CUMULUS_AWS_AMI_NAME: z.string().trim().min(1).max(128).default('cumulus-instance-*'),
+  /** The same for the arm64 image (Graviton types) a region gets: the newest arm64 image with this name. */
+  CUMULUS_AWS_AMI_NAME_ARM64: z.string().trim().min(1).max(128).default('cumulus-instance-*'),
   /** Whose images the name is looked up among (`self`, `amazon`, an account id); unset: any owner. */
   CUMULUS_AWS_AMI_OWNER: z
     .string()
@@ -123,6 +134,10 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections of the pool console and API requests and the loops use. */
+  databasePoolSize: number;
+  /** PostgreSQL connections of the pool instances' calls use. */
+  databaseAgentPoolSize: number;
   dataDir: string;
   secret: string;
   smtpUrl: string | undefined;
@@ -161,6 +176,8 @@ export interface OidcProviderConfig {
 
 /** Identity providers configured from the environment; null: not configured, no button. */
 export interface SignInConfig {
+  /** DNS servers for domain proofs (host or host:port); empty: the system's. */
+  dnsServers: string[];
   sso: OidcProviderConfig | null;
   google: OidcProviderConfig | null;
   github: { url: string; apiUrl: string; clientId: string; clientSecret: string; name: string } | null;
@@ -181,6 +198,8 @@ export interface AwsConfig {
   cfTemplateUrl: string | null;
   /** The image name (and owner) a region's machine image is looked up by when none is set. */
   amiName: string;
+  /** The name the arm64 image is looked up by (among images of that architecture). */
+  amiNameArm64: string;
   amiOwner: string | null;
 }
 
@@ -250,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: (e.CUMULUS_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.CUMULUS_DATABASE_POOL_SIZE,
+    databaseAgentPoolSize: e.CUMULUS_DATABASE_AGENT_POOL_SIZE,
     dataDir,
     secret: e.CUMULUS_SECRET ?? loadOrCreateSecret(dataDir),
     smtpUrl: e.CUMULUS_SMTP_URL,
@@ -298,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aws: {
       cfTemplateUrl: e.CUMULUS_AWS_CF_TEMPLATE_URL ?? null,
       amiName: e.CUMULUS_AWS_AMI_NAME,
+      amiNameArm64: e.CUMULUS_AWS_AMI_NAME_ARM64,
       amiOwner: e.CUMULUS_AWS_AMI_OWNER ?? null,
     },
     instanceEnv: Object.fromEntries(
@@ -312,6 +334,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     hostedService: e.CUMULUS_HOSTED_SERVICE === 'true',
     signIn: {
+      dnsServers: (e.CUMULUS_DNS_SERVERS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       sso: both(e.CUMULUS_OIDC_CLIENT_ID, e.CUMULUS_OIDC_CLIENT_SECRET, 'CUMULUS_OIDC', e.CUMULUS_OIDC_ISSUER)
         ? {
             issuer: e.CUMULUS_OIDC_ISSUER as string,

@@ -15,10 +15,15 @@ export interface Loops {
   wake(name: LoopName): void;
 }
 
+/** The deps of routes only instances call: their queries go through `agentDb`. */
+export const agentFacing = <D extends Deps>(deps: D): D => ({ ...deps, db: deps.agentDb });
+
 /** What modules receive when they register their routes. */
 export interface Deps {
   config: Config;
   db: Db;
+  /** What instances' calls use (a pool of its own on PostgreSQL; see Database.agentDb). */
+  agentDb: Db;
   /** Committed changes to cached rows (credentials, users), from every server on the database. */
   changes: ChangeFeed;
   secrets: SecretBox;

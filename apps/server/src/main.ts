@@ -4,7 +4,7 @@ import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
 import { installProcessGuard } from './lib/process-guard.js';
-import { createServer } from './server.js';
+import { createServer, LISTEN_BACKLOG } from './server.js';
 
 const config = loadConfig();
 const server = await createServer(config, {
@@ -41,7 +41,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 // From here on, an error no handler caught ends its request only (startup failures still stop the process).
 installProcessGuard(app.log, currentRequest);
 server.startLoops();

@@ -24,6 +24,14 @@ import { Runner } from './loops/runner.js';
 import { ServingClock } from './loops/serving.js';
 import { createMailDelivery } from './mail/delivery.js';
 
+/**
+ * Connections the kernel holds for the server while its event loop is busy. Node's default (511)
+ * overflowed when thousands of instances called at once (bench/control-plane.ts: agents open
+ * connections as their calls need them, and an overflow costs a call 1, 3 or 7 s of SYN retries);
+ * the kernel caps it at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 export interface Server {
   app: App;
   database: Database;
@@ -54,7 +62,12 @@ export interface ServerOptions extends AppOptions {
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'pgdata'),
+      poolSize: config.databasePoolSize,
+      agentPoolSize: config.databaseAgentPoolSize,
+    }));
   const ownsDatabase = !options.database;
   await database.migrate();
   await identity.seedInteractionTypes(database.db);
@@ -80,7 +93,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       [
         createEc2Backend({
           aws: {},
-          placementOf: (workspaceId) => cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId),
+          placementOf: (workspaceId, region) =>
+            cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId, region),
           shapeOf: machineShapeOf,
         }),
       ],
@@ -89,6 +103,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const deps: AppDeps = {
     config,
     db: database.db,
+    agentDb: database.agentDb,
     changes: database.changes,
     secrets: new SecretBox(config.secret),
     cloudSecrets,

@@ -3,14 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, hostMetrics, instances } from '../src/db/schema/index.js';
 import { pruneHostMetrics } from '../src/domains/clusters/index.js';
-import {
-  addMember,
-  createClusterRow,
-  createOrganization,
-  createUser,
-  createWorkspace,
-  type TestUser,
-} from './helpers/factories.js';
+import { analyticsWorld } from './helpers/analytics-world.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let ts: TestServer;
@@ -19,18 +12,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ts.close());
 
-/** A workspace with a member (who created the cluster), an outsider, and the cluster's bearer token. */
-async function world() {
-  const admin = await createUser(ts);
-  const organization = await createOrganization(ts, admin);
-  const workspace = await createWorkspace(ts, organization);
-  const [member, outsider] = [await createUser(ts), await createUser(ts)] as [TestUser, TestUser];
-  await addMember(ts, member, organization, { workspaces: [{ workspace }] });
-  const cluster = await createClusterRow(ts, workspace, member);
-  const token = ts.server.deps.secrets.decrypt(cluster.tokenBox);
-  const base = `/api/v2/analytics/${workspace.slug}`;
-  return { workspace, member, outsider, cluster, token, base, asMember: ts.api.as(member.key) };
-}
+const world = () => analyticsWorld(ts);
 
 /** Calls as the cluster's instances do, with its bearer token. */
 const clusterCall = (token: string) => ({
@@ -184,6 +166,7 @@ describe('scheduler reports', () => {
         compute_seconds: 6,
         task_prefixes: ['inc', 'sum'],
         n_exceptions: 1,
+        status: 'erred',
       },
     ]);
     expect((await w.asMember.get(`${w.base}/${id}/computations/list`)).body).toEqual(listed.body);

@@ -11,14 +11,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   batchJobs,
   cloudSetupAttempts,
+  computations,
   filestores,
   httpsCertificates,
   instanceSpecs,
   instances,
+  organizationSsoDomains,
   packageFiles,
   runTasks,
   softwareAliases,
@@ -121,6 +123,18 @@ const worldScheduler = async (c: CallContext) => {
   const schedulerId = `Scheduler-matrix-${C(c).id}`;
   await upsertScheduler(c.ts.server.deps.db, C(c).id, schedulerId);
   return schedulerId;
+};
+/** A computation of the world cluster's scheduler (its id). */
+const worldComputation = async (c: CallContext) => {
+  const { db } = c.ts.server.deps;
+  const schedulerRef = await upsertScheduler(db, C(c).id, `Scheduler-matrix-${C(c).id}`);
+  const values = { clusterId: C(c).id, schedulerRef, identifier: 'matrix', start: new Date() };
+  await db.insert(computations).values(values).onConflictDoNothing();
+  const [row] = await db
+    .select({ id: computations.id })
+    .from(computations)
+    .where(and(eq(computations.clusterId, C(c).id), eq(computations.identifier, 'matrix')));
+  return row!.id;
 };
 /** An instance spec of the world cluster (rows made by createClusterRow have none of their own). */
 const worldSpec = async (c: CallContext) => {
@@ -227,6 +241,21 @@ const unchangedRow = (c: CallContext) => ({
   core_limit: 1000,
   credit_limit: 100000,
 });
+
+/** An SSO domain of the world's organization (verified: verifying it again asks no DNS). */
+const worldSsoDomain = async (c: CallContext, verified: boolean) => {
+  const [row] = await c.ts.server.deps.db
+    .insert(organizationSsoDomains)
+    .values({
+      organizationId: c.world.organization.id,
+      domain: `${freshName()}.example.com`,
+      token: 'matrix'.padEnd(32, '0'),
+      verifiedAt: verified ? new Date() : null,
+      verifiedBy: verified ? 'staff' : null,
+    })
+    .returning();
+  return row!;
+};
 
 export const RULES: Record<string, RouteRule> = {
   // Health and diagnostics.
@@ -610,6 +639,11 @@ export const RULES: Record<string, RouteRule> = {
     expect: clusterOnly(),
     params: () => ({ task_id: 1 }),
     body: () => ({ state: 'done' }),
+  },
+  'POST /api/v2/cluster_facing/next-run-task/{instance_backend_id}': {
+    expect: clusterOnly(),
+    params: () => ({ instance_backend_id: 'x' }),
+    body: () => ({ report: null }),
   },
   'PUT /api/v2/cluster_facing/run-task/{task_id}/output': {
     expect: clusterOnly(),
@@ -1039,6 +1073,14 @@ export const RULES: Record<string, RouteRule> = {
     expect: readers(200),
     params: (c) => ({ cluster: C(c).id }),
   },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}/computations/{computation}': {
+    expect: readers(200),
+    params: async (c) => ({ cluster: C(c).id, computation: await worldComputation(c) }),
+  },
+  'GET /api/v2/analytics/{account}/cluster/{cluster}/progress': {
+    expect: readers(200),
+    params: (c) => ({ cluster: C(c).id }),
+  },
   'GET /api/v2/analytics/{account}/{cluster}/events/list': {
     expect: readers(200),
     params: (c) => ({ cluster: C(c).id }),
@@ -1188,4 +1230,52 @@ export const RULES: Record<string, RouteRule> = {
     params: async (c) => ({ id: (await worldSoftware(c)).file.id }),
     query: () => ({ expires: 4_000_000_000, signature: 'forged' }),
   },
+
+  // Linking a provider identity by a mailed link (sign-in.test.ts mails and opens real ones).
+  'POST /api/v2/user/identities/link-email': { expect: everyone(400) },
+  'POST /api/v2/user/identities/link-check': {
+    expect: everyone(400),
+    body: () => ({ token: randomBytes(24).toString('hex') }),
+  },
+  'POST /api/v2/user/identities/link-confirm': {
+    expect: everyone(400),
+    body: () => ({ token: randomBytes(24).toString('hex') }),
+  },
+
+  // An organization's own SSO (organization-sso.test.ts signs in through a real one).
+  'GET /api/v2/users/organizations/sso/{organization_id}': { expect: organizationAdmins(200) },
+  'PUT /api/v2/users/organizations/sso/{organization_id}/connection': {
+    expect: organizationAdmins(200),
+    body: () => ({
+      issuer: 'https://idp.example.com',
+      client_id: 'matrix',
+      client_secret: 'matrix-secret',
+      join_workspace_ids: [],
+    }),
+  },
+  'PUT /api/v2/users/organizations/sso/{organization_id}/require': {
+    expect: organizationAdmins(200),
+    body: () => ({ require_sso: false }),
+  },
+  'POST /api/v2/users/organizations/sso/{organization_id}/domains': {
+    expect: organizationAdmins(201),
+    body: () => ({ domain: `${freshName()}.example.com` }),
+  },
+  'POST /api/v2/users/organizations/sso/{organization_id}/domains/{domain_id}/verify': {
+    expect: organizationAdmins(200),
+    params: async (c) => ({ domain_id: (await worldSsoDomain(c, true)).id }),
+  },
+  'DELETE /api/v2/users/organizations/sso/{organization_id}/domains/{domain_id}': {
+    expect: organizationAdmins(204),
+    params: async (c) => ({ domain_id: (await worldSsoDomain(c, false)).id }),
+  },
+  'GET /api/v2/staff/sso-domains': { expect: staffOnly(200) },
+  'POST /api/v2/staff/sso-domains/{domain_id}/verify': {
+    expect: staffOnly(200),
+    params: async (c) => ({ domain_id: (await worldSsoDomain(c, false)).id }),
+  },
+
+  // What vm_aws's machines fetch: a cluster's environment, a build machine's agent.
+  'GET /api/v2/cluster_facing/environment.tar.gz': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/software-environment/agent.tar.gz': { expect: clusterOnly() },
 };

@@ -74,8 +74,8 @@ describe("the user's batch job with downloaded outputs", () => {
           resolve({ code: err ? ((err.code as number) ?? 1) : 0, out: `${stdout}${stderr}` }),
       ),
     );
-    expect(run.out).toContain('Downloaded 8 output file(s) into out/.');
     expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('Downloaded 8 output file(s) into out/.');
     const out = path.join(scratch, 'out');
     expect(readdirSync(out).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `result-${i}.txt`));
     for (let i = 0; i < 8; i++)

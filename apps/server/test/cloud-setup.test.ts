@@ -109,6 +109,8 @@ describe('AWS setup', () => {
       expect.arrayContaining([
         { port: 8786, cidrs: ['203.0.113.7/32'], groups: [] },
         { port: 8787, cidrs: ['203.0.113.7/32'], groups: [] },
+        // SSH with the cluster's key, to the same CIDR only.
+        { port: 22, cidrs: ['203.0.113.7/32'], groups: [] },
         { port: null, cidrs: [], groups: [groupId] },
       ]),
     );
@@ -289,9 +291,10 @@ describe('AWS setup', () => {
     const again = await api.post(setup('aws/global'), { region: 'us-east-1', allowed_cidr: '192.0.2.0/24' });
     expect(again.status).toBe(200);
     for (const [region, g] of await groups())
-      expect((await rulesOf(region, g.group_id)).find((x) => x.port === 8787)?.cidrs).toEqual([
-        '192.0.2.0/24',
-      ]);
+      for (const port of [8787, 22])
+        expect((await rulesOf(region, g.group_id)).find((x) => x.port === port)?.cidrs).toEqual([
+          '192.0.2.0/24',
+        ]);
     expect((await api.get(setup('aws/settings'))).body.allowed_cidr).toBe('192.0.2.0/24');
   });
 

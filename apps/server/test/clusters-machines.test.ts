@@ -112,12 +112,19 @@ describe('cluster-facing calls', () => {
     expect(file.body.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await asCluster.get(`${facing}/db-file-ref/nothing`)).status).toBe(404);
 
-    for (const name of ['aws-creds-loader', 'aws-spot', 'gcp-spot']) {
+    // What each preload does where it runs: GCP's says there is nothing to watch here; AWS's
+    // watch EC2's spot notice and take the client's forwarded credentials.
+    const says = {
+      'aws-creds-loader': 'cumulus: aws-creds-loader preload:',
+      'aws-spot': 'cumulus: aws-spot preload: watching',
+      'gcp-spot': 'cumulus: gcp-spot preload: local instance',
+    };
+    for (const [name, words] of Object.entries(says)) {
       const preload = await asCluster.get(`${facing}/preload/${name}`);
       expect(preload.status).toBe(200);
       expect(preload.headers['content-type']).toMatch(/^text\/x-python/);
       expect(preload.text).toContain('async def dask_setup(');
-      expect(preload.text).toContain(`cumulus: ${name} preload: local instance`);
+      expect(preload.text).toContain(words);
     }
     expect((await c.api.get(`${facing}/worker-ips`)).status).toBe(401);
   });
@@ -185,6 +192,41 @@ describe('cluster-facing calls', () => {
     expect(failed.body).toMatchObject({ state: 'error', exit_code: 3, reason: 'exit 3' });
     expect((await asCluster.get(`${facing}/pending-run-task/${workerId}`)).body.task).toBeNull();
     expect((await asCluster.post(`${facing}/run-task/999999999`, { state: 'done' })).status).toBe(404);
+  });
+
+  it('ends a task and claims the next, already running, in one call', async () => {
+    const { db } = c.ts.server.deps;
+    const [one, two] = await db
+      .insert(runTasks)
+      .values([
+        { clusterId: details.id, command: 'echo a', arrayTaskId: 10 },
+        { clusterId: details.id, command: 'echo b', arrayTaskId: 11 },
+      ])
+      .returning();
+    const workerId = (await db.query.instances.findFirst({
+      where: (i, { eq }) => eq(i.id, worker().instance.id),
+    }))!.backendId;
+    const next = (report: unknown) => asCluster.post(`${facing}/next-run-task/${workerId}`, { report });
+
+    const first = await next(null);
+    expect(first.body.report).toBeNull();
+    expect(first.body.task).toMatchObject({ id: one!.id, command: 'echo a', state: 'running' });
+    expect(first.body.task.start).toMatch(/\+00:00$/);
+    const second = await next({ task_id: one!.id, state: 'error', exit_code: 2, reason: 'exit 2' });
+    expect(second.body.report).toMatchObject({ id: one!.id, state: 'error', exit_code: 2, reason: 'exit 2' });
+    expect(second.body.task).toMatchObject({ id: two!.id, state: 'running' });
+    // A report of a task that ended already is refused, and the claim still answers.
+    const third = await next({ task_id: one!.id, state: 'done' });
+    expect(third.body).toEqual({ report: null, task: null });
+    await next({ task_id: two!.id, state: 'done', exit_code: 0 });
+    const rows = await db.query.runTasks.findMany({
+      where: (t, { inArray }) => inArray(t.id, [one!.id, two!.id]),
+    });
+    expect(rows.map((t) => [t.id, t.state, t.exitCode])).toEqual([
+      [one!.id, 'error', 2],
+      [two!.id, 'done', 0],
+    ]);
+    expect((await asCluster.post(`${facing}/next-run-task/nobody`, { report: null })).status).toBe(404);
   });
 });
 

@@ -122,6 +122,42 @@ describe('scaling, logs and analytics', () => {
     expect(stopped.current_state.reason).toBe('Cluster idle for 3 seconds (idle_timeout)');
   }, 180_000);
 
+  it('pauses an idle cluster made with pause_on_exit instead of stopping it', async () => {
+    const api = c.api;
+    const body = {
+      name: 'idle-pauses',
+      workers: 0,
+      pause_on_exit: true,
+      scheduler_options: { idle_timeout: '3 seconds' },
+    };
+    const created = await api.post(`/api/v2/clusters/account/${c.slug}/`, body);
+    const paused = await waitForClusterState(api, c.slug, created.body.id, 'paused');
+    expect(paused.current_state.reason).toBe('Cluster idle for 3 seconds (idle_timeout)');
+    // Paused, not stopped: the name finds it among paused clusters (what a resume looks for).
+    const found = await api.get(`/api/v2/clusters/account/${c.slug}/name/idle-pauses`, {
+      query: { include_paused: 1 },
+    });
+    expect(found.body.id).toBe(created.body.id);
+
+    // Creating it by name again resumes it: a new scheduler runs (the paused one is history, not
+    // a failure), the cluster is ready again, then idles into a pause again.
+    const resumedAt = new Date().toISOString();
+    const again = await api.post(`/api/v2/clusters/account/${c.slug}/`, body);
+    expect(again.body.id).toBe(created.body.id);
+    await waitFor('the resumed cluster to be ready and pause again', async () => {
+      const states = await api.get(`/api/v2/clusters/account/${c.slug}/id/${created.body.id}/states`, {
+        query: { start_time: resumedAt },
+      });
+      const seen = (states.body.cluster as { state: string }[]).map((s) => s.state);
+      expect(seen).not.toContain('error');
+      if (!(seen.includes('ready') && seen.at(-1) === 'paused'))
+        throw new Error(`states since the resume: ${JSON.stringify(seen)}`);
+      return true;
+    });
+    const repaused = await api.get(`/api/v2/clusters/account/${c.slug}/id/${created.body.id}`);
+    expect(repaused.body.current_state.reason).toBe('Cluster idle for 3 seconds (idle_timeout)');
+  }, 240_000);
+
   it('stops a cluster whose last client has gone, once no_client_timeout has passed', async () => {
     const api = c.api;
     const details = await createReadyCluster(api, c.slug, {

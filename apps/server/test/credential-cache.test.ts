@@ -7,6 +7,7 @@ import { type Database, openDatabase } from '../src/db/client.js';
 import { apiTokens, users } from '../src/db/schema/index.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser, PASSWORD, type TestUser } from './helpers/factories.js';
+import { seedRunningCluster } from './helpers/running-cluster.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 describe('ChangeCache', () => {
@@ -65,6 +66,15 @@ async function newToken(ts: TestServer, user: TestUser): Promise<{ token: string
 async function warm(ts: TestServer, credentials: string, url = '/api/v2/user/me'): Promise<void> {
   for (let i = 0; i < 2; i++) expect((await ts.api.as(credentials).get(url)).status).toBe(200);
 }
+
+/** A running cluster of `user`, seeded (no backend runs it). */
+const runningCluster = (ts: TestServer, user: TestUser) => seedRunningCluster(ts.server.deps.db, user.id);
+
+/** Stops the cluster as the reconciler's last step leaves it: its token stops working. */
+const stopCluster = (ts: TestServer, id: number) =>
+  ts.server.deps.db.execute(
+    sql`update clusters set desired_state = 'stopped', state = 'stopped' where id = ${id}`,
+  );
 
 describe('credentials and user/me answered from memory, on one server', () => {
   let ts: TestServer;
@@ -140,6 +150,15 @@ describe('credentials and user/me answered from memory, on one server', () => {
     const first = await lastUsed();
     await warm(ts, token);
     expect(await lastUsed()).toEqual(first);
+  });
+  it("refuses a stopped cluster's token at its next call, though the token was answered from memory", async () => {
+    const cluster = await runningCluster(ts, await createUser(ts));
+    const agent = ts.api.as(cluster.token);
+    for (let i = 0; i < 2; i++) expect((await agent.get(cluster.heartbeat)).body.stop).toBe(false);
+    await stopCluster(ts, cluster.id);
+    const refused = await agent.get(cluster.heartbeat);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ detail: 'Invalid token.', code: 'API_AUTHENTICATION_ERROR' });
   });
 });
 
@@ -218,5 +237,20 @@ describe('two servers on one database', () => {
     } finally {
       await admin.end();
     }
+  });
+  it("refuses a cluster's token on the other server within a second of the cluster stopping", async () => {
+    const cluster = await runningCluster(a, await createUser(a));
+    await expect.poll(() => b.server.deps.changes.live).toBe(true);
+    for (let i = 0; i < 2; i++)
+      expect((await b.api.as(cluster.token).get(cluster.heartbeat)).status).toBe(200);
+    await stopCluster(a, cluster.id);
+    const started = performance.now();
+    let status = 200;
+    while (status !== 401 && performance.now() - started < 5000) {
+      status = (await b.api.as(cluster.token).get(cluster.heartbeat)).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

@@ -1,11 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstancesCommand,
+  DescribeSecurityGroupsCommand,
+  EC2Client,
+  type Instance,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusters, instances, stateHistory } from '../src/db/schema/index.js';
+import { allowedCidrsOf } from '../src/compute/aws/network.js';
+import { clusterProcesses, clusters, instances, stateHistory } from '../src/db/schema/index.js';
 import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
 import { findUserBy } from '../src/domains/identity/auth/service.js';
 import { createToken } from '../src/domains/identity/tokens/service.js';
@@ -15,6 +22,7 @@ import {
   CONNECT_AND_SUM,
   freePort,
   PYTHON,
+  pythonClientEnv,
   runPython,
   startClusterServer,
   waitFor,
@@ -42,6 +50,41 @@ let api: Api;
 let slug: string;
 let clusterId: number;
 let restoreEnv: () => void;
+/**
+ * A client that persists 16 parts over the workers (each run counted in a file), says which workers
+ * hold them, waits for the test's go, then sums them: `{sum, runs}`.
+ */
+const HOLD_AND_SUM = `
+import sys, json, os, time, tempfile
+import numpy as np
+from dask import delayed
+from distributed import Client, wait
+from distributed.security import Security
+details = json.loads(open(sys.argv[1]).read())
+out = sys.argv[2]
+d = tempfile.mkdtemp()
+cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+open(cert, "w").write(details["cluster_options"]["tls_cert"])
+open(key, "w").write(details["cluster_options"]["tls_key"])
+sec = Security(tls_ca_file=cert, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+instance = details["scheduler"]["instance"]
+address = f"tls://{instance['public_ip_address'] or instance['private_ip_address']}:{details['scheduler_port']}"
+counter = os.path.join(out, "runs")
+def part(i, counter=counter):
+    with open(counter, "a") as f:
+        f.write("run\\n")
+    return np.full(1000, float(i))
+with Client(address, security=sec, timeout=60) as client:
+    client.wait_for_workers(2, timeout=120)
+    parts = client.persist([delayed(part)(i, pure=False) for i in range(16)])
+    wait(parts)
+    holders = sorted({w for ws in client.who_has(parts).values() for w in ws})
+    open(os.path.join(out, "persisted"), "w").write(json.dumps(holders))
+    while not os.path.exists(os.path.join(out, "go")):
+        time.sleep(0.2)
+    total = client.compute(delayed(sum)([delayed(np.sum)(p) for p in parts])).result()
+    print(json.dumps({"sum": float(total), "runs": len(open(counter).read().split())}))
+`;
 const env = () => ({ CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60' });
 const ec2 = () => new EC2Client({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
 
@@ -99,7 +142,7 @@ beforeAll(async () => {
   proxy = await startEc2Proxy(moto.url);
   // The SDK reads where AWS is itself.
   restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
-  machines = new Ec2Machines(proxy.url, moto.keys).start();
+  machines = await Ec2Machines.open(proxy.url, moto.keys);
   database = await openTestDatabase();
   port = await freePort();
   ts = await startClusterServer(env(), { database, port });
@@ -107,7 +150,7 @@ beforeAll(async () => {
   api = ts.api.as(user.key);
   slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
   await setUpAwsWorkspace(api, slug, moto.url, moto.keys);
-}, 180_000);
+}, 600_000); // may wait for another file's VMs (Ec2Machines.open)
 
 afterAll(async () => {
   await ts?.close();
@@ -164,12 +207,71 @@ describe('a vm_aws cluster', () => {
     expect(row!.schedulerAddress).toBe(`tls://${vm.PrivateIpAddress}:8786`);
     expect(row!.dashboardAddress).toBe(`http://${vm.PrivateIpAddress}:8787`);
 
-    // No SSH key reaches the VMs and port 22 stays closed: the backend and the key call say so.
+    // SSH: the cluster's key reaches every VM at boot (the user-data puts it in the sign-in user's
+    // authorized_keys), and the security group opens port 22 to the workspace's allowed CIDR only.
     const options = await api.get(`/api/v1/${slug}/backend_options/`);
-    expect(options.body).toMatchObject({ backend: 'vm_aws', capabilities: { ssh: false } });
+    expect(options.body).toMatchObject({ backend: 'vm_aws', capabilities: { ssh: true } });
     const ssh = await api.get(`/api/v2/clusters/account/${slug}/id/${clusterId}/ssh-key`);
-    expect(ssh.body).toMatchObject({ ssh_available: false, scheduler_public_address: vm.PublicIpAddress });
-    expect(ssh.body.detail).toContain('port 22 closed');
+    expect(ssh.body).toMatchObject({
+      ssh_available: true,
+      detail: '',
+      scheduler_public_address: vm.PublicIpAddress,
+      scheduler_address_to_use: vm.PublicIpAddress,
+    });
+    for (const i of launched) {
+      const home = machines.booted.get(i.InstanceId!)!.home;
+      const keys = path.join(home, '.ssh', 'authorized_keys');
+      expect(readFileSync(keys, 'utf8')).toBe(`${ssh.body.public_key.trim()}\n`);
+      expect(statSync(keys).mode & 0o777).toBe(0o600);
+    }
+    const rules = await allowedCidrsOf(ec2(), vm.SecurityGroups![0]!.GroupId!);
+    expect(rules[22]).toEqual(['127.0.0.1/32']);
+    // Only who may read the cluster sees its key.
+    const stranger = await createUser(ts);
+    const refused = await ts.api
+      .as(stranger.key)
+      .get(`/api/v2/clusters/account/${slug}/id/${clusterId}/ssh-key`);
+    expect([403, 404]).toContain(refused.status);
+    expect(JSON.stringify(refused.body)).not.toContain('PRIVATE KEY');
+
+    // `cumulus cluster ssh` signs in as ubuntu with the cluster's key, on the scheduler or a worker
+    // (an `ssh` that records what it was given stands in for OpenSSH's: no sshd runs here).
+    const owner = (await findUserBy(database.db, 'id', user.id))!;
+    const { token } = await createToken(database.db, owner, { label: 'cli-ssh' });
+    const bin = mkdtempSync(path.join(tmpdir(), 'fake-ssh-'));
+    const record = path.join(bin, 'record.json');
+    writeFileSync(
+      path.join(bin, 'ssh'),
+      `#!${PYTHON}\nimport json, os, sys\nkey = sys.argv[sys.argv.index("-i") + 1]\n` +
+        `json.dump({"argv": sys.argv[1:], "key": open(key).read(), "mode": os.stat(key).st_mode & 0o777}, open(${JSON.stringify(record)}, "w"))\n`,
+      { mode: 0o755 },
+    );
+    const cli = (...args: string[]) =>
+      new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(
+          PYTHON,
+          ['-m', 'cumulus', 'cluster', 'ssh', ...args],
+          {
+            env: pythonClientEnv(ts.url, token, `${bin}:`),
+          },
+          (err, _stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stderr }),
+        ),
+      );
+    const shell = await cli('on-ec2');
+    expect(shell.stderr).toBe('');
+    const scheduled = JSON.parse(readFileSync(record, 'utf8'));
+    expect(scheduled.argv.at(-1)).toBe(`ubuntu@${vm.PublicIpAddress}`);
+    expect(scheduled.argv).toContain('IdentitiesOnly=yes');
+    expect(scheduled.key.trim()).toBe(ssh.body.private_key.trim());
+    expect(scheduled.mode).toBe(0o600);
+    const worker = details.workers[0];
+    expect((await cli('--worker', worker.name, 'on-ec2', 'ls', '-la')).code).toBe(0);
+    const onWorker = JSON.parse(readFileSync(record, 'utf8'));
+    expect(onWorker.argv.slice(-3)).toEqual([
+      `ubuntu@${worker.instance.public_ip_address ?? worker.instance.private_ip_address}`,
+      'ls',
+      '-la',
+    ]);
 
     // The console's dashboard link reaches the scheduler through its public address too: the
     // control plane need not run inside the VPC.
@@ -327,6 +429,61 @@ describe('a vm_aws cluster', () => {
     await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
   }, 300_000);
 
+  it('a spot worker EC2 interrupts retires mid-computation: its data moves, why is shown, an on-demand worker replaces it, the computation completes', async () => {
+    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+      name: 'interrupted',
+      workers: 2,
+      options: { spot: true, spot_on_demand_fallback: true },
+    });
+    clusterId = created.body.id;
+    const details = await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    const dir = mkdtempSync(path.join(tmpdir(), 'spot-'));
+    writeFileSync(path.join(dir, 'details.json'), JSON.stringify(details));
+    const computed = runPython(HOLD_AND_SUM, [path.join(dir, 'details.json'), dir], 240_000);
+    // Both workers hold some of the data before one of them is interrupted.
+    const holders = await waitFor('the data held by both workers', async () =>
+      existsSync(path.join(dir, 'persisted'))
+        ? JSON.parse(readFileSync(path.join(dir, 'persisted'), 'utf8'))
+        : false,
+    );
+    expect(holders).toHaveLength(2);
+
+    const workers = alive(await ec2Instances()).filter((i) => tag(i, 'cumulus:role') === 'worker');
+    expect(workers.map((i) => i.InstanceLifecycle)).toEqual(['spot', 'spot']);
+    const victim = workers[0]!;
+    machines.interrupt(victim.InstanceId!);
+    const row = (await rowsOf()).find(
+      (r) => (r.backendData as { instanceId?: string } | null)?.instanceId === victim.InstanceId,
+    )!;
+    const retired = await waitFor('the worker retired, saying why', async () => {
+      const [p] = await database.db
+        .select()
+        .from(clusterProcesses)
+        .where(eq(clusterProcesses.id, row.processId));
+      return p!.state === 'stopped' && p;
+    });
+    expect(retired.stateReason).toMatch(
+      /^Spot interruption: EC2 terminate this instance at \d{4}-\d\d-\d\dT[\d:]+Z; its worker retired, its data moved to others$/,
+    );
+    // Two minutes later EC2 takes the instance back.
+    await ec2().send(new TerminateInstancesCommand({ InstanceIds: [victim.InstanceId!] }));
+    writeFileSync(path.join(dir, 'go'), '');
+    const result = JSON.parse(await computed);
+    // Every part was computed once: the retired worker's parts moved, none was lost and recomputed.
+    expect(result).toEqual({ sum: 120_000, runs: 16 });
+
+    const replacement = await waitFor('a replacement worker', async () =>
+      alive(await ec2Instances()).find(
+        (i) => tag(i, 'cumulus:role') === 'worker' && !workers.some((w) => w.InstanceId === i.InstanceId),
+      ),
+    );
+    // The policy allows fallback: the replacement runs on demand.
+    expect(replacement.InstanceLifecycle).toBeUndefined();
+    await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${clusterId}`);
+    await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
+  }, 420_000);
+
   it("the product's Python client starts a cluster on EC2 by default, computes on it and stops it", async () => {
     const owner = (await findUserBy(database.db, 'id', user.id))!;
     const { token } = await createToken(database.db, owner, { label: 'python-client' });
@@ -337,33 +494,17 @@ describe('a vm_aws cluster', () => {
           ['-c', script],
           {
             timeout: 300_000,
-            env: {
-              PATH: process.env.PATH ?? '/usr/bin:/bin',
-              HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
-              PYTHONPATH: path.resolve(import.meta.dirname, '../../../python'),
-              CUMULUS_SERVER: ts.url,
-              CUMULUS_API_TOKEN: token,
-            },
+            env: pythonClientEnv(ts.url, token),
           },
           (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
         ),
       );
-    const skipped =
-      `clusters of workspace ${slug} run on vm_aws, whose machines run their image's Python and ` +
-      'distributed: this server builds no software environments there, so your packages are not synced';
-
-    // Asked for explicitly, package sync that cannot happen is refused before anything is made.
-    const refused = await runClient('import cumulus; cumulus.Cluster(n_workers=1, package_sync=True)');
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(`package_sync=True cannot be honoured: ${skipped}.`);
-    expect(refused.stdout).not.toContain('Creating cluster');
-
-    // By default (package sync) the client says it is skipped and the cluster runs the image's Python.
+    // Without package sync the cluster runs the image's Python (ec2-software.test.ts syncs packages).
     const run = await runClient(`
 import json, os, sys
 import cumulus, dask.array as da
 from distributed import Client
-with cumulus.Cluster(name="py-ec2", n_workers=1, timeout=240) as cluster:
+with cumulus.Cluster(name="py-ec2", n_workers=1, timeout=240, package_sync=False) as cluster:
     with Client(cluster) as client:
         total = da.ones((500, 500), chunks=(100, 100)).sum().compute()
         address = client.scheduler.address
@@ -376,7 +517,7 @@ with cumulus.Cluster(name="py-ec2", n_workers=1, timeout=240) as cluster:
         .join('\n'),
     ).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Package sync skipped: ${skipped}.`);
+    expect(run.stdout).not.toContain('Package sync');
     const out = run.stdout;
     const result = JSON.parse(
       out
@@ -391,8 +532,27 @@ with cumulus.Cluster(name="py-ec2", n_workers=1, timeout=240) as cluster:
     const publicIp = machines.booted.get(scheduler.InstanceId!)?.publicIp;
     expect(publicIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(result.address).toBe(`tls://${publicIp}:8786`);
+    // The client gave the cluster its own firewall: the scheduler's port open to the creator's
+    // address as the server sees it (here, this machine), on the machines besides the workspace's group.
+    const [stored] = await database.db.select().from(clusters).where(eq(clusters.id, result.cluster_id));
+    expect((stored!.options.options as Record<string, unknown>).firewall_spec).toEqual({
+      ingress: [{ ports: [8786], cidr: '127.0.0.1/32' }],
+    });
+    const groups = scheduler.SecurityGroups!.map((g) => g.GroupName);
+    expect(groups).toEqual(
+      expect.arrayContaining([`cumulus-${slug}`, expect.stringMatching(/^cumulus-cluster-/)]),
+    );
+    // Stopped, its machines gone, the cluster's group is gone too.
     await waitFor('its instances terminated', async () =>
       (await ec2Instances(result.cluster_id)).every((i) => i.State?.Name === 'terminated'),
     );
+    await waitFor('its security group deleted', async () => {
+      const left = await ec2().send(
+        new DescribeSecurityGroupsCommand({
+          Filters: [{ Name: 'tag:cumulus:cluster-id', Values: [String(result.cluster_id)] }],
+        }),
+      );
+      return left.SecurityGroups?.length === 0;
+    });
   }, 360_000);
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   proxy = await startEc2Proxy(moto.url);
   restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
   // The VMs boot once the proxy says they run.
-  machines = new Ec2Machines(proxy.url, moto.keys).start();
+  machines = await Ec2Machines.open(proxy.url, moto.keys);
   // Silence is failed after 15 s: less than a VM here takes to leave `pending`.
   ts = await startClusterServer({ CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '15' });
   api = ts.api.as((await createUser(ts)).key);
@@ -37,7 +37,7 @@ beforeAll(async () => {
   slug = me.slug;
   workspaceId = me.id;
   await setUpAwsWorkspace(api, slug, moto.url, moto.keys);
-}, 180_000);
+}, 600_000); // may wait for another file's VMs (Ec2Machines.open)
 
 afterAll(async () => {
   await ts?.close();

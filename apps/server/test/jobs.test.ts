@@ -39,14 +39,36 @@ async function submit(spec: Record<string, unknown>, workers: number) {
 }
 
 async function finished(jobId: number, timeoutMs = 120_000) {
-  return waitFor(
-    `job ${jobId} to finish`,
-    async () => {
-      const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
-      return job.finished ? job : undefined;
-    },
-    timeoutMs,
-  );
+  try {
+    return await waitFor(
+      `job ${jobId} to finish`,
+      async () => {
+        const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
+        return job.finished ? job : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    // Where it stood: the job, its tasks and its cluster's instances (a stall says which part stalled).
+    const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
+    const instances = job.cluster_id
+      ? await c.ts.server.deps.db.query.instances.findMany({
+          where: (i, { eq }) => eq(i.clusterId, job.cluster_id),
+        })
+      : [];
+    const where = {
+      job: { state: job.state, reason: job.reason, cluster_id: job.cluster_id },
+      tasks: job.tasks?.map((t: any) => [
+        t.array_task_id,
+        t.state,
+        t.retries,
+        t.assigned_to?.instance_id,
+        t.reason,
+      ]),
+      instances: instances.map((i) => [i.id, i.role, i.state, i.stateReason, i.releasedAt]),
+    };
+    throw new Error(`${(err as Error).message}; it stood at ${JSON.stringify(where)}`);
+  }
 }
 
 async function clusterStopped(clusterId: number) {

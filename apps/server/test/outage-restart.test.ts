@@ -100,7 +100,15 @@ describe('a control plane outage', () => {
         (await api2.get(`/api/v2/clusters/account/${slug}/id/${clusterId}/better-logs`, { query })).body.map(
           (l: any) => l.message as string,
         );
-      const said: string[] = await lines(details.id);
+      // The agents send what they kept once they hear the server again: a moment after its start.
+      const said: string[] = await waitFor(
+        "the agents' lines from the outage",
+        async () => {
+          const kept: string[] = await lines(details.id);
+          return kept.some((l) => l.includes('the control plane is reachable again')) && kept;
+        },
+        30_000,
+      );
       expect(said.some((l) => l.includes('the control plane is unreachable'))).toBe(true);
       expect(said.some((l) => l.includes('the control plane is reachable again'))).toBe(true);
       const ended = await waitFor('the batch job done', async () => {

@@ -1,10 +1,18 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../src/db/schema/index.js';
+import { identityLinkTokens, users } from '../src/db/schema/index.js';
+import { PYTHON_DIR } from '../src/paths.js';
 import { createUser, uniq } from './helpers/factories.js';
 import { FakeGitHub } from './helpers/github-fake.js';
 import { followToCallback, type TestAccount, TestOidcProvider } from './helpers/oidc-provider.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { linkIn } from './helpers/smtp.js';
+import { waitFor } from './helpers/wait.js';
 
 // Sign-in through SSO (OpenID Connect), Google and GitHub against real local providers: the
 // `oidc-provider` package for SSO and Google, a stand-in speaking GitHub's OAuth and REST wire.
@@ -235,6 +243,83 @@ describe('SSO', () => {
     expect((await ts.api.as(after.res.body.key).get('/api/v1/users/me/')).body.username).toBe(owner.username);
   });
 
+  it('links an identity by the single-use link mailed to the account, for an owner without a password', async () => {
+    // An owner with no password cannot prove the account by signing in with one.
+    const owner = await createUser(ts);
+    await ts.server.deps.db.update(users).set({ passwordHash: null }).where(eq(users.id, owner.id));
+    const person = account({ email: owner.email });
+    const { res } = await ssoSignIn(person);
+    expect(res.body.code).toBe('IDENTITY_LINK_REQUIRED');
+    const link = cookieOf(res.headers['set-cookie'], 'cumulus_link');
+
+    // Without the waiting sign-in in this browser nothing is mailed.
+    const none = await ts.api.post('/api/v2/user/identities/link-email');
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe('IDENTITY_LINK_NOTHING_WAITING');
+
+    const sent = await ts.api.post('/api/v2/user/identities/link-email', undefined, {
+      headers: { cookie: link },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body.detail).toBe(
+      `We sent a link to ${owner.email}. Open it within 30 minutes to link this sign-in.`,
+    );
+    const mail = await ts.smtp.waitFor(owner.email, (m) => m.subject.includes('Link your Acme Okta sign-in'));
+    const url = linkIn(mail, /http:\/\/cumulus\.test\/link-identity\/[0-9a-f]{48}/);
+    expect(mail.text).toContain('valid for 30 minutes and can be used once');
+    // Not linked before the link is opened.
+    expect((await ssoSignIn(person)).res.body.code).toBe('IDENTITY_LINK_REQUIRED');
+
+    const token = url.split('/').pop() as string;
+    // The page shows what the link would link before its owner confirms; that uses nothing.
+    const checked = await ts.api.post('/api/v2/user/identities/link-check', { token });
+    expect(checked.status, checked.text).toBe(200);
+    expect(checked.body).toEqual({
+      provider: 'sso',
+      name: 'Acme Okta',
+      email: owner.email,
+      username: owner.username,
+    });
+    const confirmed = await ts.api.post('/api/v2/user/identities/link-confirm', { token });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.detail).toBe('Linked. You can now sign in with Acme Okta.');
+    // The link proved the account: it signs its owner in too.
+    expect((await ts.api.as(confirmed.body.key).get('/api/v1/users/me/')).body.username).toBe(owner.username);
+    const after = await ssoSignIn(person);
+    expect(after.res.status).toBe(200);
+    expect((await ts.api.as(after.res.body.key).get('/api/v1/users/me/')).body.username).toBe(owner.username);
+
+    // Single use; and a made-up token links nothing.
+    const again = await ts.api.post('/api/v2/user/identities/link-confirm', { token });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('IDENTITY_LINK_INVALID');
+    expect((await ts.api.post('/api/v2/user/identities/link-check', { token })).body.code).toBe(
+      'IDENTITY_LINK_INVALID',
+    );
+    const forged = await ts.api.post('/api/v2/user/identities/link-confirm', { token: 'a'.repeat(48) });
+    expect(forged.body.code).toBe('IDENTITY_LINK_INVALID');
+  });
+
+  it('refuses an expired mailed link', async () => {
+    const owner = await createUser(ts);
+    const { res } = await ssoSignIn(account({ email: owner.email }));
+    const link = cookieOf(res.headers['set-cookie'], 'cumulus_link');
+    await ts.api.post('/api/v2/user/identities/link-email', undefined, { headers: { cookie: link } });
+    const mail = await ts.smtp.waitFor(owner.email, (m) => m.subject.startsWith('Link your'));
+    const token = linkIn(mail, /[0-9a-f]{48}/);
+    await ts.server.deps.db
+      .update(identityLinkTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(identityLinkTokens.userId, owner.id));
+    expect((await ts.api.post('/api/v2/user/identities/link-check', { token })).body.detail).toBe(
+      'This link is not valid: it was already used, has expired, or was replaced. Start again from the login page.',
+    );
+    const late = await ts.api.post('/api/v2/user/identities/link-confirm', { token });
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('IDENTITY_LINK_INVALID');
+    expect((await ts.api.as(owner.key).get('/api/v2/user/identities')).body).toEqual([]);
+  });
+
   it('refuses an address the provider says it did not verify', async () => {
     const person = account({ email_verified: false });
     const { res } = await ssoSignIn(person);
@@ -381,4 +466,58 @@ it('a provider user stays signed out once deactivated', async () => {
   expect(res.status).toBe(200);
   expect(again.res.status).toBe(400);
   expect(again.res.body.key).toBeUndefined();
+});
+
+describe('terminal sign-in', () => {
+  it('`cumulus login` is approved by a user who signed in through SSO and has no password', async () => {
+    const person = account();
+    const { res } = await ssoSignIn(person);
+    expect(res.status).toBe(200);
+    const user = await userByEmail(person.email);
+    expect(user?.passwordHash).toBeNull();
+
+    await ts.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = ts.app.server.address() as AddressInfo;
+    const home = mkdtempSync(path.join(tmpdir(), 'cumulus-home-'));
+    const cli = spawn('/usr/bin/python3', ['-m', 'cumulus', 'login'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        PYTHONPATH: PYTHON_DIR,
+        PYTHONUNBUFFERED: '1',
+        CUMULUS_SERVER: `http://127.0.0.1:${port}`,
+      },
+    });
+    let printed = '';
+    const exited = new Promise<number | null>((resolve) => cli.on('close', resolve));
+    cli.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk;
+    });
+    cli.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk;
+    });
+    try {
+      const asked = await waitFor(
+        'the terminal to print its link and code',
+        async () => {
+          const link = /\/activate-token\?id=([0-9a-f]+)/.exec(printed);
+          const code = /type this code: ([A-Z]{4}-[A-Z]{4})/.exec(printed);
+          return link && code ? { id: link[1], code: code[1] } : undefined;
+        },
+        30_000,
+      );
+      // The browser the person signed in with through SSO approves it, with the terminal's code.
+      const approved = await ts.api
+        .as(res.body.key)
+        .patch(`/api/v1/api-tokens/${asked.id}/activate/`, { user_code: asked.code });
+      expect(approved.status, approved.text).toBe(200);
+      expect(await exited, printed).toBe(0);
+      expect(printed).toContain(`as ${user!.username}`);
+      const saved = readFileSync(path.join(home, '.config', 'dask', 'cumulus.yaml'), 'utf8');
+      expect(saved).toContain(user!.username);
+    } finally {
+      cli.kill();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import {
   CreateStackCommand,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
-import { EC2Client, RegisterImageCommand } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, EC2Client, RegisterImageCommand } from '@aws-sdk/client-ec2';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -104,21 +104,63 @@ describe('Cloud setup', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot('cloud-setup-no-image');
 
-    // Settings saved with the image: the workspace is polled until it runs on AWS.
+    // Settings saved with the image (and moto's arm64 one for Graviton types): the workspace is polled until it runs on AWS.
+    const arm = (
+      await new EC2Client(aws).send(
+        new DescribeImagesCommand({ Filters: [{ Name: 'architecture', Values: ['arm64'] }] }),
+      )
+    ).Images![0]!.ImageId!;
     await page.getByLabel('Machine image in us-east-1').fill(image);
+    await page.getByLabel('arm64 image in us-east-1').fill(arm);
     await page.getByLabel('Disk size (GiB)').fill('80');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
     await page.getByText('AWS (EC2, your account)').waitFor({ timeout: 30_000 });
     await page.getByText('Setup complete').waitFor();
     expect(await page.getByLabel('Disk size (GiB)').inputValue()).toBe('80');
+    // The region lists both images; the settings keep the arm64 one, and no GPU image.
+    const listed = page.getByRole('listitem').filter({ hasText: `${image} · arm64 ${arm}` });
+    await listed.waitFor();
+    expect(await call('GET', `/api/v2/setup/account/${slug}/aws/settings`)).toMatchObject({
+      amis: { 'us-east-1': image },
+      arm_amis: { 'us-east-1': arm },
+      gpu_amis: {},
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await listed.scrollIntoViewIfNeeded();
+    await session.screenshot('cloud-setup-images-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('GPU image in us-east-1').scrollIntoViewIfNeeded();
+    await session.screenshot('cloud-setup-images-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await session.screenshot('cloud-setup', { fullPage: true });
+
+    // Data access: a bad bucket name is shown at its field; good ones become the instance role's policy.
+    await page.getByLabel('Buckets to read', { exact: true }).fill('Team_Data');
+    await page.getByRole('button', { name: 'Save data access' }).click();
+    await page
+      .getByText('Team_Data: a bucket name has lowercase letters, digits, dots and hyphens')
+      .waitFor();
+    await page.getByLabel('Buckets to read', { exact: true }).fill('team-data\nshared.results');
+    await page.getByLabel('Buckets to read and write').fill('team-scratch');
+    await page.getByRole('button', { name: 'Save data access' }).click();
+    await page.getByRole('status').filter({ hasText: 'Data access saved' }).waitFor();
+    const settings = await call('GET', `/api/v2/setup/account/${slug}/aws/settings`);
+    expect(settings).toMatchObject({
+      s3_read_buckets: ['team-data', 'shared.results'],
+      s3_read_write_buckets: ['team-scratch'],
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByText('4. Data access').scrollIntoViewIfNeeded();
+    await session.screenshot('cloud-setup-data-access-1440');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await eventually(async () =>
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0),
     );
     await session.screenshot('cloud-setup-390');
+    await page.getByText('4. Data access').scrollIntoViewIfNeeded();
+    await session.screenshot('cloud-setup-data-access-390');
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Deleting the keys while a cluster runs on them: the confirm dialog, then waiting while it stops.
@@ -197,6 +239,35 @@ describe('Cloud setup', () => {
     await page.getByRole('option', { name: /^m6i\.xlarge · 4 cores · 16 GiB/ }).click();
     await dialog.getByText('Spot workers').waitFor();
     await session.screenshot('cloud-create-cluster');
+    await page.keyboard.press('Escape');
+
+    // A cluster with its own firewall (what the Python client sends): its Instances tab says what is open to whom.
+    const walled = await call('POST', `/api/v2/clusters/account/${slug}/`, {
+      name: 'walled',
+      workers: 1,
+      options: {
+        firewall_spec: {
+          ingress: [
+            { ports: [8786], cidr: '198.51.100.7/32' },
+            { ports: [22], cidr: '203.0.113.0/24' },
+          ],
+        },
+      },
+    });
+    await page.goto(`/clusters/${walled.id}/instances?account=${slug}`);
+    const firewall = page.getByRole('region', { name: 'Firewall' });
+    await firewall.getByText('198.51.100.7/32').waitFor();
+    expect(await firewall.getByRole('listitem').allTextContents()).toEqual([
+      // No VM boots here: the scheduler's port is named once it listens.
+      '198.51.100.7/32port 8786',
+      '203.0.113.0/24port 22 (SSH)',
+    ]);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await session.screenshot('cluster-firewall-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('cluster-firewall-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await call('DELETE', `/api/v2/clusters/account/${slug}/id/${walled.id}`);
     expectNoConsoleErrors(session.errors);
   }, 420_000);
 });

@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { expectNoConsoleErrors, signIn } from './harness/journeys';
+import { runPython } from './harness/python';
 import { consoleSuite } from './harness/suite';
 
 const suite = consoleSuite();
-const PYTHON_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../python');
 
 /** Starts a real cluster from Python, keeps computing on it until told (a line on stdin), then closes it. */
 const SCRIPT = `
@@ -37,21 +33,9 @@ describe('Metrics', () => {
     const base = suite.server.base;
     const user = await createVerifiedUser(base, suite.server.smtp, 'metrics');
     const { key } = await apiAs(base, user);
-    const child = spawn('/usr/bin/python3', ['-c', SCRIPT], {
-      env: { ...process.env, CUMULUS_SERVER: base, CUMULUS_API_TOKEN: key, PYTHONPATH: PYTHON_DIR },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += String(chunk);
-    });
+    const python = runPython(SCRIPT, { base, key });
     try {
-      let id = 0;
-      await eventually(() => {
-        const found = /CLUSTER (\d+)/.exec(out);
-        if (!found) throw new Error(`no cluster yet: ${out}`);
-        id = Number(found[1]);
-      }, 300_000);
+      const id = await python.printedNumber('CLUSTER');
       await page.goto('/clusters');
       await signIn(page, user, { firstTime: true });
       await page.waitForURL('**/clusters');
@@ -85,17 +69,7 @@ describe('Metrics', () => {
       await page.setViewportSize({ width: 1440, height: 900 });
       expectNoConsoleErrors(session.errors);
     } finally {
-      child.stdin.write('stop\n');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGTERM');
-          resolve();
-        }, 120_000);
-        child.on('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await python.stop();
       await session.close();
     }
   }, 900_000);

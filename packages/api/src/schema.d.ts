@@ -1212,6 +1212,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/user/identities/link-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/identities/link-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description What a mailed link would link, without using it; refuses a used or expired one. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "sso" | "google" | "github";
+                            name: string;
+                            email: string;
+                            username: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/identities/link-confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            /** @description A session for the account the link proved; null when it may not sign in this way. */
+                            key: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/user/identities": {
         parameters: {
             query?: never;
@@ -5409,6 +5605,596 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/organizations/sso/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connection: {
+                                issuer: string;
+                                client_id: string;
+                                client_secret_set: boolean;
+                                join_workspace_ids: number[];
+                            } | null;
+                            domains: {
+                                id: number;
+                                domain: string;
+                                /** @description Where the TXT record goes (the domain itself). */
+                                txt_name: string;
+                                /** @description What the TXT record must hold. */
+                                txt_value: string;
+                                verified: boolean;
+                                verified_at: string | null;
+                                /** @enum {string|null} */
+                                verified_by: "dns" | "staff" | null;
+                            }[];
+                            require_sso: boolean;
+                            /** @description The redirect URI to register with the provider. */
+                            redirect_uri: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/organizations/sso/{organization_id}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The provider's OpenID issuer (its discovery document is at /.well-known/openid-configuration).
+                         */
+                        issuer: string;
+                        client_id: string;
+                        /** @description Sealed at rest and never returned; omit it to keep the secret already set. */
+                        client_secret?: string;
+                        /**
+                         * @description The organization's workspaces a person joins as member at their first sign-in through it.
+                         * @default []
+                         */
+                        join_workspace_ids?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connection: {
+                                issuer: string;
+                                client_id: string;
+                                client_secret_set: boolean;
+                                join_workspace_ids: number[];
+                            } | null;
+                            domains: {
+                                id: number;
+                                domain: string;
+                                /** @description Where the TXT record goes (the domain itself). */
+                                txt_name: string;
+                                /** @description What the TXT record must hold. */
+                                txt_value: string;
+                                verified: boolean;
+                                verified_at: string | null;
+                                /** @enum {string|null} */
+                                verified_by: "dns" | "staff" | null;
+                            }[];
+                            require_sso: boolean;
+                            /** @description The redirect URI to register with the provider. */
+                            redirect_uri: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/organizations/sso/{organization_id}/require": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        require_sso: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connection: {
+                                issuer: string;
+                                client_id: string;
+                                client_secret_set: boolean;
+                                join_workspace_ids: number[];
+                            } | null;
+                            domains: {
+                                id: number;
+                                domain: string;
+                                /** @description Where the TXT record goes (the domain itself). */
+                                txt_name: string;
+                                /** @description What the TXT record must hold. */
+                                txt_value: string;
+                                verified: boolean;
+                                verified_at: string | null;
+                                /** @enum {string|null} */
+                                verified_by: "dns" | "staff" | null;
+                            }[];
+                            require_sso: boolean;
+                            /** @description The redirect URI to register with the provider. */
+                            redirect_uri: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/organizations/sso/{organization_id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            domain: string;
+                            /** @description Where the TXT record goes (the domain itself). */
+                            txt_name: string;
+                            /** @description What the TXT record must hold. */
+                            txt_value: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            /** @enum {string|null} */
+                            verified_by: "dns" | "staff" | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/organizations/sso/{organization_id}/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                    domain_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            domain: string;
+                            /** @description Where the TXT record goes (the domain itself). */
+                            txt_name: string;
+                            /** @description What the TXT record must hold. */
+                            txt_value: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            /** @enum {string|null} */
+                            verified_by: "dns" | "staff" | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/organizations/sso/{organization_id}/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization_id: number;
+                    domain_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/sso-domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            domain: string;
+                            /** @description Where the TXT record goes (the domain itself). */
+                            txt_name: string;
+                            /** @description What the TXT record must hold. */
+                            txt_value: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            /** @enum {string|null} */
+                            verified_by: "dns" | "staff" | null;
+                            organization_id: number;
+                            organization: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/sso-domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    domain_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            domain: string;
+                            /** @description Where the TXT record goes (the domain itself). */
+                            txt_name: string;
+                            /** @description What the TXT record must hold. */
+                            txt_value: string;
+                            verified: boolean;
+                            verified_at: string | null;
+                            /** @enum {string|null} */
+                            verified_by: "dns" | "staff" | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/users/workspaces/": {
         parameters: {
             query?: never;
@@ -7085,6 +7871,13 @@ export interface paths {
                                 tls_key: string;
                                 region_name: string;
                                 zone_name: string | null;
+                                /** @description The cluster's own firewall (vm_aws): the ports open to each CIDR; null: the workspace's network only. */
+                                firewall_spec: {
+                                    ingress: {
+                                        ports: number[];
+                                        cidr: string;
+                                    }[];
+                                } | null;
                             };
                             cluster_infra: {
                                 give_scheduler_public_ip: boolean;
@@ -8117,6 +8910,8 @@ export interface paths {
                                 dashboards: boolean;
                                 gpus: boolean;
                                 spot: boolean;
+                                /** @description A cluster may have its own firewall (options.firewall_spec); the Python client sends its default one only then. */
+                                firewall: boolean;
                                 builds: ("pip" | "conda" | "container")[];
                             };
                         };
@@ -8192,6 +8987,8 @@ export interface paths {
                                 dashboards: boolean;
                                 gpus: boolean;
                                 spot: boolean;
+                                /** @description A cluster may have its own firewall (options.firewall_spec); the Python client sends its default one only then. */
+                                firewall: boolean;
                                 builds: ("pip" | "conda" | "container")[];
                             };
                             /** @description The caller’s core limit here; null when not a member. */
@@ -8429,6 +9226,13 @@ export interface paths {
                             heartbeat_interval_seconds: number;
                             /** @description The interpreter to run Dask with (the cluster's software environment); null: the agent's own. */
                             python: string | null;
+                            /** @description The cluster's software environment as an archive to unpack and run Dask with (vm_aws); null: none, or `python` names it. */
+                            environment: {
+                                /** @description Where on the control plane the archive is downloaded from, with the cluster token. */
+                                path: string;
+                                /** @description Its content hash (SHA-256 of the lockfile): the unpacked copy is named by it. */
+                                key: string;
+                            } | null;
                             unreachable_timeout_seconds: number;
                             dashboard_prefix: string | null;
                             batch: {
@@ -8481,6 +9285,42 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/environment.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The cluster's software environment as a gzip tar archive (bootstrap's `environment`): what a vm_aws instance unpacks at boot and runs Dask with. `arch`: the one for machines of that architecture (x86_64, aarch64). */
+        get: {
+            parameters: {
+                query?: {
+                    arch?: "x86_64" | "aarch64";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -9379,6 +10219,133 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/next-run-task/{instance_backend_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Ends the instance's last task (`report`: `done` or `error`, as `POST run-task` does) and claims its next one, already `running`, in one call. A refused report (409) answers `report: null`; `task` is null when there is nothing to run for now. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    instance_backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        report?: {
+                            task_id: number;
+                            /** @enum {string} */
+                            state: "done" | "error";
+                            exit_code?: number;
+                            reason?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            report: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                stop_task: boolean;
+                            } | null;
+                            task: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                user_files: {
+                                    path: string;
+                                    content: string;
+                                }[];
+                                workdir: string | null;
+                                pipe_to_files: boolean;
+                                timeout_seconds: number | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -11166,6 +12133,7 @@ export interface paths {
                     end?: number | string;
                     scheduler?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
                     instance_ids?: string | string[];
+                    by?: "instance" | "cluster";
                     expires?: number;
                     signature?: string;
                 };
@@ -12974,6 +13942,11 @@ export interface paths {
                             compute_seconds: number;
                             task_prefixes: string[];
                             n_exceptions: number;
+                            /**
+                             * @description running: tasks remain and its scheduler runs; finished, or erred when a task raised; unfinished: its scheduler or cluster stopped first.
+                             * @enum {string}
+                             */
+                            status: "running" | "finished" | "erred" | "unfinished";
                         }[];
                     };
                 };
@@ -13055,7 +14028,219 @@ export interface paths {
                             compute_seconds: number;
                             task_prefixes: string[];
                             n_exceptions: number;
+                            /**
+                             * @description running: tasks remain and its scheduler runs; finished, or erred when a task raised; unfinished: its scheduler or cluster stopped first.
+                             * @enum {string}
+                             */
+                            status: "running" | "finished" | "erred" | "unfinished";
                         }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/computations/{computation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One computation of the cluster (`computation`: its `id`) with its task groups (durations, done/total) and the exceptions its tasks raised. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                    computation: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            identifier: string;
+                            cluster_id: number;
+                            scheduler_id: string;
+                            start: string;
+                            stop: string | null;
+                            duration: number | null;
+                            n_tasks: number;
+                            n_groups: number;
+                            states: {
+                                [key: string]: number;
+                            };
+                            code: string;
+                            compute_seconds: number;
+                            task_prefixes: string[];
+                            n_exceptions: number;
+                            /**
+                             * @description running: tasks remain and its scheduler runs; finished, or erred when a task raised; unfinished: its scheduler or cluster stopped first.
+                             * @enum {string}
+                             */
+                            status: "running" | "finished" | "erred" | "unfinished";
+                            task_groups: {
+                                name: string;
+                                prefix: string;
+                                start: string | null;
+                                stop: string | null;
+                                duration: number | null;
+                                compute_seconds: number;
+                                durations: {
+                                    [key: string]: number;
+                                };
+                                nbytes: number;
+                                n_tasks: number;
+                                n_done: number;
+                                n_erred: number;
+                                states: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                            exceptions: {
+                                id: number;
+                                cluster_id: number;
+                                scheduler_id: string;
+                                computation: string | null;
+                                key: string;
+                                task_prefix: string;
+                                exception: string;
+                                traceback: string;
+                                worker: string | null;
+                                time: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/{account}/cluster/{cluster}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the cluster computes now: its running computations and their task groups' done/total, as its scheduler last reported them (every few seconds). Needs no Dask dashboard. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: number;
+                            time: string;
+                            computations: {
+                                id: number;
+                                identifier: string;
+                                scheduler_id: string;
+                                start: string;
+                                updated: string;
+                                code: string;
+                                n_tasks: number;
+                                n_done: number;
+                                n_groups: number;
+                                task_groups: {
+                                    name: string;
+                                    prefix: string;
+                                    start: string | null;
+                                    stop: string | null;
+                                    duration: number | null;
+                                    compute_seconds: number;
+                                    durations: {
+                                        [key: string]: number;
+                                    };
+                                    nbytes: number;
+                                    n_tasks: number;
+                                    n_done: number;
+                                    n_erred: number;
+                                    states: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -15664,6 +16849,40 @@ export interface paths {
                             [key: string]: unknown;
                         };
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/agent.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The build agent (the `cumulus` Python package) as a gzip tar archive: what a build machine fetches at boot to run `python -m cumulus.agent.build`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -20972,6 +22191,8 @@ export interface paths {
                                 network: string | null;
                                 subnet: string | null;
                                 ami_id: string | null;
+                                arm_ami_id: string | null;
+                                gpu_ami_id: string | null;
                                 problem: string | null;
                             }[];
                         };
@@ -21046,6 +22267,8 @@ export interface paths {
                                 network: string | null;
                                 subnet: string | null;
                                 ami_id: string | null;
+                                arm_ami_id: string | null;
+                                gpu_ami_id: string | null;
                                 problem: string | null;
                             }[];
                         };
@@ -21245,7 +22468,15 @@ export interface paths {
                             amis: {
                                 [key: string]: string;
                             };
+                            arm_amis: {
+                                [key: string]: string;
+                            };
+                            gpu_amis: {
+                                [key: string]: string;
+                            };
                             allowed_cidr: string;
+                            s3_read_buckets: string[];
+                            s3_read_write_buckets: string[];
                         };
                     };
                 };
@@ -21299,7 +22530,15 @@ export interface paths {
                         amis?: {
                             [key: string]: string;
                         };
+                        arm_amis?: {
+                            [key: string]: string;
+                        };
+                        gpu_amis?: {
+                            [key: string]: string;
+                        };
                         allowed_cidr?: string;
+                        s3_read_buckets?: string[];
+                        s3_read_write_buckets?: string[];
                     };
                 };
             };
@@ -21319,7 +22558,15 @@ export interface paths {
                             amis: {
                                 [key: string]: string;
                             };
+                            arm_amis: {
+                                [key: string]: string;
+                            };
+                            gpu_amis: {
+                                [key: string]: string;
+                            };
                             allowed_cidr: string;
+                            s3_read_buckets: string[];
+                            s3_read_write_buckets: string[];
                         };
                     };
                 };
@@ -21790,6 +23037,8 @@ export interface paths {
                                 network: string | null;
                                 subnet: string | null;
                                 ami_id: string | null;
+                                arm_ami_id: string | null;
+                                gpu_ami_id: string | null;
                                 problem: string | null;
                             }[];
                         };
@@ -21862,6 +23111,8 @@ export interface paths {
                                 network: string | null;
                                 subnet: string | null;
                                 ami_id: string | null;
+                                arm_ami_id: string | null;
+                                gpu_ami_id: string | null;
                                 problem: string | null;
                             }[];
                         };

@@ -18,11 +18,14 @@ from .dask_process import (
 from .hostmetrics import HostMetrics
 from .jupyter import Jupyter
 from .logs import LogShipper
+from .software import unpacked_python
 from .tasks import TaskRunner
 
 STOP_GRACE_SECONDS = 10
 # While a worker waits for its scheduler's address, and while Dask starts: how often to look.
 WAIT_POLL_SECONDS = 0.05
+# A preload of every Dask process this agent starts (see warm_imports.py).
+WARM_IMPORTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_imports.py")
 # Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control
 # plane. Long: an outage or upgrade of the control plane must cost no cluster.
 INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 1800)
@@ -177,7 +180,8 @@ class Agent:
         self.host_metrics = HostMetrics(self.control)
         self.host_metrics.start()
 
-        preloads = []
+        # First, so that its thread starts as early as the process does.
+        preloads = [WARM_IMPORTS]
         for name in boot.get("preloads", []):
             path = os.path.join(self.workdir, f"preload_{name.replace('-', '_')}.py")
             with open(path, "w") as f:
@@ -189,6 +193,8 @@ class Agent:
         scheduler_file = os.path.join(self.workdir, "scheduler.json")
         if self.role == "worker" and os.path.exists(scheduler_file):
             os.remove(scheduler_file)
+        if boot.get("environment"):
+            boot["python"] = self.call(unpacked_python, self.control, boot["environment"], self.workdir, self.say)
         args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.python = boot.get("python") or sys.executable
         self.report("process", self.control.process_state, self.role, "starting")
@@ -231,6 +237,13 @@ class Agent:
             code = self.dask.poll()
             if code is not None:
                 self.dask.reader.join(2)
+                notice = self.spot_notice()
+                if notice:
+                    # Retired before EC2 takes the instance back (aws-spot preload): a stop, not a failure.
+                    self.say(notice)
+                    self.call(self.control.process_state, self.role, "stopped", notice)
+                    self.call(self.control.instance_state, "stopping", notice)
+                    return 0
                 reason = exit_reason(name, code, self.dask.tail)
                 self.say(reason)
                 self.call(self.control.process_state, self.role, "error", reason)
@@ -269,6 +282,14 @@ class Agent:
             wait = WAIT_POLL_SECONDS if not reported else max(WAIT_POLL_SECONDS, next_heartbeat - time.monotonic())
             if self.terminate.wait(min(wait, self.heartbeat_interval)):
                 raise Stop("terminated")
+
+    def spot_notice(self):
+        """Why Dask exited, when the aws-spot preload retired it on EC2's interruption notice; else None."""
+        try:
+            with open(os.path.join(self.workdir, "spot-notice")) as f:
+                return f.read().strip() or None
+        except OSError:
+            return None
 
     def dashboard_url(self, host):
         """Where the scheduler's HTTP server listens (the dashboard, when it has one): its origin."""

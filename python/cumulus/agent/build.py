@@ -150,7 +150,7 @@ def build(control, root, log):
     else:
         log.add("Nothing to install beyond the interpreter and its packages")
     packages = locked_packages(python, report_path)
-    header = f"# cumulus lockfile: Python {platform.python_version()} {platform.machine()} ({sys.executable}, its own packages visible)"
+    header = f"# cumulus lockfile: Python {platform.python_version()} {machine()} ({sys.executable}, its own packages visible)"
     lockfile = header + "\n" + "".join(f"{p['name']}=={p['version']}\n" for p in packages)
     archive = os.path.join(root, f"build-{build_id}.tar.gz")
     log.add("Packing the environment")
@@ -160,6 +160,13 @@ def build(control, root, log):
     log.add(f"Uploading the environment ({os.path.getsize(archive) / 2**20:.1f} MiB)")
     upload(link["upload_url"], archive)
     return {"state": "built", "lockfile": lockfile, "packages": packages}
+
+
+def machine():
+    """This machine's architecture (x86_64, aarch64), which the lockfile names: the control plane
+    keeps an environment for the machines of that architecture only. CUMULUS_MACHINE_ARCH says it
+    where platform.machine() cannot (the tests' EC2 rig plays arm64 machines on x86_64)."""
+    return os.environ.get("CUMULUS_MACHINE_ARCH") or platform.machine()
 
 
 def locked_packages(python, report_path):

@@ -68,6 +68,16 @@ class ControlPlane:
         path = f"/pending-run-task/{urllib.parse.quote(self.backend_id)}"
         return self.request("GET", path)["task"]
 
+    def next_task(self, report=None):
+        """Ends the last task (``report``: ``{task_id, state, exit_code?, reason?}``) and claims the
+        next one, already running, in one call: ``{report, task}``."""
+        if report is not None:
+            report = {k: v for k, v in report.items() if v is not None and v != ""}
+            if "reason" in report:
+                report["reason"] = report["reason"][:2000]
+        path = f"/next-run-task/{urllib.parse.quote(self.backend_id)}"
+        return self.request("POST", path, {"report": report})
+
     def task_state(self, task_id, state, exit_code=None, reason=None):
         body = {"state": state, "backend_id": self.backend_id}
         if exit_code is not None:

@@ -21,6 +21,10 @@ class LogShipper:
         self.wake = threading.Event()
         self.closed = False
         self.dropped = 0
+        # Lines ever added, and lines gone (sent or dropped): flush() waits for the second to reach the first.
+        self.added = 0
+        self.gone = 0
+        self.progress = threading.Condition(self.lock)
         # Backing off: a full batch does not wake the shipper before its next attempt.
         self.failing = False
         self.thread = threading.Thread(target=self._run, name="cumulus-log-shipper", daemon=True)
@@ -32,12 +36,20 @@ class LogShipper:
             line["task_id"] = task_id
         with self.lock:
             self.buffer.append(line)
-            if len(self.buffer) > MAX_BUFFERED:  # control plane away: keep the newest
-                extra = len(self.buffer) - MAX_BUFFERED
-                del self.buffer[:extra]
-                self.dropped += extra
+            self.added += 1
+            self._trim()
             if len(self.buffer) >= BATCH_LINES and not self.failing:
                 self.wake.set()
+
+    def _trim(self):
+        """Control plane away: keeps the newest MAX_BUFFERED lines (called holding the lock)."""
+        extra = len(self.buffer) - MAX_BUFFERED
+        if extra > 0:
+            lines = sum(1 for line in self.buffer[:extra] if "_note" not in line)
+            del self.buffer[:extra]
+            self.dropped += lines
+            self.gone += lines
+            self.progress.notify_all()
 
     def _take(self):
         with self.lock:
@@ -45,21 +57,25 @@ class LogShipper:
             if self.dropped and batch:
                 # Said where the gap is, before the oldest line kept.
                 note = f"[cumulus-agent] {self.dropped} older lines were dropped while the control plane was unreachable"
-                batch.insert(0, {"timestamp_ms": batch[0]["timestamp_ms"], "source": "system", "message": note})
+                batch.insert(0, {"timestamp_ms": batch[0]["timestamp_ms"], "source": "system", "message": note,
+                                 "_note": True})
                 self.dropped = 0
             return batch
 
+    def _sent(self, batch):
+        with self.lock:
+            self.gone += sum(1 for line in batch if "_note" not in line)
+            self.progress.notify_all()
+
     def _send(self, batch):
         try:
-            self.control.ship_logs(batch)
+            self.control.ship_logs([{k: v for k, v in line.items() if k != "_note"} for line in batch])
+            self._sent(batch)
             return True
         except Exception:
             with self.lock:  # try again later, oldest first
                 self.buffer[:0] = batch
-                if len(self.buffer) > MAX_BUFFERED:
-                    extra = len(self.buffer) - MAX_BUFFERED
-                    del self.buffer[:extra]
-                    self.dropped += extra
+                self._trim()
             return False
 
     def _run(self):
@@ -80,6 +96,20 @@ class LogShipper:
                     break
                 self.failing = False
                 backoff.reset()
+
+    def flush(self, timeout=5.0):
+        """Waits (at most timeout seconds) until every line added so far has been sent, so what
+        follows (a task's end, say) is heard after its output. True when it was."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            target = self.added
+            self.wake.set()
+            while self.gone < target:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.progress.wait(left)
+            return True
 
     def close(self, timeout=5.0):
         """Sends what is left (best effort, bounded by timeout)."""

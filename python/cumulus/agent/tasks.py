@@ -51,6 +51,8 @@ class TaskRunner(threading.Thread):
         self.lock = threading.Lock()
         self.filestores = Filestores(self.control, agent.role, self.say)
         self.inputs_synced = False
+        # The combined call (next-run-task) until the control plane turns out not to know it.
+        self.combined = True
 
     def say(self, message, task_id=None):
         self.agent.logs.add(f"[cumulus-agent] {message}", "system", task_id)
@@ -62,9 +64,10 @@ class TaskRunner(threading.Thread):
             self.host_setup()
             idle = IDLE_POLL_SECONDS[0]
             away = self.agent.backoff()
+            ended = None  # the last task's end, said with the next claim
             while not self.stopping.is_set():
                 try:
-                    task = self.control.claim_task()
+                    task = self.claim(ended)
                 except Refused:
                     return
                 except Exception:
@@ -72,14 +75,35 @@ class TaskRunner(threading.Thread):
                     self.stopping.wait(away.next())
                     continue
                 away.reset()
+                ended = None
                 if task is None:
                     self.stopping.wait(idle)
                     idle = min(idle * 2, IDLE_POLL_SECONDS[1])
                     continue
                 idle = IDLE_POLL_SECONDS[0]
-                self.run_task(task)
+                ended = self.run_task(task)
+                if ended is not None and not self.combined:
+                    self.report(ended.pop("task_id"), ended.pop("state"), **ended)
+                    ended = None
+            if ended is not None:  # stopping: the end is still said
+                self.report(ended.pop("task_id"), ended.pop("state"), **ended)
         except Exception as e:  # pragma: no cover - reported, the instance goes on with Dask
             self.say(f"the task runner failed: {e!r}")
+
+    def claim(self, ended):
+        """The next task. With the combined call, the last task's end goes with the claim and the
+        task comes back running; a control plane without it (404 on the route) gets the separate
+        calls from then on."""
+        if self.combined:
+            try:
+                return self.until_reached(self.control.next_task, ended)["task"]
+            except Refused as e:
+                if e.status != 404 or "Route" not in str(e):
+                    raise
+                self.combined = False
+            if ended is not None:
+                self.report(ended.pop("task_id"), ended.pop("state"), **ended)
+        return self.control.claim_task()
 
     def host_setup(self):
         for i, script in enumerate(self.batch.get("host_setup") or []):
@@ -107,6 +131,8 @@ class TaskRunner(threading.Thread):
         return base
 
     def run_task(self, task):
+        """Runs the task; answers its end (``{task_id, state, exit_code?, reason?}``) for the caller
+        to report, or None when there is nothing to say (it was stopped)."""
         task_id = task["id"]
         label = f"task {task['array_task_id']}"
         try:
@@ -120,15 +146,15 @@ class TaskRunner(threading.Thread):
                 self.filestores.sync_inputs(cwd)
                 self.inputs_synced = True
         except Exception as e:
-            self.report(task_id, "error", reason=f"Cannot prepare the work directory: {e}")
-            return
+            return {"task_id": task_id, "state": "error", "reason": f"Cannot prepare the work directory: {e}"}
         env = dict(self.base_env)
         env.update({str(k): str(v) for k, v in (task.get("env") or {}).items()})
         if self.scheduler_address:
             env["CUMULUS_BATCH_SCHEDULER_ADDRESS"] = self.scheduler_address
-        answer = self.report(task_id, "running")
-        if answer is None or answer.get("stop_task"):
-            return
+        if task.get("state") != "running":  # claimed by the separate call: say it starts
+            answer = self.report(task_id, "running")
+            if answer is None or answer.get("stop_task"):
+                return None
         output_path = os.path.join(cwd, f"cumulus-task-{task['array_task_id']}.log") if task.get("pipe_to_files") else None
         started = time.monotonic()
         started_at = time.time() - 1
@@ -138,8 +164,7 @@ class TaskRunner(threading.Thread):
             proc = subprocess.Popen(["/bin/bash", "-c", task["command"]], cwd=cwd, env=env,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         except OSError as e:
-            self.report(task_id, "error", reason=f"Cannot start the command: {e}")
-            return
+            return {"task_id": task_id, "state": "error", "reason": f"Cannot start the command: {e}"}
         with self.lock:
             self.current = proc
         reader = threading.Thread(target=self.stream, args=(proc, task_id, output_path), daemon=True)
@@ -169,15 +194,18 @@ class TaskRunner(threading.Thread):
             except Exception as e:
                 self.say(f"{label}: cannot keep its output file: {e}", task_id)
         if stopped_because or self.stopping.is_set():
-            return
+            return None
         try:
             self.filestores.sync_outputs(cwd, started_at)
         except Exception as e:
             self.say(f"{label}: cannot keep its output files: {e}", task_id)
         description = exit_description(code)
         self.say(f"{label} {'succeeded' if code == 0 else 'failed: ' + description} after {seconds:.1f} s", task_id)
+        # Its output is heard before its end: a task shown finished has its log lines.
+        self.agent.logs.flush()
         exit_code = code if code >= 0 else 128 - code
-        self.report(task_id, "done" if code == 0 else "error", exit_code=exit_code, reason=description)
+        return {"task_id": task_id, "state": "done" if code == 0 else "error", "exit_code": exit_code,
+                "reason": description}
 
     def stream(self, proc, task_id, output_path):
         out = open(output_path, "w") if output_path else None

@@ -1,10 +1,11 @@
-"""Scheduler preload: analytics, idle shutdown and the keepalive handlers clients call.
+"""Scheduler preload: analytics, idle shutdown and the handlers clients call (keepalive, AWS credentials).
 
 Registers the scheduler with the control plane, reports worker arrivals and departures, and
 when nothing has run for ``idle_timeout`` asks the control plane to stop the cluster (with the
 reason recorded). Runs inside dask-scheduler; standard library and distributed only.
 """
 
+import asyncio
 import json
 import os
 import platform
@@ -23,6 +24,11 @@ BACKEND_ID = os.environ.get("CUMULUS_BACKEND_ID", "")
 ACTIVE_STATES = ("processing", "waiting", "no-worker", "queued")
 # Worker events kept while the control plane is away.
 MAX_EVENTS = 1000
+# aws_update_credentials' keys (contract 3) and the variables they set.
+AWS_VARIABLES = {"AccessKeyId": "AWS_ACCESS_KEY_ID", "SecretAccessKey": "AWS_SECRET_ACCESS_KEY",
+                 "SessionToken": "AWS_SESSION_TOKEN", "DefaultRegion": "AWS_DEFAULT_REGION"}
+# Seconds a worker has to take them.
+PUSH_TIMEOUT = 10
 
 
 def call(method, path, body, timeout=10):
@@ -82,6 +88,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.stopping = False
         self.asking = False
         self.closed_reported = False
+        self.aws = AwsCredentials(scheduler)
 
     def transition(self, key, start, finish, *args, **kwargs):
         self.last_activity = time.monotonic()
@@ -91,6 +98,8 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
 
     def add_worker(self, scheduler=None, worker=None, **kwargs):
         self.event("add-worker", worker)
+        # Awaited by the scheduler before it gives the worker any task.
+        return self.aws.arrived(worker)
 
     def remove_worker(self, scheduler=None, worker=None, **kwargs):
         self.event("remove-worker", worker)
@@ -154,6 +163,47 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.flush_events()
 
 
+class AwsCredentials:
+    """The newest AWS credentials the client forwarded (``aws_update_credentials``): set in this
+    process's environment and in every worker's, workers that arrive later included. Values are
+    never logged."""
+
+    def __init__(self, scheduler):
+        self.scheduler = scheduler
+        self.environ: dict | None = None
+
+    async def update(self, comm=None, credentials=None):
+        credentials = credentials or {}
+        if not credentials.get("AccessKeyId") or not credentials.get("SecretAccessKey"):
+            return "refused: AccessKeyId and SecretAccessKey are required"
+        self.environ = {var: credentials.get(key) or None for key, var in AWS_VARIABLES.items()}
+        set_environ(self.environ)
+        pushed = await asyncio.gather(*(self.push(address) for address in list(self.scheduler.workers)))
+        print(f"cumulus: AWS credentials updated on the scheduler and {sum(pushed)} of {len(pushed)} worker(s); "
+              f"they expire {credentials.get('Expiration') or 'when their source says'}", flush=True)
+        return "OK"
+
+    async def push(self, address):
+        try:
+            await asyncio.wait_for(self.scheduler.rpc(address).cumulus_set_aws_environ(environ=self.environ), PUSH_TIMEOUT)
+        except Exception as e:  # the worker left, or runs without the worker preload
+            print(f"cumulus: AWS credentials not set on {address}: {type(e).__name__}", file=sys.stderr, flush=True)
+            return False
+        return True
+
+    def arrived(self, address):
+        """For a worker that joins: the push of the newest credentials to await, or None."""
+        return self.push(address) if self.environ is not None else None
+
+
+def set_environ(environ):
+    for name, value in environ.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 def keepalive_handlers(plugin):
     def set_keepalive(comm=None, keepalive=None):
         # No-client shutdown reads this (see the no-client-shutdown preload).
@@ -168,6 +218,7 @@ async def dask_setup(scheduler):
     plugin = CumulusSchedulerPlugin(scheduler, idle_timeout)
     scheduler.add_plugin(plugin)
     scheduler.handlers.update(keepalive_handlers(plugin))
+    scheduler.handlers["aws_update_credentials"] = plugin.aws.update
     interval = max(0.5, min(10.0, idle_timeout / 10 if idle_timeout else 10.0))
     callback = PeriodicCallback(plugin.check_idle, interval * 1000)
     callback.start()

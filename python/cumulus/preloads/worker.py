@@ -1,8 +1,23 @@
-"""Worker preload: says in the worker's log which cluster and instance it belongs to, and adds to
+"""Worker preload: says in the worker's log which cluster and instance it belongs to, adds to
 the worker's heartbeat the bytes it has sent to other workers (the scheduler's analytics report
-them as `transferred`)."""
+them as `transferred`), and takes the AWS credentials the scheduler forwards (the client's
+``credentials="local"``) into the worker's environment, where tasks read them."""
 
 import os
+
+AWS_PREFIX = "AWS_"
+
+
+def set_aws_environ(comm=None, environ=None):
+    """``cumulus_set_aws_environ``: the scheduler's push of AWS_* variables (None unsets one)."""
+    for name, value in (environ or {}).items():
+        if not name.startswith(AWS_PREFIX):
+            continue
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = str(value)
+    return "OK"
 
 
 async def dask_setup(worker):
@@ -13,3 +28,4 @@ async def dask_setup(worker):
     )
     # In every heartbeat to the scheduler (WorkerState.metrics): a counter that only grows.
     worker.metrics["cumulus_sent_bytes"] = lambda w: getattr(w, "transfer_outgoing_bytes_total", 0)
+    worker.handlers["cumulus_set_aws_environ"] = set_aws_environ

@@ -35,6 +35,33 @@ export interface LaunchSpec {
   /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
   spot?: boolean;
   spotOnDemandFallback?: boolean;
+  /** The cluster's `ssh-ed25519 ...` line: a backend that serves SSH puts it in the machine's authorized_keys. */
+  sshPublicKey?: string;
+  /** GiB of disk the machine's root volume has, where the cluster chose (`worker_disk_size`, `scheduler_disk_size`). */
+  diskGib?: number;
+  /** MB/s of the root volume, where the cluster chose (`worker_disk_throughput`, AWS gp3). */
+  diskThroughput?: number;
+  /** Where the cluster asked to run (backend options `region_name`, `zone_name`); else the workspace's default. */
+  region?: string;
+  zone?: string;
+  /** The cluster's own firewall (backend options `firewall_spec`), where it asked for one. */
+  firewall?: FirewallSpec;
+}
+
+/**
+ * A cluster's own ingress rules (client-contract.md 2.2, `firewall_spec`): each opens TCP ports to
+ * an IPv4 CIDR, on top of what the workspace's network opens (the control plane, the cluster's own machines).
+ */
+export interface FirewallSpec {
+  ingress: { ports: number[]; cidr: string }[];
+}
+
+/** A cluster as a backend knows it: where its machines ran. */
+export interface ClusterRef {
+  clusterId: number;
+  workspaceId: number;
+  /** The region it asked for (backend options `region_name`); else the workspace's default. */
+  region?: string;
 }
 
 /** What a backend records about a launched instance to find it again after a restart. */
@@ -80,6 +107,8 @@ export interface BackendCapabilities {
   dashboards: boolean;
   gpus: boolean;
   spot: boolean;
+  /** A cluster may have its own firewall (`firewall_spec`): ingress rules its machines get, removed with it. */
+  firewall: boolean;
   /** The kinds of software environment it builds (`pip`, `conda`, `container`). */
   builds: readonly ('pip' | 'conda' | 'container')[];
 }
@@ -115,7 +144,18 @@ export interface Backend {
    * `spot`), else the workspace's setting. Absent: the backend has no spot capacity.
    */
   spotWorkers?(workspaceId: number, asked: boolean | undefined): Promise<boolean>;
+  /**
+   * The instance types a workspace's clusters run when they name none (vm_aws: the Cloud page's
+   * settings), so that what is recorded, built and counted for a cluster (its architecture, its
+   * cores) is what it launches. Absent, or null: the backend's own default machine.
+   */
+  defaultInstanceTypes?(workspaceId: number): Promise<{ scheduler: string[]; worker: string[] } | null>;
   launch(spec: LaunchSpec): Promise<BackendData>;
+  /**
+   * Removes what a cluster's machines shared (vm_aws: the cluster's security group), once every
+   * instance is gone; a repeat finds nothing left. Absent: the backend makes nothing per cluster.
+   */
+  releaseCluster?(cluster: ClusterRef): Promise<void>;
   describe(instances: readonly InstanceRef[]): Promise<Map<string, Observation>>;
   stop(instance: InstanceRef): Promise<void>;
 }

@@ -24,6 +24,10 @@ export interface BuildRequest {
   wheels: BuildWheel[];
   /** Install exactly these `name==version` lines, without resolving (a rebuild from a lockfile). */
   lockfile?: string | undefined;
+  /** The workspace the build is for (a cloud builder launches its build machine in its account). */
+  workspaceId?: number;
+  /** The machines it is for (x86_64, aarch64): where builds are per architecture, it is built on one. */
+  architecture?: string;
 }
 
 export interface BuildWheel {
@@ -72,6 +76,16 @@ export interface Interpreter {
 
 export interface Builder {
   readonly kinds: readonly BuildRequest['kind'][];
+  /**
+   * Its environments are archives on this server that each instance downloads and unpacks at boot
+   * (`cluster_facing/environment.tar.gz`), not directories an instance's `python` can point into.
+   */
+  readonly unpackedAtBoot?: boolean;
+  /**
+   * Its environments are for one architecture (compiled packages are): a build is made on a
+   * machine of the build's `architecture`, and a cluster's machines run the build of theirs.
+   */
+  readonly perArchitecture?: boolean;
   build(request: BuildRequest, io: BuildIO): Promise<BuildResult>;
   /** The Python environments are made from: its version, machine and the packages it has (by PEP 503 name). */
   interpreter(): Promise<Interpreter>;

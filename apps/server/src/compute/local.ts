@@ -45,6 +45,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       dashboards: false,
       gpus: false,
       spot: false,
+      firewall: false,
       builds: options.builder ? options.builder.kinds : [],
     },
     ...(options.builder && { builder: options.builder }),

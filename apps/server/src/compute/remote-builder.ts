@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
+import { access, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { final, retryable } from './backend.js';
 import type { Builder, BuildIO, BuildRequest, BuildResult, Interpreter } from './builder.js';
@@ -8,7 +9,11 @@ import { cannotBuild } from './builder.js';
 /** What a build machine is started with: it calls the control plane back with the token. */
 export interface RemoteBuildJob {
   buildId: number;
+  /** The workspace whose build it is (where a cloud builder launches the machine); 0: unknown. */
+  workspaceId: number;
   kind: BuildRequest['kind'];
+  /** The machines the environment is for (x86_64, aarch64): the build machine is one of them. */
+  architecture: string;
   token: string;
   serverUrl: string;
 }
@@ -17,8 +22,8 @@ export interface RemoteBuilderOptions {
   /** The backend's name in reasons (`vm_aws`...). */
   backend: string;
   kinds: readonly BuildRequest['kind'][];
-  /** Starts a machine that runs `python -m cumulus.agent.build` (or its equivalent) for the job. */
-  launch(job: RemoteBuildJob): Promise<void>;
+  /** Starts a machine that runs `python -m cumulus.agent.build` (or its equivalent) for the job; `log` to the build's log. */
+  launch(job: RemoteBuildJob, log: (line: string) => void): Promise<void>;
   /** Stops the job's machine (the build was interrupted or ended); must not fail when it is gone. */
   stop(job: RemoteBuildJob): Promise<void>;
   /** The Python environments are made from, as the build machines have it. */
@@ -27,6 +32,14 @@ export interface RemoteBuilderOptions {
   pythonOf(location: string): string;
   /** How often the build's phone-home is looked at. */
   pollMs?: number;
+  /**
+   * Instances download the archive and unpack it at boot (a cloud backend): the archive is kept
+   * under its content hash (`env-<lockfile sha256>.tar.gz` beside the upload), so builds that
+   * resolve to the same packages share one archive, and `location` is that file.
+   */
+  unpackedAtBoot?: boolean;
+  /** Builds are per architecture (the build machine is of the build's): see Builder.perArchitecture. */
+  perArchitecture?: boolean;
 }
 
 /**
@@ -39,6 +52,8 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
   const pollMs = options.pollMs ?? 1000;
   return {
     kinds: options.kinds,
+    ...(options.unpackedAtBoot && { unpackedAtBoot: true }),
+    ...(options.perArchitecture && { perArchitecture: true }),
     interpreter: options.interpreter,
     forget: () => {},
     pythonOf: options.pythonOf,
@@ -49,28 +64,40 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
       if (!options.kinds.includes(request.kind)) throw cannotBuild(request.kind, options.backend);
       const job = {
         buildId: request.buildId,
+        workspaceId: request.workspaceId ?? 0,
         kind: request.kind,
+        architecture: request.architecture ?? 'x86_64',
         token: io.remote.token,
         serverUrl: io.remote.serverUrl,
       };
       io.log(`Starting a build machine on the ${options.backend} backend`);
-      await options.launch(job);
+      await options.launch(job, io.log);
       try {
         for (;;) {
           if (io.signal.aborted) throw retryable('The build was interrupted');
           const report = await io.remote.report();
           if (report?.state === 'error') throw final(report.reason || 'The build machine reported an error.');
           if (report?.state === 'built') {
-            const location = report.location ?? report.archive;
-            if (!location || !report.lockfile)
+            const uploaded = report.location ?? report.archive;
+            if (!uploaded || !report.lockfile)
               throw final(
                 'The build machine said it had built the environment but sent no lockfile or archive.',
               );
+            // The lockfile names the architecture it was built on: builds for two share no archive.
+            const built = lockfileArchitecture(report.lockfile);
+            if (options.perArchitecture && built !== job.architecture)
+              throw final(
+                `The build machine built the environment for ${built ?? 'an unnamed architecture'}, not ${job.architecture}.`,
+              );
+            const lockfileHash = createHash('sha256').update(report.lockfile).digest('hex');
+            const location = options.unpackedAtBoot
+              ? await byContent(uploaded, lockfileHash, io.log)
+              : uploaded;
             return {
               location,
               lockfile: report.lockfile,
               packages: report.packages ?? [],
-              lockfileHash: createHash('sha256').update(report.lockfile).digest('hex'),
+              lockfileHash,
               sizeBytes: report.sizeBytes ?? (await stat(location).catch(() => ({ size: 0 }))).size,
             };
           }
@@ -83,4 +110,29 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
       }
     },
   };
+}
+
+/**
+ * The uploaded archive kept under its content hash: where an identical environment's archive is
+ * there already, that one is kept and the upload dropped.
+ */
+async function byContent(uploaded: string, lockfileHash: string, log: (line: string) => void) {
+  const target = path.join(path.dirname(uploaded), `env-${lockfileHash}.tar.gz`);
+  if (uploaded === target) return target;
+  const exists = await access(target).then(
+    () => true,
+    () => false,
+  );
+  if (exists) {
+    await rm(uploaded, { force: true });
+    log(
+      `The same packages were built before: reusing that environment archive (${lockfileHash.slice(0, 12)})`,
+    );
+  } else await rename(uploaded, target);
+  return target;
+}
+
+/** The architecture a lockfile's header names (`# cumulus lockfile: Python 3.11.2 aarch64 (...)`). */
+function lockfileArchitecture(lockfile: string): string | null {
+  return /^# cumulus lockfile: Python \S+ (\S+)/.exec(lockfile)?.[1] ?? null;
 }

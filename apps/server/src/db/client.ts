@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { CHANGES_CHANNEL, ChangeFeed, postgresChangeFeed } from './changes.js';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -18,7 +18,14 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
+  /** What console and API requests and the control loops use. */
   db: Db;
+  /**
+   * What instances' calls (cluster-facing routes) use: on PostgreSQL a pool of its own, so that
+   * thousands of agents never hold every connection a console request or a loop waits for; on
+   * embedded PGlite (one connection) the same as `db`.
+   */
+  agentDb: Db;
   kind: 'pglite' | 'postgres';
   /** Committed changes to cached rows, from every server sharing the database. */
   changes: ChangeFeed;
@@ -35,22 +42,40 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** Directory for the embedded database, or `memory://` for a throwaway one. */
   pgliteDir?: string;
+  /** PostgreSQL connections of `db` (console, API, loops). */
   poolSize?: number;
+  /** PostgreSQL connections of `agentDb` (instances' calls). */
+  agentPoolSize?: number;
 }
 
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_AGENT_POOL_SIZE = 5;
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl)
+    return openPostgres(
+      options.databaseUrl,
+      options.poolSize ?? DEFAULT_POOL_SIZE,
+      options.agentPoolSize ?? DEFAULT_AGENT_POOL_SIZE,
+    );
   return openPglite(options.pgliteDir ?? 'memory://');
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, agentMax: number): Promise<Database> {
   const changes = postgresChangeFeed(url);
-  const pool = new pg.Pool({ connectionString: url, max, onConnect: changes.onConnect });
-  // An idle client dropped by the server must not crash the process.
-  pool.on('error', () => {});
+  // Connections are opened when first needed: a pool nobody uses costs none.
+  const open = (size: number) => {
+    const p = new pg.Pool({ connectionString: url, max: size, onConnect: changes.onConnect });
+    // An idle client dropped by the server must not crash the process.
+    p.on('error', () => {});
+    return p;
+  };
+  const pool = open(max);
+  const agentPool = open(agentMax);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
+    agentDb: drizzlePg(agentPool, { schema }) as unknown as Db,
     kind: 'postgres',
     changes: changes.feed,
     async migrate() {
@@ -65,16 +90,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     },
     async close() {
       await changes.close();
-      await pool.end();
+      await Promise.all([pool.end(), agentPool.end()]);
     },
   };
 }
 
 async function openPglite(dir: string): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
-  // The extensions migrations create (PostgreSQL ships them in contrib).
-  const client = await PGlite.create(dir, {
-    extensions: { pg_trgm },
+  // In a worker thread of its own (pglite-thread.ts): its queries do not hold up serving.
+  const client = await PgliteThread.create(dir, {
     // A commit returns once its WAL is written to the data directory (the operating system holds
     // it from then on): an answered write survives the process being killed. Said here so that no
     // postgresql.conf in the data directory can turn it off; PGlite's filesystem cannot fsync, so
@@ -82,12 +106,14 @@ async function openPglite(dir: string): Promise<Database> {
     startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=on'],
     relaxedDurability: false,
   });
-  const pgliteDb = drizzlePglite(client, { schema });
-  // One process, one connection: notifications are delivered within the query that caused them.
+  // drizzle's PGlite driver calls `query` and `transaction`, which the thread's client answers.
+  const pgliteDb = drizzlePglite(client as unknown as PGlite, { schema });
+  // One process, one connection: notifications arrive before the query that caused them returns.
   const changes = new ChangeFeed(true);
   await client.listen(CHANGES_CHANNEL, (payload) => changes.receive(payload));
   return {
     db: pgliteDb as unknown as Db,
+    agentDb: pgliteDb as unknown as Db,
     kind: 'pglite',
     changes,
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),

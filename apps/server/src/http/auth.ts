@@ -53,6 +53,8 @@ export interface UserAuthenticator {
 
 interface AuthOptions {
   db: Db;
+  /** Where machines' tokens are looked up (instances' calls have connections of their own). */
+  machineDb?: Db;
   /** Users' credentials (identity's Authenticator); without one, only machines' tokens are taken. */
   authenticator?: UserAuthenticator;
   resolveClusterToken?: TokenResolver;
@@ -86,7 +88,7 @@ export function installAuth(app: FastifyInstance, options: AuthOptions): void {
       if (!credentials) return done(notAuthenticated());
       const resolve = mode === 'cluster' ? options.resolveClusterToken : options.resolveSoftwareToken;
       if (!resolve) return done(invalidToken());
-      resolve(options.db, credentials).then((principal) => {
+      resolve(options.machineDb ?? options.db, credentials).then((principal) => {
         if (!principal) return done(invalidToken());
         request.principal = principal;
         done();

@@ -18,7 +18,38 @@ export interface RequestContext {
   end(): void;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/**
+ * Small on purpose: every async resource a request creates (promises, ticks, timers, socket
+ * writes) carries its context, and some of them outlive the request (a kept-alive socket's
+ * timer); a context holding the request's objects kept each request in memory past two
+ * scavenges, so the heap's old space filled with them (measured: 3-4 full collections in 5 s
+ * under load instead of none).
+ */
+class Context implements RequestContext {
+  #open = true;
+  #connection: WeakRef<Duplex> | undefined;
+
+  constructor(
+    readonly id: string,
+    connection: Duplex | null,
+  ) {
+    this.#connection = connection ? new WeakRef(connection) : undefined;
+  }
+
+  get active(): boolean {
+    return this.#open;
+  }
+
+  end(): void {
+    if (this.#open) this.#connection?.deref()?.destroy();
+  }
+
+  close(): void {
+    this.#open = false;
+  }
+}
+
+const storage = new AsyncLocalStorage<Context>();
 
 /** The request the running code serves, if it serves one that is still open. */
 export function currentRequest(): RequestContext | undefined {
@@ -36,10 +67,11 @@ export function requestIdOf(headers: IncomingHttpHeaders): string {
 export function installRequestContext(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     const res = reply.raw;
-    const context = contextOf(request.id, res, () => res.destroy());
+    const context = new Context(request.id, res.socket);
     storage.run(context, () => {
-      bindEvents(request.raw);
-      bindEvents(res);
+      const resource = new AsyncResource('cumulus.request');
+      bindEvents(request.raw, resource);
+      bindEvents(res, resource, context);
       done();
     });
   });
@@ -47,41 +79,24 @@ export function installRequestContext(app: FastifyInstance): void {
 
 /** Runs a WebSocket upgrade (its handler and the events of its socket) in a context of its own. */
 export function inUpgradeContext(headers: IncomingHttpHeaders, socket: Duplex, run: () => void): void {
-  const context = contextOf(requestIdOf(headers), socket, () => socket.destroy());
+  const context = new Context(requestIdOf(headers), socket);
   storage.run(context, () => {
-    bindEvents(socket);
+    bindEvents(socket, new AsyncResource('cumulus.request'), context);
     run();
   });
-}
-
-function contextOf(id: string, until: EventEmitter, end: () => void): RequestContext {
-  let active = true;
-  // Not at once: what the other 'close' listeners throw (Fastify's among them) is still the request's.
-  until.once('close', () =>
-    setImmediate(() => {
-      active = false;
-    }),
-  );
-  return {
-    id,
-    get active() {
-      return active;
-    },
-    end: () => {
-      if (active) end();
-    },
-  };
 }
 
 /**
  * A request's stream events are emitted from its socket's callbacks, outside the context its
  * handler runs in; bound to the request, whatever their listeners (Fastify's, ours) throw is
- * traced back to it.
+ * traced back to it. The context of `until` ends with its 'close' event, once every listener
+ * has run: what one of them throws is still the request's.
  */
-function bindEvents(emitter: EventEmitter): void {
-  const resource = new AsyncResource('cumulus.request');
+function bindEvents(emitter: EventEmitter, resource: AsyncResource, until?: Context): void {
   const emit = emitter.emit;
   emitter.emit = function (this: EventEmitter, event: string | symbol, ...args: unknown[]) {
-    return resource.runInAsyncScope(emit, this, event, ...args);
+    const result = resource.runInAsyncScope(emit, this, event, ...args);
+    if (until && event === 'close') until.close();
+    return result;
   };
 }

@@ -41,3 +41,9 @@ export const inviteEmail = (to: string, invite: InviteMail): Email => {
     text: `Hello,\n\n${invite.inviter} invited you to join the organization ${invite.organization} on Cumulus${where}.\n\nTo accept, create your account with this email address (${to}):\n\n${invite.signupLink}\n\nIf you already have an account with this address, sign in and the invitation is accepted:\n\n${invite.loginLink}\n\nThe invitation expires on ${invite.expiration.toISOString().slice(0, 10)}.${sign}`,
   };
 };
+
+export const identityLinkEmail = (to: string, username: string, provider: string, link: string): Email => ({
+  to,
+  subject: `Link your ${provider} sign-in to your Cumulus account`,
+  text: `Hello ${username},\n\nSomeone signed in with ${provider} as ${to}, which is the address of your Cumulus account. To let that ${provider} account sign in to yours, open:\n\n${link}\n\nThe link is valid for 30 minutes and can be used once. If this was not you, ignore this email: nothing is linked.${sign}`,
+});

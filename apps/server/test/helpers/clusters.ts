@@ -14,6 +14,17 @@ import { freePort, waitFor } from './wait.js';
 
 export { freePort, waitFor };
 
+/** The environment the product's Python client runs in as a user's would: its own HOME, this server, a token. */
+export function pythonClientEnv(server: string, token: string, pathPrefix = ''): Record<string, string> {
+  return {
+    PATH: `${pathPrefix}${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
+    PYTHONPATH: path.resolve(import.meta.dirname, '../../../../python'),
+    CUMULUS_SERVER: server,
+    CUMULUS_API_TOKEN: token,
+  };
+}
+
 export const PYTHON = '/usr/bin/python3';
 
 /** Fast loop timings for tests; a test may override any. */
@@ -116,11 +127,12 @@ export function runPython(code: string, args: string[] = [], timeoutMs = 120_000
 }
 
 /**
- * Python that connects a real distributed.Client over mutual TLS with the details' certificate,
- * to the address a client is told (client-contract section 3: the scheduler's public address when
+ * Python that reads a cluster's details (a file named as its argument, else stdin) and sets
+ * `address` and `sec` for a real distributed.Client over mutual TLS with the details' certificate,
+ * at the address a client is told (client-contract section 3: the scheduler's public address when
  * `give_scheduler_public_ip`, else its private one, and `scheduler_port`).
  */
-export const CONNECT_AND_SUM = `
+export const CONNECT = `
 import sys, json, tempfile, os
 from distributed import Client
 from distributed.security import Security
@@ -134,6 +146,9 @@ instance = details["scheduler"]["instance"]
 public = details["cluster_infra"]["give_scheduler_public_ip"] and instance["public_ip_address"]
 ip = public or instance["private_ip_address"]
 address = f"tls://{ip}:{details['scheduler_port']}"
+`;
+
+const SUM = `
 with Client(address, security=sec, timeout=60) as client:
     import dask.array as da
     total = da.ones((1000, 1000), chunks=(100, 100)).sum().compute()
@@ -141,18 +156,30 @@ with Client(address, security=sec, timeout=60) as client:
     print(json.dumps({"sum": float(total), "workers": workers, "address": address}))
 `;
 
-/** Connects a real Dask client to the cluster of these details (CONNECT_AND_SUM) and computes a sum. */
-export async function computeOn(
-  details: unknown,
-): Promise<{ sum: number; workers: number; address: string }> {
+/** CONNECT, then a sum computed on the cluster: prints the sum, the workers and the address. */
+export const CONNECT_AND_SUM = `${CONNECT}${SUM}`;
+
+/** Runs `code` (Python after CONNECT: `address`, `sec`, `details` are set) against the cluster of these details; answers the JSON it prints last. */
+export async function runAgainst<T>(details: unknown, code: string, timeoutMs = 120_000): Promise<T> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-compute-'));
   try {
     const file = path.join(dir, 'details.json');
     writeFileSync(file, JSON.stringify(details));
-    return JSON.parse(await runPython(CONNECT_AND_SUM, [file]));
+    const out = await runPython(
+      `${CONNECT}
+${code}`,
+      [file],
+      timeoutMs,
+    );
+    return JSON.parse(out.trim().split('\n').at(-1)!) as T;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Connects a real Dask client to the cluster of these details (CONNECT_AND_SUM) and computes a sum. */
+export function computeOn(details: unknown): Promise<{ sum: number; workers: number; address: string }> {
+  return runAgainst(details, SUM);
 }
 
 /** The pid of the Dask process (not the agent) of an instance, found by its command line. */

@@ -1,10 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
+  DescribeImagesCommand,
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
   EC2Client,
@@ -14,6 +16,42 @@ import { findInstanceProcesses, signalGroups } from '../../src/compute/local-pro
 import { HELPER_HEADER } from './moto.js';
 
 const run = promisify(execFile);
+const LOCK_DIR = path.join(tmpdir(), 'cumulus-ec2-machines.lock');
+
+/**
+ * One helper's VMs at a time on this machine: every moto server hands out the same private
+ * addresses, which VMs here take on the loopback device, so two test files booting VMs at once
+ * would take (and, stopping, remove) each other's. Held until `stop()`; a holder that died frees it.
+ */
+async function takeMachineLock(): Promise<() => void> {
+  for (;;) {
+    try {
+      mkdirSync(LOCK_DIR);
+      writeFileSync(path.join(LOCK_DIR, 'pid'), String(process.pid));
+      return () => rmSync(LOCK_DIR, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(path.join(LOCK_DIR, 'pid'), 'utf8'));
+    } catch {
+      // Being written: wait.
+    }
+    if (holder > 0 && !alive(holder)) rmSync(LOCK_DIR, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** What the internet gateway forwards from a VM's public address to its private one (the security group's ports). */
 const FORWARDED_PORTS = [8786, 8787];
 
@@ -28,25 +66,37 @@ const FORWARDED_PORTS = [8786, 8787];
  * interface), and its public address forwarded to the private one on the security group's ports,
  * as AWS's internet gateway does. A client then reaches a scheduler only through the address the
  * API answers. Where it may not, `addressProblem` says why and each VM binds a loopback address
- * of its own (127.x.y.z).
+ * of its own (127.x.y.z). A VM says it is of its image's architecture (CUMULUS_MACHINE_ARCH: an
+ * arm64 image's VM builds "aarch64" environments), though it runs this machine's code.
  */
 export class Ec2Machines {
   readonly workRoot = mkdtempSync(path.join(tmpdir(), 'cumulus-vms-'));
   /** Milliseconds each boot took this helper (reading user-data and starting it). */
   readonly bootMs: number[] = [];
-  /** Booted VMs by EC2 instance id: the address its agent binds, and EC2's public address. */
-  readonly booted = new Map<string, { backendId: string; host: string; publicIp: string | null }>();
+  /**
+   * Booted VMs by EC2 instance id: the address its agent binds, EC2's public address, and the home
+   * of the user clients sign in as (its `.ssh/authorized_keys` is where the user-data puts the cluster's key).
+   */
+  readonly booted = new Map<
+    string,
+    { backendId: string; host: string; publicIp: string | null; home: string }
+  >();
   readonly killed = new Set<string>();
   /** Why VMs could not get EC2's addresses here (null: they do). */
   addressProblem: string | null = null;
   /** Connections the gateway forwarded, by `publicIp:port`. */
   readonly gatewayConnections = new Map<string, number>();
+  /** Spot interruption notices served to VMs, by EC2 instance id (what `interrupt` gave). */
+  readonly #notices = new Map<string, { action: string; time: string }>();
+  #metadata: { server: HttpServer; url: string } | undefined;
+  readonly #archs = new Map<string, Promise<string>>();
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
   readonly #ec2: EC2Client;
   readonly #added: string[] = [];
   readonly #gateways: Server[] = [];
   readonly #forwarded = new Set<Socket>();
+  #release: (() => void) | undefined;
 
   constructor(
     endpoint: string,
@@ -63,6 +113,17 @@ export class Ec2Machines {
       },
       { step: 'build', name: 'cumulusTestHelperHeader' },
     );
+  }
+
+  /** The machine's VMs for this test file alone (see takeMachineLock), booting as EC2 says they run. */
+  static async open(
+    endpoint: string,
+    credentials: { accessKeyId: string; secretAccessKey: string },
+  ): Promise<Ec2Machines> {
+    const release = await takeMachineLock();
+    const machines = new Ec2Machines(endpoint, credentials);
+    machines.#release = release;
+    return machines.start();
   }
 
   /** Whether VMs get EC2's own addresses on this machine. */
@@ -103,15 +164,52 @@ export class Ec2Machines {
     }
   }
 
+  /**
+   * EC2's notice to a spot instance that it will be taken back in two minutes, as its instance
+   * metadata serves it (IMDSv2: `PUT /latest/api/token`, then `spot/instance-action`, 404 before).
+   */
+  interrupt(instanceId: string): void {
+    this.#notices.set(instanceId, {
+      action: 'terminate',
+      time: new Date(Date.now() + 120_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
+  }
+
+  /** The instance metadata service of every VM here, each under its own path (`/<instance id>`). */
+  private async metadataUrl(): Promise<string> {
+    if (this.#metadata) return this.#metadata.url;
+    const server = createHttpServer((request, response) => {
+      const [, instanceId, ...rest] = (request.url ?? '').split('/');
+      const route = `/${rest.join('/')}`;
+      if (request.method === 'PUT' && route === '/latest/api/token') {
+        response.end(`token-${instanceId}`);
+      } else if (request.headers['x-aws-ec2-metadata-token'] !== `token-${instanceId}`) {
+        response.writeHead(401).end();
+      } else if (route === '/latest/meta-data/spot/instance-action' && this.#notices.has(instanceId!)) {
+        response.setHeader('content-type', 'text/plain');
+        response.end(JSON.stringify(this.#notices.get(instanceId!)));
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = server.address() as { port: number };
+    this.#metadata = { server, url: `http://127.0.0.1:${port}` };
+    return this.#metadata.url;
+  }
+
   private async boot(instance: Instance, backendId: string): Promise<void> {
     const started = performance.now();
     const instanceId = instance.InstanceId!;
+    const metadata = `${await this.metadataUrl()}/${instanceId}`;
     const host = await this.network(instance);
-    this.booted.set(instanceId, { backendId, host, publicIp: instance.PublicIpAddress ?? null });
+    const home = path.join(this.workRoot, 'home', instanceId);
+    this.booted.set(instanceId, { backendId, host, publicIp: instance.PublicIpAddress ?? null, home });
     const attribute = await this.#ec2.send(
       new DescribeInstanceAttributeCommand({ InstanceId: instanceId, Attribute: 'userData' }),
     );
     const script = Buffer.from(attribute.UserData?.Value ?? '', 'base64').toString('utf8');
+    const arch = await this.archOf(instance.ImageId);
     const child = spawn('bash', ['-c', script], {
       detached: true,
       stdio: 'ignore',
@@ -121,10 +219,32 @@ export class Ec2Machines {
         CUMULUS_WORK_DIR: this.workRoot,
         CUMULUS_PYTHON: '/usr/bin/python3',
         CUMULUS_AGENT_HOST: host,
+        CUMULUS_SSH_HOME: home,
+        CUMULUS_METADATA_URL: metadata,
+        CUMULUS_SPOT_POLL_SECONDS: '0.5',
+        CUMULUS_MACHINE_ARCH: arch,
       },
     });
     child.unref();
     this.bootMs.push(performance.now() - started);
+  }
+
+  /** The VM's architecture: its image's, as platform.machine() would say it on the VM (one DescribeImages per image). */
+  private archOf(imageId: string | undefined): Promise<string> {
+    const key = imageId ?? '';
+    let arch = this.#archs.get(key);
+    if (!arch) {
+      arch = (
+        imageId
+          ? this.#ec2.send(new DescribeImagesCommand({ ImageIds: [imageId] })).then((a) => a.Images?.[0])
+          : Promise.resolve(undefined)
+      ).then(
+        (image) => (image?.Architecture === 'arm64' ? 'aarch64' : (image?.Architecture ?? 'x86_64')),
+        () => 'x86_64',
+      );
+      this.#archs.set(key, arch);
+    }
+    return arch;
   }
 
   /** The address the VM's agent binds: EC2's private one where it can be made real here. */
@@ -207,8 +327,14 @@ export class Ec2Machines {
     for (const { backendId } of this.booted.values()) await this.kill(backendId);
     for (const socket of this.#forwarded) socket.destroy();
     for (const server of this.#gateways) await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.#metadata?.server.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      this.#metadata ? this.#metadata.server.close(() => resolve()) : resolve(),
+    );
     for (const ip of this.#added)
       await run('ip', ['addr', 'del', `${ip}/32`, 'dev', 'lo']).catch(() => undefined);
     rmSync(this.workRoot, { recursive: true, force: true });
+    this.#release?.();
+    this.#release = undefined;
   }
 }

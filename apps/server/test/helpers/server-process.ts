@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { findUserBy } from '../../src/domains/identity/auth/service.js';
 import { createToken } from '../../src/domains/identity/tokens/service.js';
-import { createServer } from '../../src/server.js';
+import { createServer, type Server } from '../../src/server.js';
 import { FAST_TIMINGS } from './clusters.js';
 import { openTestDatabase } from './database.js';
 import { createUser } from './factories.js';
@@ -69,17 +69,24 @@ export class ServerProcess {
     return server;
   }
 
-  /** A verified user and an API token, written before the server process owns the data. */
-  async seedToken(): Promise<string> {
+  /** Runs `write` on this server's data before the server process starts (it owns the data then). */
+  async seed<T>(write: (setup: Server) => Promise<T>): Promise<T> {
     const database = this.#database;
     const setup = await createServer(loadConfig({ ...this.env }), database ? { database } : {});
     try {
-      const user = await createUser({ server: setup } as never);
-      const owner = (await findUserBy(setup.deps.db, 'id', user.id))!;
-      this.token = (await createToken(setup.deps.db, owner, { label: 'process' })).token;
+      return await write(setup);
     } finally {
       await setup.close();
     }
+  }
+
+  /** A verified user and an API token, written before the server process owns the data. */
+  async seedToken(): Promise<string> {
+    this.token = await this.seed(async (setup) => {
+      const user = await createUser({ server: setup } as never);
+      const owner = (await findUserBy(setup.deps.db, 'id', user.id))!;
+      return (await createToken(setup.deps.db, owner, { label: 'process' })).token;
+    });
     return this.token;
   }
 

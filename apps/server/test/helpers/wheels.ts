@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Api } from './api.js';
 import { runPython } from './clusters.js';
 
 /**
@@ -41,4 +42,28 @@ with zipfile.ZipFile(path, "w") as z:
     md5Hex: createHash('md5').update(bytes).digest('hex'),
     md5Base64: createHash('md5').update(bytes).digest('base64'),
   };
+}
+
+/** Uploads a wheel to a workspace's package files (package-upload, then its signed link); answers its file id. */
+export async function uploadWheel(
+  api: Api,
+  slug: string,
+  wheel: Awaited<ReturnType<typeof makeWheel>>,
+): Promise<number> {
+  const announced = await api.post(`/api/v2/software-environment/account/${slug}/package-upload`, {
+    name: wheel.fileName,
+    md5: wheel.md5Hex,
+    wheel_md5: wheel.md5Base64,
+  });
+  if (announced.status !== 200)
+    throw new Error(`package-upload answered ${announced.status}: ${announced.text}`);
+  if (announced.body.should_upload !== false) {
+    const put = await fetch(announced.body.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'binary/octet-stream', 'content-md5': wheel.md5Base64 },
+      body: wheel.bytes,
+    });
+    if (put.status !== 200) throw new Error(`the upload answered ${put.status}`);
+  }
+  return announced.body.id;
 }

@@ -6,11 +6,13 @@ type CodeBlockProps = {
   /** Shown above the code ("Python", "Terminal"). */
   label?: string;
   copyLabel?: string;
+  /** Names the code as a scrollable region a keyboard can reach (long code, read rather than copied). */
+  regionLabel?: string;
   className?: string;
 };
 
 /** A snippet to copy: monospace, scrolls sideways rather than wrapping, a copy button in its corner. */
-export function CodeBlock({ code, label, copyLabel = 'Copy code', className }: CodeBlockProps) {
+export function CodeBlock({ code, label, copyLabel = 'Copy code', regionLabel, className }: CodeBlockProps) {
   return (
     <div
       data-slot="code-block"
@@ -24,7 +26,14 @@ export function CodeBlock({ code, label, copyLabel = 'Copy code', className }: C
       ) : (
         <CopyButton value={code} label={copyLabel} className="absolute top-1.5 right-1.5" />
       )}
-      <pre className={cn('overflow-x-auto p-3 font-mono text-[13px] leading-relaxed', !label && 'pr-12')}>
+      <pre
+        {...(regionLabel && { tabIndex: 0, role: 'region', 'aria-label': regionLabel })}
+        className={cn(
+          'overflow-x-auto p-3 font-mono text-[13px] leading-relaxed',
+          regionLabel && 'focus-visible:ring-ring/50 max-h-80 outline-none focus-visible:ring-[3px]',
+          !label && 'pr-12',
+        )}
+      >
         <code>{code}</code>
       </pre>
     </div>

@@ -32,6 +32,7 @@ export const paths = {
   clusterLogs: '/clusters/:clusterId/logs',
   clusterEvents: '/clusters/:clusterId/events',
   clusterMetrics: '/clusters/:clusterId/metrics',
+  clusterAnalytics: '/clusters/:clusterId/analytics',
   clusterInfrastructure: '/clusters/:clusterId/infrastructure',
   notebooks: '/notebooks',
   /** Opens a notebook cluster's Jupyter (the Notebooks page's Open, in a new tab). */

@@ -13,6 +13,9 @@ import { ec2 as ec2Sdk, iam as iamSdk } from './sdk.js';
  * the control plane): the only ones opened, and only to the allowed CIDR.
  */
 export const CLUSTER_PORTS = [8786, 8787, 8888] as const;
+/** SSH to the machines (the cluster's key reaches them at boot: user-data.ts), open to the same CIDR. */
+export const SSH_PORT = 22;
+const OPENED = [...CLUSTER_PORTS, SSH_PORT];
 
 const nameOf = (tags: { Key?: string; Value?: string }[] | undefined) =>
   tags?.find((t) => t.Key === 'Name')?.Value ?? null;
@@ -61,13 +64,19 @@ export async function listSecurityGroups(ec2: EC2Client, vpcId?: string) {
   }));
 }
 
-/** The newest available image with this name (wildcards allowed), of this owner if named. */
-export async function findImage(ec2: EC2Client, name: string, owner: string | null): Promise<string | null> {
+/** The newest available image with this name (wildcards allowed), of this owner and architecture if named. */
+export async function findImage(
+  ec2: EC2Client,
+  name: string,
+  owner: string | null,
+  architecture?: 'x86_64' | 'arm64',
+): Promise<string | null> {
   const answer = await ec2.send(
     new ec2Sdk.DescribeImagesCommand({
       Filters: [
         { Name: 'name', Values: [name] },
         { Name: 'state', Values: ['available'] },
+        ...(architecture ? [{ Name: 'architecture', Values: [architecture] }] : []),
       ],
       ...(owner && { Owners: [owner] }),
     }),
@@ -86,12 +95,18 @@ export async function defaultVpcId(ec2: EC2Client): Promise<string | null> {
   return answer.Vpcs?.[0]?.VpcId ?? null;
 }
 
-const portRules = (cidr: string): IpPermission[] =>
-  CLUSTER_PORTS.map((port) => ({
+const portRules = (cidr: string, ports: readonly number[] = OPENED): IpPermission[] =>
+  ports.map((port) => ({
     IpProtocol: 'tcp',
     FromPort: port,
     ToPort: port,
-    IpRanges: [{ CidrIp: cidr, Description: 'Dask scheduler and dashboard (Cumulus)' }],
+    IpRanges: [
+      {
+        CidrIp: cidr,
+        Description:
+          port === SSH_PORT ? 'SSH with the cluster key (Cumulus)' : 'Dask scheduler and dashboard (Cumulus)',
+      },
+    ],
   }));
 
 const ignoring = (code: string) => (err: unknown) => {
@@ -99,7 +114,7 @@ const ignoring = (code: string) => (err: unknown) => {
 };
 
 /**
- * The cluster security group of a VPC, made once and found again by name: Dask's ports open to
+ * The cluster security group of a VPC, made once and found again by name: Dask's ports and SSH open to
  * the allowed CIDR only, and every port open between the cluster's own machines.
  */
 export async function ensureSecurityGroup(
@@ -115,7 +130,18 @@ export async function ensureSecurityGroup(
     }),
   );
   const existing = found.SecurityGroups?.[0]?.GroupId;
-  if (existing) return { groupId: existing, created: false };
+  if (existing) {
+    // A group made before clusters served SSH gets port 22 now (a repeat changes nothing).
+    await ec2
+      .send(
+        new ec2Sdk.AuthorizeSecurityGroupIngressCommand({
+          GroupId: existing,
+          IpPermissions: portRules(options.allowedCidr, [SSH_PORT]),
+        }),
+      )
+      .catch(ignoring('InvalidPermission.Duplicate'));
+    return { groupId: existing, created: false };
+  }
   const made = await ec2.send(
     new ec2Sdk.CreateSecurityGroupCommand({
       GroupName: options.name,
@@ -147,15 +173,31 @@ export async function ensureSecurityGroup(
   return { groupId, created: true };
 }
 
-/** Moves the Dask ports of a security group from one allowed CIDR to another. */
+/**
+ * Moves the opened ports of a security group from one allowed CIDR to another, a port at a time:
+ * EC2 refuses a whole call for one rule already there (or already gone), as 22 may be in a group
+ * made before clusters served SSH.
+ */
 export async function changeAllowedCidr(ec2: EC2Client, groupId: string, from: string, to: string) {
   if (from === to) return;
-  await ec2
-    .send(new ec2Sdk.AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(to) }))
-    .catch(ignoring('InvalidPermission.Duplicate'));
-  await ec2
-    .send(new ec2Sdk.RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: portRules(from) }))
-    .catch(ignoring('InvalidPermission.NotFound'));
+  for (const port of OPENED)
+    await ec2
+      .send(
+        new ec2Sdk.AuthorizeSecurityGroupIngressCommand({
+          GroupId: groupId,
+          IpPermissions: portRules(to, [port]),
+        }),
+      )
+      .catch(ignoring('InvalidPermission.Duplicate'));
+  for (const port of OPENED)
+    await ec2
+      .send(
+        new ec2Sdk.RevokeSecurityGroupIngressCommand({
+          GroupId: groupId,
+          IpPermissions: portRules(from, [port]),
+        }),
+      )
+      .catch(ignoring('InvalidPermission.NotFound'));
 }
 
 /** The ports' allowed CIDRs a security group has now (what a test or the settings page checks). */

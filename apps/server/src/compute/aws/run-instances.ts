@@ -36,9 +36,13 @@ export function runInput(
     instanceType: string;
     market: 'spot' | 'on-demand';
     subnet: string | undefined;
+    zone?: string | undefined;
+    /** The cluster's own security group (its firewall), besides the workspace's. */
+    clusterGroup?: string | undefined;
   },
 ): RunInstancesCommandInput {
-  const { ami, device, instanceType, market, subnet } = choice;
+  const { ami, device, instanceType, market, subnet, zone, clusterGroup } = choice;
+  const groups = [p.securityGroupId, clusterGroup].filter((g): g is string => !!g);
   return {
     ImageId: ami,
     InstanceType: instanceType as RunInstancesCommandInput['InstanceType'],
@@ -50,13 +54,19 @@ export function runInput(
       .slice(0, 64),
     UserData: Buffer.from(userDataScript(spec)).toString('base64'),
     ...(subnet && { SubnetId: subnet }),
-    ...(p.securityGroupId && { SecurityGroupIds: [p.securityGroupId] }),
+    ...(!subnet && zone && { Placement: { AvailabilityZone: zone } }),
+    ...(groups.length && { SecurityGroupIds: groups }),
     ...(p.instanceProfileArn && { IamInstanceProfile: { Arn: p.instanceProfileArn } }),
     ...(device && {
       BlockDeviceMappings: [
         {
           DeviceName: device,
-          Ebs: { VolumeSize: p.settings.disk_size_gib, VolumeType: 'gp3', DeleteOnTermination: true },
+          Ebs: {
+            VolumeSize: spec.diskGib ?? p.settings.disk_size_gib,
+            VolumeType: 'gp3',
+            DeleteOnTermination: true,
+            ...(spec.diskThroughput && { Throughput: spec.diskThroughput }),
+          },
         },
       ],
     }),

@@ -12,6 +12,7 @@ export * from './interactions.js';
 export * from './invites.js';
 export * from './jobs.js';
 export * from './mail.js';
+export * from './org-sso.js';
 export * from './organizations.js';
 export * from './software.js';
 export * from './usage.js';

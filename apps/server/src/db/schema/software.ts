@@ -137,6 +137,11 @@ export const softwareBuilds = pgTable(
     reason: text('reason').notNull().default(''),
     backendType: varchar('backend_type', { length: 32 }).notNull(),
     regionName: varchar('region_name', { length: 64 }),
+    /**
+     * The machines it is for (x86_64, aarch64): a backend whose builds are per architecture
+     * (vm_aws) builds it on a machine of that architecture, and only those machines run it.
+     */
+    architecture: varchar('architecture', { length: 16 }).notNull().default('x86_64'),
     /** Install exactly this lockfile (a rebuild of an archived build), not the spec's requirements. */
     fromLockfile: text('from_lockfile'),
     lockfile: text('lockfile'),
@@ -158,6 +163,7 @@ export const softwareBuilds = pgTable(
   },
   (t) => [
     index('software_builds_spec_idx').on(t.specId, t.id),
+    index('software_builds_spec_arch_idx').on(t.specId, t.architecture, t.id),
     index('software_builds_account_idx').on(t.workspaceId),
     index('software_builds_lockfile_idx').on(t.lockfileHash),
     uniqueIndex('software_builds_token_key').on(t.tokenHash),

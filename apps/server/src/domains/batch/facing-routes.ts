@@ -1,16 +1,19 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Deps } from '../../deps.js';
+import { agentFacing, type Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { announcedSize } from '../../http/uploads.js';
 import { z } from '../../http/zod.js';
 import { backendId, callingCluster } from '../clusters/index.js';
 import {
   claimedTaskSchema,
+  nextTaskAnswer,
+  nextTaskRequest,
   runTaskAnswer,
   runTaskParams,
   runTaskSchema,
   runTaskUpdate,
 } from './facing-schemas.js';
+import { nextRunTask } from './next-task.js';
 import { storeOutput } from './output.js';
 import { claimRunTask, heldRunTasks, updateRunTask } from './run-tasks.js';
 
@@ -19,7 +22,8 @@ const cluster = { auth: 'cluster', csrf: false } as const;
 const base = '/api/v2/cluster_facing';
 
 /** The calls instances of batch clusters make about the tasks they run. */
-export function registerRunTaskRoutes(app: App, deps: Deps): void {
+export function registerRunTaskRoutes(app: App, allDeps: Deps): void {
+  const deps = agentFacing(allDeps);
   const { db } = deps;
 
   app.get(
@@ -36,6 +40,25 @@ export function registerRunTaskRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => claimRunTask(deps, callingCluster(request), request.params.instance_backend_id),
+  );
+
+  app.post(
+    `${base}/next-run-task/:instance_backend_id`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          "Ends the instance's last task (`report`: `done` or `error`, as `POST run-task` does) and " +
+          'claims its next one, already `running`, in one call. A refused report (409) answers ' +
+          '`report: null`; `task` is null when there is nothing to run for now.',
+        params: z.object({ instance_backend_id: backendId }),
+        body: nextTaskRequest,
+        response: { 200: nextTaskAnswer },
+      },
+    },
+    async (request) =>
+      nextRunTask(deps, callingCluster(request), request.params.instance_backend_id, request.body),
   );
 
   app.get(

@@ -53,3 +53,22 @@ export const runTaskUpdate = z.object({
   /** The instance reporting; it takes the task when nobody holds it yet. */
   backend_id: backendId.optional(),
 });
+
+/** The combined call: the end of the last task, if any, and the claim of the next. */
+export const nextTaskRequest = z.object({
+  report: z
+    .object({
+      task_id: runTaskParams.shape.task_id,
+      state: z.enum(['done', 'error']),
+      exit_code: runTaskUpdate.shape.exit_code,
+      reason: runTaskUpdate.shape.reason,
+    })
+    .nullable()
+    .optional(),
+});
+export const nextTaskAnswer = z.object({
+  /** The reported task as it now stands; null when none was reported or the report was refused (409). */
+  report: runTaskAnswer.nullable(),
+  /** The next task, already `running` on this instance; null when there is none for now. */
+  task: claimedTaskSchema.nullable(),
+});

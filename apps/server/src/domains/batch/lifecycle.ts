@@ -8,6 +8,12 @@ import { requestStop } from '../clusters/index.js';
 export const UNFINISHED_TASKS = ['pending', 'assigned', 'running'] as const;
 export const FINISHED_JOBS: BatchJobState[] = ['done', 'failed', 'cancelled'];
 
+/**
+ * When the job's first task started (null before any did), for an update of `batch_jobs`: a job
+ * started then at the latest, whichever of its loop and a task's claim marked it running first.
+ */
+export const firstTaskStart = sql`(select min(${runTasks.start}) from ${runTasks} where ${runTasks.batchJobId} = ${batchJobs.id})`;
+
 export interface TaskCounts {
   total: number;
   succeeded: number;
@@ -36,6 +42,26 @@ export async function taskCounts(db: Db, jobIds: number[]): Promise<Map<number, 
   return counts;
 }
 
+/** Whether the job has a task still to run or running (read from an index of those alone). */
+export async function hasUnfinished(db: Db, jobId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runTasks.id })
+    .from(runTasks)
+    .where(and(eq(runTasks.batchJobId, jobId), sql`${runTasks.state} in ('pending', 'assigned', 'running')`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether any of the job's tasks has left `pending` (claimed, running or ended). */
+export async function anyStarted(db: Db, jobId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runTasks.id })
+    .from(runTasks)
+    .where(and(eq(runTasks.batchJobId, jobId), sql`${runTasks.state} <> 'pending'`))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Ends a job: what still waits or runs ends as `error` with the reason (an instance running one
  * learns it at its next report and stops it), the counts are kept and the job's cluster stops.
@@ -57,8 +83,8 @@ export async function finishJob(
         reason,
         completed: now,
         reconcileAt: null,
-        // A job whose tasks ran before the loop saw it running still started: when its first task did.
-        started: sql`coalesce(${batchJobs.started}, (select min(${runTasks.start}) from ${runTasks} where ${runTasks.batchJobId} = ${batchJobs.id}))`,
+        // least() passes over nulls.
+        started: sql`least(${batchJobs.started}, ${firstTaskStart})`,
       })
       .where(and(eq(batchJobs.id, job.id), inArray(batchJobs.state, ['pending', 'running'])))
       .returning();

@@ -5,7 +5,15 @@ import { type BatchJob, batchJobs, runTasks } from '../../db/schema/index.js';
 import type { Loops } from '../../deps.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
 import { findCluster, instanceView } from '../clusters/index.js';
-import { finishJob, humanSeconds, taskCounts, UNFINISHED_TASKS } from './lifecycle.js';
+import {
+  anyStarted,
+  finishJob,
+  firstTaskStart,
+  hasUnfinished,
+  humanSeconds,
+  taskCounts,
+  UNFINISHED_TASKS,
+} from './lifecycle.js';
 import { UNCLAIMED_JOB_MS } from './service.js';
 
 export interface JobLoopContext {
@@ -67,9 +75,10 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
   }
 
   await retryLostTasks(db, job);
-  const counts = (await taskCounts(db, [job.id])).get(job.id);
-  if (!counts || counts.unfinished === 0) {
-    const failed = counts?.failed ?? 0;
+  // Each round reads the job's unfinished tasks only (an index of them): its finished ones are
+  // counted once, when it ends.
+  if (!(await hasUnfinished(db, job.id))) {
+    const failed = (await taskCounts(db, [job.id])).get(job.id)?.failed ?? 0;
     await finishJob(
       ctx,
       job,
@@ -87,13 +96,10 @@ async function reconcileJob(ctx: JobLoopContext, jobId: number): Promise<Date | 
     return null;
   }
 
-  if (
-    job.state === 'pending' &&
-    (cluster.state === 'ready' || counts.running > 0 || counts.succeeded + counts.failed > 0)
-  )
+  if (job.state === 'pending' && (cluster.state === 'ready' || (await anyStarted(db, job.id))))
     await db
       .update(batchJobs)
-      .set({ state: 'running', started: new Date() })
+      .set({ state: 'running', started: sql`least(now(), ${firstTaskStart})` })
       .where(and(eq(batchJobs.id, job.id), eq(batchJobs.state, 'pending')));
   return after(LOOK_MS);
 }

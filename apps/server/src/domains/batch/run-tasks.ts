@@ -1,12 +1,21 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type BatchJob, batchJobs, type Instance, type RunTask, runTasks } from '../../db/schema/index.js';
+import {
+  type BatchJob,
+  batchJobs,
+  type ClusterProcess,
+  type Instance,
+  type RunTask,
+  runTasks,
+} from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { z } from '../../http/zod.js';
 import { isoTimeOrNull } from '../../lib/time.js';
 import { callingInstance, findInstance, instanceShouldRun } from '../clusters/index.js';
 import type { claimedTaskSchema, runTaskAnswer, runTaskSchema, runTaskUpdate } from './facing-schemas.js';
+import { jobToRun } from './job-cache.js';
+import { hasUnfinished } from './lifecycle.js';
 
 /**
  * Run tasks (the tasks of batch jobs) move pending → assigned (an instance claimed it) →
@@ -17,7 +26,7 @@ import type { claimedTaskSchema, runTaskAnswer, runTaskSchema, runTaskUpdate } f
  */
 const FINISHED = ['done', 'error'];
 
-function present(task: RunTask, instance: Instance | null): z.infer<typeof runTaskSchema> {
+export function present(task: RunTask, instance: Instance | null): z.infer<typeof runTaskSchema> {
   return {
     id: task.id,
     batch_job_id: task.batchJobId,
@@ -42,7 +51,7 @@ function present(task: RunTask, instance: Instance | null): z.infer<typeof runTa
 }
 
 /** The task with what running it takes: the job's files, its variables and secrets, where and how long. */
-function claimed(
+export function claimed(
   deps: Pick<Deps, 'secrets'>,
   task: RunTask,
   instance: Instance,
@@ -63,8 +72,21 @@ function claimed(
 
 /** `GET cluster_facing/pending-run-task/{backend_id}`: the task this instance should run next, or null. */
 export async function claimRunTask(deps: Deps, clusterId: number, backendId: string) {
+  return claimFor(deps, clusterId, await callingInstance(deps.db, clusterId, backendId), false);
+}
+
+/**
+ * Claims the task the instance should run next for it (held first, else the oldest pending one
+ * for its role). With `start`, the task is `running` from its claim on, as if the instance had
+ * reported so (one call instead of two), and its job with it.
+ */
+export async function claimFor(
+  deps: Deps,
+  clusterId: number,
+  { instance, process }: { instance: Instance; process: ClusterProcess },
+  start: boolean,
+): Promise<{ task: z.infer<typeof claimedTaskSchema> | null }> {
   const { db } = deps;
-  const { instance, process } = await callingInstance(db, clusterId, backendId);
   if (!instanceShouldRun(instance, process)) return { task: null };
   const result = await db.transaction(async (tx) => {
     const [held] = await tx
@@ -73,34 +95,51 @@ export async function claimRunTask(deps: Deps, clusterId: number, backendId: str
       .where(and(eq(runTasks.instanceId, instance.id), eq(runTasks.state, 'assigned')))
       .orderBy(asc(runTasks.id))
       .limit(1);
-    if (held) return held;
-    const [next] = await tx
-      .select()
-      .from(runTasks)
-      .where(
-        and(
-          eq(runTasks.clusterId, clusterId),
-          eq(runTasks.state, 'pending'),
-          inArray(runTasks.runOn, [process.role, 'any']),
-        ),
-      )
-      .orderBy(asc(runTasks.id))
-      .limit(1)
-      .for('update', { skipLocked: true });
+    const next =
+      held ??
+      (
+        await tx
+          .select()
+          .from(runTasks)
+          .where(
+            and(
+              eq(runTasks.clusterId, clusterId),
+              eq(runTasks.state, 'pending'),
+              inArray(runTasks.runOn, [process.role, 'any']),
+            ),
+          )
+          .orderBy(asc(runTasks.id))
+          .limit(1)
+          .for('update', { skipLocked: true })
+      )[0];
     if (!next) return null;
-    if (next.batchJobId !== null && !(await mayStartAnother(tx, next.batchJobId))) return null;
+    if (!held && next.batchJobId !== null && !(await mayStartAnother(tx, next.batchJobId))) return null;
+    if (held && !start) return held;
+    const now = new Date();
     const [task] = await tx
       .update(runTasks)
-      .set({ state: 'assigned', instanceId: instance.id, updated: new Date() })
+      .set({
+        state: start ? 'running' : 'assigned',
+        instanceId: instance.id,
+        updated: now,
+        ...(start && { start: now }),
+      })
       .where(eq(runTasks.id, next.id))
       .returning();
+    if (start && next.batchJobId !== null) await markJobRunning(tx, next.batchJobId, now);
     return task!;
   });
   if (!result) return { task: null };
-  const [job] = result.batchJobId
-    ? await db.select().from(batchJobs).where(eq(batchJobs.id, result.batchJobId))
-    : [];
+  const job = result.batchJobId ? await jobToRun(db, result.batchJobId) : undefined;
   return { task: claimed(deps, result, instance, job) };
+}
+
+/** A job with a task that runs (or ran) is running, whatever its loop has seen so far. */
+async function markJobRunning(tx: Db, jobId: number, started: Date): Promise<void> {
+  await tx
+    .update(batchJobs)
+    .set({ state: 'running', started })
+    .where(and(eq(batchJobs.id, jobId), eq(batchJobs.state, 'pending')));
 }
 
 /** Whether the job's `%N` limit lets one more of its tasks start (holding the job's row until commit). */
@@ -141,9 +180,11 @@ export async function updateRunTask(
   clusterId: number,
   taskId: number,
   body: z.infer<typeof runTaskUpdate>,
+  calling?: Instance,
 ): Promise<z.infer<typeof runTaskAnswer>> {
   const { db } = deps;
-  const reporter = body.backend_id ? (await callingInstance(db, clusterId, body.backend_id)).instance : null;
+  const reporter =
+    calling ?? (body.backend_id ? (await callingInstance(db, clusterId, body.backend_id)).instance : null);
   const task = await db.transaction(async (tx) => {
     const [task] = await tx
       .select()
@@ -172,12 +213,8 @@ export async function updateRunTask(
       })
       .where(eq(runTasks.id, task.id))
       .returning();
-    // A job with a task that runs (or ran) is running, whatever its loop has seen so far.
     if (task.batchJobId !== null && (body.state === 'running' || FINISHED.includes(body.state)))
-      await tx
-        .update(batchJobs)
-        .set({ state: 'running', started: updated!.start ?? now })
-        .where(and(eq(batchJobs.id, task.batchJobId), eq(batchJobs.state, 'pending')));
+      await markJobRunning(tx, task.batchJobId, updated!.start ?? now);
     return updated!;
   });
   // Once the job's last task has ended, the job loop looks at once (else at its next round).
@@ -189,18 +226,14 @@ export async function updateRunTask(
     await db.update(batchJobs).set({ reconcileAt: new Date() }).where(eq(batchJobs.id, task.batchJobId));
     deps.loops.wake('batch-jobs');
   }
-  const instance = task.instanceId ? await findInstance(db, task.instanceId) : null;
+  const instance =
+    task.instanceId === null
+      ? null
+      : task.instanceId === reporter?.id
+        ? reporter
+        : await findInstance(db, task.instanceId);
   return {
     ...present(task, instance),
     stop_task: FINISHED.includes(task.state) && body.state === 'running',
   };
-}
-
-async function hasUnfinished(db: Db, jobId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: runTasks.id })
-    .from(runTasks)
-    .where(and(eq(runTasks.batchJobId, jobId), inArray(runTasks.state, ['pending', 'assigned', 'running'])))
-    .limit(1);
-  return row !== undefined;
 }

@@ -54,15 +54,17 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
   if (complete.length > 0) await recordCloudSetupComplete(tx, workspaceId);
 }
 
-/** AWS can launch once its default region has a machine image (set, or found when the region was added). */
+/** AWS can launch once its default region has a machine image of either architecture (set, or found when the region was added). */
 function canLaunch(
   setups: { provider: string; settings: Record<string, unknown> }[],
   regions: { provider: string; region: string; isDefault: boolean }[],
 ): boolean {
   const aws = regions.filter((r) => r.provider === 'aws');
   const region = (aws.find((r) => r.isDefault) ?? aws[0])?.region;
-  const amis = setups.find((s) => s.provider === 'aws')?.settings.amis as Record<string, string> | undefined;
-  return !!region && !!amis?.[region];
+  const settings = setups.find((s) => s.provider === 'aws')?.settings;
+  const image = (key: 'amis' | 'arm_amis') =>
+    (settings?.[key] as Record<string, string> | undefined)?.[region ?? ''];
+  return !!region && !!(image('amis') || image('arm_amis'));
 }
 
 /**
@@ -79,16 +81,15 @@ export async function chosenBackend(
 ): Promise<{ type: string; options?: Record<string, unknown> }> {
   const workspace = await findWorkspace(db, workspaceId);
   if (!workspace || workspace.activeBackend === 'in_process') return { type: 'in_process' };
-  const [region] = await db
-    .select({ region: cloudSetupRegions.region })
+  const regions = await db
+    .select({ region: cloudSetupRegions.region, isDefault: cloudSetupRegions.isDefault })
     .from(cloudSetupRegions)
-    .where(
-      and(
-        eq(cloudSetupRegions.workspaceId, workspaceId),
-        eq(cloudSetupRegions.isDefault, true),
-        eq(cloudSetupRegions.provider, 'aws'),
-      ),
-    )
-    .limit(1);
-  return { type: workspace.activeBackend, options: { region_name: region?.region ?? null } };
+    .where(and(eq(cloudSetupRegions.workspaceId, workspaceId), eq(cloudSetupRegions.provider, 'aws')))
+    .orderBy(cloudSetupRegions.region);
+  const region = regions.find((r) => r.isDefault);
+  // Clusters may ask for any of the set-up regions (backend option `region_name`).
+  return {
+    type: workspace.activeBackend,
+    options: { region_name: region?.region ?? null, regions: regions.map((r) => r.region) },
+  };
 }

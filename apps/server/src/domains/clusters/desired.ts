@@ -112,8 +112,11 @@ export function wants(tx: Db) {
     async addProcess(
       cluster: { id: number; name: string; backendType: string },
       role: 'scheduler' | 'worker',
+      /** The cluster's run: a resumed cluster's scheduler is `<cluster>-scheduler-2`, and so on. */
+      run = 1,
     ): Promise<ClusterProcess> {
-      const name = role === 'scheduler' ? schedulerName(cluster.name) : workerName(cluster.name);
+      const scheduler = run > 1 ? `${schedulerName(cluster.name)}-${run}` : schedulerName(cluster.name);
+      const name = role === 'scheduler' ? scheduler : workerName(cluster.name);
       const [process] = await tx
         .insert(clusterProcesses)
         .values({ clusterId: cluster.id, role, name })

@@ -1,6 +1,7 @@
 import type { Backend, MachineShape } from '../../compute/backend.js';
 import { vmType } from '../../compute/vm-types.js';
 import { FieldErrors } from '../../http/errors.js';
+import { checkDisks, checkGpus, checkPlace, checkUnsupported } from './cluster-options.js';
 import type { CreateClusterBody } from './schemas.js';
 
 /**
@@ -18,6 +19,31 @@ export interface ClusterHardware {
   schedulerCores: number;
   workerOptions: Record<string, unknown>;
   machines: { scheduler: MachineShape; worker: MachineShape };
+  /** The worker types to run where the cluster's GPUs chose them (it named none). */
+  workerInstanceTypes?: string[];
+}
+
+/**
+ * The create call with the workspace's instance types filled in for a role that names none (and
+ * asks no GPU, whose types are chosen by the GPUs), so the cluster is recorded, built for and
+ * counted as the machines it launches: an arm64 default gives an arm64 cluster.
+ */
+export async function withDefaultInstanceTypes(
+  backend: Backend,
+  workspaceId: number,
+  body: CreateClusterBody,
+): Promise<CreateClusterBody> {
+  const options = (body.options ?? {}) as Record<string, unknown>;
+  const open = (role: 'worker' | 'scheduler') =>
+    !body[`${role}_instance_types`]?.length && !options[`${role}_accelerator_count`];
+  if (!backend.defaultInstanceTypes || !(open('worker') || open('scheduler'))) return body;
+  const defaults = await backend.defaultInstanceTypes(workspaceId);
+  if (!defaults) return body;
+  return {
+    ...body,
+    ...(open('worker') && defaults.worker.length && { worker_instance_types: defaults.worker }),
+    ...(open('scheduler') && defaults.scheduler.length && { scheduler_instance_types: defaults.scheduler }),
+  };
 }
 
 export const LOCAL_TYPE = 'local';
@@ -57,17 +83,14 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
   const refuse = (field: string, message: string) => {
     errors[field] = [...(errors[field] ?? []), message];
   };
-  const workerTypes = body.worker_instance_types ?? [];
+  let workerTypes = body.worker_instance_types ?? [];
   const schedulerTypes = body.scheduler_instance_types ?? [];
   const workerOptions = { ...(body.worker_options ?? {}) };
-  // Clusters run where the workspace's backend runs them: another region is refused, not ignored.
-  const region = (body.options as { region_name?: unknown } | null | undefined)?.region_name;
-  const here = backend.describeSelf().options.region_name;
-  if (typeof region === 'string' && region && typeof here === 'string' && here && region !== here)
-    refuse(
-      'options.region_name',
-      `Clusters of this workspace run in ${here}${backend.type === LOCAL_BACKEND ? " (this server's own machine)" : ', its default region'}; ${region} is not set up for them.`,
-    );
+  // Where it runs, its GPUs, disks and the rest: honoured by the backend or refused, never ignored.
+  checkPlace(backend, body, refuse);
+  const gpus = checkGpus(backend, body, refuse);
+  checkDisks(backend, body, refuse);
+  checkUnsupported(backend, body, refuse);
   const threads = workerOptions.nthreads;
   if (threads !== undefined && threads !== null && !(Number.isInteger(threads) && Number(threads) >= 1))
     refuse('worker_options.nthreads', 'A worker runs a whole number of threads, 1 or more.');
@@ -134,7 +157,9 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
     };
   }
 
-  // A cloud backend: the catalogue's types of its own cloud, in the client's order of preference.
+  // A cloud backend: the catalogue's types of its own cloud, in the client's order of preference
+  // (or, for GPUs asked without a type, those that have them).
+  if (gpus.workerTypes) workerTypes = gpus.workerTypes;
   for (const [field, types] of [
     ['worker_instance_types', workerTypes],
     ['scheduler_instance_types', schedulerTypes],
@@ -154,5 +179,6 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
     schedulerCores: Math.max(1, scheduler.cores),
     workerOptions,
     machines: { scheduler, worker },
+    ...(gpus.workerTypes && { workerInstanceTypes: gpus.workerTypes }),
   };
 }

@@ -38,7 +38,7 @@ export { instanceShouldRun } from './states.js';
 // Calls from a cluster's instances (their token, the instance calling).
 export { backendId } from './cluster-facing/schemas.js';
 export { callingInstance } from './cluster-facing/service.js';
-export { callingCluster, resolveClusterToken } from './cluster-facing/token.js';
+export { callingCluster, clusterTokenResolver } from './cluster-facing/token.js';
 
 // Staff's list of failed clusters; output filestores of a cluster.
 export { listAttentionClusters } from './staff-seen.js';

@@ -15,7 +15,8 @@ import { setInstanceState, setProcessState } from './transitions.js';
  * What instances report of themselves (the agent's phone-home calls): an instance's and a
  * process's own state, the scheduler's address — observations the reconciler acts on at once, so
  * every change wakes it. A scheduler that asks for its cluster to stop (idle timeout, no client)
- * changes the cluster's desire, like any other request.
+ * changes the cluster's desire, like any other request (to pause, for a cluster made with
+ * `pause_on_exit`).
  */
 
 export async function reportInstance(
@@ -66,10 +67,20 @@ export async function reportProcess(
       })
       .where(eq(clusters.id, process.clusterId));
   }
-  const changed = report.state
-    ? await setProcessState(db, process, report.state, report.reason ?? '', address ? { address } : {})
-    : false;
+  // A report that says again what is recorded (agents repeat theirs after an outage) writes nothing.
+  const news = report.state !== process.state || (!!address && address !== process.address);
+  const changed =
+    report.state && news
+      ? await setProcessState(db, process, report.state, report.reason ?? '', address ? { address } : {})
+      : false;
   const stopReason = process.role === 'scheduler' ? report.stopClusterReason : undefined;
-  if (stopReason) await desire(deps, (_tx, want) => want.stop(process.clusterId, 'stopped', stopReason));
-  else if (changed) await lookAt(deps, process.clusterId);
+  if (stopReason) {
+    // `pause_on_exit`: a cluster that ends by itself (idle, no client) pauses instead, to be resumed by name.
+    const [cluster] = await db
+      .select({ pauseOnExit: clusters.pauseOnExit })
+      .from(clusters)
+      .where(eq(clusters.id, process.clusterId));
+    const end = cluster?.pauseOnExit ? 'paused' : 'stopped';
+    await desire(deps, (_tx, want) => want.stop(process.clusterId, end, stopReason));
+  } else if (changed) await lookAt(deps, process.clusterId);
 }

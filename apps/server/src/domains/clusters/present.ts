@@ -15,6 +15,7 @@ import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { usernamesOf } from '../identity/index.js';
 import { aliasNameOf } from '../software/index.js';
 import { dashboardLink } from './dashboards/passes.js';
+import { firewallOf } from './firewall-spec.js';
 import { jupyterLink } from './notebooks/jupyter.js';
 import type {
   clusterDetailsSchema,
@@ -165,6 +166,7 @@ export async function presentDetails(
       tls_key: secrets.decrypt(cluster.tlsKeyBox),
       region_name: place.region,
       zone_name: place.zone,
+      firewall_spec: firewallOf(cluster.options) ?? null,
     },
     cluster_infra: {
       // A cloud VM's public address (from the cloud) is how a client outside its network reaches it.

@@ -154,6 +154,12 @@ export const clusterDetailsSchema = clusterSummarySchema.extend({
     tls_key: z.string(),
     region_name: z.string(),
     zone_name: z.string().nullable(),
+    firewall_spec: z
+      .object({ ingress: z.array(z.object({ ports: z.array(z.number().int()), cidr: z.string() })) })
+      .nullable()
+      .describe(
+        "The cluster's own firewall (vm_aws): the ports open to each CIDR; null: the workspace's network only.",
+      ),
   }),
   cluster_infra: z.object({
     give_scheduler_public_ip: z.boolean(),

@@ -12,7 +12,7 @@ import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound }
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
 import { attachStores } from './filestores/service.js';
-import { clusterHardware } from './hardware.js';
+import { clusterHardware, withDefaultInstanceTypes } from './hardware.js';
 import {
   assertWithinCoreLimit,
   assertWithinNodeLimit,
@@ -61,20 +61,26 @@ export interface CreateOptions {
 export async function createCluster(
   deps: ClusterDeps,
   access: WorkspaceAccess,
-  body: CreateClusterBody,
+  asked: CreateClusterBody,
   options: CreateOptions = {},
 ) {
   const { db } = deps;
   const { user } = access;
   assertMayCreate(access);
-  const schedulerOptions = body.scheduler_options ?? {};
+  const schedulerOptions = asked.scheduler_options ?? {};
   const idle = schedulerOptions.idle_timeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
   const idleTimeoutSeconds = parseDurationSeconds(idle);
   if (idleTimeoutSeconds === null) throw badRequest(`"${String(idle)}" is not a valid idle_timeout.`);
-  const desiredWorkers = body.workers ?? DEFAULT_WORKERS;
+  const desiredWorkers = asked.workers ?? DEFAULT_WORKERS;
   const backend = await deps.backends.forWorkspace(access.workspace.id);
+  // A role naming no instance type runs the workspace's (what it launches is what it records).
+  const typed = await withDefaultInstanceTypes(backend, access.workspace.id, asked);
   // What the cluster asked of the machines, refused (400 naming the field) where the backend cannot give it.
-  const hardware = clusterHardware(backend, body);
+  const hardware = clusterHardware(backend, typed);
+  // GPUs asked without an instance type chose the types that have them.
+  const body = hardware.workerInstanceTypes
+    ? { ...typed, worker_instance_types: hardware.workerInstanceTypes }
+    : typed;
   const { workerOptions, workerCores: cores } = hardware;
 
   await deps.clusterPorts.assertMayStart(db, access.workspace, user.id);
@@ -114,10 +120,13 @@ export async function createCluster(
     );
     await assertWithinNodeLimit(tx, access.organization, 1 + desiredWorkers);
     await assertWithinSpotArmLimits(tx, access.organization, kindsOf(machines, desiredWorkers, true));
-    const software = await buildForCluster(tx, access.workspace.id, backend.type, {
-      id: body.env_id,
-      name: body.env_name,
-    });
+    const software = await buildForCluster(
+      tx,
+      access.workspace.id,
+      backend,
+      { id: body.env_id, name: body.env_name },
+      [machines.workerArch, machines.schedulerArch],
+    );
     const token = randomHex(32);
     const now = new Date();
     const tls = clusterCertificate();

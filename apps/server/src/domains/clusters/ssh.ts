@@ -9,9 +9,6 @@ const NO_SSH: Record<string, string> = {
   in_process:
     'Instances of this Cumulus server are local processes on its own machine (backend in_process): ' +
     'no SSH server runs on them, so this key opens nothing.',
-  vm_aws:
-    'Instances of this Cumulus server are EC2 machines (backend vm_aws) that get no SSH key and whose ' +
-    'security group keeps port 22 closed, so this key opens nothing.',
 };
 const REACH_INSTEAD =
   ' Reach the cluster through Dask (details: scheduler address, tls_cert, tls_key), its logs and its dashboard instead.';

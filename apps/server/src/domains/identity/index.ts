@@ -6,6 +6,7 @@
 
 // Routes.
 export { registerProviderRoutes } from './sign-in/routes.js';
+export { registerOrganizationSsoRoutes } from './sign-in/organization-routes.js';
 export { registerAuthRoutes } from './auth/routes.js';
 export { registerGroupRoutes } from './groups/routes.js';
 export { registerInteractionRoutes } from './interactions/routes.js';

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { agentBundle } from '../../compute/agent-bundle.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
 import { ApiError, badRequest } from '../../http/errors.js';
@@ -74,6 +75,22 @@ export function registerBuildFacingRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => builds.specFor(deps, callingBuild(request), wheelUrl),
+  );
+
+  app.get(
+    `${facing}/agent.tar.gz`,
+    {
+      config: software,
+      schema: {
+        tags,
+        description:
+          'The build agent (the `cumulus` Python package) as a gzip tar archive: what a build machine fetches at boot to run `python -m cumulus.agent.build`.',
+      },
+    },
+    async (request, reply) => {
+      callingBuild(request);
+      return reply.type('application/gzip').send(await agentBundle());
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Backend } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { softwareAliases, softwareBuilds, softwareSpecs } from '../../db/schema/index.js';
@@ -10,14 +10,40 @@ import { fieldError } from '../../http/errors.js';
  */
 
 /**
- * The build a cluster of this alias runs: the latest build of its latest spec. An archived one is
- * restored from its lockfile first (a new build, queued): answers whether one was queued.
+ * The architectures a cluster's environment is built for: each of its machines' where the
+ * backend's builds are per architecture (vm_aws: compiled packages are), else one build for all.
+ */
+const buildArchitectures = (backend: Pick<Backend, 'builder'>, architectures: readonly string[]) =>
+  backend.builder?.perArchitecture ? [...new Set(architectures.filter((a) => a !== ''))] : [null];
+
+/** A spec's latest build (of that architecture; null: of any). */
+export async function latestBuildOf(tx: Db, specId: number, architecture: string | null) {
+  const [build] = await tx
+    .select()
+    .from(softwareBuilds)
+    .where(
+      and(
+        eq(softwareBuilds.specId, specId),
+        architecture === null ? undefined : eq(softwareBuilds.architecture, architecture),
+      ),
+    )
+    .orderBy(desc(softwareBuilds.id))
+    .limit(1);
+  return build;
+}
+
+/**
+ * The build a cluster of this alias runs: the latest build of its latest spec (of each of the
+ * cluster's architectures where builds are per architecture, the first one's answered). One that
+ * is archived is restored from its lockfile first, and an architecture with no build yet gets
+ * one (a new build, queued): answers whether one was queued.
  */
 export async function buildForCluster(
   tx: Db,
   workspaceId: number,
-  backendType: string,
+  backend: Pick<Backend, 'type' | 'builder'>,
   key: { id?: number | null | undefined; name?: string | null | undefined },
+  architectures: readonly string[] = [],
 ): Promise<{ buildId: number; queued: boolean } | null> {
   if (key.id == null && !key.name) return null;
   const field = key.id != null ? 'env_id' : 'env_name';
@@ -31,21 +57,67 @@ export async function buildForCluster(
       ),
     );
   if (!alias) throw fieldError(field, `No software environment ${key.id ?? key.name} in this workspace.`);
-  const [latest] = await tx
-    .select({ spec: softwareSpecs, build: softwareBuilds })
+  const [spec] = await tx
+    .select()
     .from(softwareSpecs)
-    .leftJoin(softwareBuilds, eq(softwareBuilds.specId, softwareSpecs.id))
     .where(eq(softwareSpecs.aliasId, alias.id))
-    .orderBy(desc(softwareSpecs.id), desc(softwareBuilds.id))
+    .orderBy(desc(softwareSpecs.id))
     .limit(1);
-  if (!latest?.build) throw fieldError(field, `Software environment ${alias.name} has no build yet.`);
-  const build = latest.build;
-  if (!build.archivedAt) return { buildId: build.id, queued: false };
-  const [restored] = await tx
-    .insert(softwareBuilds)
-    .values({ specId: latest.spec.id, workspaceId, backendType, fromLockfile: build.lockfile })
-    .returning({ id: softwareBuilds.id });
-  return { buildId: restored!.id, queued: true };
+  const noBuild = () => fieldError(field, `Software environment ${alias.name} has no build yet.`);
+  if (!spec) throw noBuild();
+  let first: number | null = null;
+  let queued = false;
+  for (const architecture of buildArchitectures(backend, architectures)) {
+    const build = await latestBuildOf(tx, spec.id, architecture);
+    if (!build && architecture === null) throw noBuild();
+    let id = build?.id;
+    if (!build || build.archivedAt) {
+      const [made] = await tx
+        .insert(softwareBuilds)
+        .values({
+          specId: spec.id,
+          workspaceId,
+          backendType: backend.type,
+          architecture: architecture ?? build?.architecture ?? spec.architecture,
+          // An archived build is restored exactly; another architecture resolves the spec afresh.
+          fromLockfile: build?.lockfile ?? null,
+        })
+        .returning({ id: softwareBuilds.id });
+      id = made!.id;
+      queued = true;
+    }
+    first ??= id!;
+  }
+  return first === null ? null : { buildId: first, queued };
+}
+
+/**
+ * The build of `architecture` a cluster whose environment is `buildId` runs there: that build
+ * itself, or where builds are per architecture and it is of another, the same spec's build of
+ * that architecture (a built one first, else the latest). Null: that architecture has none.
+ */
+export async function buildOfArchitecture(
+  db: Db,
+  backend: Pick<Backend, 'builder'>,
+  buildId: number,
+  architecture: string | null,
+): Promise<number | null> {
+  if (!backend.builder?.perArchitecture || !architecture) return buildId;
+  const [own] = await db
+    .select({ specId: softwareBuilds.specId, architecture: softwareBuilds.architecture })
+    .from(softwareBuilds)
+    .where(eq(softwareBuilds.id, buildId));
+  if (!own || own.architecture === architecture) return buildId;
+  const [sibling] = await db
+    .select({ id: softwareBuilds.id })
+    .from(softwareBuilds)
+    .where(and(eq(softwareBuilds.specId, own.specId), eq(softwareBuilds.architecture, architecture)))
+    .orderBy(
+      desc(sql`${softwareBuilds.state} = 'built' and ${softwareBuilds.archivedAt} is null`),
+      desc(softwareBuilds.id),
+    )
+    .limit(1);
+  return sibling?.id ?? null;
 }
 
 export type Readiness =
@@ -86,11 +158,64 @@ export async function environmentReadiness(db: Db, buildId: number): Promise<Rea
   }
 }
 
-/** The interpreter the cluster's Dask runs with; null: the backend's own. */
+/**
+ * Whether a cluster's environment is ready on each of its machines' architectures (where builds
+ * are per architecture): the first failure, else the first still building, else ready.
+ */
+export async function clusterEnvironmentReadiness(
+  db: Db,
+  backend: Pick<Backend, 'builder'>,
+  buildId: number,
+  architectures: readonly string[],
+): Promise<Readiness> {
+  const answers: Readiness[] = [];
+  for (const architecture of buildArchitectures(backend, architectures)) {
+    const id = await buildOfArchitecture(db, backend, buildId, architecture);
+    answers.push(
+      id === null
+        ? {
+            ready: false,
+            failed: true,
+            reason: `Software environment ${(await aliasNameOf(db, buildId)) ?? buildId} has no ${architecture} build: create the cluster again to build one.`,
+          }
+        : await environmentReadiness(db, id),
+    );
+  }
+  return (
+    answers.find((a) => !a.ready && a.failed) ??
+    answers.find((a) => !a.ready) ??
+    answers[0] ??
+    (await environmentReadiness(db, buildId))
+  );
+}
+
+/** The interpreter the cluster's Dask runs with; null: the backend's own (or the one it unpacks). */
 export async function pythonFor(db: Db, backend: Backend, buildId: number | null): Promise<string | null> {
-  if (buildId === null || !backend.builder) return null;
+  if (buildId === null || !backend.builder || backend.builder.unpackedAtBoot) return null;
   const readiness = await environmentReadiness(db, buildId);
   return readiness.ready && readiness.location ? backend.builder.pythonOf(readiness.location) : null;
+}
+
+/**
+ * The archive a cluster's instances unpack at boot, where its backend's environments are archives
+ * (vm_aws): its file here and its content hash (the lockfile's SHA-256), which names the unpacked
+ * copy on the machine. Null: none (no environment, or the backend points `python` into one).
+ */
+export async function environmentArchiveFor(
+  db: Db,
+  backend: Backend,
+  clusterBuildId: number | null,
+  /** The machine's (x86_64, aarch64): where builds are per architecture, the archive of its build. */
+  architecture: string | null = null,
+): Promise<{ path: string; key: string } | null> {
+  if (clusterBuildId === null || !backend.builder?.unpackedAtBoot) return null;
+  const buildId = await buildOfArchitecture(db, backend, clusterBuildId, architecture);
+  if (buildId === null) return null;
+  const [build] = await db
+    .select({ location: softwareBuilds.location, hash: softwareBuilds.lockfileHash })
+    .from(softwareBuilds)
+    .where(and(eq(softwareBuilds.id, buildId), eq(softwareBuilds.state, 'built')));
+  return build?.location && build.hash ? { path: build.location, key: build.hash } : null;
 }
 
 /** The alias name a cluster's build belongs to (the details' `senv_alias`). */

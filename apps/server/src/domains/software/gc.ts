@@ -6,10 +6,22 @@ import type { Backends } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { softwareBuilds } from '../../db/schema/index.js';
 
-/** The latest build of the latest spec of every alias: what each alias uses now. */
-const latestOfAliases = sql`select distinct on (s.alias_id) b.id from software_specs s
+/**
+ * The latest build of the latest spec of every alias, per architecture (vm_aws builds one per
+ * architecture its clusters run): what each alias uses now.
+ */
+const latestOfAliases = sql`select distinct on (s.alias_id, b.architecture) b.id from software_specs s
     join software_builds b on b.spec_id = s.id and b.state = 'built'
-    order by s.alias_id, s.id desc, b.id desc`;
+    order by s.alias_id, b.architecture, s.id desc, b.id desc`;
+
+/** The latest built build per architecture of the specs of these builds: what a cluster of two architectures also runs. */
+const otherArchitectures = (ids: number[]) => sql`select distinct on (b.spec_id, b.architecture) b.id
+    from software_builds b where b.state = 'built' and b.spec_id in
+      (select spec_id from software_builds where id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}))
+    order by b.spec_id, b.architecture, b.id desc`;
 
 /**
  * Garbage collection: built environments no alias and no cluster uses any more and older than the retention lose
@@ -31,11 +43,16 @@ export async function collectEnvironments(
   const builder = backends.standard().builder;
   if (!builder) return 0;
   const cutoff = new Date(Date.now() - options.retentionMs);
-  const latest = await db.execute<{ id: number }>(latestOfAliases);
+  const ids = async (query: ReturnType<typeof sql>) =>
+    ((await db.execute<{ id: number }>(query)) as unknown as { rows: { id: number }[] }).rows.map((r) =>
+      Number(r.id),
+    );
+  const ofClusters = await options.buildsOfClusters();
   const usedIds = [
     ...new Set([
-      ...(latest as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id)),
-      ...(await options.buildsOfClusters()),
+      ...(await ids(latestOfAliases)),
+      ...ofClusters,
+      ...(ofClusters.length ? await ids(otherArchitectures(ofClusters)) : []),
     ]),
   ];
   const usedLocations = new Set(
@@ -80,7 +97,8 @@ export async function collectEnvironments(
     ),
   );
   for (const name of await readdir(root).catch(() => [] as string[])) {
-    if (name.startsWith('.')) continue;
+    // Build machines' archives (remote builds) go with their builds above, not as a directory.
+    if (name.startsWith('.') || name === 'archives') continue;
     const location = path.join(root, name);
     if (!known.has(location)) {
       await builder.remove(location);

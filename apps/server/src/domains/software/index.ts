@@ -17,4 +17,11 @@ export { collectEnvironments } from './gc.js';
 
 // What clusters need of environments.
 export { DEFAULT_ENVIRONMENT, defaultEnvironmentBuild } from './default-environment.js';
-export { aliasNameOf, buildForCluster, environmentReadiness, pythonFor } from './for-clusters.js';
+export {
+  aliasNameOf,
+  buildForCluster,
+  clusterEnvironmentReadiness,
+  environmentArchiveFor,
+  environmentReadiness,
+  pythonFor,
+} from './for-clusters.js';

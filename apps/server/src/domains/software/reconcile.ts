@@ -88,7 +88,11 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
     const backend = await ctx.backends.forWorkspace(build.workspaceId);
     if (!backend.builder)
       throw new BackendError(`The ${backend.type} backend cannot build software environments.`, false);
-    const request = await buildRequest(ctx, buildId, spec, build.fromLockfile);
+    const request = {
+      ...(await buildRequest(ctx, buildId, spec, build.fromLockfile)),
+      workspaceId: build.workspaceId,
+      architecture: build.architecture,
+    };
     const deadline = AbortSignal.timeout(BUILD_TIMEOUT_MS);
     const io = { log: (line: string) => logs.add(line), signal: AbortSignal.any([signal, deadline]), remote };
     const fallback = await withoutDashboard(ctx.db, backend.builder, spec, request);
@@ -124,7 +128,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
         ended: new Date(),
       })
       .where(eq(softwareBuilds.id, buildId));
-    await ctx.buildEnded(buildId);
+    await buildEnded(ctx, buildId);
     return null;
   } catch (err) {
     if (signal.aborted || (err instanceof BackendError && err.retryable)) {
@@ -140,9 +144,23 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       .update(softwareBuilds)
       .set({ state: 'error', reason: reason.slice(0, 4000), ended: new Date() })
       .where(eq(softwareBuilds.id, buildId));
-    await ctx.buildEnded(buildId);
+    await buildEnded(ctx, buildId);
     return null;
   }
+}
+
+/**
+ * The clusters waiting for this build look again: those that run it, and those that run a build
+ * of the same spec for another architecture (a cluster of two architectures waits for both).
+ */
+async function buildEnded(ctx: BuildLoopContext, buildId: number): Promise<void> {
+  const siblings = await ctx.db
+    .select({ id: softwareBuilds.id })
+    .from(softwareBuilds)
+    .where(
+      sql`${softwareBuilds.specId} = (select spec_id from software_builds where id = ${buildId}) and ${softwareBuilds.architecture} <> (select architecture from software_builds where id = ${buildId})`,
+    );
+  for (const id of [buildId, ...siblings.map((b) => b.id)]) await ctx.buildEnded(id);
 }
 
 /**

@@ -114,7 +114,9 @@ export async function downloadable(
     if (!wheel) throw notFound('This build installs no such file.');
     return { path: wheel.path, name: wheel.fileName, type: 'application/octet-stream' };
   }
-  const archive = build.report?.archive;
+  // A cloud builder keeps a built archive under its content hash (remote-builder.ts).
+  const archive =
+    build.state === 'built' && build.location?.endsWith('.tar.gz') ? build.location : build.report?.archive;
   if (!archive) throw notFound('This build has uploaded no environment archive.');
   return { path: archive, name: `build-${buildId}.tar.gz`, type: 'application/gzip' };
 }

@@ -12,6 +12,7 @@ import {
 import type { Deps } from '../../deps.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../identity/index.js';
+import { latestBuildOf } from './for-clusters.js';
 import type { CreateSpecBody } from './schemas.js';
 
 /** Package-synced environments are named after their content (the console shows them as synced). */
@@ -68,12 +69,12 @@ export async function createSpec(
               .values(specRow(alias!.id, access.workspace.id, user.id, md5, packages, body))
               .returning()
           )[0]!;
-    const [build] = await tx
-      .select()
-      .from(softwareBuilds)
-      .where(eq(softwareBuilds.specId, spec.id))
-      .orderBy(desc(softwareBuilds.id))
-      .limit(1);
+    // Where builds are per architecture (vm_aws), the spec's build for the architecture asked.
+    const build = await latestBuildOf(
+      tx,
+      spec.id,
+      backend.builder?.perArchitecture ? body.architecture : null,
+    );
     const keep = build && build.state !== 'error' && !body.force_rebuild;
     if (keep && !build.archivedAt) return { alias: alias!, queued: false };
     await tx.insert(softwareBuilds).values({
@@ -81,6 +82,7 @@ export async function createSpec(
       workspaceId: access.workspace.id,
       backendType: backend.type,
       regionName: body.region_name ?? null,
+      architecture: body.architecture,
       // An archived build is restored exactly, from its lockfile.
       fromLockfile: keep ? build.lockfile : null,
     });

@@ -10,6 +10,7 @@ export const organizationKeys = {
   workspaces: (id: number) => [...organizationKeys.organization(id), 'workspaces'] as const,
   members: (id: number) => [...organizationKeys.organization(id), 'members'] as const,
   invites: (id: number) => [...organizationKeys.organization(id), 'invites'] as const,
+  sso: (id: number) => [...organizationKeys.organization(id), 'sso'] as const,
   membership: (id: number) => [...organizationKeys.all, 'membership', id] as const,
   invite: (id: number) => [...organizationKeys.all, 'invite', id] as const,
   /** An invitation as its mailed link's token shows it (no session needed). */

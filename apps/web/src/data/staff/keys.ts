@@ -10,6 +10,7 @@ export const staffKeys = {
   attention: () => [...staffKeys.all, 'clusters'] as const,
   attentionList: (query: { seen: boolean; offset: number; limit: number }) =>
     [...staffKeys.attention(), query] as const,
+  ssoDomains: () => [...staffKeys.all, 'sso-domains'] as const,
   emails: (query: { offset: number; limit: number }) => [...staffKeys.all, 'emails', query] as const,
   interactions: (query: UserInteractionsQuery) => [...staffKeys.all, 'interactions', query] as const,
   interactionsHello: () => [...staffKeys.all, 'interactions-hello'] as const,

@@ -53,7 +53,9 @@ export function LoginPage() {
       ? notConfiguredMessage(providerName)
       : params.get('sso') === 'unreachable'
         ? `Cumulus could not reach ${providerName}. Try again in a moment.`
-        : null;
+        : params.get('sso') === 'no-connection'
+          ? `No organization has set up single sign-on for ${params.get('email') ?? 'that address'}. Sign in with your password, or ask your organization admin.`
+          : null;
   const form = useZodForm(loginSchema, {
     mode: 'onChange',
     defaultValues: { usernameOrEmail: '', password: '' },
@@ -73,10 +75,17 @@ export function LoginPage() {
     ),
   );
 
+  // The typed work email (if it is one) names the organization whose own connection signs it in.
+  function ssoWithEmail() {
+    storeReturnTo(returnToParam(params));
+    const typed = form.getValues('usernameOrEmail').trim();
+    navigate(typed.includes('@') ? `${paths.workos}?email=${encodeURIComponent(typed)}` : paths.workos);
+  }
+
   function continueWith(provider: Provider) {
     storeReturnTo(returnToParam(params));
     // SSO goes through the console's /workos route, which sends the browser to the server's login path.
-    if (provider.id === 'sso') navigate(paths.workos);
+    if (provider.id === 'sso') ssoWithEmail();
     else window.location.assign(provider.authorizeUrl);
   }
 
@@ -131,6 +140,14 @@ export function LoginPage() {
           {failure ? (
             <>
               {failure.message}
+              {failure.ssoLink ? (
+                <>
+                  {' '}
+                  <button type="button" className="underline" onClick={ssoWithEmail}>
+                    Continue with SSO
+                  </button>
+                </>
+              ) : null}
               {failure.resendLink ? (
                 <>
                   {' '}
@@ -166,6 +183,14 @@ export function LoginPage() {
           Sign in
         </SubmitButton>
       </form>
+      {providers.some((p) => p.id === 'sso') ? null : (
+        <p className="text-muted-foreground text-center text-sm">
+          Your organization uses single sign-on?{' '}
+          <button type="button" className="text-primary hover:underline" onClick={ssoWithEmail}>
+            Use SSO with the work email above
+          </button>
+        </p>
+      )}
       <p className="text-muted-foreground text-center text-sm">
         New to Cumulus?{' '}
         <Link

@@ -6,12 +6,15 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { FormAlert } from '@/components/form-alert';
 import { Button } from '@/components/ui/button';
+import { useMailIdentityLinkMutation } from '@/data/auth/identity-link-mutations';
 import { type CallbackAnswer, useProviderTokenMutation } from '@/data/auth/provider-token-mutation';
 import { useSsoTokenMutation } from '@/data/auth/sso-token-mutation';
 import { useDeploymentQuery } from '@/data/deployment/deployment-query';
+import { EmailLinkButton, LinkMailed } from '@/features/auth/link-identity';
 import { providerFailure } from '@/features/auth/messages';
 import { isOAuthProvider, OAUTH_PROVIDERS } from '@/features/auth/providers';
 import { useLinks } from '@/hooks/use-links';
+import { isApiError } from '@/lib/api/errors';
 import { paths } from '@/lib/paths';
 import { takeReturnTo } from '@/lib/return-to';
 
@@ -36,6 +39,7 @@ function CallbackScreen<Answer, V>({
   const iss = params.get('iss');
   const started = React.useRef(false);
   const { supportEmail } = useLinks();
+  const mailLink = useMailIdentityLinkMutation();
 
   React.useEffect(() => {
     if (started.current || !code) return;
@@ -46,6 +50,7 @@ function CallbackScreen<Answer, V>({
     });
   }, [code, state, iss, exchange, variables, navigate, params]);
 
+  if (mailLink.isSuccess) return <LinkMailed detail={mailLink.data.detail} />;
   if (!code || exchange.isError) {
     const failure = providerFailure(exchange.error, name, supportEmail);
     return (
@@ -66,6 +71,9 @@ function CallbackScreen<Answer, V>({
             <KeyRoundIcon aria-hidden="true" />
             Sign in with SSO
           </Button>
+        ) : null}
+        {isApiError(exchange.error) && exchange.error.body?.code === 'IDENTITY_LINK_REQUIRED' ? (
+          <EmailLinkButton send={mailLink} />
         ) : null}
       </AuthCard>
     );

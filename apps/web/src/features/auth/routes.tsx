@@ -40,6 +40,10 @@ export const authRoutes: RouteObject[] = [
     ...lazyPage(() => import('@/features/auth/ProviderCallbackPage'), 'OAuthCallbackPage'),
   },
   {
+    path: '/link-identity/:token',
+    ...lazyPage(() => import('@/features/auth/link-identity'), 'LinkIdentityPage'),
+  },
+  {
     path: paths.workos,
     ...lazyPage(() => import('@/features/auth/WorkosRedirectPage'), 'WorkosRedirectPage'),
   },

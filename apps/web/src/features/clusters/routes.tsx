@@ -46,6 +46,10 @@ export const clustersRoutes: RouteObject[] = [
         ...lazyPage(() => import('@/features/clusters/cluster/metrics-tab'), 'ClusterMetricsTab'),
       },
       {
+        path: 'analytics',
+        ...lazyPage(() => import('@/features/clusters/cluster/analytics-tab'), 'ClusterAnalyticsTab'),
+      },
+      {
         path: 'events',
         ...lazyPage(() => import('@/features/clusters/cluster/events-tab'), 'ClusterEventsTab'),
       },

@@ -8,6 +8,7 @@ import { useAwsRegionsQuery } from '@/data/cloud/aws-setup';
 import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
 import { useWorkspaceBackendQuery } from '@/data/cloud/workspace-backend-query';
 import { AwsCredentialsCard } from '@/features/setup/aws-credentials-card';
+import { AwsDataAccessCard } from '@/features/setup/aws-data-access-card';
 import { AwsNetworkCard } from '@/features/setup/aws-network-card';
 import { AwsSettingsCard } from '@/features/setup/aws-settings-card';
 import { AzureCredentialsCard, GcpCredentialsCard } from '@/features/setup/other-cloud-cards';
@@ -100,7 +101,10 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
           <AwsCredentialsCard account={slug} isAdmin={isAdmin} />
           <AwsNetworkCard account={slug} enabled={isAdmin && (credentials.data?.configured ?? false)} />
           {regions.data?.regions.length ? (
-            <AwsSettingsCard account={slug} region={home?.region ?? null} isAdmin={isAdmin} />
+            <>
+              <AwsSettingsCard account={slug} region={home?.region ?? null} isAdmin={isAdmin} />
+              <AwsDataAccessCard account={slug} isAdmin={isAdmin} />
+            </>
           ) : null}
         </TabsContent>
         <TabsContent value="gcp">

@@ -55,12 +55,19 @@ export function AwsNetworkCard({ account, enabled }: { account: string; enabled:
                 {r.default ? ' (default)' : ''} · <span className="font-mono break-all">{r.vpcId}</span> ·{' '}
                 {r.subnetIds.length} subnet{r.subnetIds.length === 1 ? '' : 's'} ·{' '}
                 <span className="font-mono">{r.securityGroupId}</span>
-                {r.amiId ? (
-                  <>
-                    {' '}
-                    · <span className="font-mono">{r.amiId}</span>
-                  </>
-                ) : null}
+                {[
+                  ['', r.amiId],
+                  ['arm64 ', r.armAmiId],
+                  ['GPU ', r.gpuAmiId],
+                ].map(([label, image]) =>
+                  image ? (
+                    <React.Fragment key={label}>
+                      {' '}
+                      · {label}
+                      <span className="font-mono">{image}</span>
+                    </React.Fragment>
+                  ) : null,
+                )}
               </li>
             ))}
           </ul>

@@ -1,14 +1,16 @@
 import * as React from 'react';
 
-import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
-import { SubmitButton } from '@/components/submit-button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
-import { type AwsSettings, useAwsSettingsQuery, usePatchAwsSettingsMutation } from '@/data/cloud/aws-setup';
-import { setupError, typeList } from '@/features/setup/messages';
+import type { AwsSettings } from '@/data/cloud/aws-setup';
+import {
+  AwsSettingsFormCard,
+  type AwsSettingsPatch,
+  WithAwsSettings,
+} from '@/features/setup/aws-settings-form';
+import { typeList } from '@/features/setup/messages';
 
 /** Step 3 of AWS: what clusters get by default. */
 export function AwsSettingsCard({
@@ -20,19 +22,12 @@ export function AwsSettingsCard({
   region: string | null;
   isAdmin: boolean;
 }) {
-  const settings = useAwsSettingsQuery(account);
-  // Here, not in the form: saving gives the form new settings (and a new key), the outcome stays.
-  const patch = usePatchAwsSettingsMutation();
-  if (!settings.data) return null;
   return (
-    <SettingsForm
-      key={JSON.stringify(settings.data)}
-      account={account}
-      region={region}
-      settings={settings.data}
-      isAdmin={isAdmin}
-      patch={patch}
-    />
+    <WithAwsSettings account={account} keyOf={(settings) => settings}>
+      {(settings, patch) => (
+        <SettingsForm account={account} region={region} settings={settings} isAdmin={isAdmin} patch={patch} />
+      )}
+    </WithAwsSettings>
   );
 }
 
@@ -47,7 +42,7 @@ function SettingsForm({
   region: string | null;
   settings: AwsSettings;
   isAdmin: boolean;
-  patch: ReturnType<typeof usePatchAwsSettingsMutation>;
+  patch: AwsSettingsPatch;
 }) {
   const [workers, setWorkers] = React.useState(settings.workerInstanceTypes.join(', '));
   const [scheduler, setScheduler] = React.useState(settings.schedulerInstanceTypes.join(', '));
@@ -56,91 +51,107 @@ function SettingsForm({
   const [disk, setDisk] = React.useState(String(settings.diskSizeGib));
   const amis = settings.amis as Record<string, string>;
   const [ami, setAmi] = React.useState(region ? (amis[region] ?? '') : '');
+  const [armAmi, setArmAmi] = React.useState(imageIn(settings.armAmis, region));
+  const [gpuAmi, setGpuAmi] = React.useState(imageIn(settings.gpuAmis, region));
   const [cidr, setCidr] = React.useState(settings.allowedCidr);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>3. Cluster settings</CardTitle>
-        <CardDescription>
-          Defaults for new clusters; a cluster may ask for its own instance types.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            patch.mutate({
-              account,
-              body: {
-                worker_instance_types: typeList(workers),
-                scheduler_instance_types: typeList(scheduler),
-                spot,
-                spot_on_demand_fallback: fallback,
-                disk_size_gib: Number(disk),
-                ...(region && ami.trim() && { amis: { ...amis, [region]: ami.trim() } }),
-                allowed_cidr: cidr.trim(),
-              },
-            });
-          }}
-        >
-          <FormAlert>{setupError(patch.error)}</FormAlert>
-          <fieldset disabled={!isAdmin} className="grid gap-4">
-            <div className="grid gap-4 sm:grid-cols-2">
-              <FormField label="Worker instance types" description="First with capacity wins.">
-                <Input className="font-mono" value={workers} onChange={(e) => setWorkers(e.target.value)} />
-              </FormField>
-              <FormField label="Scheduler instance types">
-                <Input
-                  className="font-mono"
-                  value={scheduler}
-                  onChange={(e) => setScheduler(e.target.value)}
-                />
-              </FormField>
-              <FormField label="Disk size (GiB)">
-                <Input inputMode="numeric" value={disk} onChange={(e) => setDisk(e.target.value)} />
-              </FormField>
-              <FormField
-                label={`Machine image${region ? ` in ${region}` : ''}`}
-                description="An AMI with python3 and distributed."
-              >
-                <Input
-                  className="font-mono"
-                  placeholder="ami-0123456789abcdef0"
-                  value={ami}
-                  onChange={(e) => setAmi(e.target.value)}
-                />
-              </FormField>
-              <FormField label="Allowed CIDR">
-                <Input className="font-mono" value={cidr} onChange={(e) => setCidr(e.target.value)} />
-              </FormField>
-            </div>
-            <div className="flex flex-wrap gap-6">
-              <Label className="flex items-center gap-2 font-normal">
-                <Switch checked={spot} onCheckedChange={setSpot} />
-                Spot workers
-              </Label>
-              <Label className="flex items-center gap-2 font-normal">
-                <Switch checked={fallback} onCheckedChange={setFallback} disabled={!spot} />
-                On demand when spot capacity is short
-              </Label>
-            </div>
-            {isAdmin ? (
-              <div className="flex flex-wrap items-center gap-3">
-                <SubmitButton pending={patch.isPending} className="w-auto">
-                  Save settings
-                </SubmitButton>
-                {patch.isSuccess ? (
-                  <span className="text-muted-foreground text-sm" role="status">
-                    Settings saved
-                  </span>
-                ) : null}
-              </div>
-            ) : null}
-          </fieldset>
-        </form>
-      </CardContent>
-    </Card>
+    <AwsSettingsFormCard
+      title="3. Cluster settings"
+      description="Defaults for new clusters; a cluster may ask for its own instance types."
+      patch={patch}
+      isAdmin={isAdmin}
+      saveLabel="Save settings"
+      savedLabel="Settings saved"
+      onSubmit={() =>
+        patch.mutate({
+          account,
+          body: {
+            worker_instance_types: typeList(workers),
+            scheduler_instance_types: typeList(scheduler),
+            spot,
+            spot_on_demand_fallback: fallback,
+            disk_size_gib: Number(disk),
+            ...(region && ami.trim() && { amis: { ...amis, [region]: ami.trim() } }),
+            ...(region && {
+              arm_amis: withImage(settings.armAmis, region, armAmi),
+              gpu_amis: withImage(settings.gpuAmis, region, gpuAmi),
+            }),
+            allowed_cidr: cidr.trim(),
+          },
+        })
+      }
+    >
+      <fieldset disabled={!isAdmin} className="grid gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Worker instance types" description="First with capacity wins.">
+            <Input className="font-mono" value={workers} onChange={(e) => setWorkers(e.target.value)} />
+          </FormField>
+          <FormField label="Scheduler instance types">
+            <Input className="font-mono" value={scheduler} onChange={(e) => setScheduler(e.target.value)} />
+          </FormField>
+          <FormField label="Disk size (GiB)">
+            <Input inputMode="numeric" value={disk} onChange={(e) => setDisk(e.target.value)} />
+          </FormField>
+          <FormField
+            label={`Machine image${region ? ` in ${region}` : ''}`}
+            description="An AMI with python3 and distributed, for x86_64 types."
+          >
+            <Input
+              className="font-mono"
+              placeholder="ami-0123456789abcdef0"
+              value={ami}
+              onChange={(e) => setAmi(e.target.value)}
+            />
+          </FormField>
+          <FormField
+            label={`arm64 image${region ? ` in ${region}` : ''}`}
+            description="For arm64 (Graviton) types; without one they are not launched."
+          >
+            <Input
+              className="font-mono"
+              placeholder="ami-0123456789abcdef0"
+              value={armAmi}
+              onChange={(e) => setArmAmi(e.target.value)}
+            />
+          </FormField>
+          <FormField
+            label={`GPU image${region ? ` in ${region}` : ''}`}
+            description="For GPU types, with the NVIDIA driver; empty: the image of their architecture."
+          >
+            <Input
+              className="font-mono"
+              placeholder="ami-0123456789abcdef0"
+              value={gpuAmi}
+              onChange={(e) => setGpuAmi(e.target.value)}
+            />
+          </FormField>
+          <FormField label="Allowed CIDR">
+            <Input className="font-mono" value={cidr} onChange={(e) => setCidr(e.target.value)} />
+          </FormField>
+        </div>
+        <div className="flex flex-wrap gap-6">
+          <Label className="flex items-center gap-2 font-normal">
+            <Switch checked={spot} onCheckedChange={setSpot} />
+            Spot workers
+          </Label>
+          <Label className="flex items-center gap-2 font-normal">
+            <Switch checked={fallback} onCheckedChange={setFallback} disabled={!spot} />
+            On demand when spot capacity is short
+          </Label>
+        </div>
+      </fieldset>
+    </AwsSettingsFormCard>
   );
+}
+
+type Images = AwsSettings['armAmis'];
+
+/** The image a region has in one of the settings' region → image maps ('' for none). */
+const imageIn = (images: Images, region: string | null) =>
+  region ? ((images as Record<string, string>)[region] ?? '') : '';
+
+/** The map with the region's image set to what was typed, or removed when nothing was. */
+function withImage(images: Images, region: string, typed: string): Images {
+  const { [region]: _, ...others } = images as Record<string, string>;
+  return (typed.trim() ? { ...others, [region]: typed.trim() } : others) as Images;
 }

@@ -18,3 +18,16 @@ export const typeList = (text: string) =>
     .split(/[\s,]+/)
     .map((t) => t.trim())
     .filter(Boolean);
+
+/** What is wrong with the first bad S3 bucket name of a list (AWS's naming rules), or null. */
+export function bucketProblem(buckets: readonly string[]): string | null {
+  if (new Set(buckets).size !== buckets.length) return 'Name each bucket once.';
+  for (const b of buckets) {
+    if (b.length < 3 || b.length > 63) return `${b}: a bucket name has 3 to 63 characters.`;
+    if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(b))
+      return `${b}: a bucket name has lowercase letters, digits, dots and hyphens, and starts and ends with a letter or digit.`;
+    if (b.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(b))
+      return `${b}: a bucket name has no two dots in a row and is not an IP address.`;
+  }
+  return null;
+}

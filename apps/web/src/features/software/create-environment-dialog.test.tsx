@@ -13,7 +13,7 @@ function options(builds: string[], backend = 'in_process', provider = 'local') {
     backend_type: backend,
     provider_name: provider,
     can_use_cumulus_hosted: true,
-    capabilities: { ssh: false, dashboards: true, gpus: false, spot: false, builds },
+    capabilities: { ssh: false, dashboards: true, gpus: false, spot: false, firewall: false, builds },
     core_limit: null,
     credit_limit: null,
     workspace_credit_limit: null,

@@ -7,6 +7,7 @@ import { InteractionsTab } from '@/features/staff/interactions-tab';
 import { MailTab } from '@/features/staff/mail-tab';
 import { OrganizationsTab } from '@/features/staff/organizations-tab';
 import { readStaffTab, STAFF_TABS, type StaffTab, writeStaffTab } from '@/features/staff/search-params';
+import { SsoDomainsTab } from '@/features/staff/sso-domains-tab';
 import { UsersTab } from '@/features/staff/users-tab';
 import { usePageMeta } from '@/lib/page-meta';
 
@@ -14,13 +15,15 @@ const TAB_CONTENT: Record<StaffTab, () => React.ReactNode> = {
   users: UsersTab,
   organizations: OrganizationsTab,
   clusters: ClustersTab,
+  'sso-domains': SsoDomainsTab,
   mail: MailTab,
   interactions: InteractionsTab,
 };
 
 /**
  * The staff area (staff only; StaffOnly tells everyone else so): users, organizations, clusters
- * needing attention, the mail outbox and user interactions, one tab each, the tab in the URL.
+ * needing attention, SSO domains waiting for a decision, the mail outbox and user interactions,
+ * one tab each, the tab in the URL.
  */
 export function StaffPage() {
   const [params, setParams] = useSearchParams();
@@ -33,14 +36,14 @@ export function StaffPage() {
     <Page>
       <PageHeader
         title="Staff"
-        description="Users, organizations, failed clusters, mail and what users did."
+        description="Users, organizations, failed clusters, SSO domains to decide on, mail and what users did."
       />
       <Tabs
         value={tab}
         onValueChange={(next) => setParams(writeStaffTab(next as StaffTab))}
         className="gap-4"
       >
-        {/* Five tabs are wider than a phone: the list scrolls sideways on its own, not the page. */}
+        {/* Six tabs are wider than a phone: the list scrolls sideways on its own, not the page. */}
         <div className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
           <TabsList>
             {STAFF_TABS.map((candidate) => (

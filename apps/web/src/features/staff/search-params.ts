@@ -7,6 +7,7 @@ export const STAFF_TABS = [
   { id: 'users', label: 'Users' },
   { id: 'organizations', label: 'Organizations' },
   { id: 'clusters', label: 'Clusters' },
+  { id: 'sso-domains', label: 'SSO domains' },
   { id: 'mail', label: 'Mail' },
   { id: 'interactions', label: 'Interactions' },
 ] as const;

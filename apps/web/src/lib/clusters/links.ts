@@ -14,6 +14,7 @@ export const CLUSTER_TABS = [
   { id: 'instances', label: 'Instances', path: paths.clusterInstances },
   { id: 'logs', label: 'Logs', path: paths.clusterLogs },
   { id: 'metrics', label: 'Metrics', path: paths.clusterMetrics },
+  { id: 'analytics', label: 'Analytics', path: paths.clusterAnalytics },
   { id: 'events', label: 'Events', path: paths.clusterEvents },
 ] as const;
 export type ClusterTab = (typeof CLUSTER_TABS)[number]['id'];

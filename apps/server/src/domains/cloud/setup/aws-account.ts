@@ -6,6 +6,7 @@ import {
   ec2Client,
   iamClient,
 } from '../../../compute/aws/clients.js';
+import type { BucketAccess } from '../../../compute/aws/role-policy.js';
 import type { Db } from '../../../db/client.js';
 import { type CloudSetupRegion, cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
@@ -32,7 +33,17 @@ export const DEFAULT_AWS_SETTINGS = (allowedCidr: string): AwsSettings => ({
   spot_on_demand_fallback: true,
   disk_size_gib: 50,
   amis: {},
+  arm_amis: {},
+  gpu_amis: {},
   allowed_cidr: allowedCidr,
+  s3_read_buckets: [],
+  s3_read_write_buckets: [],
+});
+
+/** The buckets a workspace's settings let its cluster machines use (the instance role's policy). */
+export const bucketAccess = (settings: Partial<AwsSettings> | undefined): BucketAccess => ({
+  read: settings?.s3_read_buckets ?? [],
+  readWrite: settings?.s3_read_write_buckets ?? [],
 });
 
 export const noCredentials = () =>
@@ -90,13 +101,17 @@ export async function awsPlacementOf(
   db: Db,
   box: SecretBox,
   workspaceId: number,
+  /** One of the workspace's set-up regions; else its default one. */
+  regionName?: string,
 ): Promise<AwsPlacement | null> {
   const [stored, setup, regions] = await Promise.all([
     awsSecretOf(db, box, workspaceId),
     awsSetupRow(db, workspaceId),
     regionRows(db, workspaceId, 'aws'),
   ]);
-  const region: CloudSetupRegion | undefined = regions.find((r) => r.isDefault) ?? regions[0];
+  const region: CloudSetupRegion | undefined = regionName
+    ? regions.find((r) => r.region === regionName)
+    : (regions.find((r) => r.isDefault) ?? regions[0]);
   if (!stored || !setup?.global || !region) return null;
   const global = setup.global as unknown as AwsGlobal;
   const network = region.network as { subnet_ids?: string[]; security_group_id?: string };

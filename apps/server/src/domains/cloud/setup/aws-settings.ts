@@ -3,13 +3,20 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { awsCode } from '../../../compute/aws/clients.js';
 import { changeAllowedCidr } from '../../../compute/aws/network.js';
+import { applyInstancePolicy } from '../../../compute/aws/role-policy.js';
 import { cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { fieldError } from '../../../http/errors.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
 import { aws, cloudError } from './aws.js';
-import { type AwsGlobal, awsClientsOf, awsSetupRow, DEFAULT_AWS_SETTINGS } from './aws-account.js';
+import {
+  type AwsGlobal,
+  awsClientsOf,
+  awsSetupRow,
+  bucketAccess,
+  DEFAULT_AWS_SETTINGS,
+} from './aws-account.js';
 import type { AwsSettings, awsSettingsPatch } from './schemas.js';
 
 /** AWS settings of a workspace (instance types, spot, disk, images, allowed CIDR) and what its account has. */
@@ -45,6 +52,11 @@ export async function patchSettings(
     global.allowed_cidr = body.allowed_cidr;
   }
   const settings = { ...row?.settings, ...body };
+  // The instance role's policy follows the buckets named (once global setup has made the role).
+  if (global && (body.s3_read_buckets || body.s3_read_write_buckets)) {
+    const clients = await awsClientsOf(deps, workspace.id);
+    await aws(() => applyInstancePolicy(clients.iam(), global.instance_profile_name, bucketAccess(settings)));
+  }
   await deps.db.transaction(async (tx) => {
     if (row)
       await tx

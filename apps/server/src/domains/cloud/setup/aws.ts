@@ -14,6 +14,11 @@ import {
   listSubnets,
   listVpcs,
 } from '../../../compute/aws/network.js';
+import {
+  applyInstancePolicy,
+  instancePolicy,
+  removeInstancePolicy,
+} from '../../../compute/aws/role-policy.js';
 import { type CloudSetupRegion, cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError, fieldError, notFound } from '../../../http/errors.js';
@@ -25,6 +30,7 @@ import {
   type AwsGlobal,
   awsClientsOf,
   awsSetupRow,
+  bucketAccess,
   instanceRoleName,
   regionRows,
 } from './aws-account.js';
@@ -93,6 +99,9 @@ export async function setUpGlobal(
   const ec2 = clients.ec2(region);
   const vpcId = await vpcOf(ec2, region, body.vpc_id, 'vpc_id');
   const profile = await aws(() => ensureInstanceProfile(clients.iam(), instanceRoleName(workspace.id)));
+  // Buckets named before the role existed get their policy now (no bucket: no IAM call at all).
+  const buckets = bucketAccess(existing?.settings as Partial<AwsSettings> | undefined);
+  if (instancePolicy(buckets)) await aws(() => applyInstancePolicy(clients.iam(), profile.roleName, buckets));
   const group = await aws(() =>
     ensureSecurityGroup(ec2, {
       vpcId,
@@ -160,7 +169,10 @@ export function presentRegion(
 ): z.infer<typeof regionAnswer> {
   const n = r.network as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  const ami = r.provider === 'aws' ? (settings.amis?.[r.region as keyof AwsSettings['amis']] ?? null) : null;
+  const imageIn = (images: AwsSettings['amis'] | undefined) =>
+    r.provider === 'aws' ? (images?.[r.region as keyof AwsSettings['amis']] ?? null) : null;
+  const ami = imageIn(settings.amis);
+  const armAmi = imageIn(settings.arm_amis);
   return {
     id: r.id,
     provider: r.provider as 'aws' | 'gcp',
@@ -172,8 +184,10 @@ export function presentRegion(
     network: str(n.network),
     subnet: str(n.subnet),
     ami_id: ami,
+    arm_ami_id: armAmi,
+    gpu_ami_id: imageIn(settings.gpu_amis),
     problem:
-      r.provider === 'aws' && !ami
+      r.provider === 'aws' && !ami && !armAmi
         ? `No machine image for ${r.region}: set one in the AWS settings (an AMI with python3 and distributed).`
         : null,
   };
@@ -204,6 +218,7 @@ export async function setRegions(deps: Deps, access: WorkspaceAccess, body: z.in
   const clients = await awsClientsOf(deps, workspace.id);
   const settings = (row?.settings ?? {}) as Partial<AwsSettings>;
   const amis: AwsSettings['amis'] = { ...settings.amis };
+  const armAmis: AwsSettings['arm_amis'] = { ...settings.arm_amis };
   const chosen: { region: string; network: Record<string, unknown>; isDefault: boolean }[] = [];
   for (const [i, r] of body.regions.entries()) {
     const ec2 = clients.ec2(r.region);
@@ -236,10 +251,19 @@ export async function setRegions(deps: Deps, access: WorkspaceAccess, body: z.in
             ).groupId;
       global.security_groups[r.region] = { vpc_id: vpcId, group_id: groupId };
     }
-    // A region clusters can launch in has a machine image: the one set, else one found by name.
+    // A region clusters can launch in has a machine image: the one set, else one found by name
+    // (x86_64 first, else of any architecture); arm64 types get the arm64 one found by its name.
+    const { amiName, amiNameArm64, amiOwner } = deps.config.aws;
     if (!amis[r.region]) {
-      const found = await aws(() => findImage(ec2, deps.config.aws.amiName, deps.config.aws.amiOwner));
+      const found = await aws(
+        async () =>
+          (await findImage(ec2, amiName, amiOwner, 'x86_64')) ?? (await findImage(ec2, amiName, amiOwner)),
+      );
       if (found) amis[r.region] = found;
+    }
+    if (!armAmis[r.region]) {
+      const found = await aws(() => findImage(ec2, amiNameArm64, amiOwner, 'arm64'));
+      if (found) armAmis[r.region] = found;
     }
     chosen.push({
       region: r.region,
@@ -270,7 +294,7 @@ export async function setRegions(deps: Deps, access: WorkspaceAccess, body: z.in
       .update(cloudSetups)
       .set({
         global: global as unknown as Record<string, unknown>,
-        settings: { ...settings, amis },
+        settings: { ...settings, amis, arm_amis: armAmis },
         updated: new Date(),
       })
       .where(eq(cloudSetups.id, row!.id));
@@ -328,7 +352,11 @@ export async function deleteAwsSetup(deps: Deps, access: WorkspaceAccess, confir
         })),
         {
           what: `instance profile and role ${global.instance_profile_name}`,
-          remove: (c: AwsClients) => deleteInstanceProfile(c.iam(), global.instance_profile_name),
+          remove: async (c: AwsClients) => {
+            if (instancePolicy(bucketAccess(row.settings as Partial<AwsSettings>)))
+              await removeInstancePolicy(c.iam(), global.instance_profile_name);
+            await deleteInstanceProfile(c.iam(), global.instance_profile_name);
+          },
         },
       ]
     : [];

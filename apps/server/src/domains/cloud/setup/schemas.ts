@@ -72,11 +72,33 @@ export const regionAnswer = z.object({
   subnet: z.string().nullable(),
   /** AWS: the machine image instances boot there (set in the settings, or found by name when the region was added). */
   ami_id: z.string().nullable(),
+  /** AWS: the image arm64 instance types boot there (set, or found by name), if any. */
+  arm_ami_id: z.string().nullable(),
+  /** AWS: the image GPU instance types boot there, if one is set. */
+  gpu_ami_id: z.string().nullable(),
   /** What keeps clusters from launching there, if anything (no machine image). */
   problem: z.string().nullable(),
 });
 export const regionsAnswer = z.object({ regions: z.array(regionAnswer) });
 export const regionIdQuery = z.object({ id });
+
+/** An S3 bucket name as AWS allows it (general purpose buckets). */
+const s3Bucket = z
+  .string()
+  .trim()
+  .min(3, 'A bucket name has 3 to 63 characters.')
+  .max(63, 'A bucket name has 3 to 63 characters.')
+  .regex(
+    /^[a-z0-9][a-z0-9.-]*[a-z0-9]$/,
+    'A bucket name has lowercase letters, digits, dots and hyphens, and starts and ends with a letter or digit.',
+  )
+  .refine((b) => !b.includes('..') && !/^\d+\.\d+\.\d+\.\d+$/.test(b), {
+    message: 'A bucket name has no two dots in a row and is not an IP address.',
+  });
+const s3Buckets = z
+  .array(s3Bucket)
+  .max(100)
+  .refine((list) => new Set(list).size === list.length, { message: 'Name each bucket once.' });
 
 export const awsSettingsSchema = z.object({
   worker_instance_types: instanceTypes('vm_aws'),
@@ -85,9 +107,17 @@ export const awsSettingsSchema = z.object({
   spot: z.boolean(),
   spot_on_demand_fallback: z.boolean(),
   disk_size_gib: z.number().int().min(8).max(16_384),
-  /** Region → the AMI instances boot (it must have python3 with distributed). */
+  /** Region → the AMI instances boot (it must have python3 with distributed); x86_64 unless found otherwise. */
   amis: z.partialRecord(awsRegion, amiId),
+  /** Region → the arm64 AMI arm64 (Graviton) types boot; none: they are refused there. */
+  arm_amis: z.partialRecord(awsRegion, amiId),
+  /** Region → the AMI GPU types boot (with the NVIDIA driver); none: they boot the region's image of their architecture. */
+  gpu_amis: z.partialRecord(awsRegion, amiId),
   allowed_cidr: cidr,
+  /** S3 buckets cluster machines may read (the instance role's policy); nothing else by default. */
+  s3_read_buckets: s3Buckets,
+  /** S3 buckets cluster machines may read and write. */
+  s3_read_write_buckets: s3Buckets,
 });
 export type AwsSettings = z.infer<typeof awsSettingsSchema>;
 export const awsSettingsPatch = awsSettingsSchema.partial();

@@ -12,9 +12,27 @@ import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 const seconds = (start: Date | null, stop: Date | null) =>
   start && stop ? Math.max(0, (stop.getTime() - start.getTime()) / 1000) : null;
 
+/** Where a computation's scheduler stands: its id, and whether it (and its cluster) still run. */
+export interface SchedulerOf {
+  schedulerId: string;
+  live: boolean;
+}
+
+/**
+ * A computation's status, the one place it is decided: finished once the scheduler reported its
+ * stop (reports.ts settles it when all its task groups are done), else running only while its
+ * scheduler can still finish it.
+ */
+export type ComputationStatus = 'running' | 'finished' | 'erred' | 'unfinished';
+
+export function computationStatus(c: Computation, live: boolean, exceptions: number): ComputationStatus {
+  if (c.stop) return exceptions > 0 ? 'erred' : 'finished';
+  return live ? 'running' : 'unfinished';
+}
+
 export function presentComputation(
   c: Computation,
-  schedulerId: string,
+  { schedulerId, live }: SchedulerOf,
   extra: { prefixes: string[]; computeSeconds: number; exceptions: number },
 ) {
   return {
@@ -32,6 +50,7 @@ export function presentComputation(
     compute_seconds: extra.computeSeconds,
     task_prefixes: extra.prefixes,
     n_exceptions: extra.exceptions,
+    status: computationStatus(c, live, extra.exceptions),
   };
 }
 

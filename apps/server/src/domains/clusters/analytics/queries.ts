@@ -18,6 +18,7 @@ import {
 import { notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
+import { isEnded } from '../states.js';
 import {
   type PrefixRow,
   presentComputation,
@@ -57,9 +58,15 @@ export async function findScheduler(db: Db, account: Workspace, schedulerId: str
 
 export async function listComputations(db: Db, scope: Scope, page: z.infer<typeof pageQuery>) {
   const found = await db
-    .select({ computation: computations, schedulerId: daskSchedulers.schedulerId })
+    .select({
+      computation: computations,
+      schedulerId: daskSchedulers.schedulerId,
+      closed: daskSchedulers.closed,
+      clusterState: clusters.state,
+    })
     .from(computations)
     .innerJoin(daskSchedulers, eq(daskSchedulers.id, computations.schedulerRef))
+    .innerJoin(clusters, eq(clusters.id, computations.clusterId))
     .where(inScope(scope, computations))
     .orderBy(desc(computations.start), desc(computations.id))
     .limit(page.limit)
@@ -94,13 +101,18 @@ export async function listComputations(db: Db, scope: Scope, page: z.infer<typeo
     )
     .groupBy(analyticsExceptions.clusterId, analyticsExceptions.computation);
   const errorCount = new Map(errors.map((e) => [`${e.clusterId}/${e.computation}`, e.n]));
-  return found.map(({ computation, schedulerId }) => {
+  return found.map(({ computation, schedulerId, closed, clusterState }) => {
     const mine = prefixes.filter((p) => p.computationId === computation.id);
-    return presentComputation(computation, schedulerId, {
-      prefixes: mine.map((p) => p.prefix),
-      computeSeconds: mine.reduce((sum, p) => sum + p.seconds, 0),
-      exceptions: errorCount.get(`${computation.clusterId}/${computation.identifier}`) ?? 0,
-    });
+    const live = closed === null && !isEnded(clusterState);
+    return presentComputation(
+      computation,
+      { schedulerId, live },
+      {
+        prefixes: mine.map((p) => p.prefix),
+        computeSeconds: mine.reduce((sum, p) => sum + p.seconds, 0),
+        exceptions: errorCount.get(`${computation.clusterId}/${computation.identifier}`) ?? 0,
+      },
+    );
   });
 }
 

@@ -6,6 +6,7 @@ import { z } from '../../../http/zod.js';
 import { workspaceOf } from '../../identity/index.js';
 import { clusterOf } from '../access.js';
 import { workspaceParams } from '../schemas.js';
+import { clusterProgress, computationDetail } from './computations.js';
 import { presentSpan } from './present.js';
 import * as queries from './queries.js';
 import { spanBody } from './report-schemas.js';
@@ -14,12 +15,15 @@ import {
   clusterAnalyticsSchema,
   clusterIdParams,
   clusterParams,
+  computationDetailSchema,
+  computationParams,
   computationSchema,
   daskSchedulerParams,
   eventSchema,
   exceptionSchema,
   exceptionsQuery,
   pageQuery,
+  progressSchema,
   schedulerParams,
   spanParams,
   spanSchema,
@@ -185,6 +189,36 @@ export function registerReadRoutes(app: App, deps: Deps): void {
       const target = clusterOf(request).cluster;
       return queries.listComputations(db, { kind: 'cluster', id: target.id }, request.query);
     },
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster/computations/:computation',
+    {
+      config: ofCluster,
+      schema: {
+        tags,
+        description:
+          'One computation of the cluster (`computation`: its `id`) with its task groups (durations, done/total) and the exceptions its tasks raised.',
+        params: computationParams,
+        response: { 200: computationDetailSchema },
+      },
+    },
+    async (request) => computationDetail(db, clusterOf(request).cluster, request.params.computation),
+  );
+
+  app.get(
+    '/api/v2/analytics/:account/cluster/:cluster/progress',
+    {
+      config: ofCluster,
+      schema: {
+        tags,
+        description:
+          "What the cluster computes now: its running computations and their task groups' done/total, as its scheduler last reported them (every few seconds). Needs no Dask dashboard.",
+        params: clusterParams,
+        response: { 200: progressSchema },
+      },
+    },
+    async (request) => clusterProgress(db, clusterOf(request).cluster),
   );
 
   app.get(

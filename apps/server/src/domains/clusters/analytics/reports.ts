@@ -129,6 +129,7 @@ export async function recordMetrics(db: Db, clusterId: number, report: MetricsRe
     const schedulerRef = await upsertScheduler(tx, clusterId, ident, info, time);
     const computationIds = await upsertComputations(tx, clusterId, schedulerRef, report.computations);
     const groups = await upsertTaskGroups(tx, clusterId, schedulerRef, computationIds, report.task_groups);
+    await settleFinished(tx, [...computationIds.values()]);
 
     for (const chunk of chunks(report.exceptions)) {
       await tx.insert(analyticsExceptions).values(
@@ -234,6 +235,39 @@ async function upsertComputations(
     for (const r of rows) ids.set(r.identifier, r.id);
   }
   return ids;
+}
+
+/** Task states in which a task still has work ahead (the analytics preload's ACTIVE). */
+export const ACTIVE_TASK_STATES = ['waiting', 'processing', 'no-worker', 'queued'];
+
+/**
+ * A computation is finished once all its task groups are, as the scheduler reported them: when
+ * a report left its own `stop` empty (an earlier report said tasks were still active, and later
+ * ones updated only its groups), the last group's stop becomes the computation's. Only when
+ * every group it has is stored (`n_groups`), so a computation reported in parts is not cut short.
+ */
+async function settleFinished(tx: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const active = sql.join(
+    ACTIVE_TASK_STATES.map((state) => sql`${state}`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${computations} c
+    set stop = g.last, updated = now()
+    from (
+      select ${taskGroups.computationId} as id,
+             coalesce(max(coalesce(${taskGroups.stop}, ${taskGroups.start})), now()) as last,
+             count(*) as n,
+             bool_or(exists (
+               select 1 from jsonb_each_text(${taskGroups.states}) s
+               where s.key in (${active}) and s.value::numeric > 0
+             )) as active
+      from ${taskGroups}
+      where ${inArray(taskGroups.computationId, ids)}
+      group by ${taskGroups.computationId}
+    ) g
+    where c.id = g.id and c.stop is null and not g.active and g.n >= c.n_groups`);
 }
 
 async function upsertTaskGroups(

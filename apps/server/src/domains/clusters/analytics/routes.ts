@@ -1,3 +1,4 @@
+import { agentFacing } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
@@ -26,6 +27,8 @@ const cluster = { auth: 'cluster', csrf: false } as const;
 
 export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
   const { db } = deps;
+  // What schedulers report goes through the instances' connections.
+  const { agentDb } = deps;
 
   app.post(
     '/api/v2/analytics/register',
@@ -37,7 +40,7 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
         response: { 200: z.object({ id: z.number().int(), scheduler_id: z.string() }) },
       },
     },
-    async (request) => service.recordRegister(db, callingCluster(request), request.body),
+    async (request) => service.recordRegister(agentDb, callingCluster(request), request.body),
   );
 
   app.post(
@@ -46,13 +49,13 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
       config: cluster,
       schema: { tags, body: eventsBody, response: { 200: z.object({ stored: z.number().int() }) } },
     },
-    async (request) => service.recordEvents(db, callingCluster(request), request.body),
+    async (request) => service.recordEvents(agentDb, callingCluster(request), request.body),
   );
 
   app.post(
     '/api/v2/analytics/close',
     { config: cluster, schema: { tags, body: closeBody, response: { 200: z.object({ ok: z.boolean() }) } } },
-    async (request) => service.recordClose(db, callingCluster(request), request.body),
+    async (request) => service.recordClose(agentDb, callingCluster(request), request.body),
   );
 
   app.get(
@@ -98,6 +101,6 @@ export function registerAnalyticsRoutes(app: App, deps: ClusterDeps): void {
     },
   );
 
-  registerReportRoutes(app, deps);
+  registerReportRoutes(app, agentFacing(deps));
   registerReadRoutes(app, deps);
 }

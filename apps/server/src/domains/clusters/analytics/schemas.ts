@@ -138,6 +138,11 @@ export const computationSchema = z.object({
   /** Its task prefixes, those that computed longest first. */
   task_prefixes: z.array(z.string()),
   n_exceptions: z.number().int(),
+  status: z
+    .enum(['running', 'finished', 'erred', 'unfinished'])
+    .describe(
+      'running: tasks remain and its scheduler runs; finished, or erred when a task raised; unfinished: its scheduler or cluster stopped first.',
+    ),
 });
 
 export const taskPrefixSchema = z.object({
@@ -266,4 +271,51 @@ export const clusterAnalyticsSchema = z.object({
       profile: z.record(z.string(), z.unknown()),
     })
     .nullable(),
+});
+
+export const computationParams = clusterParams.extend({ computation: id });
+
+export const taskGroupSchema = z.object({
+  name: z.string(),
+  prefix: z.string(),
+  start: z.string().nullable(),
+  stop: z.string().nullable(),
+  /** Seconds from its first task's start to its last task's stop; null while it runs. */
+  duration: z.number().nullable(),
+  compute_seconds: z.number(),
+  durations: numbers,
+  nbytes: z.number(),
+  n_tasks: z.number().int(),
+  /** Tasks finished: in memory, released or forgotten after use, or erred. */
+  n_done: z.number().int(),
+  n_erred: z.number().int(),
+  states: numbers,
+});
+
+export const computationDetailSchema = computationSchema.extend({
+  /** Its task groups in the order they started (at most 500). */
+  task_groups: z.array(taskGroupSchema),
+  /** Exceptions its tasks raised, newest first (at most 50). */
+  exceptions: z.array(exceptionSchema),
+});
+
+export const progressSchema = z.object({
+  cluster_id: z.number().int(),
+  time: z.string(),
+  /** Running computations, newest first (at most 5), with their task groups (at most 100 each). */
+  computations: z.array(
+    z.object({
+      id: z.number().int(),
+      identifier: z.string(),
+      scheduler_id: z.string(),
+      start: z.string(),
+      /** When the scheduler last reported a change to it. */
+      updated: z.string(),
+      code: z.string(),
+      n_tasks: z.number().int(),
+      n_done: z.number().int(),
+      n_groups: z.number().int(),
+      task_groups: z.array(taskGroupSchema),
+    }),
+  ),
 });

@@ -14,6 +14,11 @@ export const backendOptionsSchema = z.object({
       dashboards: z.boolean(),
       gpus: z.boolean(),
       spot: z.boolean(),
+      firewall: z
+        .boolean()
+        .describe(
+          'A cluster may have its own firewall (options.firewall_spec); the Python client sends its default one only then.',
+        ),
       builds: z.array(z.enum(['pip', 'conda', 'container'])),
     })
     .describe("What the workspace's clusters can do on this backend."),

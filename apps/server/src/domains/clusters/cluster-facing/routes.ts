@@ -1,6 +1,8 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { agentBundle } from '../../../compute/agent-bundle.js';
+import { agentFacing } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { z } from '../../../http/zod.js';
 import { PYTHON_DIR } from '../../../paths.js';
@@ -40,7 +42,8 @@ const PRELOADS = {
   'gcp-spot': 'gcp_spot.py',
 } as const;
 
-export function registerClusterFacingRoutes(app: App, deps: ClusterDeps): void {
+export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): void {
+  const deps = agentFacing(allDeps);
   const { db } = deps;
 
   app.get(
@@ -60,6 +63,30 @@ export function registerClusterFacingRoutes(app: App, deps: ClusterDeps): void {
       },
     },
     async (_request, reply) => reply.type('application/gzip').send(await agentBundle()),
+  );
+
+  app.get(
+    `${base}/environment.tar.gz`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          "The cluster's software environment as a gzip tar archive (bootstrap's `environment`): what a vm_aws instance unpacks at boot and runs Dask with. `arch`: the one for machines of that architecture (x86_64, aarch64).",
+        querystring: z.object({ arch: z.enum(['x86_64', 'aarch64']).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const archive = await service.environmentArchive(
+        deps,
+        callingCluster(request),
+        request.query.arch ?? null,
+      );
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="env-${archive.key}.tar.gz"`)
+        .send(createReadStream(archive.path));
+    },
   );
 
   for (const [name, file] of Object.entries(PRELOADS)) {

@@ -78,6 +78,19 @@ export const bootstrapAnswer = z.object({
     .describe(
       "The interpreter to run Dask with (the cluster's software environment); null: the agent's own.",
     ),
+  environment: z
+    .object({
+      path: z
+        .string()
+        .describe('Where on the control plane the archive is downloaded from, with the cluster token.'),
+      key: z
+        .string()
+        .describe('Its content hash (SHA-256 of the lockfile): the unpacked copy is named by it.'),
+    })
+    .nullable()
+    .describe(
+      "The cluster's software environment as an archive to unpack and run Dask with (vm_aws); null: none, or `python` names it.",
+    ),
   unreachable_timeout_seconds: z.number(),
   /** Scheduler only: the path its HTTP server (the dashboard) serves under, as the control plane proxies it. */
   dashboard_prefix: z.string().nullable(),

@@ -1,26 +1,24 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { clusterProcesses, clusters, instanceLogs, instances } from '../../../db/schema/index.js';
+import { clusterProcesses, clusters } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { findWorkspace } from '../../identity/index.js';
-import { pythonFor } from '../../software/index.js';
+import { environmentArchiveFor, pythonFor } from '../../software/index.js';
 import { dashboardPrefix } from '../dashboards/passes.js';
+import { machinesOf } from '../limits.js';
 import { reportInstance, reportProcess } from '../observe.js';
 import type { ClusterDeps } from '../ports.js';
 import { instanceShouldRun } from '../states.js';
+import { heartbeatWriter } from './heartbeats.js';
+import { hotStatements } from './hot-statements.js';
+import { logWriter } from './log-batches.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
 export async function callingInstance(db: Db, clusterId: number, backendId: string) {
-  const [row] = await db
-    .select({ instance: instances, process: clusterProcesses, cluster: clusters })
-    .from(instances)
-    .innerJoin(clusterProcesses, eq(clusterProcesses.id, instances.processId))
-    .innerJoin(clusters, eq(clusters.id, instances.clusterId))
-    .where(and(eq(instances.backendId, backendId), eq(instances.clusterId, clusterId)))
-    .limit(1);
+  const [row] = await hotStatements(db).callingInstance.execute({ backendId, clusterId });
   if (!row) throw notFound('Instance not found.');
   return row;
 }
@@ -30,6 +28,10 @@ const DASK_PRELOADS = {
   worker: ['worker'],
 } as const;
 
+/** An EC2 spot worker watches its interruption notice (the aws-spot preload) to retire in time. */
+const spotWorker = (role: string, data: unknown) =>
+  role === 'worker' && (data as { spot?: unknown } | null)?.spot === true;
+
 /** What an instance runs: `GET cluster_facing/bootstrap`. */
 export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId: string) {
   const { instance, process, cluster } = await callingInstance(deps.db, clusterId, backendId);
@@ -37,6 +39,9 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
   await touch(deps.db, instance.id);
   const scheduler = process.role === 'worker' ? await runningSchedulerAddress(deps.db, clusterId) : null;
   const backend = await deps.backends.forCluster(cluster);
+  // The machine's architecture (its role's, as the cluster recorded it): vm_aws builds per architecture.
+  const machines = await machinesOf(deps.db, clusterId);
+  const arch = process.role === 'scheduler' ? machines.schedulerArch : machines.workerArch;
   const port = Number(cluster.schedulerOptions.port ?? backend.ports?.scheduler ?? 0);
   return {
     cluster_id: cluster.id,
@@ -54,11 +59,21 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
     worker_options: cluster.workerOptions,
     scheduler_options: cluster.schedulerOptions,
     idle_timeout_seconds: cluster.idleTimeoutSeconds,
-    preloads: [...DASK_PRELOADS[process.role]],
+    preloads: [
+      ...DASK_PRELOADS[process.role],
+      ...(spotWorker(process.role, instance.backendData) ? ['aws-spot'] : []),
+    ],
     tls_cert: cluster.tlsCert,
     tls_key: deps.secrets.decrypt(cluster.tlsKeyBox),
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,
     python: await pythonFor(deps.db, backend, cluster.softwareBuildId),
+    environment: await environmentArchiveFor(deps.db, backend, cluster.softwareBuildId, arch || null).then(
+      (archive) =>
+        archive && {
+          path: `/api/v2/cluster_facing/environment.tar.gz${arch ? `?arch=${arch}` : ''}`,
+          key: archive.key,
+        },
+    ),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
     batch: await deps.clusterPorts.batchSetup(deps.db, cluster.id),
@@ -80,18 +95,22 @@ async function runningSchedulerAddress(db: Db, clusterId: number): Promise<strin
   return row?.address ?? null;
 }
 
-const touch = (db: Db, instanceId: number) =>
-  db.update(instances).set({ lastHeartbeat: new Date() }).where(eq(instances.id, instanceId));
+/** Marks the instance heard from (as a heartbeat does). */
+const touch = (db: Db, instanceId: number) => hotStatements(db).touchById.execute({ instanceId });
 
-/** The heartbeat: `GET cluster_facing/instance/{backend_id}/state` answers whether to stop. */
+/**
+ * The heartbeat: `GET cluster_facing/instance/{backend_id}/state` answers whether to stop. It is
+ * the call every instance makes every few seconds: the instance's row is touched and read, with its
+ * process's, in one statement shared with the heartbeats that arrive meanwhile (HeartbeatWriter).
+ */
 export async function heartbeat(db: Db, clusterId: number, backendId: string) {
-  const { instance, process } = await callingInstance(db, clusterId, backendId);
-  await touch(db, instance.id);
+  const row = await heartbeatWriter(db).beat(clusterId, backendId);
+  if (!row) throw notFound('Instance not found.');
   return {
-    backend_id: instance.backendId,
-    state: instance.state,
-    desired_state: instance.desiredState,
-    stop: !instanceShouldRun(instance, process),
+    backend_id: row.backendId,
+    state: row.state,
+    desired_state: row.desiredState,
+    stop: !instanceShouldRun(row, { desiredState: row.processDesired }),
   };
 }
 
@@ -116,35 +135,56 @@ export async function processPhoneHomeUpdate(
   role: 'scheduler' | 'worker',
   body: z.infer<typeof processPhoneHome>,
 ) {
-  const { instance, process } = await callingInstance(deps.db, clusterId, body.backend_id);
+  const { process } = await callingInstance(deps.db, clusterId, body.backend_id);
   if (process.role !== role) throw notFound('Instance not found.');
-  await touch(deps.db, instance.id);
-  await reportProcess(deps, process, {
-    state: body.state ?? undefined,
-    reason: body.reason ?? undefined,
-    address: body.address ?? undefined,
-    dashboardAddress: body.dashboard_address,
-    dashboardAvailable: body.dashboard_available ?? false,
-    stopClusterReason: body.stop_cluster_reason ?? undefined,
-  });
+  // Marked heard from with the heartbeats; the report itself writes only what changed.
+  await Promise.all([
+    heartbeatWriter(deps.db).beat(clusterId, body.backend_id),
+    reportProcess(deps, process, {
+      state: body.state ?? undefined,
+      reason: body.reason ?? undefined,
+      address: body.address ?? undefined,
+      dashboardAddress: body.dashboard_address,
+      dashboardAvailable: body.dashboard_available ?? false,
+      stopClusterReason: body.stop_cluster_reason ?? undefined,
+    }),
+  ]);
   return { ok: true };
 }
 
-/** Output lines an agent ships: `POST cluster_facing/logs`. */
+/**
+ * Output lines an agent ships: `POST cluster_facing/logs`. The lines go in a statement shared with
+ * the batches that arrive meanwhile (LogWriter), the instance is marked heard from with the
+ * heartbeats (a failed touch fails nothing: the lines are kept, and sending them again would store
+ * them twice).
+ */
 export async function storeLogs(db: Db, clusterId: number, body: z.infer<typeof logBatch>) {
-  const { instance } = await callingInstance(db, clusterId, body.backend_id);
-  await touch(db, instance.id);
-  if (body.lines.length === 0) return { stored: 0 };
-  await db.insert(instanceLogs).values(
-    body.lines.map((l) => ({
+  const [stored] = await Promise.all([
+    logWriter(db).store({
       clusterId,
-      instanceId: instance.id,
-      timestampMs: l.timestamp_ms,
-      source: l.source,
-      // PostgreSQL text cannot hold NUL.
-      message: l.message.replaceAll('\0', ''),
-      taskId: l.task_id ?? null,
-    })),
-  );
-  return { stored: body.lines.length };
+      backendId: body.backend_id,
+      lines: body.lines.map((l) => ({
+        timestampMs: l.timestamp_ms,
+        source: l.source,
+        // PostgreSQL text cannot hold NUL.
+        message: l.message.replaceAll('\0', ''),
+        taskId: l.task_id ?? null,
+      })),
+    }),
+    heartbeatWriter(db)
+      .beat(clusterId, body.backend_id)
+      .catch(() => undefined),
+  ]);
+  if (stored === null) throw notFound('Instance not found.');
+  return { stored };
+}
+
+/** The file of the calling cluster's environment archive (`?arch=`: for machines of that architecture): `GET cluster_facing/environment.tar.gz`. */
+export async function environmentArchive(deps: ClusterDeps, clusterId: number, arch: string | null = null) {
+  const [cluster] = await deps.db.select().from(clusters).where(eq(clusters.id, clusterId));
+  if (!cluster) throw notFound('Cluster not found.');
+  const backend = await deps.backends.forCluster(cluster);
+  const archive = await environmentArchiveFor(deps.db, backend, cluster.softwareBuildId, arch);
+  if (!archive) throw notFound('This cluster has no software environment archive.');
+  return archive;
 }

@@ -69,6 +69,49 @@ export function dashboardUpstream(
   return url;
 }
 
+const SERVED = {
+  dashboard: { column: clusters.dashboardAddress, none: 'This cluster serves no dashboard now.' },
+  jupyter: { column: clusters.jupyterAddress, none: 'This cluster serves no Jupyter now.' },
+} as const;
+
+/**
+ * Where a proxied request for a cluster's dashboard or Jupyter goes, once the reader's pass is
+ * checked: the address its scheduler reported, on that scheduler's machine. One query per request:
+ * the cluster and its live scheduler's addresses together.
+ */
+export async function passedUpstream(
+  app: App,
+  deps: Deps,
+  clusterId: number,
+  pass: string | undefined,
+  served: keyof typeof SERVED,
+): Promise<URL> {
+  const { db, config } = deps;
+  if (!(await redeemPass(app, db, config.secret, clusterId, pass))) throw refused();
+  const [cluster] = await db
+    .select({
+      address: SERVED[served].column,
+      state: clusters.state,
+      desiredState: clusters.desiredState,
+      privateIp: instances.privateIpAddress,
+      publicIp: instances.publicIpAddress,
+    })
+    .from(clusters)
+    .leftJoin(
+      instances,
+      and(
+        eq(instances.clusterId, clusters.id),
+        eq(instances.role, 'scheduler'),
+        isNull(instances.releasedAt),
+      ),
+    )
+    .where(eq(clusters.id, clusterId))
+    .orderBy(desc(instances.id))
+    .limit(1);
+  if (!cluster?.address || !isLive(cluster)) throw notFound(SERVED[served].none);
+  return dashboardUpstream(cluster.address, cluster);
+}
+
 /**
  * The Dask dashboard through Cumulus: `/dashboard/{cluster}/…` (HTTP and WebSocket) is passed to
  * the cluster's scheduler, which serves its dashboard under that same prefix, so no scheduler port
@@ -76,35 +119,11 @@ export function dashboardUpstream(
  * every request and kept in a cookie scoped to the path, so the dashboard's own requests carry it.
  */
 export function registerDashboardProxy(app: App, deps: Deps): void {
-  const { db, config } = deps;
+  const { config } = deps;
   const secure = config.publicUrl.startsWith('https://');
 
-  async function upstreamOf(clusterId: number, pass: string | undefined) {
-    if (!(await redeemPass(app, db, config.secret, clusterId, pass))) throw refused();
-    // One query per proxied request: the cluster and its scheduler's machine (addresses) together.
-    const [cluster] = await db
-      .select({
-        address: clusters.dashboardAddress,
-        state: clusters.state,
-        desiredState: clusters.desiredState,
-        privateIp: instances.privateIpAddress,
-        publicIp: instances.publicIpAddress,
-      })
-      .from(clusters)
-      .leftJoin(
-        instances,
-        and(
-          eq(instances.clusterId, clusters.id),
-          eq(instances.role, 'scheduler'),
-          isNull(instances.releasedAt),
-        ),
-      )
-      .where(eq(clusters.id, clusterId))
-      .orderBy(desc(instances.id))
-      .limit(1);
-    if (!cluster?.address || !isLive(cluster)) throw notFound('This cluster serves no dashboard now.');
-    return dashboardUpstream(cluster.address, cluster);
-  }
+  const upstreamOf = (clusterId: number, pass: string | undefined) =>
+    passedUpstream(app, deps, clusterId, pass, 'dashboard');
 
   app.route({
     method: ['GET', 'HEAD'],

@@ -390,6 +390,46 @@ async function prefixSeconds(db: Db, clusterId: number, window: Window): Promise
   }));
 }
 
+const combine = (how: string, values: number[]) =>
+  how === 'sum'
+    ? values.reduce((a, b) => a + b, 0)
+    : how === 'max'
+      ? Math.max(...values)
+      : values.reduce((a, b) => a + b, 0) / values.length;
+
+/**
+ * Per-instance series as one cluster-wide series per direction: summed (memory, traffic), averaged
+ * (CPU, GPU) or maxed point by point, as the metric combines. Labelled `instance: cluster` with
+ * how many instances it covers; series of no instance (Dask's) are kept as they are.
+ */
+export function acrossInstances(name: MetricName, series: Series[]): Series[] {
+  const groups = new Map<string, Series[]>();
+  const kept: Series[] = [];
+  for (const s of series) {
+    if (s.metric.instance === undefined) kept.push(s);
+    else {
+      const key = s.metric.direction ?? '';
+      groups.set(key, [...(groups.get(key) ?? []), s]);
+    }
+  }
+  const how: string = METRICS[name].combine;
+  const combined = [...groups.entries()].map(([direction, members]) => {
+    const at = new Map<number, number[]>();
+    for (const s of members) for (const [t, v] of s.values) at.set(t, [...(at.get(t) ?? []), v]);
+    const metric: Record<string, string> = { name, instance: 'cluster', instances: String(members.length) };
+    if (direction) metric.direction = direction;
+    const totals = members.map((s) => Number(s.metric.total)).filter((v) => v > 0);
+    if (totals.length) metric.total = String(totals.reduce((a, b) => a + b, 0));
+    return {
+      metric,
+      values: [...at.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([t, vs]) => [t, round(combine(how, vs))] as [number, number]),
+    };
+  });
+  return [...combined, ...kept];
+}
+
 /** The series summed (or maxed) point by point, then reduced over time. */
 export function reduce(
   name: MetricName,
@@ -399,15 +439,7 @@ export function reduce(
   const combined = new Map<number, number[]>();
   for (const s of series) for (const [t, v] of s.values) combined.set(t, [...(combined.get(t) ?? []), v]);
   const how: string = METRICS[name].combine;
-  const values = [...combined.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([, vs]) =>
-      how === 'sum'
-        ? vs.reduce((a, b) => a + b, 0)
-        : how === 'max'
-          ? Math.max(...vs)
-          : vs.reduce((a, b) => a + b, 0) / vs.length,
-    );
+  const values = [...combined.entries()].sort((a, b) => a[0] - b[0]).map(([, vs]) => combine(how, vs));
   if (values.length === 0) return null;
   switch (overTime) {
     case 'max':

@@ -25,6 +25,8 @@ export const seriesQuery = z.object({
   end: instant.optional(),
   scheduler: queryBool.optional(),
   instance_ids: idList('Enter comma-separated instance ids.'),
+  /** `cluster`: per-instance series combined into one (per direction) across instances. */
+  by: z.enum(['instance', 'cluster']).default('instance'),
   expires: z.coerce.number().int().min(0).max(1e11).optional(),
   signature: text(100).optional(),
 });

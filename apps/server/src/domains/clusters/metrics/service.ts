@@ -14,7 +14,7 @@ import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { workspaceView } from '../../identity/index.js';
 import { clusterNotFound } from '../access.js';
 import { isAtRest, isEnded } from '../states.js';
-import { computeSeries, METRICS, type MetricName, reduce, windowFor } from './catalog.js';
+import { acrossInstances, computeSeries, METRICS, type MetricName, reduce, windowFor } from './catalog.js';
 import type { adhocQuery, seriesQuery, valueQuery } from './schemas.js';
 
 const latest = (values: Array<[number, number]>) => values.at(-1)?.[1] ?? 0;
@@ -33,10 +33,11 @@ export async function clusterBySlug(db: Db, slug: string, clusterId: number): Pr
 /** `GET metrics/account/{ws}/cluster/{id}`: the series of one metric over a window. */
 export async function metricSeries(db: Db, cluster: Cluster, query: z.infer<typeof seriesQuery>) {
   const window = windowFor(cluster, query.start, query.end);
-  const series = await computeSeries(db, cluster, query.query, window, {
+  const perInstance = await computeSeries(db, cluster, query.query, window, {
     instanceIds: query.instance_ids,
     scheduler: query.scheduler,
   });
+  const series = query.by === 'cluster' ? acrossInstances(query.query, perInstance) : perInstance;
   if (query.sort) {
     const sign = query.sort === 'asc' ? 1 : -1;
     series.sort((a, b) => sign * (latest(a.values) - latest(b.values)));

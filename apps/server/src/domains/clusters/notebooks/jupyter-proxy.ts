@@ -2,15 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { and, desc, eq, isNull } from 'drizzle-orm';
-import { clusters, instances } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
-import { ApiError, notFound } from '../../../http/errors.js';
+import { ApiError } from '../../../http/errors.js';
 import { onUpgrade } from '../../../http/upgrade.js';
-import { dashboardPrefix, PASS_SECONDS, passCookie, redeemPass } from '../dashboards/passes.js';
-import { dashboardUpstream, forwardedHeaders, refused, upstreamPath } from '../dashboards/proxy.js';
-import { isLive } from '../states.js';
+import { dashboardPrefix, PASS_SECONDS, passCookie } from '../dashboards/passes.js';
+import { forwardedHeaders, passedUpstream, upstreamPath } from '../dashboards/proxy.js';
 import { jupyterToken } from './jupyter.js';
 
 const PATH = /^\/dashboard\/(\d+)\/jupyter(?:\/[^?#]*)?(?:\?(.*))?$/;
@@ -23,34 +20,11 @@ const PATH = /^\/dashboard\/(\d+)\/jupyter(?:\/[^?#]*)?(?:\?(.*))?$/;
  * reaches Jupyter with Jupyter's own token, which only the control plane holds.
  */
 export function registerJupyterProxy(app: App, deps: Deps): void {
-  const { db, config } = deps;
+  const { config } = deps;
   const secure = config.publicUrl.startsWith('https://');
 
-  async function upstreamOf(clusterId: number, pass: string | undefined) {
-    if (!(await redeemPass(app, db, config.secret, clusterId, pass))) throw refused();
-    const [cluster] = await db
-      .select({
-        address: clusters.jupyterAddress,
-        state: clusters.state,
-        desiredState: clusters.desiredState,
-        privateIp: instances.privateIpAddress,
-        publicIp: instances.publicIpAddress,
-      })
-      .from(clusters)
-      .leftJoin(
-        instances,
-        and(
-          eq(instances.clusterId, clusters.id),
-          eq(instances.role, 'scheduler'),
-          isNull(instances.releasedAt),
-        ),
-      )
-      .where(eq(clusters.id, clusterId))
-      .orderBy(desc(instances.id))
-      .limit(1);
-    if (!cluster?.address || !isLive(cluster)) throw notFound('This cluster serves no Jupyter now.');
-    return dashboardUpstream(cluster.address, cluster);
-  }
+  const upstreamOf = (clusterId: number, pass: string | undefined) =>
+    passedUpstream(app, deps, clusterId, pass, 'jupyter');
   const authorization = (clusterId: number) => `token ${jupyterToken(config.secret, clusterId)}`;
 
   // Jupyter's own bodies (notebooks saved, kernels started) pass through unread.

@@ -1,4 +1,4 @@
-import type { Deps } from '../../../deps.js';
+import { agentFacing, type Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { text, z } from '../../../http/zod.js';
 import { backendId } from '../cluster-facing/schemas.js';
@@ -10,7 +10,8 @@ const cluster = { auth: 'cluster', csrf: false } as const;
 const base = '/api/v2/cluster_facing/scheduler/jupyter';
 
 /** The calls a notebook cluster's scheduler agent makes about its Jupyter (agent/PROTOCOL.md). */
-export function registerJupyterFacingRoutes(app: App, deps: Deps): void {
+export function registerJupyterFacingRoutes(app: App, allDeps: Deps): void {
+  const deps = agentFacing(allDeps);
   app.get(
     base,
     {

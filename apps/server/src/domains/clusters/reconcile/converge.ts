@@ -1,5 +1,6 @@
 import type { Cluster } from '../../../db/schema/index.js';
 import { wants } from '../desired.js';
+import { isEnded } from '../states.js';
 import { setClusterState } from '../transitions.js';
 import { after, type ClusterLoopContext, SOON_MS } from './context.js';
 import {
@@ -48,9 +49,16 @@ export async function converge(ctx: ClusterLoopContext, cluster: Cluster): Promi
   );
 }
 
+/**
+ * A scheduler of this run of the cluster: one retired on purpose that has ended (a pause's, before
+ * a resume) is history, not a failure, and the run after it gets a scheduler of its own.
+ */
+const isCurrentScheduler = (m: Machine) =>
+  m.process.role === 'scheduler' && (m.process.desiredState === 'started' || !isEnded(m.process.state));
+
 /** Why the cluster cannot go on: its scheduler ended, or workers keep failing to launch. */
 function clusterFailure(machines: Machine[]): string | null {
-  const schedulers = machines.filter((m) => m.process.role === 'scheduler');
+  const schedulers = machines.filter(isCurrentScheduler);
   if (schedulers.length > 0 && !schedulers.some(isActive)) {
     const last = schedulers.at(-1)!.process;
     const how = last.state === 'error' ? 'failed' : 'stopped';
@@ -71,8 +79,9 @@ async function planMachines(
 ): Promise<boolean> {
   const want = wants(ctx.db);
   let changed = false;
-  if (!machines.some((m) => m.process.role === 'scheduler')) {
-    await want.addProcess(cluster, 'scheduler');
+  if (!machines.some(isCurrentScheduler)) {
+    const runs = machines.filter((m) => m.process.role === 'scheduler').length;
+    await want.addProcess(cluster, 'scheduler', runs + 1);
     changed = true;
   }
   const workers = machines.filter((m) => m.process.role === 'worker' && isActive(m));

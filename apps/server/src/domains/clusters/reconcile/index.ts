@@ -3,8 +3,9 @@ import { describeFailure } from '../../../compute/backend.js';
 import { type Cluster, clusters } from '../../../db/schema/index.js';
 import type { LoopDomain } from '../../../loops/runner.js';
 import { loopRows } from '../../../loops/runner.js';
-import { environmentReadiness } from '../../software/index.js';
+import { clusterEnvironmentReadiness } from '../../software/index.js';
 import { wants } from '../desired.js';
+import { machinesOf } from '../limits.js';
 import { noteClusterReason, setClusterState, setInfraState } from '../transitions.js';
 import { after, type ClusterLoopContext, type Step } from './context.js';
 
@@ -62,7 +63,14 @@ const resume: Step = async (ctx, cluster) => {
  */
 const provision: Step = async (ctx, cluster) => {
   if (cluster.softwareBuildId !== null) {
-    const software = await environmentReadiness(ctx.db, cluster.softwareBuildId);
+    // On each architecture its machines are (vm_aws builds per architecture).
+    const machines = await machinesOf(ctx.db, cluster.id);
+    const software = await clusterEnvironmentReadiness(
+      ctx.db,
+      await ctx.backends.forCluster(cluster),
+      cluster.softwareBuildId,
+      [machines.workerArch, machines.schedulerArch],
+    );
     if (!software.ready && software.failed) {
       await setClusterState(ctx.db, cluster.id, 'error', software.reason);
       await wants(ctx.db).stop(cluster.id, 'stopped', software.reason);

@@ -8,6 +8,7 @@ import {
   type Instance,
   instances,
 } from '../../../db/schema/index.js';
+import { firewallOf } from '../firewall-spec.js';
 import { instanceShouldRun, isActiveProcess, isEnded } from '../states.js';
 import { setInstanceState, setProcessState } from '../transitions.js';
 import type { ClusterLoopContext } from './context.js';
@@ -32,6 +33,8 @@ export async function loadMachines(db: Db, clusterId: number): Promise<Machine[]
 }
 
 export const isActive = (m: Machine) => isActiveProcess(m.process);
+/** How a worker's agent reports it retired on EC2's spot interruption notice (preloads/aws_spot.py). */
+export const SPOT_INTERRUPTION = 'Spot interruption:';
 const wanted = (m: Machine): m is Machine & { instance: Instance } =>
   !!m.instance && instanceShouldRun(m.instance, m.process);
 const launched = (m: Machine): m is Machine & { instance: Instance } =>
@@ -103,6 +106,15 @@ function silence(instance: Instance, servingSince: Date | null): number {
   return Date.now() - Math.max(heard.getTime(), servingSince.getTime());
 }
 
+/** Where the cluster asked to run (backend options `region_name`, `zone_name`); else the workspace's default. */
+export function placeOf(cluster: Pick<Cluster, 'options'>): { region?: string; zone?: string } {
+  const { region_name: region, zone_name: zone } = (cluster.options.options ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof region === 'string' && region && { region }),
+    ...(typeof zone === 'string' && zone && { zone }),
+  };
+}
+
 /**
  * Launches every machine that should run and has not been launched. A final backend error fails
  * the machine with its reason; a retryable one leaves it queued and is thrown once the others have
@@ -125,7 +137,20 @@ export async function launchQueued(
     spot?: unknown;
     spot_on_demand_fallback?: unknown;
   };
+  const place = placeOf(cluster);
   const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+  // Once EC2 has taken a spot worker back, its replacements run on demand where the policy allows
+  // (`spot_with_fallback`): the same spot capacity is likely short again.
+  const fallback = flag(backendOptions.spot_on_demand_fallback);
+  const interrupted = machines.some((m) => m.process.stateReason.startsWith(SPOT_INTERRUPTION));
+  const spot = interrupted && fallback ? false : flag(backendOptions.spot);
+  const positive = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined);
+  const diskOf = (role: string) => {
+    const gib = positive(cluster.options[role === 'scheduler' ? 'scheduler_disk_size' : 'worker_disk_size']);
+    const throughput = role === 'worker' ? positive(cluster.options.worker_disk_throughput) : undefined;
+    return { ...(gib && { diskGib: gib }), ...(throughput && { diskThroughput: throughput }) };
+  };
+  const firewall = firewallOf(cluster.options);
   const results = await Promise.allSettled(
     queued.map(async (m) => {
       const instance = m.instance!;
@@ -140,8 +165,12 @@ export async function launchQueued(
         clusterToken: token,
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
-        spot: flag(backendOptions.spot),
-        spotOnDemandFallback: flag(backendOptions.spot_on_demand_fallback),
+        spot,
+        spotOnDemandFallback: fallback,
+        ...(cluster.sshPublicKey && { sshPublicKey: cluster.sshPublicKey }),
+        ...diskOf(instance.role),
+        ...place,
+        ...(firewall && { firewall }),
       });
       // A cloud backend says which type it got (the first of those asked that had capacity) and why.
       const launchedType =

@@ -1,9 +1,10 @@
 import type { Cluster } from '../../../db/schema/index.js';
 import { wants } from '../desired.js';
+import { firewallOf } from '../firewall-spec.js';
 import { CLUSTER_UP } from '../states.js';
 import { setClusterState, setInfraState } from '../transitions.js';
 import { after, type ClusterLoopContext, SOON_MS } from './context.js';
-import { loadMachines, releaseUnwanted } from './machines.js';
+import { loadMachines, placeOf, releaseUnwanted } from './machines.js';
 
 /**
  * A cluster that should stop, pause — or has failed: show it stopping, retire every machine,
@@ -27,6 +28,16 @@ export async function stop(ctx: ClusterLoopContext, cluster: Cluster): Promise<D
   const allGone = await releaseUnwanted(ctx, backend, cluster.id, machines, () => why);
   if (!allGone) return after(SOON_MS);
 
+  // What the machines shared (a cluster's firewall) goes once they have: a refusal is retried
+  // with backoff (the cluster already shows stopped), until nothing is left behind.
+  if (backend.releaseCluster && cluster.infraState !== 'destroyed' && firewallOf(cluster.options)) {
+    if (!failed) await setClusterState(db, cluster.id, final, reason);
+    await backend.releaseCluster({
+      clusterId: cluster.id,
+      workspaceId: cluster.workspaceId,
+      ...placeOf(cluster),
+    });
+  }
   await setInfraState(db, cluster.id, 'destroyed');
   if (!failed) await setClusterState(db, cluster.id, final, reason);
   return null;

@@ -18,6 +18,7 @@ import { enqueueEmail } from '../../../mail/outbox.js';
 import { passwordResetEmail, usernameEmail, verificationEmail } from '../../../mail/templates.js';
 import { acceptInviteByToken, acceptInvites } from '../invites/accept.js';
 import { createPersonalWorkspace } from '../organizations/personal.js';
+import { assertSsoNotRequired } from '../sign-in/require-sso.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
 import {
   accountSubject,
@@ -178,6 +179,8 @@ export async function loginUser(db: Db, input: LoginInput): Promise<{ key: strin
     throw nonFieldError(MESSAGES.badCredentials);
   }
   if (!user.emailVerifiedAt) throw nonFieldError(MESSAGES.notVerified);
+  // A member of an organization that requires SSO signs in through its connection only.
+  await assertSsoNotRequired(db, user.id);
 
   const key = await db.transaction(async (tx) => {
     await clearAccountFailures(tx, user.id);

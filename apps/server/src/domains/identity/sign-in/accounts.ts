@@ -8,7 +8,9 @@ import { createPersonalWorkspace } from '../organizations/personal.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
 import type { PendingLink } from './cookies.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
+import { joinConnectionWorkspaces, type OrganizationConnection } from './organization-sso.js';
 import type { ProviderIdentity } from './providers.js';
+import { assertSsoNotRequired } from './require-sso.js';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; key: string; existing: boolean; userId: number }
@@ -20,7 +22,12 @@ export type SignInOutcome =
  * account has creates the user (and their personal workspace). An address an account already has
  * links nothing by itself: the owner proves the account first (see linkPending).
  */
-export async function signInWithIdentity(deps: Deps, identity: ProviderIdentity, providerName: string) {
+export async function signInWithIdentity(
+  deps: Deps,
+  identity: ProviderIdentity,
+  providerName: string,
+  via: OrganizationConnection | null = null,
+) {
   const { db } = deps;
   const [linked] = await db
     .select({ identity: userIdentities, user: users })
@@ -36,6 +43,7 @@ export async function signInWithIdentity(deps: Deps, identity: ProviderIdentity,
     .limit(1);
   if (linked) {
     if (!linked.user.isActive) throw refusal(M.inactive, 'SIGN_IN_INACTIVE');
+    await assertSsoNotRequired(db, linked.user.id, via?.organizationId ?? null);
     const key = await db.transaction(async (tx) => {
       await tx
         .update(userIdentities)
@@ -56,7 +64,10 @@ export async function signInWithIdentity(deps: Deps, identity: ProviderIdentity,
   if (owner) return linkRequired(identity, owner);
 
   try {
-    return await createUser(deps, identity);
+    const created = await createUser(deps, identity);
+    // A first sign-in through an organization's connection joins the workspaces it names.
+    if (via && created.kind === 'signed-in') await joinConnectionWorkspaces(db, via, created.userId);
+    return created;
   } catch (err) {
     // Someone registered the address between the look-up and the insert.
     if (uniqueViolation(err) === 'users_email_key') {

@@ -20,6 +20,8 @@ export interface Flow {
   state: string;
   nonce: string;
   verifier: string;
+  /** Sign-in through this organization's own connection (found by the email's domain). */
+  organizationId?: number;
 }
 
 export interface PendingLink {

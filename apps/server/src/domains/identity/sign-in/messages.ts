@@ -14,6 +14,8 @@ export const SIGN_IN_MESSAGES = {
     `Your ${name} account has no verified email address, so it cannot be used to sign in.`,
   // spec/console.md, OAuth callback errors: the console turns this one into its own words.
   alreadyRegistered: 'User is already registered with this e-mail address.',
+  domainNotOwned: (organization: string) =>
+    `${organization}'s identity provider can only sign in addresses in the domains ${organization} has proven.`,
   inactive: 'Unable to log in with provided credentials.',
 } as const;
 

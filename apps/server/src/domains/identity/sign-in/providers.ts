@@ -49,7 +49,7 @@ export function configuredProviders(config: Config): SignInProvider[] {
 const discoveries = new Map<string, Promise<client.Configuration>>();
 
 /** OpenID Connect (SSO, Google) with openid-client: discovery, PKCE, state and nonce, ID token checks. */
-class OidcProvider implements SignInProvider {
+export class OidcProvider implements SignInProvider {
   readonly name: string;
 
   constructor(
@@ -61,7 +61,8 @@ class OidcProvider implements SignInProvider {
   }
 
   private discover(): Promise<client.Configuration> {
-    const key = `${this.settings.issuer} ${this.settings.clientId}`;
+    // The secret is part of the key: an organization admin who changes it gets a fresh configuration.
+    const key = `${this.settings.issuer} ${this.settings.clientId} ${this.settings.clientSecret}`;
     let found = discoveries.get(key);
     if (!found) {
       const insecure = this.settings.issuer.startsWith('http:');

@@ -5,6 +5,7 @@ import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { ApiError, notFound } from '../../../http/errors.js';
+import { detailSchema } from '../../../http/zod.js';
 import { safeEqual } from '../../../lib/crypto.js';
 import { linkPending, listIdentities, signInWithIdentity, unlinkIdentity } from './accounts.js';
 import {
@@ -17,14 +18,25 @@ import {
   type ProviderId,
   SignedCookies,
 } from './cookies.js';
+import { confirmLinkProof, LINK_EMAIL_MESSAGES, mailLinkProof, peekLinkProof } from './link-by-email.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
-import { type CallbackAnswer, configuredProviders, type SignInProvider } from './providers.js';
+import {
+  connectionForEmail,
+  connectionOf,
+  type OrganizationConnection,
+  ownsEmailDomain,
+} from './organization-sso.js';
+import { type CallbackAnswer, callbackUrl, configuredProviders, OidcProvider } from './providers.js';
 import {
   identitiesResponse,
   identityParams,
+  linkCheckResponse,
+  linkConfirmBody,
+  linkConfirmResponse,
   providerParams,
   providerTokenBody,
   signInResponse,
+  ssoLoginQuery,
   ssoSuccessQuery,
 } from './schemas.js';
 
@@ -48,14 +60,33 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
       code: 'PROVIDER_NOT_CONFIGURED',
     });
 
-  async function start(id: ProviderId, reply: FastifyReply) {
-    const provider = providers.get(id);
+  /** The provider of a sign-in: the organization's own connection when the flow names one. */
+  async function providerOf(id: ProviderId, organizationId: number | undefined) {
+    if (organizationId === undefined) return { provider: providers.get(id), via: null };
+    const via = await connectionOf(deps, organizationId);
+    return { provider: via ? organizationProvider(via) : undefined, via };
+  }
+  const organizationProvider = (via: OrganizationConnection) =>
+    new OidcProvider(
+      'sso',
+      {
+        issuer: via.issuer,
+        clientId: via.clientId,
+        clientSecret: via.clientSecret,
+        name: via.organizationName,
+      },
+      callbackUrl(deps.config, 'sso'),
+    );
+
+  async function start(id: ProviderId, reply: FastifyReply, organization?: OrganizationConnection) {
+    const provider = organization ? organizationProvider(organization) : providers.get(id);
     if (!provider) return reply.redirect(`/login?open=true&sso=not-configured&provider=${id}`, 302);
     const flow: Flow = {
       provider: id,
       state: client.randomState(),
       nonce: client.randomNonce(),
       verifier: client.randomPKCECodeVerifier(),
+      ...(organization ? { organizationId: organization.organizationId } : {}),
     };
     let url: string;
     try {
@@ -73,16 +104,20 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
     reply: FastifyReply,
     answer: CallbackAnswer,
   ): Promise<{ key: string; existing: boolean }> {
-    const provider: SignInProvider | undefined = providers.get(id);
-    if (!provider) throw notConfigured(id);
     const flow = cookies.get<Flow>(request, FLOW_COOKIE);
     // A flow is used once, whatever comes of it.
     cookies.clear(reply, FLOW_COOKIE);
+    const { provider, via } = await providerOf(id, flow?.organizationId);
+    if (!provider) throw notConfigured(id);
     if (!flow || flow.provider !== id || !safeEqual(flow.state, answer.state)) {
       throw refusal(M.flowMissing, 'SIGN_IN_STATE_MISMATCH');
     }
     const identity = await provider.finish(flow, answer);
-    const outcome = await signInWithIdentity(deps, identity, provider.name);
+    // An organization's provider vouches only for addresses in the domains the organization proved.
+    if (via && !(identity.email && (await ownsEmailDomain(deps.db, via.organizationId, identity.email)))) {
+      throw refusal(M.domainNotOwned(via.organizationName), 'SIGN_IN_DOMAIN_NOT_OWNED');
+    }
+    const outcome = await signInWithIdentity(deps, identity, provider.name, via);
     if (outcome.kind === 'link-required') {
       cookies.set(reply, LINK_COOKIE, outcome.link, LINK_TTL_SECONDS);
       throw refusal(M.alreadyRegistered, 'IDENTITY_LINK_REQUIRED');
@@ -98,8 +133,17 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
 
   app.get(
     '/api/v2/workos/login',
-    { config: { auth: 'none' }, schema: { tags, hide: true } },
-    async (_request, reply) => start('sso', reply),
+    { config: { auth: 'none' }, schema: { tags, hide: true, querystring: ssoLoginQuery } },
+    async (request, reply) => {
+      const { email } = request.query;
+      // With a work email: the connection of the organization that proved its domain, if any.
+      const organization = email ? await connectionForEmail(deps, email) : null;
+      if (organization) return start('sso', reply, organization);
+      if (email && !providers.has('sso')) {
+        return reply.redirect(`/login?open=true&sso=no-connection&email=${encodeURIComponent(email)}`, 302);
+      }
+      return start('sso', reply);
+    },
   );
 
   app.get(
@@ -131,6 +175,48 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
       const id = request.params.provider.toLowerCase();
       if (!isProviderId(id) || id === 'sso') throw notFound();
       return finish(id, request, reply, request.body);
+    },
+  );
+
+  app.post(
+    '/api/v2/user/identities/link-email',
+    { config: { auth: 'none' }, schema: { tags, response: { 200: detailSchema } } },
+    async (request) => {
+      const waiting = cookies.get<PendingLink>(request, LINK_COOKIE);
+      const name = waiting ? (providers.get(waiting.provider)?.name ?? NAMES[waiting.provider]) : '';
+      const sentTo = await mailLinkProof(deps, waiting, name);
+      return { detail: LINK_EMAIL_MESSAGES.sent(sentTo) };
+    },
+  );
+
+  app.post(
+    '/api/v2/user/identities/link-check',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        description: 'What a mailed link would link, without using it; refuses a used or expired one.',
+        body: linkConfirmBody,
+        response: { 200: linkCheckResponse },
+      },
+    },
+    async (request) => {
+      const { provider, email, username } = await peekLinkProof(deps, request.body.token);
+      const id = provider as ProviderId;
+      return { provider: id, name: providers.get(id)?.name ?? NAMES[id] ?? provider, email, username };
+    },
+  );
+
+  app.post(
+    '/api/v2/user/identities/link-confirm',
+    {
+      config: { auth: 'none' },
+      schema: { tags, body: linkConfirmBody, response: { 200: linkConfirmResponse } },
+    },
+    async (request) => {
+      const { provider, key } = await confirmLinkProof(deps, request.body.token);
+      const id = provider as ProviderId;
+      return { detail: LINK_EMAIL_MESSAGES.linked(providers.get(id)?.name ?? NAMES[id] ?? provider), key };
     },
   );
 

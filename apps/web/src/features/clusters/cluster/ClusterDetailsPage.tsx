@@ -44,9 +44,17 @@ function ClusterHeader({ cluster }: { cluster: ClusterDetails }) {
   );
 }
 
-function TabNav({ cluster }: { cluster: ClusterDetails }) {
+function TabNav({ cluster, tab }: { cluster: ClusterDetails; tab: string }) {
+  const nav = React.useRef<HTMLElement>(null);
+  // On a phone the links scroll sideways: keep the current one in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again when the tab changes.
+  React.useEffect(() => {
+    nav.current
+      ?.querySelector('[aria-current=page]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
   return (
-    <nav aria-label="Cluster sections" className="border-b">
+    <nav ref={nav} aria-label="Cluster sections" className="border-b">
       <ul className="-mb-px flex gap-1 overflow-x-auto">
         {CLUSTER_TABS.map((tab) => (
           <li key={tab.id}>
@@ -151,7 +159,7 @@ export function ClusterDetailsPage() {
   return (
     <Page className="gap-5">
       <ClusterHeader cluster={cluster} />
-      <TabNav cluster={cluster} />
+      <TabNav cluster={cluster} tab={tab.id} />
       <Outlet context={context} />
     </Page>
   );

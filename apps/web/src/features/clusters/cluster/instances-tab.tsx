@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { TableCell, TableRow } from '@/components/ui/table';
 import type { ClusterDetails, ClusterProcess } from '@/data/clusters/cluster-details-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
+import { ClusterFirewall } from '@/features/clusters/cluster/cluster-firewall';
 import { logsSearch } from '@/features/clusters/cluster/logs-search-params';
 import { clusterLink } from '@/lib/clusters/links';
 import { timeAgo } from '@/lib/format';
@@ -45,7 +46,7 @@ function instanceLabel(instanceState: string, processState: string): string | un
   return undefined;
 }
 
-/** Instances: the machines (local process groups here) of the scheduler and the workers. */
+/** Instances: the machines (local process groups here) of the scheduler and the workers, and what is open to them. */
 export function ClusterInstancesTab() {
   const { cluster } = useClusterContext();
   const formatDateTime = useFormatDateTime();
@@ -60,87 +61,91 @@ export function ClusterInstancesTab() {
       />
     );
   }
+  const firewall = cluster.clusterOptions.firewallSpec;
   return (
-    <PlainTable
-      actionsLast
-      headers={[
-        'Instance',
-        'Role',
-        'State',
-        'Dask process',
-        'Addresses',
-        'Last heartbeat',
-        <span key="logs" className="sr-only">
-          Logs
-        </span>,
-      ]}
-    >
-      {rows.map(({ role, process }) => {
-        const instance = process.instance;
-        const gone = GONE.has(process.currentState.state);
-        return (
-          <TableRow key={process.id} className={cn(gone && 'opacity-60')}>
-            <TableCell className="px-4 py-2.5">
-              <div className="flex flex-col">
-                <span className="font-mono text-sm">{instance?.name ?? process.name}</span>
+    <div className="grid min-w-0 gap-4">
+      {firewall ? <ClusterFirewall spec={firewall} schedulerPort={cluster.schedulerPort} /> : null}
+      <PlainTable
+        actionsLast
+        headers={[
+          'Instance',
+          'Role',
+          'State',
+          'Dask process',
+          'Addresses',
+          'Last heartbeat',
+          <span key="logs" className="sr-only">
+            Logs
+          </span>,
+        ]}
+      >
+        {rows.map(({ role, process }) => {
+          const instance = process.instance;
+          const gone = GONE.has(process.currentState.state);
+          return (
+            <TableRow key={process.id} className={cn(gone && 'opacity-60')}>
+              <TableCell className="px-4 py-2.5">
+                <div className="flex flex-col">
+                  <span className="font-mono text-sm">{instance?.name ?? process.name}</span>
+                  {instance ? (
+                    <span className="text-muted-foreground font-mono text-xs">
+                      #{instance.id} · {instance.instanceTypeId}
+                    </span>
+                  ) : null}
+                </div>
+              </TableCell>
+              <TableCell className="px-4 py-2.5 capitalize">{role}</TableCell>
+              <TableCell className="px-4 py-2.5">
                 {instance ? (
-                  <span className="text-muted-foreground font-mono text-xs">
-                    #{instance.id} · {instance.instanceTypeId}
-                  </span>
-                ) : null}
-              </div>
-            </TableCell>
-            <TableCell className="px-4 py-2.5 capitalize">{role}</TableCell>
-            <TableCell className="px-4 py-2.5">
-              {instance ? (
+                  <StateChip
+                    state={instance.currentState.state}
+                    label={instanceLabel(instance.currentState.state, process.currentState.state)}
+                    title={instance.currentState.reason || undefined}
+                  />
+                ) : (
+                  <span className="text-muted-foreground text-sm">Not launched yet</span>
+                )}
+              </TableCell>
+              <TableCell className="px-4 py-2.5">
                 <StateChip
-                  state={instance.currentState.state}
-                  label={instanceLabel(instance.currentState.state, process.currentState.state)}
-                  title={instance.currentState.reason || undefined}
+                  state={process.currentState.state}
+                  title={process.currentState.reason || undefined}
                 />
-              ) : (
-                <span className="text-muted-foreground text-sm">Not launched yet</span>
-              )}
-            </TableCell>
-            <TableCell className="px-4 py-2.5">
-              <StateChip
-                state={process.currentState.state}
-                title={process.currentState.reason || undefined}
-              />
-            </TableCell>
-            <TableCell className="px-4 py-2.5">
-              <div className="flex flex-col font-mono text-xs">
-                <span>{process.address ?? <span className="text-muted-foreground">—</span>}</span>
-                {instance?.privateIpAddress ? (
-                  <span className="text-muted-foreground">
-                    private {instance.privateIpAddress}
-                    {instance.publicIpAddress ? ` · public ${instance.publicIpAddress}` : ''}
-                  </span>
+              </TableCell>
+              <TableCell className="px-4 py-2.5">
+                <div className="flex flex-col font-mono text-xs">
+                  <span>{process.address ?? <span className="text-muted-foreground">—</span>}</span>
+                  {instance?.privateIpAddress ? (
+                    <span className="text-muted-foreground">
+                      private {instance.privateIpAddress}
+                      {instance.publicIpAddress ? ` · public ${instance.publicIpAddress}` : ''}
+                    </span>
+                  ) : null}
+                </div>
+              </TableCell>
+              <TableCell className="text-muted-foreground px-4 py-2.5">
+                {instance?.lastHeartbeat ? (
+                  <time dateTime={instance.lastHeartbeat} title={formatDateTime(instance.lastHeartbeat)}>
+                    {timeAgo(instance.lastHeartbeat)}
+                  </time>
+                ) : (
+                  'Never'
+                )}
+              </TableCell>
+              <TableCell className={cn('px-4 py-1.5 text-right', PINNED_ACTIONS)}>
+                {instance ? (
+                  <Button asChild variant="ghost" size="sm" className="text-muted-foreground">
+                    <Link to={`${clusterLink(cluster, 'logs')}&${logsSearch({ instance: instance.id })}`}>
+                      <ScrollTextIcon />
+                      Logs
+                    </Link>
+                  </Button>
                 ) : null}
-              </div>
-            </TableCell>
-            <TableCell className="text-muted-foreground px-4 py-2.5">
-              {instance?.lastHeartbeat ? (
-                <time dateTime={instance.lastHeartbeat} title={formatDateTime(instance.lastHeartbeat)}>
-                  {timeAgo(instance.lastHeartbeat)}
-                </time>
-              ) : (
-                'Never'
-              )}
-            </TableCell>
-            <TableCell className={cn('px-4 py-1.5 text-right', PINNED_ACTIONS)}>
-              {instance ? (
-                <Button asChild variant="ghost" size="sm" className="text-muted-foreground">
-                  <Link to={`${clusterLink(cluster, 'logs')}&${logsSearch({ instance: instance.id })}`}>
-                    <ScrollTextIcon />
-                    Logs
-                  </Link>
-                </Button>
-              ) : null}
-            </TableCell>
-          </TableRow>
-        );
-      })}
-    </PlainTable>
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </PlainTable>
+    </div>
   );
 }

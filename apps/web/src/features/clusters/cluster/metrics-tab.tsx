@@ -1,9 +1,11 @@
 import { ActivityIcon } from 'lucide-react';
+import type * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
 import {
   type MetricName,
+  type MetricScope,
   type MetricSeries,
   useClusterMetricQuery,
 } from '@/data/clusters/cluster-metrics-query';
@@ -22,22 +24,35 @@ const RANGES = [
 ] as const;
 type RangeId = (typeof RANGES)[number]['id'];
 
+/** What each chart shows; host charts (`wide`: their cluster-wide title) follow the scope toggle. */
 const CHARTS: Array<{
   metric: MetricName;
   title: string;
+  wide?: string;
   unit: 'percent' | 'bytes' | 'rate' | 'count' | 'seconds';
 }> = [
-  { metric: 'cpu', title: 'CPU per instance', unit: 'percent' },
-  { metric: 'memory', title: 'Memory per instance', unit: 'bytes' },
-  { metric: 'network', title: 'Network per instance', unit: 'rate' },
-  { metric: 'disk', title: 'Disk per instance', unit: 'rate' },
-  { metric: 'gpu', title: 'GPU per instance', unit: 'percent' },
-  { metric: 'gpu_memory', title: 'GPU memory per instance', unit: 'bytes' },
+  { metric: 'cpu', title: 'CPU per instance', wide: 'CPU, cluster-wide average', unit: 'percent' },
+  { metric: 'memory', title: 'Memory per instance', wide: 'Memory, cluster-wide', unit: 'bytes' },
+  { metric: 'network', title: 'Network per instance', wide: 'Network, cluster-wide', unit: 'rate' },
+  { metric: 'disk', title: 'Disk per instance', wide: 'Disk, cluster-wide', unit: 'rate' },
+  { metric: 'gpu', title: 'GPU per instance', wide: 'GPU, cluster-wide average', unit: 'percent' },
+  {
+    metric: 'gpu_memory',
+    title: 'GPU memory per instance',
+    wide: 'GPU memory, cluster-wide',
+    unit: 'bytes',
+  },
   { metric: 'tasks', title: 'Dask tasks', unit: 'count' },
   { metric: 'worker_memory', title: 'Dask workers’ memory', unit: 'bytes' },
   { metric: 'worker_cpu', title: 'Dask workers’ CPU', unit: 'percent' },
   { metric: 'transferred', title: 'Bytes moved between workers', unit: 'rate' },
   { metric: 'task_seconds', title: 'Compute seconds by task prefix', unit: 'seconds' },
+];
+
+/** `?by=`: one series per instance (the default) or the instances combined. */
+const SCOPES: Array<{ id: MetricScope; label: string }> = [
+  { id: 'instance', label: 'Per instance' },
+  { id: 'cluster', label: 'Cluster-wide' },
 ];
 
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
@@ -59,7 +74,11 @@ function formatValue(value: number, unit: (typeof CHARTS)[number]['unit']): stri
 
 /** What a series is, for its legend: instance (and direction), task state or prefix. */
 function label(metric: Record<string, string>): string {
-  const who = metric.instance ?? metric.state ?? metric.prefix ?? metric.name ?? '';
+  // Cluster-wide series say how many instances they combine.
+  const wide = metric.instance === 'cluster' && metric.instances;
+  const who = wide
+    ? `${metric.instances} instance${metric.instances === '1' ? '' : 's'}`
+    : (metric.instance ?? metric.state ?? metric.prefix ?? metric.name ?? '');
   return metric.direction ? `${who} ${metric.direction}` : who;
 }
 
@@ -140,23 +159,27 @@ function Chart({ data, unit }: { data: MetricSeries; unit: (typeof CHARTS)[numbe
 function MetricCard({
   chart,
   start,
+  by,
   poll,
 }: {
   chart: (typeof CHARTS)[number];
   start: number | undefined;
+  by: MetricScope;
   poll: number | false;
 }) {
   const { clusterRef } = useClusterContext();
+  const wide = by === 'cluster' && chart.wide !== undefined;
+  const title = wide ? chart.wide! : chart.title;
   const query = useClusterMetricQuery(
-    { ref: clusterRef, metric: chart.metric, start },
+    { ref: clusterRef, metric: chart.metric, start, by: wide ? 'cluster' : 'instance' },
     { refetchInterval: poll },
   );
   const empty = query.data?.series.every((s) => s.values.length === 0);
   // No GPU: no GPU cards at all.
   if ((chart.metric === 'gpu' || chart.metric === 'gpu_memory') && (empty || query.isPending)) return null;
   return (
-    <section aria-label={chart.title} className="bg-card space-y-3 rounded-lg border p-4">
-      <h2 className="text-sm font-medium">{chart.title}</h2>
+    <section aria-label={title} className="bg-card space-y-3 rounded-lg border p-4">
+      <h2 className="text-sm font-medium">{title}</h2>
       {query.isError ? (
         <p className="text-destructive text-sm">{errorMessage(query.error)}</p>
       ) : !query.data ? (
@@ -172,10 +195,34 @@ function MetricCard({
   );
 }
 
+function ToggleButton({
+  pressed,
+  onClick,
+  children,
+}: {
+  pressed: boolean;
+  onClick: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed}
+      onClick={onClick}
+      className={cn(
+        'focus-visible:ring-ring/50 rounded-md border px-3 py-1 text-sm outline-none focus-visible:ring-[3px]',
+        pressed ? 'bg-primary text-primary-foreground border-primary' : 'hover:bg-muted',
+      )}
+    >
+      {children}
+    </button>
+  );
+}
+
 /**
  * Metrics: what each instance's agent measures of its machine (CPU, memory, network, disk, GPU)
- * and what the scheduler says of Dask, over a range kept in the address (`?range=`). Polled while
- * the cluster runs; kept after it stops.
+ * and what the scheduler says of Dask, over a range kept in the address (`?range=`), per instance
+ * or cluster-wide (`?by=`). Polled while the cluster runs; kept after it stops.
  */
 export function ClusterMetricsTab() {
   const { cluster } = useClusterContext();
@@ -183,6 +230,16 @@ export function ClusterMetricsTab() {
   const ended = hasEnded(cluster.currentState.state);
   const rangeId = (RANGES.find((r) => r.id === params.get('range'))?.id ?? (ended ? 'all' : '1h')) as RangeId;
   const range = RANGES.find((r) => r.id === rangeId)!;
+  const by = SCOPES.find((scope) => scope.id === params.get('by'))?.id ?? 'instance';
+  const choose = (key: 'range' | 'by', value: string) =>
+    setParams(
+      (old) => {
+        const next = new URLSearchParams(old);
+        next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
   const poll = ended ? false : clusterPollMs(cluster.currentState.state) && 5_000;
   // Whole seconds, a minute at a time: the query key stays put between polls.
   const start =
@@ -190,39 +247,30 @@ export function ClusterMetricsTab() {
 
   return (
     <div className="space-y-4">
-      <fieldset aria-label="Time range" className="flex flex-wrap gap-1">
-        {RANGES.map((r) => (
-          <button
-            key={r.id}
-            type="button"
-            aria-pressed={r.id === rangeId}
-            onClick={() =>
-              setParams(
-                (old) => {
-                  const next = new URLSearchParams(old);
-                  next.set('range', r.id);
-                  return next;
-                },
-                { replace: true },
-              )
-            }
-            className={cn(
-              'rounded-md border px-3 py-1 text-sm',
-              r.id === rangeId ? 'bg-primary text-primary-foreground border-primary' : 'hover:bg-muted',
-            )}
-          >
-            {r.label}
-          </button>
-        ))}
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <fieldset aria-label="Time range" className="flex flex-wrap gap-1">
+          {RANGES.map((r) => (
+            <ToggleButton key={r.id} pressed={r.id === rangeId} onClick={() => choose('range', r.id)}>
+              {r.label}
+            </ToggleButton>
+          ))}
+        </fieldset>
+        <fieldset aria-label="Host metrics" className="flex flex-wrap gap-1">
+          {SCOPES.map((scope) => (
+            <ToggleButton key={scope.id} pressed={scope.id === by} onClick={() => choose('by', scope.id)}>
+              {scope.label}
+            </ToggleButton>
+          ))}
+        </fieldset>
         {!ended && (
           <span className="text-muted-foreground ml-auto inline-flex items-center gap-1.5 text-xs">
             <ActivityIcon className="size-3.5" aria-hidden="true" /> Live
           </span>
         )}
-      </fieldset>
+      </div>
       <div className="grid gap-4 lg:grid-cols-2">
         {CHARTS.map((chart) => (
-          <MetricCard key={chart.metric} chart={chart} start={start} poll={poll} />
+          <MetricCard key={chart.metric} chart={chart} start={start} by={by} poll={poll} />
         ))}
       </div>
       {cluster.currentState.state === 'pending' && (

@@ -1,4 +1,4 @@
-import { ActivityIcon, ExternalLinkIcon } from 'lucide-react';
+import { ActivityIcon, ExternalLinkIcon, ListChecksIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { ClusterAlerts } from '@/components/clusters/cluster-alerts';
 import { CodeBlock } from '@/components/code-block';
@@ -170,6 +170,14 @@ export function ClusterOverviewTab() {
                     >
                       <ActivityIcon className="size-3.5" aria-hidden="true" />
                       See its metrics
+                    </Link>
+                    ·
+                    <Link
+                      to={clusterLink(cluster, 'analytics')}
+                      className="text-primary inline-flex items-center gap-1 underline-offset-4 hover:underline"
+                    >
+                      <ListChecksIcon className="size-3.5" aria-hidden="true" />
+                      See what runs now
                     </Link>
                   </span>
                 )}

@@ -11,6 +11,7 @@ import { DefaultWorkspaceBanner } from '@/features/team/default-workspace-banner
 import { AddMenu } from '@/features/team/team/add-menu';
 import { OrganizationPicker } from '@/features/team/team/organization-picker';
 import { PlanUsage } from '@/features/team/team/plan-usage';
+import { SsoTab } from '@/features/team/team/sso-tab';
 import { TeamTab } from '@/features/team/team/team-tab';
 import { WorkspacesTab } from '@/features/team/team/workspaces-tab';
 import { useTeam } from '@/features/team/use-team';
@@ -18,7 +19,7 @@ import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 import { organizationIdOf, useScope } from '@/lib/scopes';
 
-const TABS = ['workspaces', 'team'] as const;
+const TABS = ['workspaces', 'team', 'sso'] as const;
 type Tab = (typeof TABS)[number];
 const TAB_PARAM = 'tab';
 
@@ -74,6 +75,11 @@ export function TeamPage() {
             <TabsTrigger value="team" className="px-4">
               Team
             </TabsTrigger>
+            {permissions.isOrganizationAdmin ? (
+              <TabsTrigger value="sso" className="px-4">
+                Single sign-on
+              </TabsTrigger>
+            ) : null}
           </TabsList>
           <PlanUsage organization={organization} />
         </div>
@@ -96,6 +102,11 @@ export function TeamPage() {
             permissions={permissions}
           />
         </TabsContent>
+        {permissions.isOrganizationAdmin ? (
+          <TabsContent value="sso">
+            <SsoTab organizationId={organization.id} workspaces={workspaces} />
+          </TabsContent>
+        ) : null}
       </Tabs>
     );
   }

@@ -1,0 +1,2 @@
+ALTER TABLE "software_builds" ADD COLUMN "architecture" varchar(16) DEFAULT 'x86_64' NOT NULL;--> statement-breakpoint
+CREATE INDEX "software_builds_spec_arch_idx" ON "software_builds" USING btree ("spec_id","architecture","id");

@@ -1,0 +1,2 @@
+CREATE INDEX "run_tasks_held_idx" ON "run_tasks" USING btree ("instance_id","id") WHERE "run_tasks"."state" = 'assigned';--> statement-breakpoint
+CREATE INDEX "run_tasks_unfinished_idx" ON "run_tasks" USING btree ("batch_job_id") WHERE "run_tasks"."state" in ('pending', 'assigned', 'running');
