@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,39 +16,29 @@ import { findInstanceProcesses, signalGroups } from '../../src/compute/local-pro
 import { HELPER_HEADER } from './moto.js';
 
 const run = promisify(execFile);
-const LOCK_DIR = path.join(tmpdir(), 'cumulus-ec2-machines.lock');
+/**
+ * The lock's name: an abstract Unix socket, which lives in the network namespace, as the
+ * addresses VMs take do (two runs of the suite with separate temporary folders still share them).
+ */
+const LOCK_SOCKET = '\0cumulus-ec2-machines';
 
 /**
  * One helper's VMs at a time on this machine: every moto server hands out the same private
- * addresses, which VMs here take on the loopback device, so two test files booting VMs at once
- * would take (and, stopping, remove) each other's. Held until `stop()`; a holder that died frees it.
+ * addresses, which VMs here take on the loopback device, so two test files (or two runs of the
+ * suite) booting VMs at once would take (and, stopping, remove) each other's, and a client would
+ * reach another run's scheduler. Held until `stop()`; the kernel frees it when its holder dies.
  */
 async function takeMachineLock(): Promise<() => void> {
   for (;;) {
-    try {
-      mkdirSync(LOCK_DIR);
-      writeFileSync(path.join(LOCK_DIR, 'pid'), String(process.pid));
-      return () => rmSync(LOCK_DIR, { recursive: true, force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let holder = 0;
-    try {
-      holder = Number(readFileSync(path.join(LOCK_DIR, 'pid'), 'utf8'));
-    } catch {
-      // Being written: wait.
-    }
-    if (holder > 0 && !alive(holder)) rmSync(LOCK_DIR, { recursive: true, force: true });
-    else await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const server = createServer((socket) => socket.destroy());
+    const taken = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) =>
+        err.code === 'EADDRINUSE' ? resolve(false) : reject(err),
+      );
+      server.listen(LOCK_SOCKET, () => resolve(true));
+    });
+    if (taken) return () => server.close();
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
