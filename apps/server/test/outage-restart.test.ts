@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,19 @@ const HEARTBEAT_TIMEOUT_S = 5;
 const OUTAGE_MS = 3 * HEARTBEAT_TIMEOUT_S * 1000;
 const TIMINGS = { CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The end of every local instance's agent output under a server's data directory (for a failure's message). */
+function agentLogs(dataDir: string): string {
+  const root = path.join(dataDir, 'instances');
+  if (!existsSync(root)) return '(no instances)';
+  return readdirSync(root)
+    .map((id) => {
+      const file = path.join(root, id, 'agent.log');
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '(no agent.log)';
+      return `--- ${id}\n${text.split('\n').slice(-40).join('\n')}`;
+    })
+    .join('\n');
+}
 
 describe('a control plane outage', () => {
   it('a server stopped longer than the heartbeat timeout and started again keeps every cluster', async () => {
@@ -115,7 +129,10 @@ describe('a control plane outage', () => {
         const body = (await api2.get(`/api/v2/jobs/${job.body.id}`)).body;
         return body.finished && body;
       });
-      expect(ended).toMatchObject({ job_state: 'done', n_tasks_succeeded: 1 });
+      const why = `job: ${ended.reason}; task ${ended.tasks[0]?.state}: ${ended.tasks[0]?.reason}${
+        ended.job_state === 'done' ? '' : `\n${agentLogs(first.dataDir)}`
+      }`;
+      expect(ended, why).toMatchObject({ job_state: 'done', n_tasks_succeeded: 1 });
       expect(ended.tasks[0]).toMatchObject({ state: 'done', exit_code: 0 });
       expect(await lines(batch.body.id, { task_id: ended.tasks[0].id })).toContain('finished-during-outage');
 
