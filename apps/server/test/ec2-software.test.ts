@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, type Instance } from '@aws-sdk/client-ec2';
 import { GetRolePolicyCommand, IAMClient, ListRolePoliciesCommand } from '@aws-sdk/client-iam';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,20 +11,9 @@ import { softwareBuilds } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/domains/identity/auth/service.js';
 import { createToken } from '../src/domains/identity/tokens/service.js';
 import type { Api } from './helpers/api.js';
-import { setUpAwsWorkspace } from './helpers/aws-workspace.js';
-import {
-  freePort,
-  PYTHON,
-  runPython,
-  startClusterServer,
-  waitFor,
-  waitForClusterState,
-} from './helpers/clusters.js';
-import { openTestDatabase } from './helpers/database.js';
-import { Ec2Machines } from './helpers/ec2-vms.js';
-import { createUser } from './helpers/factories.js';
-import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
-import { makeWheel } from './helpers/wheels.js';
+import { type AwsRig, openAwsRig } from './helpers/aws-rig.js';
+import { PYTHON, runPython, waitFor, waitForClusterState } from './helpers/clusters.js';
+import { makeWheel, uploadWheel } from './helpers/wheels.js';
 
 /**
  * Package sync on vm_aws: a software build runs on a build machine the backend launches in EC2
@@ -33,18 +22,17 @@ import { makeWheel } from './helpers/wheels.js';
  * runs Dask from it, so a worker imports a package the image lacks.
  */
 const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-ec2-software-'));
-let moto: Moto;
-let machines: Ec2Machines;
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let ts: Awaited<ReturnType<typeof startClusterServer>>;
+let rig: AwsRig;
+let moto: AwsRig['moto'];
+let machines: AwsRig['machines'];
+let database: AwsRig['database'];
+let ts: AwsRig['ts'];
 let api: Api;
 let slug: string;
 let userId: number;
-let restoreEnv: () => void;
-const ec2 = () => new EC2Client({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
 
 async function buildMachines(buildId: number): Promise<Instance[]> {
-  const answer = await ec2().send(
+  const answer = await rig.ec2().send(
     new DescribeInstancesCommand({
       Filters: [{ Name: 'tag:cumulus:backend-id', Values: [`build-${buildId}`] }],
     }),
@@ -53,46 +41,16 @@ async function buildMachines(buildId: number): Promise<Instance[]> {
 }
 
 beforeAll(async () => {
-  moto = await startMoto();
-  restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
-  machines = await Ec2Machines.open(moto.url, moto.keys);
-  database = await openTestDatabase();
-  ts = await startClusterServer(
-    { CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60' },
-    { database, port: await freePort() },
-  );
-  const user = await createUser(ts);
-  userId = user.id;
-  api = ts.api.as(user.key);
-  slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
-  await setUpAwsWorkspace(api, slug, moto.url, moto.keys);
+  rig = await openAwsRig();
+  ({ moto, machines, database, ts, api, slug, userId } = rig);
 }, 600_000); // may wait for another file's VMs (Ec2Machines.open)
 
 afterAll(async () => {
-  await ts?.close();
-  await machines?.stop();
-  await moto?.stop();
-  await database?.close();
-  restoreEnv?.();
+  await rig?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
 const base = () => `/api/v2/software-environment/account/${slug}`;
-
-async function uploadWheel(wheel: Awaited<ReturnType<typeof makeWheel>>): Promise<number> {
-  const announced = await api.post(`${base()}/package-upload`, {
-    name: wheel.fileName,
-    md5: wheel.md5Hex,
-    wheel_md5: wheel.md5Base64,
-  });
-  const put = await fetch(announced.body.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': 'binary/octet-stream', 'content-md5': wheel.md5Base64 },
-    body: wheel.bytes,
-  });
-  expect(put.status).toBe(200);
-  return announced.body.id;
-}
 
 async function built(name: string, fileId: number) {
   const created = await api.post(base(), {
@@ -144,6 +102,8 @@ describe('package sync on vm_aws', () => {
       /No module named 'aws_synced_pkg'/,
     );
     const fileId = await uploadWheel(
+      api,
+      slug,
       await makeWheel(scratch, 'aws_synced_pkg', '1.0.0', 'from-the-build-machine'),
     );
 

@@ -12,7 +12,7 @@ import type { Api } from './helpers/api.js';
 import { freePort, PYTHON, startClusterServer, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
-import { makeWheel } from './helpers/wheels.js';
+import { makeWheel, uploadWheel } from './helpers/wheels.js';
 
 /**
  * Builds on another machine: the remote builder starts the real build agent
@@ -99,21 +99,11 @@ const logsOf = async (buildId: number): Promise<string[]> =>
 describe('builds on a build machine', () => {
   it('install the spec and its uploaded wheel there, stream the log, upload the environment and record the lockfile', async () => {
     const wheel = await makeWheel(scratch, 'remote_pkg', '1.2.3', 'remote');
-    const announced = await api.post(`${base()}/package-upload`, {
-      name: wheel.fileName,
-      md5: wheel.md5Hex,
-      wheel_md5: wheel.md5Base64,
-    });
-    const put = await fetch(announced.body.upload_url, {
-      method: 'PUT',
-      headers: { 'content-type': 'binary/octet-stream', 'content-md5': wheel.md5Base64 },
-      body: wheel.bytes,
-    });
-    expect(put.status).toBe(200);
+    const fileId = await uploadWheel(api, slug, wheel);
 
     const build = await buildOf({
       name: 'remote-env',
-      packages: [{ name: 'remote_pkg', specifier: '==1.2.3', source: 'pip', file: announced.body.id }],
+      packages: [{ name: 'remote_pkg', specifier: '==1.2.3', source: 'pip', file: fileId }],
     });
     expect(build.reason).toBe('');
     expect(build.state).toBe('built');
