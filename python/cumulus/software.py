@@ -104,15 +104,17 @@ def no_builds_text(ws: str, backend: str) -> str:
 
 
 def package_sync(api: Api, ws: str, say: Callable[[str], None] = print, *, status: Callable[[str], None] | None = None,
-                 show_log: bool = True, mark: Callable[[str], None] | None = None) -> dict:
+                 show_log: bool = True, mark: Callable[[str], None] | None = None,
+                 scan_result: Callable[[], dict] = scan) -> dict:
     """Reproduces this environment on the server; answers the alias once its build is done.
 
     ``say`` prints lasting lines, ``status`` passing ones; the build's log is printed only with
     ``show_log`` (or its end, when the build fails). ``mark`` is told when each step ends.
+    ``scan_result`` answers what ``scan()`` does (a caller may have started the scan earlier).
     """
     mark = mark or (lambda _step: None)
     levels = {p["name"]: p["level"] for p in api.request("GET", "/api/v2/packages/", query={"account": ws}) or []}
-    scanned = scan()
+    scanned = scan_result()
     mark("package scan")
     approximated = api.request("POST", "/api/v2/software-environment/approximate-packages", json_body=scanned)
     critical = [p for p in approximated if p.get("error") and (levels.get(p["name"], 0) >= CRITICAL or p["name"] == "python")]

@@ -9,7 +9,9 @@ import { registerBenchUser, startBenchServer } from './server.js';
 
 const PYTHON = '/usr/bin/python3';
 const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../python');
-const RUNS = 3;
+// The first start, then later ones: a machine shared with other work moves one start by 0.5 s, so
+// the later starts' median is the figure, beside LocalCluster's median of as many runs.
+const RUNS = 6;
 
 /** A newcomer's script: every default; "ready" once the constructor returns, then its timings. */
 const NEWCOMER = `
@@ -111,8 +113,11 @@ export async function benchNewcomer(): Promise<void> {
   );
   for (const [i, r] of runs.entries())
     row(i === 0 ? 'first start on a new server' : `later start ${i}`, r.seconds);
+  row('later starts, median', median(runs.slice(1).map((r) => r.seconds)));
   console.log(`  lines printed by each start: ${runs.map((r) => r.lines.length).join(', ')}`);
+  // The first start and the last later one; the others look like the last.
   for (const [i, lines] of timelines.entries()) {
+    if (i !== 0 && i !== timelines.length - 1) continue;
     console.log(`\n  Where the seconds go, start ${i + 1} (ms after the Python process began):`);
     for (const line of lines) console.log(`    ${line}`);
   }

@@ -24,8 +24,8 @@ from .tasks import TaskRunner
 STOP_GRACE_SECONDS = 10
 # While a worker waits for its scheduler's address, and while Dask starts: how often to look.
 WAIT_POLL_SECONDS = 0.05
-# A preload of every Dask process this agent starts (see warm_imports.py).
-WARM_IMPORTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_imports.py")
+# A preload of every Dask process this agent starts (see package_versions.py).
+PACKAGE_VERSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "package_versions.py")
 # Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control
 # plane. Long: an outage or upgrade of the control plane must cost no cluster.
 INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SECONDS") or 1800)
@@ -180,8 +180,8 @@ class Agent:
         self.host_metrics = HostMetrics(self.control)
         self.host_metrics.start()
 
-        # First, so that its thread starts as early as the process does.
-        preloads = [WARM_IMPORTS]
+        # First, so that no other preload reads the versions before it.
+        preloads = [PACKAGE_VERSIONS]
         for name in boot.get("preloads", []):
             path = os.path.join(self.workdir, f"preload_{name.replace('-', '_')}.py")
             with open(path, "w") as f:
