@@ -95,7 +95,10 @@ describe('Analytics', () => {
       await pipeline.getByText('Finished', { exact: true }).waitFor();
       await pipeline.click();
       await page.waitForURL('**computation=**');
-      expect(await pipeline.getAttribute('aria-expanded')).toBe('true');
+      // The address changes before React renders the opened row: wait for the row, not the address.
+      await computations
+        .getByRole('button', { name: /def run_pipeline\(client\)/, expanded: true })
+        .waitFor();
       const code = page.getByRole('region', { name: 'Code of this computation' });
       await code.getByText('dask.delayed(load, pure=False)', { exact: false }).waitFor();
       expect(await code.getAttribute('tabindex')).toBe('0');
