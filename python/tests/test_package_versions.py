@@ -11,8 +11,8 @@ import unittest
 
 from cumulus.agent.agent import PACKAGE_VERSIONS
 
-# Loads the preload twice, as Dask does (the second time a reload) (or not at all: sys.argv[1] == "0"), then prints the
-# versions a registration would carry and which of their packages the reading imported.
+# Loads the preload twice as Dask does, the second time a reload (or not at all: sys.argv[1] == "0"),
+# then prints the versions a registration would carry and which of their packages the reading imported.
 SCRIPT = f"""
 import importlib.util, json, sys
 import distributed
