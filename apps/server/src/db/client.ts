@@ -42,6 +42,11 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** Directory for the embedded database, or `memory://` for a throwaway one. */
   pgliteDir?: string;
+  /**
+   * An archive of an embedded database's data directory (PGlite's dumpDataDir) a new one starts as a copy
+   * of: tests start each server's database from one migrated template instead of initdb and migrations.
+   */
+  pgliteTemplate?: string | undefined;
   /** PostgreSQL connections of `db` (console, API, loops). */
   poolSize?: number;
   /** PostgreSQL connections of `agentDb` (instances' calls). */
@@ -58,7 +63,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       options.poolSize ?? DEFAULT_POOL_SIZE,
       options.agentPoolSize ?? DEFAULT_AGENT_POOL_SIZE,
     );
-  return openPglite(options.pgliteDir ?? 'memory://');
+  return openPglite(options.pgliteDir ?? 'memory://', options.pgliteTemplate);
 }
 
 async function openPostgres(url: string, max: number, agentMax: number): Promise<Database> {
@@ -95,7 +100,7 @@ async function openPostgres(url: string, max: number, agentMax: number): Promise
   };
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, template?: string): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
   // In a worker thread of its own (pglite-thread.ts): its queries do not hold up serving.
   const client = await PgliteThread.create(dir, {
@@ -105,6 +110,7 @@ async function openPglite(dir: string): Promise<Database> {
     // surviving a power loss is PostgreSQL's (DATABASE_URL).
     startParams: [...PGlite.defaultStartParams, '-c', 'synchronous_commit=on'],
     relaxedDurability: false,
+    loadDataDir: template,
   });
   // drizzle's PGlite driver calls `query` and `transaction`, which the thread's client answers.
   const pgliteDb = drizzlePglite(client as unknown as PGlite, { schema });

@@ -27,6 +27,8 @@ export interface QueryOptions {
 export interface PgliteThreadOptions {
   startParams: string[];
   relaxedDurability: boolean;
+  /** A data directory archive (PGlite's dumpDataDir) to start from instead of an empty database. */
+  loadDataDir?: string | undefined;
 }
 
 // The thread's code: it loads PGlite (and pg_trgm) from where this module resolves them.
@@ -37,10 +39,14 @@ const { parentPort, workerData } = require('node:worker_threads');
   const { pg_trgm } = await import(workerData.pgTrgm);
   let db;
   try {
+    const loadDataDir = workerData.loadDataDir
+      ? new Blob([require('node:fs').readFileSync(workerData.loadDataDir)])
+      : undefined;
     db = await PGlite.create(workerData.dir, {
       extensions: { pg_trgm },
       startParams: workerData.startParams,
       relaxedDurability: workerData.relaxedDurability,
+      loadDataDir,
     });
   } catch (e) {
     parentPort.postMessage({ id: 0, error: failure(e) });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 
 /** The maintenance database of the server DATABASE_URL points at. */
@@ -21,7 +22,8 @@ async function admin<T>(databaseUrl: string, run: (client: pg.Client) => Promise
 }
 
 /**
- * A database of its own for one test server: a fresh in-memory PGlite, or, with DATABASE_URL,
+ * A database of its own for one test server: an in-memory PGlite copied from the migrated one the
+ * global setup made, or, with DATABASE_URL,
  * a PostgreSQL database copied from the (migrated) DATABASE_URL database and dropped on close.
  * Servers that share one database on purpose (replica tests) pass the same Database to both.
  * `timeZone` sets every session's TimeZone (PostgreSQL: the connection's options; PGlite: its one
@@ -32,7 +34,7 @@ export async function openTestDatabase(
 ): Promise<Database & { url?: string }> {
   const template = process.env.DATABASE_URL;
   if (!template) {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
+    const database = await openDatabase({ pgliteDir: 'memory://', pgliteTemplate: inject('pgliteTemplate') });
     if (options.timeZone)
       await database.db.execute(sql`select set_config('TimeZone', ${options.timeZone}, false)`);
     return database;
