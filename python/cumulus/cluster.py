@@ -37,6 +37,8 @@ from cumulus.tls import TlsFiles
 logger = logging.getLogger("cumulus")
 # While a cluster starts, how long the server may be unreachable before the start is given up.
 STARTING_PATIENCE = 120.0
+# While a cluster starts, how often its state records are read (for failures to print).
+STATES_INTERVAL = 1.0
 _live: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -386,6 +388,7 @@ class Cluster(DeployCluster):
         newest = None
         shown = None
         away_since = None
+        states_due = began
         while True:
             if self._abandoned:
                 raise ClusterCreationError("Interrupted while the cluster was starting.")
@@ -402,21 +405,31 @@ class Cluster(DeployCluster):
                 continue
             away_since = None
             self.details = details
-            with suppress(CumulusError):
-                records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
-                for updated, kind, record in new_records(records, seen):
-                    newest = max(newest or updated, updated)
-                    line = describe(kind, record)
-                    # A reused cluster's history is old news; only what happens from now on is shown.
-                    if line and (self._created or shown is not None):
-                        self._log(f"  {line}")
+            desired = int(details.get("desired_workers", self._n_workers) or 0)
+            self._started_target = wait_target(self._wait_for, desired)
+            try:
+                ready = check(details, self._started_target)
+            except ClusterCreationError:
+                ready = None
+            # State records say only what failed (the summary line says the rest): read once a
+            # second, as the established client does, and always before giving up.
+            if ready is None or loop.time() >= states_due:
+                states_due = loop.time() + STATES_INTERVAL
+                with suppress(CumulusError):
+                    records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
+                    for updated, kind, record in new_records(records, seen):
+                        newest = max(newest or updated, updated)
+                        line = describe(kind, record)
+                        # A reused cluster's history is old news; only what happens from now on is shown.
+                        if line and (self._created or shown is not None):
+                            self._log(f"  {line}")
             progress = summary(details)
             if progress != shown:
                 self._status(f"  [{loop.time() - began:3.0f}s] {progress}")
                 shown = progress
-            desired = int(details.get("desired_workers", self._n_workers) or 0)
-            self._started_target = wait_target(self._wait_for, desired)
-            if check(details, self._started_target):
+            if ready is None:
+                check(details, self._started_target)
+            if ready:
                 return details
             if loop.time() > deadline:
                 raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")

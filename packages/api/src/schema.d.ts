@@ -9182,6 +9182,7 @@ export interface paths {
             parameters: {
                 query: {
                     backend_id: string;
+                    wait_for_scheduler?: number;
                 };
                 header?: never;
                 path?: never;

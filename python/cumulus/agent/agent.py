@@ -22,8 +22,11 @@ from .software import unpacked_python
 from .tasks import TaskRunner
 
 STOP_GRACE_SECONDS = 10
-# While a worker waits for its scheduler's address, and while Dask starts: how often to look.
+# While Dask starts: how often to look whether it is up (locally: no request).
 WAIT_POLL_SECONDS = 0.05
+# The longest a worker's agent asks the control plane to hold an answer while it waits for its
+# scheduler's address (also at most half a heartbeat interval; requests time out after 10 s).
+MAX_HOLD_SECONDS = 5.0
 # A preload of every Dask process this agent starts (see package_versions.py).
 PACKAGE_VERSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "package_versions.py")
 # Before bootstrap tells us (the backend also sets it): how long to keep trying to reach the control
@@ -213,17 +216,26 @@ class Agent:
 
     def scheduler_address(self, boot):
         """The scheduler's address, asked for until the control plane has it (heartbeating meanwhile);
-        None when Dask exited meanwhile (watch() reports why)."""
+        None when Dask exited meanwhile (watch() reports why). Each ask is held by the control plane
+        until it knows the address (or half a heartbeat interval went by), so the worker hears it as
+        soon as the scheduler reports, in a request or two rather than one every few milliseconds."""
         last_heartbeat = time.monotonic()
+        hold = min(self.heartbeat_interval / 2, MAX_HOLD_SECONDS)
         while not boot.get("scheduler_address"):
             if self.dask.poll() is not None:
                 return None
             if time.monotonic() - last_heartbeat >= self.heartbeat_interval:
                 self.heartbeat()
                 last_heartbeat = time.monotonic()
-            if self.terminate.wait(WAIT_POLL_SECONDS):
+            if self.terminate.is_set():
                 raise Stop("terminated")
-            boot = self.call(self.control.bootstrap)
+            asked = time.monotonic()
+            boot = self.call(self.control.bootstrap, hold)
+            # An answer sooner than asked for, without the address (a control plane closing, or one
+            # that does not hold): not at once again.
+            if not boot.get("scheduler_address") and time.monotonic() - asked < hold / 2:
+                if self.terminate.wait(WAIT_POLL_SECONDS * 4):
+                    raise Stop("terminated")
         return boot["scheduler_address"]
 
     def watch(self, host):

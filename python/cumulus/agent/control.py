@@ -43,8 +43,13 @@ class ControlPlane:
             raise
         return payload.decode() if raw else json.loads(payload or b"null")
 
-    def bootstrap(self):
-        return self.request("GET", "/bootstrap", query={"backend_id": self.backend_id})
+    def bootstrap(self, wait_for_scheduler=0):
+        """What this instance runs. A worker's agent waiting for its scheduler's address may ask the
+        control plane to hold the answer up to ``wait_for_scheduler`` seconds until it knows it."""
+        query = {"backend_id": self.backend_id}
+        if wait_for_scheduler:
+            query["wait_for_scheduler"] = f"{wait_for_scheduler:g}"
+        return self.request("GET", "/bootstrap", query=query)
 
     def preload(self, name):
         return self.request("GET", f"/preload/{name}", raw=True)

@@ -8,6 +8,7 @@ import { z } from '../../../http/zod.js';
 import { PYTHON_DIR } from '../../../paths.js';
 import type { ClusterDeps } from '../ports.js';
 import { dashboardCertificate, fileRef, workerIps } from './resources.js';
+import { SchedulerWaits } from './scheduler-waits.js';
 import {
   backendId,
   bootstrapAnswer,
@@ -45,11 +46,20 @@ const PRELOADS = {
 export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): void {
   const deps = agentFacing(allDeps);
   const { db } = deps;
+  const waits = new SchedulerWaits();
+  app.addHook('preClose', async () => waits.close());
 
   app.get(
     `${base}/bootstrap`,
     { config: cluster, schema: { tags, querystring: bootstrapQuery, response: { 200: bootstrapAnswer } } },
-    async (request) => service.bootstrap(deps, callingCluster(request), request.query.backend_id),
+    async (request, reply) => {
+      const { backend_id, wait_for_scheduler = 0 } = request.query;
+      // Held at most half a heartbeat interval: the agent heartbeats between two of these.
+      const ms = Math.min(wait_for_scheduler * 1000, deps.config.clusters.heartbeatIntervalMs / 2);
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      return service.bootstrap(deps, callingCluster(request), backend_id, { waits, ms, signal: gone.signal });
+    },
   );
 
   app.get(
@@ -123,8 +133,12 @@ export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): voi
   app.patch(
     `${base}/scheduler/phone-home/instance`,
     { config: cluster, schema: { tags, body: processPhoneHome, response: { 200: ok } } },
-    async (request) =>
-      service.processPhoneHomeUpdate(deps, callingCluster(request), 'scheduler', request.body),
+    async (request) => {
+      const clusterId = callingCluster(request);
+      const answer = await service.processPhoneHomeUpdate(deps, clusterId, 'scheduler', request.body);
+      if (request.body.state === 'started' && request.body.address) waits.wake(clusterId);
+      return answer;
+    },
   );
 
   app.patch(

@@ -46,7 +46,14 @@ export const instanceStateAnswer = z.object({
   stop: z.boolean(),
 });
 
-export const bootstrapQuery = z.object({ backend_id: backendId });
+export const bootstrapQuery = z.object({
+  backend_id: backendId,
+  /**
+   * A worker's agent waiting for its scheduler: hold the answer up to this many seconds (at most
+   * half a heartbeat interval) until the scheduler's address is known.
+   */
+  wait_for_scheduler: z.coerce.number().min(0).max(10).optional(),
+});
 
 export const bootstrapAnswer = z.object({
   cluster_id: z.number().int(),

@@ -14,6 +14,7 @@ import { instanceShouldRun } from '../states.js';
 import { heartbeatWriter } from './heartbeats.js';
 import { hotStatements } from './hot-statements.js';
 import { logWriter } from './log-batches.js';
+import type { SchedulerWaits } from './scheduler-waits.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
@@ -32,12 +33,19 @@ const DASK_PRELOADS = {
 const spotWorker = (role: string, data: unknown) =>
   role === 'worker' && (data as { spot?: unknown } | null)?.spot === true;
 
+/** A bootstrap held until the worker's scheduler is known (`?wait_for_scheduler=`). */
+export interface Hold {
+  waits: SchedulerWaits;
+  ms: number;
+  signal: AbortSignal;
+}
+
 /** What an instance runs: `GET cluster_facing/bootstrap`. */
-export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId: string) {
+export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId: string, hold?: Hold) {
   const { instance, process, cluster } = await callingInstance(deps.db, clusterId, backendId);
-  const workspace = await findWorkspace(deps.db, cluster.workspaceId);
   await touch(deps.db, instance.id);
-  const scheduler = process.role === 'worker' ? await runningSchedulerAddress(deps.db, clusterId) : null;
+  const scheduler = process.role === 'worker' ? await schedulerAddress(deps.db, clusterId, hold) : null;
+  const workspace = await findWorkspace(deps.db, cluster.workspaceId);
   const backend = await deps.backends.forCluster(cluster);
   // The machine's architecture (its role's, as the cluster recorded it): vm_aws builds per architecture.
   const machines = await machinesOf(deps.db, clusterId);
@@ -78,6 +86,11 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
     batch: await deps.clusterPorts.batchSetup(deps.db, cluster.id),
   };
+}
+
+function schedulerAddress(db: Db, clusterId: number, hold: Hold | undefined): Promise<string | null> {
+  const look = () => runningSchedulerAddress(db, clusterId);
+  return hold && hold.ms > 0 ? hold.waits.until(clusterId, hold.ms, look, hold.signal) : look();
 }
 
 async function runningSchedulerAddress(db: Db, clusterId: number): Promise<string | null> {
