@@ -102,7 +102,10 @@ export async function claimUnlimited(
 ): Promise<Answer['task']> {
   if (!instanceShouldRun(instance, process)) return null;
   const now = new Date();
-  const held = sql`(select h.id from ${runTasks} h where h.instance_id = ${instance.id} and h.state = 'assigned' order by h.id limit 1)`;
+  // Held: assigned to this instance, or `running` on it although it asks for its next task (it
+  // runs one at a time): a claim it never heard the answer to (the request failed after the
+  // commit), which it gets again rather than leaving the task running on nobody.
+  const held = sql`(select h.id from ${runTasks} h where h.instance_id = ${instance.id} and h.state in ('assigned', 'running') order by h.id limit 1)`;
   const pending = sql`(select p.id from ${runTasks} p where p.cluster_id = ${clusterId} and p.state = 'pending' and p.run_on in (${process.role}, 'any') order by p.id limit 1 for update skip locked)`;
   const [task] = await deps.db
     .update(runTasks)
@@ -110,7 +113,7 @@ export async function claimUnlimited(
     .where(
       and(
         sql`${runTasks.id} = coalesce(${held}, ${pending})`,
-        sql`${runTasks.state} in ('pending', 'assigned')`,
+        sql`(${runTasks.state} in ('pending', 'assigned') or (${runTasks.state} = 'running' and ${runTasks.instanceId} = ${instance.id}))`,
         sql`not exists (select 1 from ${batchJobs} j where j.id = ${runTasks.batchJobId} and j.max_concurrent is not null)`,
       ),
     )

@@ -92,7 +92,13 @@ export async function claimFor(
     const [held] = await tx
       .select()
       .from(runTasks)
-      .where(and(eq(runTasks.instanceId, instance.id), eq(runTasks.state, 'assigned')))
+      // Starting claims (the combined call) also get back a task `running` on the instance: see claimUnlimited.
+      .where(
+        and(
+          eq(runTasks.instanceId, instance.id),
+          inArray(runTasks.state, start ? ['assigned', 'running'] : ['assigned']),
+        ),
+      )
       .orderBy(asc(runTasks.id))
       .limit(1);
     const next =
