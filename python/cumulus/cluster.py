@@ -407,13 +407,14 @@ class Cluster(DeployCluster):
             self.details = details
             desired = int(details.get("desired_workers", self._n_workers) or 0)
             self._started_target = wait_target(self._wait_for, desired)
+            failed = None
             try:
                 ready = check(details, self._started_target)
-            except ClusterCreationError:
-                ready = None
+            except ClusterCreationError as err:
+                ready, failed = False, err
             # State records say only what failed (the summary line says the rest): read once a
             # second, as the established client does, and always before giving up.
-            if ready is None or loop.time() >= states_due:
+            if failed or loop.time() >= states_due:
                 states_due = loop.time() + STATES_INTERVAL
                 with suppress(CumulusError):
                     records = await self._call(cluster_api.states, self._api, self.workspace, self.cluster_id, newest)
@@ -427,8 +428,8 @@ class Cluster(DeployCluster):
             if progress != shown:
                 self._status(f"  [{loop.time() - began:3.0f}s] {progress}")
                 shown = progress
-            if ready is None:
-                check(details, self._started_target)
+            if failed:
+                raise failed
             if ready:
                 return details
             if loop.time() > deadline:
