@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['e2e/**/*.e2e.ts'],
+    globalSetup: ['e2e/harness/global-setup.ts'],
     // One server and one browser at a time: the machine has two cores.
     fileParallelism: false,
     testTimeout: 180_000,

@@ -7,6 +7,7 @@ directory and an SMTP sink; users are registered and verified through the real A
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -30,6 +31,31 @@ REPO_ROOT = os.path.dirname(PYTHON_DIR)
 SERVER_ROOT = os.path.abspath(os.environ.get("CUMULUS_TEST_SERVER_ROOT") or REPO_ROOT)
 PASSWORD = "Sturdy-passphrase-42"
 BOOT_SECONDS = 180
+_PREPARED: dict = {}
+
+
+def _prepared() -> dict:
+    """Once per run: the server built where its sources changed (the tests run it built, as ``npm
+    start`` does: no compiler in each start) and, on the embedded database, one migrated PGlite
+    data directory each server's starts from (a copy: initdb and the migrations take seconds)."""
+    if not _PREPARED:
+        build = os.path.join(SERVER_ROOT, "scripts/build-if-stale.mjs")
+        if os.path.exists(build):
+            subprocess.run(["node", build, "server"], cwd=SERVER_ROOT, check=True)
+        entry = os.path.join(SERVER_ROOT, "apps/server/dist/main.js")
+        # A server repository without a build runs from its sources; one process either way, so
+        # SIGKILL reaches the real thing.
+        _PREPARED["argv"] = (
+            ["node", entry] if os.path.exists(entry) else ["node", "--import", "tsx", "apps/server/src/main.ts"]
+        )
+        script = os.path.join(SERVER_ROOT, "apps/server/scripts/migrated-pglite.mjs")
+        _PREPARED["pgdata"] = None
+        if os.path.exists(script) and not os.environ.get("CUMULUS_TEST_DATABASE_URL"):
+            home = tempfile.mkdtemp(prefix="cumulus-pytest-template-")
+            atexit.register(shutil.rmtree, home, True)
+            _PREPARED["pgdata"] = os.path.join(home, "pgdata")
+            subprocess.run(["node", script, _PREPARED["pgdata"]], cwd=SERVER_ROOT, check=True)
+    return _PREPARED
 
 
 def free_port() -> int:
@@ -113,13 +139,19 @@ class CumulusServer:
         return env
 
     def start(self) -> "CumulusServer":
-        entry = os.path.join(SERVER_ROOT, "apps/server/dist/main.js")
-        use_dist = os.environ.get("CUMULUS_TEST_SERVER_DIST") == "1" and os.path.exists(entry)
-        # `node --import tsx` keeps the server one process, so SIGKILL reaches the real thing.
-        argv = ["node", entry] if use_dist else ["node", "--import", "tsx", "apps/server/src/main.ts"]
+        prepared = _prepared()
+        # The server's embedded database (apps/server/src/server.ts: <data dir>/pgdata), migrated.
+        pgdata = os.path.join(self.data_dir, "pgdata")
+        if prepared["pgdata"] and not os.path.exists(pgdata):
+            shutil.copytree(prepared["pgdata"], pgdata)
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            argv, cwd=SERVER_ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            prepared["argv"],
+            cwd=SERVER_ROOT,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         log.close()
 

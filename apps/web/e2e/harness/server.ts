@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { inject } from 'vitest';
 
 import { killLeftoverInstances } from '../../../server/test/helpers/leftover-instances';
 import { SmtpSink } from '../../../server/test/helpers/smtp';
@@ -66,8 +67,9 @@ export interface E2eServerOptions {
 }
 
 /**
- * The real server, as `npm start` runs it, serving the BUILT console (apps/web/dist) on a free
- * port, on a fresh embedded database, with mail going to a real SMTP sink.
+ * The real server, as `npm start` runs it (built: apps/server/dist, see global-setup.ts), serving
+ * the BUILT console (apps/web/dist) on a free port, on a fresh embedded database (a copy of one
+ * migrated for the run), with mail going to a real SMTP sink.
  */
 export async function startE2eServer({
   env = {},
@@ -81,6 +83,8 @@ export async function startE2eServer({
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-e2e-'));
+  // The server's embedded database (apps/server/src/server.ts: <data dir>/pgdata), migrated already.
+  cpSync(inject('pgdataTemplate'), path.join(dataDir, 'pgdata'), { recursive: true });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString('utf8'));
@@ -90,7 +94,7 @@ export async function startE2eServer({
 
   let child: ChildProcess | undefined;
   const launch = async () => {
-    const started = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const started = spawn(process.execPath, ['dist/main.js'], {
       cwd: serverDir,
       env: {
         ...process.env,
@@ -135,7 +139,6 @@ export async function startE2eServer({
 
   const withDatabase = async (edit: (database: PGlite) => Promise<void>) => {
     await stop();
-    // The server's embedded database (apps/server/src/server.ts: <data dir>/pgdata).
     const database = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { pg_trgm } });
     try {
       await edit(database);
