@@ -11,6 +11,9 @@ import asyncio
 import contextlib
 import io
 import os
+import pty
+import re
+import select
 import shutil
 import signal
 import subprocess
@@ -89,6 +92,25 @@ def no_clusters_running() -> None:
     """Each test starts from a server with no live instance, so process counts are its own."""
     stop_all_clusters()
     wait_until(lambda: not instance_processes(server.data_dir), START, "no instance processes")
+
+
+def read_until(fd: int, process: subprocess.Popen, pattern, timeout: float) -> bytes:
+    """What ``process`` prints on its terminal ``fd`` until ``pattern`` shows, or (None) until it ends."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while not (pattern and pattern.search(seen)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{pattern or 'the end'} not seen in {timeout} s; printed: {seen!r}")
+        chunk = b""
+        if select.select([fd], [], [], 0.5)[0]:
+            with contextlib.suppress(OSError):  # EIO: the process closed its terminal
+                chunk = os.read(fd, 4096)
+        seen += chunk
+        if not chunk and process.poll() is not None:
+            if pattern:
+                raise AssertionError(f"the process ended before {pattern} showed; printed: {seen!r}")
+            break
+    return seen
 
 
 class ClusterTest(unittest.TestCase):
@@ -237,15 +259,21 @@ class ClusterTest(unittest.TestCase):
 
     def test_interrupted_start_and_forgotten_close_stop_the_cluster(self):
         env = {**os.environ, "PYTHONPATH": PYTHON_DIR}
+        # On a terminal, as a person pressing Ctrl-C sees it: interrupted once the status line shows
+        # the created cluster starting (a start that got to ready first would test nothing).
+        terminal, child_end = pty.openpty()
         starting = subprocess.Popen([sys.executable, "-c", "import cumulus; cumulus.Cluster(n_workers=1)"], env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        known = {c["id"] for c in api(f"/api/v2/clusters/account/{workspace}/")}
-        wait_until(lambda: {c["id"] for c in api(f"/api/v2/clusters/account/{workspace}/")} - known, START, "a new cluster", 0.2)
+                                    stdout=child_end, stderr=subprocess.DEVNULL)  # fmt: skip
+        os.close(child_end)
+        printed = read_until(terminal, starting, re.compile(rb"\[\s*\d+s\] "), START)
         starting.send_signal(signal.SIGINT)
+        printed += read_until(terminal, starting, None, START)
+        os.close(terminal)
         starting.wait(START)
         interrupted = max(api(f"/api/v2/clusters/account/{workspace}/"), key=lambda c: c["id"])
-        self.assertIn(interrupted["current_state"]["state"], ("stopping", "stopped"))
-        self.assertEqual(interrupted["current_state"]["reason"], "Interrupted while the cluster was starting")
+        shown = printed.decode(errors="replace")
+        self.assertIn(interrupted["current_state"]["state"], ("stopping", "stopped"), shown)
+        self.assertEqual(interrupted["current_state"]["reason"], "Interrupted while the cluster was starting", shown)
         no_clusters_running()
 
         script = "import cumulus; print(cumulus.Cluster(n_workers=1, quiet=True).cluster_id)"
