@@ -1,11 +1,25 @@
 import '@testing-library/jest-dom/vitest';
 
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // Tests import from 'vitest' explicitly (no globals), so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
+});
+
+// Files share a worker's jsdom (vitest.config.ts: isolate false): each one starts as if alone.
+afterAll(() => {
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+  window.history.replaceState(null, '', '/');
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 // jsdom lacks these browser APIs; Radix and the sidebar's use-mobile hook read them.
