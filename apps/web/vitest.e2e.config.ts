@@ -8,7 +8,8 @@ export default defineConfig({
     globalSetup: ['e2e/harness/global-setup.ts'],
     // One server and one browser at a time: the machine has two cores.
     fileParallelism: false,
-    testTimeout: 180_000,
+    // Generous: the Python suite runs beside this one in `npm test` (scripts/test.sh).
+    testTimeout: 300_000,
     hookTimeout: 120_000,
   },
 });
