@@ -261,9 +261,12 @@ class ClusterTest(unittest.TestCase):
         env = {**os.environ, "PYTHONPATH": PYTHON_DIR}
         # On a terminal, as a person pressing Ctrl-C sees it: interrupted once the status line shows
         # the created cluster starting (a start that got to ready first would test nothing).
+        # Ctrl-C interrupts it as at a terminal even when this suite runs as a background job (which
+        # a shell starts with SIGINT ignored, and children inherit that).
         terminal, child_end = pty.openpty()
         starting = subprocess.Popen([sys.executable, "-c", "import cumulus; cumulus.Cluster(n_workers=1)"], env=env,
-                                    stdout=child_end, stderr=subprocess.DEVNULL)  # fmt: skip
+                                    stdout=child_end, stderr=subprocess.DEVNULL,
+                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
         os.close(child_end)
         printed = read_until(terminal, starting, re.compile(rb"\[\s*\d+s\] "), START)
         starting.send_signal(signal.SIGINT)
