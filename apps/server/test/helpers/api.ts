@@ -16,8 +16,19 @@ export interface RequestOptions {
   remoteAddress?: string;
 }
 
-/** Calls the app through Fastify's inject: every hook, schema and handler runs as over HTTP. */
+/** Each app's injected requests not answered yet. */
+const inFlight = new WeakMap<App, Set<Promise<unknown>>>();
+
+/**
+ * Calls the app through Fastify's inject: every hook, schema and handler runs as over HTTP. Unlike
+ * over HTTP, closing the app does not wait for injected requests still running: `settled` does.
+ */
 export class Api {
+  /** Once every request injected into `app` so far has its answer (or failed). */
+  static async settled(app: App): Promise<void> {
+    await Promise.allSettled([...(inFlight.get(app) ?? [])]);
+  }
+
   constructor(
     private readonly app: App,
     private readonly credentials?: string,
@@ -49,7 +60,7 @@ export class Api {
           Object.entries(options.query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
         )
       : undefined;
-    const res = await this.app.inject({
+    const injected = this.app.inject({
       method: method as 'GET',
       url,
       headers,
@@ -57,6 +68,10 @@ export class Api {
       query,
       remoteAddress: options.remoteAddress,
     });
+    const pending = inFlight.get(this.app) ?? new Set();
+    inFlight.set(this.app, pending);
+    pending.add(injected);
+    const res = await injected.finally(() => pending.delete(injected));
     let body: unknown = res.body;
     try {
       body = res.body ? JSON.parse(res.body) : undefined;

@@ -54,6 +54,8 @@ export async function startTestServer(
     dataDir,
     async close() {
       await server.close();
+      // As a listening server's close waits for its connections' requests: none reads a closed database.
+      await Api.settled(server.app);
       await killLeftoverInstances(dataDir);
       if (!options.database) await database.close();
       await smtp.stop();
