@@ -20,10 +20,13 @@ python_log="$(mktemp)"
 step "browser tests (built console on the real server, in Chromium), the Python tests beside them"
 "${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python >"$python_log" 2>&1 &
 python_pid=$!
+# Ended early (Ctrl-C, a failed step): the Python suite stops too, closing the servers it started.
+trap 'kill -TERM "$python_pid" 2>/dev/null && wait "$python_pid"; rm -f "$python_log"' EXIT
 browser=0
 npm run test:e2e -w apps/web --silent || browser=$?
 python=0
 wait "$python_pid" || python=$?
+trap - EXIT
 step "python tests (client against a real server): their output"
 cat "$python_log"
 rm -f "$python_log"

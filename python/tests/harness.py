@@ -32,6 +32,29 @@ SERVER_ROOT = os.path.abspath(os.environ.get("CUMULUS_TEST_SERVER_ROOT") or REPO
 PASSWORD = "Sturdy-passphrase-42"
 BOOT_SECONDS = 180
 _PREPARED: dict = {}
+# Servers started and not closed yet: a run ended early (SIGTERM, Ctrl-C) leaves none behind.
+_LIVE: set = set()
+
+
+def _interrupted(signum, _frame):
+    # Unlike SystemExit, which a test's error handling swallows, this ends the run: atexit follows.
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _close_live() -> None:
+    for server in list(_LIVE):
+        server.kill()
+        for pid in processes_under(server.data_dir):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        server.sink.stop()
+        shutil.rmtree(server.data_dir, ignore_errors=True)
+
+
+signal.signal(signal.SIGTERM, _interrupted)
+atexit.register(_close_live)
 
 
 def _prepared() -> dict:
@@ -153,6 +176,7 @@ class CumulusServer:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        _LIVE.add(self)
         log.close()
 
         def up():
@@ -189,6 +213,7 @@ class CumulusServer:
 
     def close(self) -> None:
         """Stops the server; fails if any process it started is still alive (and then kills it)."""
+        _LIVE.discard(self)
         self.stop()
         deadline = time.monotonic() + 60
         while processes_under(self.data_dir) and time.monotonic() < deadline:

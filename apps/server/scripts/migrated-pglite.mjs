@@ -11,16 +11,25 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
 
+/**
+ * PGlite open on `dataDir` (a directory, or `memory://`) with every migration applied, and the
+ * extensions the server opens its database with (src/db/pglite-thread.ts).
+ */
+export async function migratedPglite(dataDir) {
+  const database = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  try {
+    await migrate(drizzle(database), { migrationsFolder: MIGRATIONS_DIR });
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
 /** Creates `directory` as a PGlite data directory with every migration applied. */
 export async function writeMigratedPglite(directory) {
   if (existsSync(directory)) throw new Error(`${directory} exists already`);
-  // The extensions the server opens its database with (src/db/pglite-thread.ts).
-  const database = await PGlite.create(directory, { extensions: { pg_trgm } });
-  try {
-    await migrate(drizzle(database), { migrationsFolder: MIGRATIONS_DIR });
-  } finally {
-    await database.close();
-  }
+  await (await migratedPglite(directory)).close();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
+import { migratedPglite } from '../../scripts/migrated-pglite.mjs';
 import { openDatabase } from '../../src/db/client.js';
-import { MIGRATIONS_DIR } from '../../src/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,10 +29,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
     return () => {};
   }
   // Here, not in the thread openDatabase runs PGlite in: this module runner cannot resolve its modules.
-  const pglite = await PGlite.create('memory://', { extensions: { pg_trgm } });
+  const pglite = await migratedPglite('memory://');
   const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-pglite-template-'));
   try {
-    await migrate(drizzle(pglite), { migrationsFolder: MIGRATIONS_DIR });
     const file = path.join(dir, 'migrated.tar');
     writeFileSync(file, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
     project.provide('pgliteTemplate', file);
