@@ -113,9 +113,10 @@ export const runTasks = pgTable(
   (t) => [
     index('run_tasks_cluster_state_idx').on(t.clusterId, t.state, t.id),
     index('run_tasks_instance_idx').on(t.instanceId),
-    // A claim's "the task this instance holds" and a report's "has the job tasks left" read only
-    // the few rows they are about, however many of the job's tasks have finished.
-    index('run_tasks_held_idx').on(t.instanceId, t.id).where(sql`${t.state} = 'assigned'`),
+    // A claim's "the task this instance holds" (assigned to it, or running on it: see
+    // batch/next-task.ts) and a report's "has the job tasks left" read only the few rows they are
+    // about, however many of the job's tasks have finished.
+    index('run_tasks_held_idx').on(t.instanceId, t.id).where(sql`${t.state} in ('assigned', 'running')`),
     index('run_tasks_unfinished_idx')
       .on(t.batchJobId)
       .where(sql`${t.state} in ('pending', 'assigned', 'running')`),
