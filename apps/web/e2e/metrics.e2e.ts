@@ -47,10 +47,15 @@ describe('Metrics', () => {
       await page.waitForURL('**range=15m**');
 
       const cpu = page.getByRole('region', { name: 'CPU per instance' });
-      await cpu.getByText('now', { exact: false }).first().waitFor({ timeout: 180_000 });
-      const instances = await cpu.getByRole('listitem').allTextContents();
-      expect(instances.some((text) => text.includes('scheduler'))).toBe(true);
-      expect(instances.some((text) => text.includes('worker'))).toBe(true);
+      // Each instance reports on its own clock: the worker's first sample may come a refresh after the scheduler's.
+      for (const role of ['scheduler', 'worker']) {
+        await cpu
+          .getByRole('listitem')
+          .filter({ hasText: role })
+          .filter({ hasText: 'now' })
+          .first()
+          .waitFor({ timeout: 180_000 });
+      }
       await page
         .getByRole('region', { name: 'Compute seconds by task prefix' })
         .getByText('slowinc')
