@@ -44,11 +44,7 @@ def _interrupted(signum, _frame):
 def _close_live() -> None:
     for server in list(_LIVE):
         server.kill()
-        for pid in processes_under(server.data_dir):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _kill(processes_under(server.data_dir))
         server.sink.stop()
         shutil.rmtree(server.data_dir, ignore_errors=True)
 
@@ -219,11 +215,7 @@ class CumulusServer:
         while processes_under(self.data_dir) and time.monotonic() < deadline:
             time.sleep(1)
         left = processes_under(self.data_dir)
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _kill(left)
         self.sink.stop()
         if not left:
             shutil.rmtree(self.data_dir, ignore_errors=True)
@@ -254,6 +246,14 @@ class CumulusServer:
         status, body = call(self.url + "/api/v1/api-tokens/", "POST", {"label": "tests"}, token=user.key)
         assert status == 201, (status, body)
         return body["token"]
+
+
+def _kill(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def processes_under(directory: str) -> list[int]:
