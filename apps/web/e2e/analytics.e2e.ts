@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import {
+  eventually,
+  expectNoConsoleErrors,
+  signIn,
+  waitForSchedulerAndWorkerLines,
+} from './harness/journeys';
 import { expectFits } from './harness/layout';
 import { runPython } from './harness/python';
 import { consoleSuite } from './harness/suite';
@@ -129,10 +134,7 @@ describe('Analytics', () => {
       await page.getByRole('link', { name: 'Metrics', exact: true }).click();
       await page.waitForURL(`**/clusters/${id}/metrics?**`);
       const cpu = page.getByRole('region', { name: 'CPU per instance' });
-      await cpu.getByText('now', { exact: false }).first().waitFor({ timeout: 120_000 });
-      const legend = await cpu.getByRole('listitem').allTextContents();
-      expect(legend.some((text) => text.includes('scheduler'))).toBe(true);
-      expect(legend.some((text) => text.includes('worker'))).toBe(true);
+      await waitForSchedulerAndWorkerLines(cpu, 120_000);
       await session.screenshot('cluster-metrics-per-instance', { fullPage: true });
       await page.getByRole('button', { name: 'Cluster-wide' }).click();
       await page.waitForURL('**by=cluster**');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser } from './harness/api';
-import { expectNoConsoleErrors, signIn } from './harness/journeys';
+import { expectNoConsoleErrors, signIn, waitForSchedulerAndWorkerLines } from './harness/journeys';
 import { runPython } from './harness/python';
 import { consoleSuite } from './harness/suite';
 
@@ -47,15 +47,7 @@ describe('Metrics', () => {
       await page.waitForURL('**range=15m**');
 
       const cpu = page.getByRole('region', { name: 'CPU per instance' });
-      // Each instance reports on its own clock: the worker's first sample may come a refresh after the scheduler's.
-      for (const role of ['scheduler', 'worker']) {
-        await cpu
-          .getByRole('listitem')
-          .filter({ hasText: role })
-          .filter({ hasText: 'now' })
-          .first()
-          .waitFor({ timeout: 180_000 });
-      }
+      await waitForSchedulerAndWorkerLines(cpu, 180_000);
       await page
         .getByRole('region', { name: 'Compute seconds by task prefix' })
         .getByText('slowinc')

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /**
@@ -39,4 +39,19 @@ export async function eventually(check: () => Promise<void> | void, timeoutMs = 
 
 export function expectNoConsoleErrors(errors: string[]) {
   expect(errors, 'console errors in the page').toEqual([]);
+}
+
+/**
+ * Waits until a per-instance metrics chart has a current value for its scheduler and its worker:
+ * each instance reports on its own clock, so one may show a refresh before the other.
+ */
+export async function waitForSchedulerAndWorkerLines(chart: Locator, timeoutMs: number): Promise<void> {
+  for (const role of ['scheduler', 'worker']) {
+    await chart
+      .getByRole('listitem')
+      .filter({ hasText: role })
+      .filter({ hasText: 'now' })
+      .first()
+      .waitFor({ timeout: timeoutMs });
+  }
 }
