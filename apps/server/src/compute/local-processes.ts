@@ -9,15 +9,39 @@ export interface LocalProcess {
   backendId: string;
 }
 
+/** Bumped whenever this server starts or signals a process: a scan begun before does not answer after. */
+let generation = 0;
+let shared: { generation: number; scan: Promise<LocalProcess[]> } | undefined;
+
+/** Says that processes were started or signalled here: later callers get a scan of their own. */
+export function processesChanged(): void {
+  generation++;
+}
+
 /**
  * Live (not zombie) processes of local instances, found by the backend id in their environment.
  * Reading /proc rather than trusting a recorded pid survives pid reuse and server restarts, and
  * also finds children that outlived their agent.
+ *
+ * Callers at the same moment share one scan (a cluster's launches and stops ask for each of its
+ * instances at once; each scan reads every process's environment), unless this server started or
+ * signalled a process since that scan began.
  */
 export async function findInstanceProcesses(backendId?: string): Promise<LocalProcess[]> {
+  if (!shared || shared.generation !== generation) {
+    const scan: Promise<LocalProcess[]> = scanProcesses().finally(() => {
+      if (shared?.scan === scan) shared = undefined;
+    });
+    shared = { generation, scan };
+  }
+  const all = await shared.scan;
+  return backendId === undefined ? all : all.filter((p) => p.backendId === backendId);
+}
+
+async function scanProcesses(): Promise<LocalProcess[]> {
   const entries = await readdir('/proc').catch(() => [] as string[]);
   const found: LocalProcess[] = [];
-  const needle = backendId ? `${BACKEND_ID_VAR}=${backendId}\0` : `${BACKEND_ID_VAR}=`;
+  const needle = `\0${BACKEND_ID_VAR}=`;
   await Promise.all(
     entries
       .filter((name) => /^\d+$/.test(name))
@@ -25,7 +49,7 @@ export async function findInstanceProcesses(backendId?: string): Promise<LocalPr
         const pid = Number(name);
         if (pid === process.pid) return;
         const environ = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
-        const at = `\0${environ}`.indexOf(`\0${needle}`);
+        const at = `\0${environ}`.indexOf(needle);
         if (at < 0) return;
         const stat = await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => '');
         // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
@@ -40,6 +64,7 @@ export async function findInstanceProcesses(backendId?: string): Promise<LocalPr
 
 /** Signals every process group of the given processes; groups already gone are skipped. */
 export function signalGroups(processes: LocalProcess[], signal: NodeJS.Signals): void {
+  processesChanged();
   for (const pgid of new Set(processes.map((p) => p.pgid))) {
     try {
       process.kill(-pgid, signal);

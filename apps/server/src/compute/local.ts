@@ -13,7 +13,18 @@ import {
   type Observation,
 } from './backend.js';
 import type { Builder } from './builder.js';
-import { BACKEND_ID_VAR, findInstanceProcesses, signalGroups } from './local-processes.js';
+import { BACKEND_ID_VAR, findInstanceProcesses, processesChanged, signalGroups } from './local-processes.js';
+
+/**
+ * A spawn holds the event loop while it forks (15-30 ms here, with the embedded database's memory
+ * in this process): instances launched together take turns, one spawn per turn of the event loop,
+ * so that requests are answered in between instead of after all of them.
+ */
+let turns: Promise<void> = Promise.resolve();
+function spawnTurn(): Promise<void> {
+  turns = turns.then(() => new Promise((r) => setImmediate(r)));
+  return turns;
+}
 
 export interface LocalBackendOptions {
   /** Interpreter with `distributed` (CUMULUS_PYTHON). */
@@ -71,6 +82,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       const leader = existing.find((p) => p.pid === p.pgid) ?? existing[0];
       if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, adopted: true };
       mkdirSync(workDir, { recursive: true, mode: 0o700 });
+      await spawnTurn();
       // The agent's own output, for when it fails before it can ship logs.
       const out = openSync(path.join(workDir, 'agent.log'), 'a', 0o600);
       try {
@@ -92,6 +104,8 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
             [BACKEND_ID_VAR]: spec.backendId,
           },
         });
+        // Started: a scan begun before it does not answer anyone after.
+        processesChanged();
         const pid = await new Promise<number>((resolve, reject) => {
           child.once('error', (err) => reject(final(`Cannot start ${options.python}: ${err.message}`, err)));
           child.once('spawn', () => resolve(child.pid!));

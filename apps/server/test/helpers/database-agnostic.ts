@@ -24,6 +24,7 @@ export const DATABASE_AGNOSTIC = [
   'ec2-timing',
   'interpreter',
   'jupyter-proxy',
+  'local-processes',
   'log-formatter',
   'pglite-thread',
   'process-guard',

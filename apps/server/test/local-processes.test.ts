@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BACKEND_ID_VAR,
+  findInstanceProcesses,
+  processesChanged,
+  signalGroups,
+} from '../src/compute/local-processes.js';
+
+/**
+ * Local instances are found by scanning /proc. Callers at the same moment share a scan (a cluster's
+ * launches and stops ask for every instance at once), but never one that began before this server
+ * started or signalled a process: a launch must not be told its instance is missing, nor a stop
+ * that it still runs, by a scan older than the change.
+ */
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+function instanceProcess(backendId: string): ChildProcess {
+  const child = spawn('sleep', ['60'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [BACKEND_ID_VAR]: backendId },
+  });
+  started.push(child);
+  return child;
+}
+
+describe('local instance processes', () => {
+  it('answers callers at the same moment each their own instance', async () => {
+    const [idA, idB] = [`a-${randomUUID()}`, `b-${randomUUID()}`];
+    const a = instanceProcess(idA);
+    const b = instanceProcess(idB);
+    processesChanged();
+    const [foundA, foundB, all] = await Promise.all([
+      findInstanceProcesses(idA),
+      findInstanceProcesses(idB),
+      findInstanceProcesses(),
+    ]);
+    expect(foundA.map((p) => p.pid)).toEqual([a.pid]);
+    expect(foundB.map((p) => p.pid)).toEqual([b.pid]);
+    expect(all.map((p) => p.pid)).toEqual(expect.arrayContaining([a.pid, b.pid]));
+    signalGroups(
+      all.filter((p) => p.backendId === idA || p.backendId === idB),
+      'SIGKILL',
+    );
+  });
+
+  it('does not answer from a scan begun before a process was started', async () => {
+    const id = `late-${randomUUID()}`;
+    // Begun now: its list of processes is read before the one below exists.
+    const before = findInstanceProcesses();
+    const child = instanceProcess(id);
+    processesChanged();
+    expect((await findInstanceProcesses(id)).map((p) => p.pid)).toEqual([child.pid]);
+    expect((await before).some((p) => p.backendId === id)).toBe(false);
+  });
+});
