@@ -113,9 +113,17 @@ export function postgresChangeFeed(url: string): {
     if (closed || client !== candidate) return;
     backoff = 250;
     feed.setLive(true);
+    // One beat at a time: a slow answer (under its timeout) is waited for, not queued behind.
+    let beating = false;
     heartbeat = setInterval(() => {
+      if (beating) return;
+      beating = true;
       const timeout = new Promise((_, reject) => setTimeout(reject, HEARTBEAT_TIMEOUT_MS).unref());
-      Promise.race([candidate.query('select 1'), timeout]).catch(() => drop(candidate));
+      Promise.race([candidate.query('select 1'), timeout])
+        .catch(() => drop(candidate))
+        .finally(() => {
+          beating = false;
+        });
     }, HEARTBEAT_MS);
     heartbeat.unref();
   };
