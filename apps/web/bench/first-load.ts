@@ -2,16 +2,21 @@
 // browser context each time), on the real server serving the built console, with a workspace that
 // has a few clusters. Each load counts every request from navigation to network idle and the bytes
 // on the wire, and times the first meaningful paint (FMP, defined below).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import type { BrowserContext } from 'playwright-core';
-
+import { writeMigratedPglite } from '../../server/scripts/migrated-pglite.mjs';
 import { apiAs, createVerifiedUser } from '../e2e/harness/api';
 import { launchBrowser } from '../e2e/harness/browser';
 import { eventually } from '../e2e/harness/journeys';
 import { startE2eServer } from '../e2e/harness/server';
 import { sizeOf } from './bundle-size';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export const CLUSTER_NAMES = ['etl-nightly', 'feature-store', 'training-gpu', 'adhoc-ada'];
 /** Network idle: nothing in flight for this long after the Dashboard painted. */
@@ -152,7 +157,20 @@ export type FirstLoadResult = { loads: LoadFigures[]; indexCacheControl: string 
  * times, cold, after one warm-up load that is not counted.
  */
 export async function benchFirstLoad(outDir: string, runs: number, trace?: string): Promise<FirstLoadResult> {
-  const [server, browser] = await Promise.all([startE2eServer({ webDist: outDir }), launchBrowser()]);
+  // What npm start does first: the server built where its sources changed, then migrations.
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs', 'server'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  const templateDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-template-'));
+  const pgdataTemplate = path.join(templateDir, 'pgdata');
+  await writeMigratedPglite(pgdataTemplate);
+  const [server, browser] = await Promise.all([
+    startE2eServer({ webDist: outDir, pgdataTemplate }).finally(() =>
+      rmSync(templateDir, { recursive: true, force: true }),
+    ),
+    launchBrowser(),
+  ]);
   try {
     const user = await createVerifiedUser(server.base, server.smtp, 'bench');
     const { key, call } = await apiAs(server.base, user);

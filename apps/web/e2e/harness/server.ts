@@ -64,6 +64,11 @@ export interface E2eServerOptions {
   env?: Record<string, string>;
   /** The built console to serve (default apps/web/dist). */
   webDist?: string;
+  /**
+   * The migrated embedded database the server's starts as a copy of (default: the test run's, from
+   * global-setup.ts; outside vitest, as in the benches, one of the caller's).
+   */
+  pgdataTemplate?: string;
 }
 
 /**
@@ -74,6 +79,7 @@ export interface E2eServerOptions {
 export async function startE2eServer({
   env = {},
   webDist = builtConsole,
+  pgdataTemplate,
 }: E2eServerOptions = {}): Promise<E2eServer> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`${webDist} has no console: build it first (npm run build -w apps/web).`);
@@ -84,7 +90,7 @@ export async function startE2eServer({
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-e2e-'));
   // The server's embedded database (apps/server/src/server.ts: <data dir>/pgdata), migrated already.
-  cpSync(inject('pgdataTemplate'), path.join(dataDir, 'pgdata'), { recursive: true });
+  cpSync(pgdataTemplate ?? inject('pgdataTemplate'), path.join(dataDir, 'pgdata'), { recursive: true });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString('utf8'));
