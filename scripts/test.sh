@@ -34,7 +34,7 @@ step "browser tests (built console on the real server, in Chromium), beside them
 lane >"$lane_log" 2>&1 &
 lane_pid=$!
 # Ended early (Ctrl-C, a failed step): the other lane stops too, closing the servers it started.
-trap 'pkill -TERM -P "$lane_pid"; kill -TERM "$lane_pid" 2>/dev/null && wait "$lane_pid"; rm -f "$lane_log"' EXIT
+trap 'pkill -TERM -P "$lane_pid" || true; kill -TERM "$lane_pid" 2>/dev/null && { wait "$lane_pid" || true; }; rm -f "$lane_log"' EXIT
 browser=0
 npm run test:e2e -w apps/web --silent || browser=$?
 lane_status=0
