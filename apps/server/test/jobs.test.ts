@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -234,9 +234,12 @@ describe('batch jobs', () => {
         },
         1,
       );
+      // Its command has started (a task is `running` from its claim on, before the command runs).
       const running = await waitFor('the task to run', async () => {
         const job = (await c.api.get(`/api/v2/jobs/${jobId}`)).body;
-        return job.tasks[0].state === 'running' ? job.tasks[0] : undefined;
+        return job.tasks[0].state === 'running' && existsSync(path.join(dir, 'tried-0'))
+          ? job.tasks[0]
+          : undefined;
       });
       const [instance] = await c.ts.server.deps.db.query.instances.findMany({
         where: (i, { eq }) => eq(i.id, running.assigned_to.instance_id),
