@@ -66,11 +66,37 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return openPglite(options.pgliteDir ?? 'memory://', options.pgliteTemplate);
 }
 
+/**
+ * A connection answers one statement at a time. Code handed a transaction may still ask several
+ * things at once (a read helper's `Promise.all`, written for the pool): the connection's queries
+ * wait for each other here, in order, as pg 8 does internally with a deprecation warning and pg 9
+ * will refuse to.
+ */
+function oneQueryAtATime(client: pg.ClientBase): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let last: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    // Callback and submittable (cursor, stream) calls keep pg's own handling.
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args.at(-1) === 'function' || typeof first?.submit === 'function') return query(...args);
+    const run = last.then(() => query(...args));
+    last = run.catch(() => undefined);
+    return run;
+  }) as typeof client.query;
+}
+
 async function openPostgres(url: string, max: number, agentMax: number): Promise<Database> {
   const changes = postgresChangeFeed(url);
   // Connections are opened when first needed: a pool nobody uses costs none.
   const open = (size: number) => {
-    const p = new pg.Pool({ connectionString: url, max: size, onConnect: changes.onConnect });
+    const p = new pg.Pool({
+      connectionString: url,
+      max: size,
+      onConnect: (client) => {
+        oneQueryAtATime(client);
+        return changes.onConnect(client);
+      },
+    });
     // An idle client dropped by the server must not crash the process.
     p.on('error', () => {});
     return p;
