@@ -17,8 +17,8 @@ step "console and server build"; npm run build --silent
 # builds, the product's timers), each using about one core of two: they run side by side, the
 # Python suite's output printed when both are done. With CUMULUS_TEST_POSTGRES_URL (an empty
 # database; CI sets it), the server suite's PostgreSQL pass follows the Python suite in the same
-# lane, one file at a time, while the browser suite goes on (apps/server/test/helpers/database-agnostic.ts
-# says which files it leaves out).
+# lane, one file at a time, while the browser suite goes on, and the files that change the machine's
+# network after it (apps/server/test/helpers/database-agnostic.ts says which files each leaves out).
 lane_log="$(mktemp)"
 lane() {
   local status=0
@@ -26,7 +26,7 @@ lane() {
   "${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python 2>&1 || status=1
   if [ -n "${CUMULUS_TEST_POSTGRES_URL:-}" ]; then
     echo; echo "== server tests on PostgreSQL (at ${SECONDS}s)"
-    DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" npm test -w apps/server --silent -- --maxWorkers=1 2>&1 || status=$((status | 2))
+    DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" CUMULUS_TEST_NETWORK=without npm test -w apps/server --silent -- --maxWorkers=1 2>&1 || status=$((status | 2))
   fi
   return "$status"
 }
@@ -45,6 +45,11 @@ cat "$lane_log"
 rm -f "$lane_log"
 python=$((lane_status & 1))
 postgres=$(((lane_status & 2) >> 1))
+if [ -n "${CUMULUS_TEST_POSTGRES_URL:-}" ]; then
+  # What changes this machine's network waited for the browser (apps/server/test/helpers/database-agnostic.ts).
+  step "server tests on PostgreSQL that change the machine's network"
+  DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" CUMULUS_TEST_NETWORK=only npm test -w apps/server --silent || postgres=1
+fi
 if [ "$browser" -ne 0 ] || [ "$python" -ne 0 ] || [ "$postgres" -ne 0 ]; then
   printf '\n== failed: browser tests exit %d, python tests failed %d, server tests on PostgreSQL failed %d\n' "$browser" "$python" "$postgres"
   exit 1

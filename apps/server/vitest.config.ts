@@ -1,12 +1,19 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { DATABASE_AGNOSTIC } from './test/helpers/database-agnostic.js';
+import { DATABASE_AGNOSTIC, NETWORK_CHANGING } from './test/helpers/database-agnostic.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL) && !process.env.CUMULUS_TEST_EVERYTHING_ON_POSTGRES;
+const network = process.env.CUMULUS_TEST_NETWORK;
+if (network && !['without', 'only'].includes(network))
+  throw new Error(`CUMULUS_TEST_NETWORK must be without or only (not ${network})`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(onPostgres ? DATABASE_AGNOSTIC : [])],
+    include: network === 'only' ? NETWORK_CHANGING : ['test/**/*.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      ...(onPostgres ? DATABASE_AGNOSTIC : []),
+      ...(network === 'without' ? NETWORK_CHANGING : []),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

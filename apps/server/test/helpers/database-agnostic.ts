@@ -36,3 +36,11 @@ export const DATABASE_AGNOSTIC = [
   'streaming-faults',
   'vm-types',
 ].map((name) => `test/${name}.test.ts`);
+
+/**
+ * Test files that change this machine's network (`ip addr add` on the loopback device: EC2's
+ * addresses for the VMs of test/helpers/ec2-vms.ts). A browser running meanwhile fails its
+ * requests in flight (Chromium: net::ERR_NETWORK_CHANGED), so `npm test`'s PostgreSQL pass, which
+ * runs beside the browser suite, leaves them for after it (CUMULUS_TEST_NETWORK=without, =only).
+ */
+export const NETWORK_CHANGING = ['ec2-clusters'].map((name) => `test/${name}.test.ts`);
