@@ -25,6 +25,17 @@ const envSchema = z.object({
     .optional(),
   CUMULUS_MAIL_FROM: z.string().min(3).default('Cumulus <no-reply@cumulus.local>'),
   CUMULUS_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  /**
+   * Who the local backend runs clusters and builds as: `users` (each cluster and each build its own
+   * unprivileged uid; needs root), `operator` (the server's own user, for its operator alone), or
+   * `auto` (`users` when the server runs as root and its data directory is reachable, else `operator`).
+   */
+  CUMULUS_LOCAL_ISOLATION: z.enum(['auto', 'users', 'operator']).default('auto'),
+  /** The uids the local backend gives clusters and builds: COUNT of them from BASE, owned by nobody else. */
+  CUMULUS_LOCAL_UID_BASE: z.coerce.number().int().min(1000).max(4_000_000_000).default(1_900_000_000),
+  CUMULUS_LOCAL_UID_COUNT: z.coerce.number().int().min(16).max(100_000_000).default(1_000_000),
+  /** Where the servers of this machine record which of those uids each holds (shared by every data directory). */
+  CUMULUS_LOCAL_UID_REGISTRY: z.string().min(1).default('/var/lib/cumulus/uids'),
   CUMULUS_STAFF_EMAILS: z.string().default(''),
   CUMULUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CUMULUS_LOG_FORMAT: z.enum(['text', 'json']).default('text'),
@@ -160,6 +171,8 @@ export interface Config {
   aws: AwsConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+  /** Who local clusters and builds run as (compute/local-sandbox.ts). */
+  localIsolation: LocalIsolationConfig;
   links: LinksConfig;
   /** A hosted service (CUMULUS_HOSTED_SERVICE): the welcome survey and what's-new banners are shown. */
   hostedService: boolean;
@@ -228,6 +241,13 @@ export interface SoftwareConfig {
   buildEnv: Record<string, string>;
   /** Clusters created without an environment run on a default one with a bokeh Dask can serve its dashboard with. */
   defaultEnvironment: boolean;
+}
+
+export interface LocalIsolationConfig {
+  setting: 'auto' | 'users' | 'operator';
+  uidBase: number;
+  uidCount: number;
+  registryDir: string;
 }
 
 /** Timings of the cluster control loop and of the instance agents, in milliseconds. */
@@ -325,6 +345,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),
+    localIsolation: {
+      setting: e.CUMULUS_LOCAL_ISOLATION,
+      uidBase: e.CUMULUS_LOCAL_UID_BASE,
+      uidCount: e.CUMULUS_LOCAL_UID_COUNT,
+      registryDir: path.resolve(e.CUMULUS_LOCAL_UID_REGISTRY),
+    },
     links: {
       supportEmail: e.CUMULUS_SUPPORT_EMAIL ?? null,
       docsUrl: e.CUMULUS_DOCS_URL ?? '/docs',

@@ -5,6 +5,7 @@ import { createEc2Backend } from './compute/aws/ec2-backend.js';
 import { type Backends, workspaceBackends } from './compute/backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
+import { LocalSandbox } from './compute/local-sandbox.js';
 import { machineShapeOf } from './compute/vm-types.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -74,6 +75,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   const loops = new Map<LoopName, Periodic | Runner>();
   const cloudSecrets = new SecretBox(config.secret, cloud.CLOUD_SECRET_PURPOSE);
+  // Who local clusters and builds run as: decided at their first launch, or at startLoops.
+  const sandbox = new LocalSandbox({
+    ...config.localIsolation,
+    dataDir: config.dataDir,
+    python: config.python,
+  });
   const backends =
     options.backends ??
     workspaceBackends(
@@ -82,9 +89,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         dataDir: config.dataDir,
         baseEnv: config.instanceEnv,
         stopGraceMs: config.clusters.stopGraceMs,
+        sandbox,
         builder: createLocalBuilder({
           python: config.python,
           dataDir: config.dataDir,
+          sandbox,
           env: config.software.buildEnv,
           indexUrl: config.software.pipIndexUrl,
           extraIndexUrl: config.software.pipExtraIndexUrl,
@@ -216,11 +225,23 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       for (const loop of all) loop.start();
       // Reading the interpreter imports Dask and bokeh (seconds on a busy machine): done now, not
       // while the first package sync waits for it (clients give up on an answer after seconds).
-      if (readInterpreter)
+      if (readInterpreter) {
         backends
           .standard()
           .builder?.interpreter()
           .catch(() => undefined);
+        void sandbox.tenancy().then(
+          (tenancy) =>
+            tenancy.mode === 'users'
+              ? log.info(
+                  `local clusters and builds run as users of their own (uids from ${config.localIsolation.uidBase})`,
+                )
+              : log.warn(
+                  `local clusters and builds run as this server's own user, so only its operator (staff) may start them: ${tenancy.reason} (see /docs/operations#who-runs-what)`,
+                ),
+          (err: Error) => log.error(`local clusters cannot start: ${err.message}`),
+        );
+      }
     },
     stopLoops: async () => {
       await Promise.all(all.map((loop) => loop.stop()));

@@ -11,6 +11,7 @@ import {
   instanceProcesses,
   PYTHON,
   startClusterServer,
+  testSandbox,
   waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
@@ -45,6 +46,7 @@ function faultyLocalBackend() {
     dataDir,
     baseEnv: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     stopGraceMs: 5_000,
+    sandbox: testSandbox(dataDir),
   });
   const faults = {
     /** Launches of these roles fail with this error (a function: decided per call). */

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { makeWheel } from './helpers/wheels.js';
  * until then or when it cannot be built. The package index here is a directory the test fills.
  */
 const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-default-env-'));
+// Builds run as a uid of their own: the index is readable to them, as a machine's index would be.
+chmodSync(scratch, 0o755);
 const index = path.join(scratch, 'simple');
 mkdirSync(index, { recursive: true });
 const c = useClusterServer({

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +14,8 @@ import { createUser } from './helpers/factories.js';
  */
 const c = useClusterServer();
 const out = mkdtempSync(path.join(tmpdir(), 'cumulus-jobs-'));
+// Tasks run as their cluster's uid: they may write here, as into a shared folder of the machine.
+chmodSync(out, 0o777);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 async function submit(spec: Record<string, unknown>, workers: number) {

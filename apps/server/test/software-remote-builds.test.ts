@@ -9,7 +9,7 @@ import { createLocalBuilder } from '../src/compute/local-builder.js';
 import { createRemoteBuilder, type RemoteBuildJob } from '../src/compute/remote-builder.js';
 import { PYTHON_DIR } from '../src/paths.js';
 import type { Api } from './helpers/api.js';
-import { freePort, PYTHON, startClusterServer, waitFor } from './helpers/clusters.js';
+import { freePort, PYTHON, startClusterServer, testSandbox, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
 import { makeWheel, uploadWheel } from './helpers/wheels.js';
@@ -60,6 +60,7 @@ beforeAll(async () => {
     baseEnv: {},
     stopGraceMs: 1000,
     builder,
+    sandbox: testSandbox(scratch),
   });
   ts = await startClusterServer({}, { port, backends: singleBackend(backend) });
   const user = await createUser(ts);

@@ -34,6 +34,22 @@ def exit_description(code):
     return f"Exited with code {code}"
 
 
+def python_bin(python):
+    """A folder whose `python` is the given interpreter: its own, or (an interpreter such as
+    /usr/bin/python3 has no `python` beside it) one made in the work dir, so that `python` in a
+    task's command never falls through to another interpreter on PATH."""
+    bindir = os.path.dirname(python)
+    if os.path.exists(os.path.join(bindir, "python")):
+        return bindir
+    own = os.path.join(os.getcwd(), "bin")
+    os.makedirs(own, exist_ok=True)
+    for name in ("python", "python3"):
+        link = os.path.join(own, name)
+        if not os.path.lexists(link):
+            os.symlink(python, link)
+    return own
+
+
 class TaskRunner(threading.Thread):
     def __init__(self, agent, batch, scheduler_address, env, python):
         super().__init__(name="cumulus-tasks", daemon=True)
@@ -43,8 +59,8 @@ class TaskRunner(threading.Thread):
         self.scheduler_address = scheduler_address
         self.base_env = {k: v for k, v in env.items() if k not in PRIVATE_VARIABLES}
         # `python` in a task's command is the cluster's software environment.
-        bindir = os.path.dirname(python)
-        self.base_env["PATH"] = bindir + os.pathsep + self.base_env.get("PATH", "")
+        bindir = python_bin(python)
+        self.base_env["PATH"] = bindir + os.pathsep + (self.base_env.get("PATH") or os.defpath)
         self.root = os.environ.get("CUMULUS_BATCH_ROOT")
         self.stopping = threading.Event()
         self.current = None

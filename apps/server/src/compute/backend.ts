@@ -62,7 +62,16 @@ export interface ClusterRef {
   workspaceId: number;
   /** The region it asked for (backend options `region_name`); else the workspace's default. */
   region?: string;
+  /** Whether it had a firewall of its own (`firewall_spec`). */
+  firewall?: boolean;
 }
+
+/**
+ * Who a backend runs what tenants submit (cluster processes, builds) as: each cluster and build as
+ * a user of its own (`users`), or the server's own user, which only the server's operator may then
+ * use (`operator`, with the reason for the people it refuses).
+ */
+export type Tenancy = { mode: 'users' } | { mode: 'operator'; reason: string };
 
 /** What a backend records about a launched instance to find it again after a restart. */
 export type BackendData = Record<string, unknown>;
@@ -150,10 +159,16 @@ export interface Backend {
    * cores) is what it launches. Absent, or null: the backend's own default machine.
    */
   defaultInstanceTypes?(workspaceId: number): Promise<{ scheduler: string[]; worker: string[] } | null>;
+  /**
+   * Who tenants' code runs as on this backend's machines. Absent: machines of their own (a cloud
+   * VM per instance), which nothing else shares.
+   */
+  tenancy?(): Promise<Tenancy>;
   launch(spec: LaunchSpec): Promise<BackendData>;
   /**
-   * Removes what a cluster's machines shared (vm_aws: the cluster's security group), once every
-   * instance is gone; a repeat finds nothing left. Absent: the backend makes nothing per cluster.
+   * Removes what a cluster's machines shared (vm_aws: the cluster's security group; local: its
+   * uid and what still runs under it), once every instance is gone; a repeat finds nothing left.
+   * Absent: the backend makes nothing per cluster.
    */
   releaseCluster?(cluster: ClusterRef): Promise<void>;
   describe(instances: readonly InstanceRef[]): Promise<Map<string, Observation>>;

@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, copyFile, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LockedPackage } from '../db/schema/index.js';
 import { final, retryable } from './backend.js';
-import type { Builder, BuildIO, BuildRequest, BuildResult } from './builder.js';
+import type { Builder, BuildIO, BuildRequest, BuildResult, BuildWheel } from './builder.js';
 import { cannotBuild, type Interpreter, normaliseProject } from './builder.js';
+import type { Identity, LocalSandbox } from './local-sandbox.js';
+import { pipConfigVariables } from './pip-config.js';
 import { metByInterpreter } from './requirements.js';
 
 export interface LocalBuilderOptions {
@@ -20,6 +22,8 @@ export interface LocalBuilderOptions {
   /** CUMULUS_PIP_INDEX_URL / CUMULUS_PIP_EXTRA_INDEX_URL: where pip looks instead of its own configuration. */
   indexUrl?: string | undefined;
   extraIndexUrl?: string | undefined;
+  /** Who builds run as (pip runs packages' own build code): a uid of their own where it gives one. */
+  sandbox?: LocalSandbox;
 }
 
 const ABOUT_INTERPRETER = `
@@ -73,6 +77,7 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
     }
     return about;
   };
+  let pipConfig: Promise<Record<string, string>> | undefined;
   const pipEnv = {
     ...options.env,
     PIP_NO_INPUT: '1',
@@ -95,54 +100,114 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
     async build(request: BuildRequest, io: BuildIO): Promise<BuildResult> {
       if (request.kind !== 'pip') throw cannotBuild(request.kind, 'local');
       await mkdir(root, { recursive: true });
+      const key = `build-${request.buildId}`;
+      const who = (await options.sandbox?.identity(key)) ?? null;
       const work = path.join(root, `.build-${request.buildId}`);
+      // Its home, temporary files and copies of the wheels: beside the environment, not in it.
+      const home = path.join(root, `.home-${request.buildId}`);
       await rm(work, { recursive: true, force: true });
-      io.log(`Creating a virtual environment from ${options.python} (its packages stay visible)`);
-      // Without its own pip (ensurepip takes seconds): the interpreter's pip, visible through the
-      // system site-packages, installs into the environment it is run from.
-      await run([options.python, '-m', 'venv', '--system-site-packages', '--without-pip', work], pipEnv, io);
-      const python = path.join(work, 'bin', 'python');
-      const lines = request.lockfile
-        ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-        : [...request.requirements, ...request.wheels.map((w) => w.path)];
-      const report = path.join(work, 'cumulus-install-report.json');
-      const { packages: own } = await interpreter();
-      // Comments and options alone install nothing, nor does what the interpreter has already (a
-      // package sync from this machine): pip is not started for them.
-      if (!request.lockfile && lines.length > 0 && lines.every((l) => metByInterpreter(l, own))) {
-        io.log(`The interpreter has all ${lines.length} requirements already: nothing to install`);
-      } else if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
-        const requirements = path.join(work, 'cumulus-requirements.txt');
-        await writeFile(requirements, `${lines.join('\n')}\n`);
-        io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
-        const args = [python, '-m', 'pip', 'install', '--progress-bar', 'off', '-r', requirements];
-        for (const link of new Set(request.wheels.map((w) => path.dirname(w.path))))
-          args.push('--find-links', link);
-        if (request.lockfile) args.push('--no-deps');
-        args.push('--report', report);
-        await run(args, pipEnv, io);
-      } else {
-        io.log('Nothing to install beyond the interpreter and its packages');
-      }
-      const packages = await lockedPackages(work, report);
-      const { version, architecture } = await interpreter();
-      const header = `# cumulus lockfile: Python ${version} ${architecture} (${options.python}, its own packages visible)`;
-      const lockfile = `${header}\n${packages.map((p) => `${p.name}==${p.version}`).join('\n')}\n`;
-      const lockfileHash = createHash('sha256').update(lockfile).digest('hex');
-      const location = path.join(root, lockfileHash.slice(0, 32));
-      if (existsSync(location)) {
-        io.log('An environment with exactly these packages exists already: reusing it');
+      await rm(home, { recursive: true, force: true });
+      try {
+        await options.sandbox?.privateDir(work, who);
+        await options.sandbox?.privateDir(home, who);
+        const env = who ? await asUser(who, home) : pipEnv;
+        const wheels = who ? await handOver(request.wheels, home, who) : request.wheels;
+        const packages = await install({ ...request, wheels }, work, env, who, io);
+        if (who) {
+          // Nothing the build started outlives it, and nothing it made can change afterwards.
+          await options.sandbox!.release(key);
+          await options.sandbox!.seal(work);
+        }
+        return await keep(work, packages, io);
+      } finally {
+        await options.sandbox?.release(key);
+        await rm(home, { recursive: true, force: true });
         await rm(work, { recursive: true, force: true });
-      } else {
-        await rename(work, location).catch(async (err: NodeJS.ErrnoException) => {
-          // Another build finished the same environment first.
-          if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
-          await rm(work, { recursive: true, force: true });
-        });
       }
-      return { location, lockfile, packages, lockfileHash, sizeBytes: await directorySize(location) };
     },
   };
+
+  /** The variables of a build run as `who`: its own home, and the server's pip configuration. */
+  async function asUser(who: Identity, home: string): Promise<Record<string, string | undefined>> {
+    pipConfig ??= pipConfigVariables(options.python, pipEnv);
+    return { ...(await pipConfig), ...pipEnv, HOME: home, TMPDIR: home, USER: who.name, LOGNAME: who.name };
+  }
+
+  /** venv, then pip as the request says, in `work`: answers what it installed. */
+  async function install(
+    request: BuildRequest,
+    work: string,
+    env: Record<string, string | undefined>,
+    who: Identity | null,
+    io: BuildIO,
+  ): Promise<LockedPackage[]> {
+    io.log(`Creating a virtual environment from ${options.python} (its packages stay visible)`);
+    // Without its own pip (ensurepip takes seconds): the interpreter's pip, visible through the
+    // system site-packages, installs into the environment it is run from.
+    await run([options.python, '-m', 'venv', '--system-site-packages', '--without-pip', work], env, io, who);
+    const python = path.join(work, 'bin', 'python');
+    const lines = request.lockfile
+      ? request.lockfile.split('\n').filter((l) => l.trim() && !l.startsWith('#'))
+      : [...request.requirements, ...request.wheels.map((w) => w.path)];
+    const report = path.join(work, 'cumulus-install-report.json');
+    const { packages: own } = await interpreter();
+    // Comments and options alone install nothing, nor does what the interpreter has already (a
+    // package sync from this machine): pip is not started for them.
+    if (!request.lockfile && lines.length > 0 && lines.every((l) => metByInterpreter(l, own))) {
+      io.log(`The interpreter has all ${lines.length} requirements already: nothing to install`);
+    } else if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
+      const requirements = path.join(work, 'cumulus-requirements.txt');
+      await writeFile(requirements, `${lines.join('\n')}\n`, { mode: 0o644 });
+      io.log(`Installing ${lines.length} requirement${lines.length === 1 ? '' : 's'} with pip`);
+      const args = [python, '-m', 'pip', 'install', '--progress-bar', 'off', '-r', requirements];
+      for (const link of new Set(request.wheels.map((w) => path.dirname(w.path))))
+        args.push('--find-links', link);
+      if (request.lockfile) args.push('--no-deps');
+      args.push('--report', report);
+      await run(args, env, io, who);
+    } else {
+      io.log('Nothing to install beyond the interpreter and its packages');
+    }
+    return lockedPackages(work, report);
+  }
+
+  /** The environment in `work` kept under its lockfile's hash (or the one already there). */
+  async function keep(work: string, packages: LockedPackage[], io: BuildIO): Promise<BuildResult> {
+    const { version, architecture } = await interpreter();
+    const header = `# cumulus lockfile: Python ${version} ${architecture} (${options.python}, its own packages visible)`;
+    const lockfile = `${header}\n${packages.map((p) => `${p.name}==${p.version}`).join('\n')}\n`;
+    const lockfileHash = createHash('sha256').update(lockfile).digest('hex');
+    const location = path.join(root, lockfileHash.slice(0, 32));
+    if (existsSync(location)) {
+      io.log('An environment with exactly these packages exists already: reusing it');
+    } else {
+      await rename(work, location).catch(async (err: NodeJS.ErrnoException) => {
+        // Another build finished the same environment first.
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      });
+    }
+    return { location, lockfile, packages, lockfileHash, sizeBytes: await directorySize(location) };
+  }
+}
+
+/** Copies of the wheels a build installs, in its home and its own: it reads nothing of the server's. */
+async function handOver(wheels: readonly BuildWheel[], home: string, who: Identity): Promise<BuildWheel[]> {
+  if (wheels.length === 0) return [];
+  const dir = path.join(home, 'wheels');
+  await mkdir(dir, { mode: 0o700 });
+  await chown(dir, who.uid, who.gid);
+  return Promise.all(
+    wheels.map(async (wheel, i) => {
+      // Each in a folder of its own: two wheels may share a file name (different workspaces' uploads).
+      const own = path.join(dir, String(i));
+      await mkdir(own, { mode: 0o700 });
+      await chown(own, who.uid, who.gid);
+      const copy = path.join(own, path.basename(wheel.path));
+      await copyFile(wheel.path, copy);
+      await chown(copy, who.uid, who.gid);
+      return { ...wheel, path: copy };
+    }),
+  );
 }
 
 /**
@@ -195,9 +260,19 @@ async function lockedPackages(environment: string, reportPath: string): Promise<
 }
 
 /** Runs a command in its own process group, each output line to the log; pip's error is the failure's reason. */
-function run(args: string[], env: Record<string, string | undefined>, io: BuildIO): Promise<void> {
+function run(
+  args: string[],
+  env: Record<string, string | undefined>,
+  io: BuildIO,
+  who: Identity | null = null,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(args[0]!, args.slice(1), { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(args[0]!, args.slice(1), {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(who && { uid: who.uid, gid: who.gid, cwd: env.HOME }),
+    });
     const tail: string[] = [];
     const take = (line: string) => {
       io.log(line);

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { arch, availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
-import { PYTHON_DIR } from '../paths.js';
 import {
   type Backend,
   type BackendData,
@@ -13,7 +13,14 @@ import {
   type Observation,
 } from './backend.js';
 import type { Builder } from './builder.js';
-import { BACKEND_ID_VAR, findInstanceProcesses, processesChanged, signalGroups } from './local-processes.js';
+import {
+  BACKEND_ID_VAR,
+  findInstanceProcesses,
+  type LocalProcess,
+  processesChanged,
+  signalGroups,
+} from './local-processes.js';
+import type { LocalSandbox } from './local-sandbox.js';
 
 /**
  * A spawn holds the event loop while it forks (15-30 ms here, with the embedded database's memory
@@ -36,18 +43,38 @@ export interface LocalBackendOptions {
   stopGraceMs: number;
   /** Builds software environments on this machine (local-builder.ts). */
   builder?: Builder;
+  /** Who instances run as (local-sandbox.ts). */
+  sandbox: LocalSandbox;
 }
 
 const POLL_MS = 100;
 /** Node's names for the architectures, in the words clients use (api.md: x86_64, aarch64). */
 const ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64' };
 
+/** The identity key of a cluster's processes (local-sandbox.ts): one uid per cluster. */
+const clusterKey = (clusterId: number) => `cluster-${clusterId}`;
+
+/** The uid an instance was launched as (recorded in its backend data), where it was not the server's. */
+const uidOf = (ref: InstanceRef): number | undefined =>
+  typeof ref.backendData?.uid === 'number' ? ref.backendData.uid : undefined;
+
+/**
+ * An instance's processes: those carrying its backend id and, where it runs as a uid of its own,
+ * that uid (a process of another tenant naming itself so is not this instance's).
+ */
+async function processesOf(ref: InstanceRef): Promise<LocalProcess[]> {
+  const uid = uidOf(ref);
+  return (await findInstanceProcesses(ref.backendId)).filter((p) => uid === undefined || p.uid === uid);
+}
+
 /**
  * Every instance is a local process group: `python -m cumulus.agent`, detached in its own group,
- * with its own work dir. It survives the server (clusters keep running across restarts) and is
- * found again by its backend id in /proc, never by a pid alone.
+ * with its own work dir, run as its cluster's own uid where the sandbox gives one. It survives the
+ * server (clusters keep running across restarts) and is found again by its backend id (and uid)
+ * in /proc, never by a pid alone.
  */
 export function createLocalBackend(options: LocalBackendOptions): Backend {
+  const { sandbox } = options;
   return {
     type: 'in_process',
     // Local processes run no SSH server and, without bokeh, no dashboard.
@@ -76,12 +103,18 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       };
     },
 
+    tenancy: () => sandbox.tenancy(),
+
     async launch(spec: LaunchSpec): Promise<BackendData> {
-      const existing = await findInstanceProcesses(spec.backendId);
+      const who = await sandbox.identity(clusterKey(spec.clusterId));
+      const uid = who ? { uid: who.uid } : {};
+      const existing = await processesOf({ backendId: spec.backendId, backendData: uid });
       const workDir = path.join(options.dataDir, 'instances', spec.backendId);
       const leader = existing.find((p) => p.pid === p.pgid) ?? existing[0];
-      if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, adopted: true };
-      mkdirSync(workDir, { recursive: true, mode: 0o700 });
+      if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, ...uid, adopted: true };
+      await sandbox.privateDir(workDir, who);
+      const tmp = path.join(workDir, 'tmp');
+      await sandbox.privateDir(tmp, who);
       await spawnTurn();
       // The agent's own output, for when it fails before it can ship logs.
       const out = openSync(path.join(workDir, 'agent.log'), 'a', 0o600);
@@ -90,9 +123,12 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
           cwd: workDir,
           detached: true,
           stdio: ['ignore', out, out],
+          ...(who && { uid: who.uid, gid: who.gid }),
           env: {
             ...options.baseEnv,
-            PYTHONPATH: PYTHON_DIR,
+            // Its own home and temporary files: nothing it writes lands where another cluster looks.
+            ...(who && { HOME: workDir, TMPDIR: tmp, USER: who.name, LOGNAME: who.name }),
+            PYTHONPATH: sandbox.pythonPath,
             PYTHONUNBUFFERED: '1',
             CUMULUS_SERVER: spec.serverUrl,
             CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
@@ -111,33 +147,53 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
           child.once('spawn', () => resolve(child.pid!));
         });
         child.unref();
-        return { pid, pgid: pid, workDir };
+        return { pid, pgid: pid, workDir, ...uid };
       } finally {
         closeSync(out);
       }
     },
 
     async stop(instance: InstanceRef): Promise<void> {
-      let processes = await findInstanceProcesses(instance.backendId);
+      let processes = await processesOf(instance);
       if (processes.length === 0) return;
       signalGroups(processes, 'SIGTERM');
       const deadline = Date.now() + options.stopGraceMs;
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, POLL_MS));
-        processes = await findInstanceProcesses(instance.backendId);
+        processes = await processesOf(instance);
         if (processes.length === 0) return;
       }
       signalGroups(processes, 'SIGKILL');
       for (let i = 0; i < 50; i++) {
-        if ((await findInstanceProcesses(instance.backendId)).length === 0) return;
+        if ((await processesOf(instance)).length === 0) return;
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
       throw new Error(`instance ${instance.backendId} survived SIGKILL`);
     },
 
+    /**
+     * Once every instance of a cluster is gone: whatever its uid still runs (a daemon its code
+     * left) ends, its instances' work dirs become root's again, and the uid is given back.
+     */
+    async releaseCluster({ clusterId }): Promise<void> {
+      const who = sandbox.held(clusterKey(clusterId));
+      if (!who) return;
+      await sandbox.release(clusterKey(clusterId));
+      const root = path.join(options.dataDir, 'instances');
+      for (const entry of await readdir(root).catch(() => [] as string[])) {
+        const dir = path.join(root, entry);
+        if ((await stat(dir).catch(() => null))?.uid === who.uid) await sandbox.takeBack(dir);
+      }
+    },
+
     // One scan of /proc answers every instance asked about.
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
-      const running = new Set((await findInstanceProcesses()).map((p) => p.backendId));
+      const found = await findInstanceProcesses();
+      const running = new Set(
+        refs
+          .filter((r) => found.some((p) => p.backendId === r.backendId && (uidOf(r) ?? p.uid) === p.uid))
+          .map((r) => r.backendId),
+      );
       return new Map(
         refs.map((r) => [
           r.backendId,

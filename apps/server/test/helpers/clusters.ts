@@ -5,6 +5,8 @@ import path from 'node:path';
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
+import { LocalSandbox } from '../../src/compute/local-sandbox.js';
+import { loadConfig } from '../../src/config.js';
 import { clusters, instances } from '../../src/db/schema/index.js';
 import type { ServerOptions } from '../../src/server.js';
 import type { Api } from './api.js';
@@ -26,6 +28,12 @@ export function pythonClientEnv(server: string, token: string, pathPrefix = ''):
 }
 
 export const PYTHON = '/usr/bin/python3';
+
+/** Who a local backend a test builds itself runs clusters and builds as: as a server would, by default. */
+export function testSandbox(dataDir: string, env: Record<string, string> = {}): LocalSandbox {
+  const config = loadConfig({ CUMULUS_DATA_DIR: dataDir, CUMULUS_SECRET: 'x'.repeat(32), ...env });
+  return new LocalSandbox({ ...config.localIsolation, dataDir, python: PYTHON });
+}
 
 /** Fast loop timings for tests; a test may override any. */
 export const FAST_TIMINGS = {

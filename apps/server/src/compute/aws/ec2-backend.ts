@@ -500,7 +500,9 @@ export function createEc2Backend(options: Ec2BackendOptions): Backend {
       return seen;
     },
 
-    async releaseCluster({ clusterId, workspaceId, region }) {
+    async releaseCluster({ clusterId, workspaceId, region, firewall }) {
+      // Its machines shared nothing else: a cluster without a firewall of its own has no group.
+      if (!firewall) return;
       const p = await placementOf(workspaceId, region);
       firewalls.delete(firewallKey(workspaceId, p.region, clusterId));
       await deleteClusterGroup(ec2(workspaceId, p), p, clusterId);

@@ -6,7 +6,7 @@ import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
-import { setFlag, type WorkspaceAccess } from '../identity/index.js';
+import { assertMayRunThere, setFlag, type WorkspaceAccess } from '../identity/index.js';
 import { buildForCluster, defaultEnvironmentBuild } from '../software/index.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
@@ -73,6 +73,7 @@ export async function createCluster(
   if (idleTimeoutSeconds === null) throw badRequest(`"${String(idle)}" is not a valid idle_timeout.`);
   const desiredWorkers = asked.workers ?? DEFAULT_WORKERS;
   const backend = await deps.backends.forWorkspace(access.workspace.id);
+  await assertMayRunThere(db, backend, user, 'clusters');
   // A role naming no instance type runs the workspace's (what it launches is what it records).
   const typed = await withDefaultInstanceTypes(backend, access.workspace.id, asked);
   // What the cluster asked of the machines, refused (400 naming the field) where the backend cannot give it.

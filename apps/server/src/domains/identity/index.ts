@@ -33,6 +33,7 @@ export type { ScopeFilters } from './access/scopes.js';
 export { resolveScope } from './access/scopes.js';
 export type { WorkspaceAccess, WorkspaceKey } from './access/workspace.js';
 export { readableWorkspaceIds, workspaceAccess, workspaceAccessBy } from './access/workspace.js';
+export { assertMayRunThere, isOperator } from './access/operator.js';
 
 // Sign-in and users.
 export { Authenticator, pruneCredentials } from './auth/authenticator.js';

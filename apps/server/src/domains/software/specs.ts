@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { fieldError, permissionDenied } from '../../http/errors.js';
-import type { WorkspaceAccess } from '../identity/index.js';
+import { assertMayRunThere, type WorkspaceAccess } from '../identity/index.js';
 import { latestBuildOf } from './for-clusters.js';
 import type { CreateSpecBody } from './schemas.js';
 
@@ -44,6 +44,7 @@ export async function createSpec(
   const name = body.name ?? `${PACKAGE_SYNC_PREFIX}${md5.slice(0, 16)}`;
   const packages = await checkFiles(db, access.workspace.id, body.packages ?? []);
   const backend = await deps.backends.forWorkspace(access.workspace.id);
+  await assertMayRunThere(db, backend, user, 'software environments');
 
   const result = await db.transaction(async (tx) => {
     const [alias] = await tx

@@ -28,13 +28,14 @@ export async function stop(ctx: ClusterLoopContext, cluster: Cluster): Promise<D
   const allGone = await releaseUnwanted(ctx, backend, cluster.id, machines, () => why);
   if (!allGone) return after(SOON_MS);
 
-  // What the machines shared (a cluster's firewall) goes once they have: a refusal is retried
-  // with backoff (the cluster already shows stopped), until nothing is left behind.
-  if (backend.releaseCluster && cluster.infraState !== 'destroyed' && firewallOf(cluster.options)) {
+  // What the machines shared (a cluster's firewall, its local uid) goes once they have: a refusal
+  // is retried with backoff (the cluster already shows stopped), until nothing is left behind.
+  if (backend.releaseCluster && cluster.infraState !== 'destroyed') {
     if (!failed) await setClusterState(db, cluster.id, final, reason);
     await backend.releaseCluster({
       clusterId: cluster.id,
       workspaceId: cluster.workspaceId,
+      firewall: !!firewallOf(cluster.options),
       ...placeOf(cluster),
     });
   }
