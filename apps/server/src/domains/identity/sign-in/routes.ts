@@ -214,9 +214,10 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
       schema: { tags, body: linkConfirmBody, response: { 200: linkConfirmResponse } },
     },
     async (request) => {
-      const { provider, key } = await confirmLinkProof(deps, request.body.token);
+      const { provider, key, passwordRemoved } = await confirmLinkProof(deps, request.body.token);
       const id = provider as ProviderId;
-      return { detail: LINK_EMAIL_MESSAGES.linked(providers.get(id)?.name ?? NAMES[id] ?? provider), key };
+      const linked = LINK_EMAIL_MESSAGES.linked(providers.get(id)?.name ?? NAMES[id] ?? provider);
+      return { detail: passwordRemoved ? `${linked} ${LINK_EMAIL_MESSAGES.passwordRemoved}` : linked, key };
     },
   );
 
