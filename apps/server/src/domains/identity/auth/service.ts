@@ -45,7 +45,8 @@ export const MESSAGES = {
   badCredentials: 'Unable to log in with provided credentials.',
   notVerified: 'E-mail is not verified.',
   duplicateUsername: 'A user with that username already exists.',
-  duplicateEmail: 'A user is already registered with this e-mail address.',
+  duplicateEmail:
+    'A user is already registered with this e-mail address. If it is yours, use Forgot password on the login page to set a password and sign in.',
   passwordMismatch: "The two password fields didn't match.",
 } as const;
 
@@ -90,7 +91,8 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
         .returning();
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
       await createPersonalWorkspace(tx, user!);
-      await acceptInvites(tx, user!);
+      // The invitations of the address wait for it to be confirmed (confirmAddress): until then
+      // whoever registered it may be someone else. A mailed link's token shows the mail reached them.
       await acceptInviteByToken(tx, user!, input.invite);
       await sendVerification(tx, deps, user!);
     });
