@@ -230,6 +230,20 @@ describe('signing in by email domain', () => {
     expect(res.body.key).toBeUndefined();
   });
 
+  it("refuses an address with two @ from the organization's provider, though it ends in a proven domain", async () => {
+    const { org, domain } = await connectedOrganization();
+    const email = `victim@gmail.example@${domain}`;
+    const { res } = await ssoSignIn(`someone@${domain}`, { sub: uniq('sub'), email, email_verified: true });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.key).toBeUndefined();
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(res.body.non_field_errors).toEqual([
+      `${org.name} gave the address "${email}", which is not one valid email address (one @, a name before it and a domain after it), so no one was signed in.`,
+    ]);
+    const made = await ts.server.deps.db.select().from(users).where(eq(users.email, email));
+    expect(made).toEqual([]);
+  });
+
   it('does not use a connection whose domain is not proven, and says no connection was found', async () => {
     const admin = await createUser(ts);
     const org = await createOrganization(ts, admin);

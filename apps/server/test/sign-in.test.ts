@@ -379,6 +379,19 @@ describe('SSO', () => {
     expect((await ts.api.as(owner.key).get('/api/v2/user/identities')).body).toEqual([]);
   });
 
+  it.each([
+    ['two @', (name: string) => `${name}@evil.example@corp.example`],
+    ['no name before the @', () => '@corp.example'],
+    ['no domain after the @', (name: string) => `${name}@`],
+  ])('refuses an address with %s from the provider', async (_what, address) => {
+    const email = address(uniq());
+    const { res } = await ssoSignIn(account({ email }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(res.body.key).toBeUndefined();
+    expect(await userByEmail(email)).toBeUndefined();
+  });
+
   it('refuses an address the provider says it did not verify', async () => {
     const person = account({ email_verified: false });
     const { res } = await ssoSignIn(person);
@@ -462,6 +475,20 @@ describe('GitHub', () => {
     const replay = await ts.api.post('/users/github/get_token', body, { headers: { cookie } });
     expect(replay.status).toBe(400);
     expect(replay.body.code).toBe('SIGN_IN_CODE_REFUSED');
+  });
+
+  it('refuses a verified address with two @', async () => {
+    const login = uniq();
+    const email = `${login}@evil.example@users.example`;
+    const { res } = await githubSignIn({
+      id: Math.floor(Math.random() * 1e9),
+      login,
+      name: null,
+      emails: [{ email, primary: true, verified: true }],
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(await userByEmail(email)).toBeUndefined();
   });
 
   it('refuses an account with no verified address', async () => {

@@ -16,6 +16,7 @@ import { ApiError, badRequest, notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { randomHex, SecretBox } from '../../../lib/crypto.js';
 import { uniqueViolation } from '../../../lib/db-errors.js';
+import { parseEmail } from '../auth/rules.js';
 import { domainRecord, type TxtLookup } from './domain-proof.js';
 import type { organizationSsoSchema, ssoDomainSchema } from './organization-schemas.js';
 
@@ -297,7 +298,7 @@ const opened = (deps: Deps, row: OrganizationSsoConnection, name: string): Organ
 
 /** The connection of the organization that proved the email's domain; null: none does. */
 export async function connectionForEmail(deps: Deps, email: string): Promise<OrganizationConnection | null> {
-  const domain = normalizeDomain(email.split('@').pop() ?? '');
+  const domain = parseEmail(email)?.domain;
   if (!domain) return null;
   const [row] = await deps.db
     .select({ connection: organizationSsoConnections, name: organizations.name })
@@ -326,7 +327,8 @@ export async function connectionOf(
 
 /** Whether the organization proved the address's domain (its connection vouches only for those). */
 export async function ownsEmailDomain(db: Db, organizationId: number, email: string): Promise<boolean> {
-  const domain = normalizeDomain(email.split('@').pop() ?? '');
+  const domain = parseEmail(email)?.domain;
+  if (!domain) return false;
   const [row] = await db
     .select({ id: organizationSsoDomains.id })
     .from(organizationSsoDomains)

@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import type { Config, OidcProviderConfig, SignInConfig } from '../../../config.js';
 import { ApiError } from '../../../http/errors.js';
+import { parseEmail } from '../auth/rules.js';
 import type { Flow, ProviderId } from './cookies.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
 
@@ -121,7 +122,7 @@ export class OidcProvider implements SignInProvider {
     } catch (err) {
       throw this.refusalOf(err);
     }
-    const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+    const email = typeof claims.email === 'string' ? strictAddress(this.name, claims.email) : null;
     // Google says whether it verified the address. Enterprise providers (Entra ID) often say
     // nothing: the organization that runs them vouches for its own addresses, unless it says false.
     const verified = this.id === 'google' ? claims.email_verified === true : claims.email_verified !== false;
@@ -214,7 +215,7 @@ class GitHubProvider implements SignInProvider {
       provider: 'github',
       issuer: this.settings.url,
       subject: String(user.id),
-      email: chosen ? chosen.email.toLowerCase() : null,
+      email: chosen ? strictAddress(this.name, chosen.email) : null,
       emailVerified: chosen !== undefined,
       fullName: user.name ?? '',
       usernameHint: user.login ?? chosen?.email ?? '',
@@ -242,6 +243,13 @@ class GitHubProvider implements SignInProvider {
     if (!response.ok) throw unreachable(this.name);
     return (await response.json()) as T;
   }
+}
+
+/** The provider's address, lower case; one that is not a single valid address signs no one in. */
+function strictAddress(providerName: string, raw: string): string {
+  const parsed = parseEmail(raw);
+  if (!parsed) throw refusal(M.emailInvalid(providerName, raw), 'SIGN_IN_EMAIL_INVALID');
+  return parsed.email;
 }
 
 /** The provider could not be reached or answered nonsense: a 502 that signs no one in. */
