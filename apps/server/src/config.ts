@@ -102,6 +102,22 @@ const envSchema = z.object({
    * organization's email domain; unset: the system's resolvers.
    */
   CUMULUS_DNS_SERVERS: z.string().trim().optional(),
+  /**
+   * Issuers (comma-separated URLs) organizations' own SSO connections may use although they are
+   * plain http or on a private, loopback or link-local address: identity providers on the
+   * operator's own network. An issuer is allowed when it is one of these or below one.
+   */
+  CUMULUS_SSO_ALLOWED_ISSUERS: z
+    .string()
+    .trim()
+    .refine(
+      (v) =>
+        issuerList(v).every(
+          (entry) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(entry) && URL.canParse(entry),
+        ),
+      'CUMULUS_SSO_ALLOWED_ISSUERS must be http(s) URLs separated by commas, such as https://idp.internal/realms/acme',
+    )
+    .optional(),
   // AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE> are the AWS SDK's own: it reads them itself.
   /**
    * The CloudFormation template of role assumption, published by the operator in S3 (CloudFormation
@@ -128,6 +144,13 @@ const envSchema = z.object({
     )
     .optional(),
 });
+
+/** CUMULUS_SSO_ALLOWED_ISSUERS' entries, without trailing slashes. */
+const issuerList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 
 /** A link the console shows: an absolute http(s) URL, or a path on this server. */
 function linkSetting(name: string) {
@@ -191,6 +214,11 @@ export interface OidcProviderConfig {
 export interface SignInConfig {
   /** DNS servers for domain proofs (host or host:port); empty: the system's. */
   dnsServers: string[];
+  /**
+   * Issuers (and the issuers below them) organizations' connections may use although they are
+   * plain http or on a private address (CUMULUS_SSO_ALLOWED_ISSUERS); no others are.
+   */
+  allowedIssuers: string[];
   sso: OidcProviderConfig | null;
   google: OidcProviderConfig | null;
   github: { url: string; apiUrl: string; clientId: string; clientSecret: string; name: string } | null;
@@ -364,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
+      allowedIssuers: issuerList(e.CUMULUS_SSO_ALLOWED_ISSUERS),
       sso: both(e.CUMULUS_OIDC_CLIENT_ID, e.CUMULUS_OIDC_CLIENT_SECRET, 'CUMULUS_OIDC', e.CUMULUS_OIDC_ISSUER)
         ? {
             issuer: e.CUMULUS_OIDC_ISSUER as string,

@@ -1,6 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationInvites, organizationMemberships, users } from '../src/db/schema/index.js';
+import {
+  organizationInvites,
+  organizationMemberships,
+  users,
+  workspaceMemberships,
+} from '../src/db/schema/index.js';
 import { sha256 } from '../src/lib/crypto.js';
 import {
   addMember,
@@ -30,6 +35,23 @@ const signUp = (username: string, email: string) =>
     password2: PASSWORD,
     full_name: 'Invited Person',
   });
+
+/** An organization with a workspace whose admin invited a new address through the Add form. */
+async function inviteByEmail(role: 'admin' | 'member', prefix: string) {
+  const admin = await createUser(ts);
+  const org = await createOrganization(ts, admin);
+  const workspace = await createWorkspace(ts, org);
+  const email = `${uniq(prefix)}@example.com`;
+  const added = await ts.api.as(admin.key).post('/api/v2/users/organizations/add-membership', {
+    email_or_username: email,
+    organization_id: org.id,
+    role,
+    workspaces: [{ workspace_id: workspace.id, is_admin: role === 'admin', core_limit: 8, credit_limit: 10 }],
+  });
+  expect(added.status, added.text).toBe(201);
+  expect(added.body.invite).not.toBeNull();
+  return { admin, org, workspace, email, added };
+}
 
 describe('inviting by email', () => {
   it('mails the invite; the invitee signs up through it, verifies, logs in and sees the workspace', async () => {
@@ -160,6 +182,115 @@ describe('inviting by email', () => {
   });
 });
 
+describe("an invited address is its confirmed owner's", () => {
+  const db = () => ts.server.deps.db;
+  const userNamed = async (username: string) =>
+    (await db().select().from(users).where(eq(users.username, username)))[0]!;
+  const roleIn = async (userId: number, organizationId: number) =>
+    (
+      await db()
+        .select({ role: organizationMemberships.role })
+        .from(organizationMemberships)
+        .where(
+          and(
+            eq(organizationMemberships.userId, userId),
+            eq(organizationMemberships.organizationId, organizationId),
+          ),
+        )
+    )[0]?.role ?? null;
+  const workspacesOf = async (userId: number) =>
+    (await db().select().from(workspaceMemberships).where(eq(workspaceMemberships.userId, userId))).map(
+      (m) => m.workspaceId,
+    );
+  /** An organization whose admin invited a new address as organization admin, with a workspace. */
+  const invitedAdmin = () => inviteByEmail('admin', 'invitee');
+
+  it('a sign-up with an invited address it never confirms holds nothing of the invitation (invite squatting)', async () => {
+    const { admin, org, workspace, email } = await invitedAdmin();
+    const squatter = uniq('squatter');
+    expect((await signUp(squatter, email)).status).toBe(201);
+    const held = await userNamed(squatter);
+    expect(held.emailVerifiedAt).toBeNull();
+    expect(await roleIn(held.id, org.id)).toBeNull();
+    expect(await workspacesOf(held.id)).not.toContain(workspace.id);
+    // The invitation still waits for the address's owner.
+    const pending = await ts.api.as(admin.key).get(`${INVITES}/organization/${org.id}`);
+    expect(pending.body.items).toEqual([
+      expect.objectContaining({ invite: expect.objectContaining({ email }) }),
+    ]);
+  });
+
+  it('a sign-up with an invited address becomes a member when it confirms the address', async () => {
+    const { org, workspace, email } = await invitedAdmin();
+    const username = uniq('owner');
+    expect((await signUp(username, email)).status).toBe(201);
+    const user = await userNamed(username);
+    expect(await roleIn(user.id, org.id)).toBeNull();
+    const mail = await ts.smtp.waitFor(email, (m) => m.text.includes('/verify-email-confirm/'));
+    const key = linkIn(mail, /verify-email-confirm\/[0-9a-f]+/)
+      .split('/')
+      .pop();
+    expect((await ts.api.post('/api/v1/registration/verify-email/', { key })).body).toEqual({ detail: 'ok' });
+    // Accepted by the confirmation itself, before any sign-in.
+    expect(await roleIn(user.id, org.id)).toBe('admin');
+    expect(await workspacesOf(user.id)).toContain(workspace.id);
+  });
+
+  it("the invitee gets in when a squatter never confirms: a password reset to the address ends the squatter's hold", async () => {
+    const { org, workspace, email } = await invitedAdmin();
+    const squatter = uniq('squatter');
+    expect((await signUp(squatter, email)).status).toBe(201);
+
+    // The real invitee cannot register the address again; the form says how to get in.
+    const again = await signUp(uniq('real'), email);
+    expect(again.status).toBe(400);
+    expect(again.body.email).toEqual([
+      'A user is already registered with this e-mail address. If it is yours, use Forgot password on the login page to set a password and sign in.',
+    ]);
+    expect((await ts.api.post('/api/v1/auth/password/reset/', { email })).status).toBe(200);
+    const mail = await ts.smtp.waitFor(email, (m) => m.text.includes('/reset-password/key/'));
+    const [uid, token] = linkIn(mail, /reset-password\/key\/\S+/)
+      .split('/')
+      .slice(-2);
+    const fresh = 'Brand-new-passphrase-77';
+    const reset = await ts.api.post('/api/v1/auth/password/reset/confirm/', {
+      uid,
+      token,
+      new_password1: fresh,
+      new_password2: fresh,
+    });
+    expect(reset.status, reset.text).toBe(200);
+
+    // The reset confirmed the address: the invitee signs in as organization admin; the squatter's password opens nothing.
+    const login = await ts.api.post('/api/v1/auth/login/', { email, password: fresh });
+    expect(login.status, login.text).toBe(200);
+    const me = await ts.api.as(login.body.key).get('/api/v1/users/me/');
+    expect(await roleIn(me.body.id, org.id)).toBe('admin');
+    expect(await workspacesOf(me.body.id)).toContain(workspace.id);
+    const theirs = await ts.api.post('/api/v1/auth/login/', { username: squatter, password: PASSWORD });
+    expect(theirs.status).toBe(400);
+  });
+
+  it('adding by email an account whose address is not confirmed invites the address instead of making the account a member', async () => {
+    const admin = await createUser(ts);
+    const org = await createOrganization(ts, admin);
+    const email = `${uniq('early')}@corp.example`;
+    const squatter = uniq('squatter');
+    expect((await signUp(squatter, email)).status).toBe(201);
+    const added = await ts.api.as(admin.key).post('/api/v2/users/organizations/add-membership', {
+      email_or_username: email,
+      organization_id: org.id,
+      role: 'admin',
+    });
+    expect(added.status, added.text).toBe(201);
+    const held = await userNamed(squatter);
+    expect(await roleIn(held.id, org.id)).toBeNull();
+    expect(added.body.membership).toBeNull();
+    expect(added.body.invite).toMatchObject({ role: 'admin', invite: { email } });
+    await ts.smtp.waitFor(email, (m) => m.subject.includes(org.name));
+  });
+});
+
 describe('invitation links', () => {
   const signUpWith = (username: string, email: string, invite: string) =>
     ts.api.post('/api/v1/registration/', {
@@ -180,16 +311,7 @@ describe('invitation links', () => {
     return rows.map((r) => r.organizationId);
   };
   async function mailedInvite() {
-    const admin = await createUser(ts);
-    const org = await createOrganization(ts, admin);
-    const workspace = await createWorkspace(ts, org);
-    const email = `${uniq('linked')}@example.com`;
-    const added = await ts.api.as(admin.key).post('/api/v2/users/organizations/add-membership', {
-      email_or_username: email,
-      organization_id: org.id,
-      role: 'member',
-      workspaces: [{ workspace_id: workspace.id, is_admin: false, core_limit: 8, credit_limit: 10 }],
-    });
+    const { admin, org, workspace, email, added } = await inviteByEmail('member', 'linked');
     const mail = await ts.smtp.waitFor(email, (m) => m.subject.includes(org.name));
     const token = new URL(linkIn(mail, /http:\/\/cumulus\.test\/signup\?\S+/)).searchParams.get('invite')!;
     return { admin, org, workspace, email, id: added.body.invite.id as number, token };

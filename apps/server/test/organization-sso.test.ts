@@ -1,5 +1,9 @@
+import { lookup } from 'node:dns/promises';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { organizationSsoConnections, users, workspaceMemberships } from '../src/db/schema/index.js';
 import { TxtDnsServer } from './helpers/dns-server.js';
 import {
@@ -17,11 +21,16 @@ import { linkIn } from './helpers/smtp.js';
 // An organization's own OpenID connection (a real `oidc-provider` on a local port), its email
 // domains proven by a TXT record at a real local DNS server, and Require SSO for its members.
 const PUBLIC = 'http://cumulus.test';
-const idp = new TestOidcProvider({
-  clientId: 'acme-cumulus',
-  clientSecret: 'acme-secret-0123456789',
-  redirectUris: [`${PUBLIC}/auth/sso/callback`],
-});
+// The provider is on this machine, named by `localhost`: the operator allows its issuer, as an
+// organization's connection may use no other private address.
+const idp = new TestOidcProvider(
+  {
+    clientId: 'acme-cumulus',
+    clientSecret: 'acme-secret-0123456789',
+    redirectUris: [`${PUBLIC}/auth/sso/callback`],
+  },
+  { hostname: 'localhost' },
+);
 const dns = new TxtDnsServer();
 let ts: TestServer;
 
@@ -29,7 +38,7 @@ beforeAll(async () => {
   await idp.start();
   const dnsServer = await dns.start();
   // No server-wide SSO: only organizations' connections.
-  ts = await startTestServer({ CUMULUS_DNS_SERVERS: dnsServer });
+  ts = await startTestServer({ CUMULUS_DNS_SERVERS: dnsServer, CUMULUS_SSO_ALLOWED_ISSUERS: idp.issuer });
 });
 afterAll(async () => {
   await ts?.close();
@@ -137,6 +146,131 @@ describe('an organization admin sets a connection', () => {
   });
 });
 
+describe('the issuer of a connection', () => {
+  const RULE =
+    "An organization's identity provider must be at an https:// address on the public internet, not a private, loopback or link-local one:";
+  const HINT =
+    'To use a provider on your own network, ask the operator of this Cumulus server to list its issuer in CUMULUS_SSO_ALLOWED_ISSUERS.';
+  /** This machine's own name, which resolves to one of its own addresses. */
+  const machine = hostname().toLowerCase();
+  const kindOf = (address: string) =>
+    /^(127\.|::1$)/.test(address)
+      ? 'a loopback address'
+      : /^fe[89ab]/.test(address)
+        ? 'a link-local address'
+        : /^f[cd]/.test(address)
+          ? 'a unique local address'
+          : 'a private address';
+
+  it('must be https and not on a private, loopback or link-local address, unless the operator allowed it', async () => {
+    const { address: own } = (await lookup(machine, { all: true }))[0]!;
+    // What the name case stands on: this machine's name resolves to an address of its own.
+    expect(own).toMatch(/^(127\.|10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|::1$|f[cde])/);
+    const { as, base } = await connectedOrganization();
+    const refused: Array<[string, string]> = [
+      ['http://127.0.0.1:9', 'http://127.0.0.1:9 is not https.'],
+      ['http://idp.example.com', 'http://idp.example.com is not https.'],
+      ['https://127.0.0.1:8443', '127.0.0.1 is a loopback address.'],
+      ['https://127.1', '127.0.0.1 is a loopback address.'],
+      ['https://10.1.2.3/realms/acme', '10.1.2.3 is a private address.'],
+      ['https://172.20.0.5', '172.20.0.5 is a private address.'],
+      ['https://192.168.0.10', '192.168.0.10 is a private address.'],
+      ['https://100.64.0.1', '100.64.0.1 is a private address.'],
+      ['https://169.254.169.254', '169.254.169.254 is a link-local address.'],
+      ['https://0.0.0.0', '0.0.0.0 is an unspecified address, which reaches this machine.'],
+      ['https://[::1]:8443', '::1 is a loopback address.'],
+      ['https://[::ffff:127.0.0.1]', '::ffff:7f00:1 is a loopback address.'],
+      ['https://[::ffff:10.0.0.1]', '::ffff:a00:1 is a private address.'],
+      ['https://[fd12:3456::1]', 'fd12:3456::1 is a unique local address.'],
+      ['https://[fe80::1]', 'fe80::1 is a link-local address.'],
+      ['https://[ff02::1]', 'ff02::1 is a reserved address.'],
+      ['https://localhost:8443', 'localhost is a name of this machine.'],
+      ['https://idp.localhost', 'idp.localhost is a name of this machine.'],
+      [`https://${machine}:8443`, `${machine} resolves to ${own}, ${kindOf(own)}.`],
+    ];
+    for (const [issuer, reason] of refused) {
+      const res = await as.put(`${base}/connection`, { issuer, client_id: 'c', client_secret: 's' });
+      expect(res.status, issuer).toBe(400);
+      expect(res.body, issuer).toEqual({ issuer: [`${RULE} ${reason} ${HINT}`] });
+    }
+    // The connection kept is still the one set before.
+    expect((await as.get(base)).body.connection.issuer).toBe(idp.issuer);
+
+    // The operator allowed the provider's issuer: what is below it, not another port of its host.
+    const below = await as.put(`${base}/connection`, { issuer: `${idp.issuer}/realms/acme`, client_id: 'c' });
+    expect(below.status, below.text).toBe(200);
+    const neighbour = `http://localhost:${Number(new URL(idp.issuer).port) + 1}`;
+    const beside = await as.put(`${base}/connection`, { issuer: neighbour, client_id: 'c' });
+    expect(beside.body).toEqual({ issuer: [`${RULE} ${neighbour} is not https. ${HINT}`] });
+
+    // A public address is accepted; so is a name that does not resolve now (it is checked at each sign-in).
+    for (const issuer of ['https://93.184.215.14/oidc', `https://${uniq('idp')}.invalid`]) {
+      const res = await as.put(`${base}/connection`, { issuer, client_id: 'c' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.connection.issuer).toBe(issuer);
+    }
+  });
+
+  it('is allowed by the operator in CUMULUS_SSO_ALLOWED_ISSUERS, a list of http(s) URLs checked at start', () => {
+    const base = { CUMULUS_SECRET: 'x'.repeat(40), CUMULUS_DATA_DIR: '/tmp/cumulus-config-test' };
+    const allowed = ' https://idp.internal/realms/acme/ , http://127.0.0.1:8080';
+    expect(loadConfig({ ...base, CUMULUS_SSO_ALLOWED_ISSUERS: allowed }).signIn.allowedIssuers).toEqual([
+      'https://idp.internal/realms/acme',
+      'http://127.0.0.1:8080',
+    ]);
+    expect(loadConfig(base).signIn.allowedIssuers).toEqual([]);
+    for (const wrong of ['127.0.0.1:8080', 'ftp://idp.internal', 'https://idp.internal?x=1']) {
+      expect(() => loadConfig({ ...base, CUMULUS_SSO_ALLOWED_ISSUERS: wrong }), wrong).toThrow(
+        /CUMULUS_SSO_ALLOWED_ISSUERS must be http\(s\) URLs separated by commas/,
+      );
+    }
+  });
+
+  it('is checked again at sign-in: a stored issuer on a private address is never connected to', async () => {
+    const { org, domain } = await connectedOrganization();
+    let connections = 0;
+    const listener = createNetServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    const setIssuer = (issuer: string) =>
+      ts.server.deps.db
+        .update(organizationSsoConnections)
+        .set({ issuer })
+        .where(eq(organizationSsoConnections.organizationId, org.id));
+    try {
+      // A sign-in started while the issuer was the provider's finishes after it changed.
+      idp.nextAccount = { sub: uniq('sub'), email: `ada@${domain}`, email_verified: true };
+      const start = await ts.api.get('/api/v2/workos/login', { query: { email: `ada@${domain}` } });
+      const cookie = cookieOf(start.headers['set-cookie'], 'cumulus_sign_in');
+      const back = await followToCallback(String(start.headers.location), `${PUBLIC}/auth/sso/callback`);
+      // As if saved before the rule, or as if its name resolved elsewhere when it was saved.
+      for (const issuer of [`http://127.0.0.1:${port}`, `https://${machine}:${port}`]) {
+        await setIssuer(issuer);
+        const begin = await ts.api.get('/api/v2/workos/login', { query: { email: `ada@${domain}` } });
+        expect(begin.status).toBe(302);
+        expect(begin.headers.location).toBe('/login?open=true&sso=unreachable&provider=sso');
+      }
+      const finish = await ts.api.get('/api/v2/workos/success', {
+        query: Object.fromEntries(back.searchParams),
+        headers: { cookie },
+      });
+      expect(connections).toBe(0);
+      expect(finish.status).toBe(502);
+      expect(finish.body.key).toBeUndefined();
+      expect(finish.body.code).toBe('SIGN_IN_ISSUER_REFUSED');
+      const { address: own } = (await lookup(machine, { all: true }))[0]!;
+      expect(finish.body.detail).toBe(
+        `${org.name}'s identity provider is at an address Cumulus does not connect to: ${machine} resolves to ${own}, ${kindOf(own)}. An admin of ${org.name} can correct its issuer on the Team page's Single sign-on tab.`,
+      );
+    } finally {
+      listener.close();
+    }
+  });
+});
+
 describe('domain proof', () => {
   it('asks the DNS for the TXT record and says what is missing until it is there', async () => {
     const admin = await createUser(ts);
@@ -228,6 +362,20 @@ describe('signing in by email domain', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('SIGN_IN_DOMAIN_NOT_OWNED');
     expect(res.body.key).toBeUndefined();
+  });
+
+  it("refuses an address with two @ from the organization's provider, though it ends in a proven domain", async () => {
+    const { org, domain } = await connectedOrganization();
+    const email = `victim@gmail.example@${domain}`;
+    const { res } = await ssoSignIn(`someone@${domain}`, { sub: uniq('sub'), email, email_verified: true });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.key).toBeUndefined();
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(res.body.non_field_errors).toEqual([
+      `${org.name} gave the address "${email}", which is not one valid email address (one @, a name before it and a domain after it), so no one was signed in.`,
+    ]);
+    const made = await ts.server.deps.db.select().from(users).where(eq(users.email, email));
+    expect(made).toEqual([]);
   });
 
   it('does not use a connection whose domain is not proven, and says no connection was found', async () => {

@@ -117,7 +117,9 @@ describe('registration', () => {
     expect(dupe.status).toBe(400);
     expect(dupe.body).toEqual({
       username: ['A user with that username already exists.'],
-      email: ['A user is already registered with this e-mail address.'],
+      email: [
+        'A user is already registered with this e-mail address. If it is yours, use Forgot password on the login page to set a password and sign in.',
+      ],
     });
   });
 

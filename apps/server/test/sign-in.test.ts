@@ -6,8 +6,10 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityLinkTokens, users } from '../src/db/schema/index.js';
+import { openSession } from '../src/domains/identity/auth/service.js';
+import { createToken } from '../src/domains/identity/tokens/service.js';
 import { PYTHON_DIR } from '../src/paths.js';
-import { createUser, uniq } from './helpers/factories.js';
+import { createUser, PASSWORD, uniq } from './helpers/factories.js';
 import { FakeGitHub } from './helpers/github-fake.js';
 import { followToCallback, type TestAccount, TestOidcProvider } from './helpers/oidc-provider.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -300,6 +302,63 @@ describe('SSO', () => {
     expect(forged.body.code).toBe('IDENTITY_LINK_INVALID');
   });
 
+  it('a mailed link to an account whose address was never confirmed removes its password, sessions and tokens (pre-hijacking)', async () => {
+    // An attacker registers the victim's address with a password of theirs and never confirms it;
+    // a session and an API token stand for any credential they may hold.
+    const victim = `${uniq('victim')}@corp.example`;
+    const squatter = uniq('squatter');
+    const signUp = await ts.api.post('/api/v1/registration/', {
+      username: squatter,
+      email: victim,
+      password1: PASSWORD,
+      password2: PASSWORD,
+      full_name: 'Not The Victim',
+    });
+    expect(signUp.status, signUp.text).toBe(201);
+    const confirmMail = await ts.smtp.waitFor(victim, (m) => m.text.includes('/verify-email-confirm/'));
+    const confirmKey = linkIn(confirmMail, /verify-email-confirm\/[0-9a-f]+/)
+      .split('/')
+      .pop();
+    const { db } = ts.server.deps;
+    const held = (await userByEmail(victim))!;
+    const session = await openSession(db, held);
+    const { token } = await createToken(db, held, { label: 'kept' });
+    expect((await ts.api.as(session).get('/api/v1/users/me/')).status).toBe(200);
+
+    // The victim signs in with SSO, links by the mailed link, and is signed in.
+    const person = account({ email: victim });
+    const { res } = await ssoSignIn(person);
+    expect(res.body.code).toBe('IDENTITY_LINK_REQUIRED');
+    const waiting = cookieOf(res.headers['set-cookie'], 'cumulus_link');
+    await ts.api.post('/api/v2/user/identities/link-email', undefined, { headers: { cookie: waiting } });
+    const mail = await ts.smtp.waitFor(victim, (m) => m.text.includes('/link-identity/'));
+    const linkToken = linkIn(mail, /[0-9a-f]{48}/);
+    const confirmed = await ts.api.post('/api/v2/user/identities/link-confirm', { token: linkToken });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect((await ts.api.as(confirmed.body.key).get('/api/v1/users/me/')).body.email).toBe(victim);
+
+    // The victim later clicks the "confirm your email" mail the attacker caused: the attacker's
+    // password opens nothing, nor do their session and token.
+    const clicked = await ts.api.post('/api/v1/registration/verify-email/', { key: confirmKey });
+    const attacker = await ts.api.post('/api/v1/auth/login/', { username: squatter, password: PASSWORD });
+    expect(attacker.status, attacker.text).toBe(400);
+    expect(attacker.body.key).toBeUndefined();
+    expect((await ts.api.as(session).get('/api/v1/users/me/')).status).toBe(401);
+    expect((await ts.api.as(token).get('/api/v1/users/me/')).status).toBe(401);
+    // The link had confirmed the address already and taken the password away.
+    expect(clicked.body).toEqual({ detail: 'E-mail already verified.' });
+    const after = (await userByEmail(victim))!;
+    expect(after.emailVerifiedAt).not.toBeNull();
+    expect(after.passwordHash).toBeNull();
+    // The victim's own session, opened by the link, still works, and SSO signs them in.
+    expect((await ts.api.as(confirmed.body.key).get('/api/v1/users/me/')).status).toBe(200);
+    expect((await ssoSignIn(person)).res.status).toBe(200);
+    // The page that confirmed the link says what became of the password.
+    expect(confirmed.body.detail).toBe(
+      'Linked. You can now sign in with Acme Okta. The password this account was registered with was removed, as its address had not been confirmed: to have one, use Forgot password on the login page.',
+    );
+  });
+
   it('refuses an expired mailed link', async () => {
     const owner = await createUser(ts);
     const { res } = await ssoSignIn(account({ email: owner.email }));
@@ -318,6 +377,19 @@ describe('SSO', () => {
     expect(late.status).toBe(400);
     expect(late.body.code).toBe('IDENTITY_LINK_INVALID');
     expect((await ts.api.as(owner.key).get('/api/v2/user/identities')).body).toEqual([]);
+  });
+
+  it.each([
+    ['two @', (name: string) => `${name}@evil.example@corp.example`],
+    ['no name before the @', () => '@corp.example'],
+    ['no domain after the @', (name: string) => `${name}@`],
+  ])('refuses an address with %s from the provider', async (_what, address) => {
+    const email = address(uniq());
+    const { res } = await ssoSignIn(account({ email }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(res.body.key).toBeUndefined();
+    expect(await userByEmail(email)).toBeUndefined();
   });
 
   it('refuses an address the provider says it did not verify', async () => {
@@ -403,6 +475,20 @@ describe('GitHub', () => {
     const replay = await ts.api.post('/users/github/get_token', body, { headers: { cookie } });
     expect(replay.status).toBe(400);
     expect(replay.body.code).toBe('SIGN_IN_CODE_REFUSED');
+  });
+
+  it('refuses a verified address with two @', async () => {
+    const login = uniq();
+    const email = `${login}@evil.example@users.example`;
+    const { res } = await githubSignIn({
+      id: Math.floor(Math.random() * 1e9),
+      login,
+      name: null,
+      emails: [{ email, primary: true, verified: true }],
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('SIGN_IN_EMAIL_INVALID');
+    expect(await userByEmail(email)).toBeUndefined();
   });
 
   it('refuses an account with no verified address', async () => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { TxtDnsServer } from '../../server/test/helpers/dns-server';
 import { TestOidcProvider } from '../../server/test/helpers/oidc-provider';
+import { freePort } from '../../server/test/helpers/wait';
 import { apiAs, createVerifiedUser, linkIn, uniqueName } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
 import { expectFits } from './harness/layout';
@@ -13,17 +14,30 @@ import { consoleSuite } from './harness/suite';
 const dns = new TxtDnsServer();
 const dnsAddress = await dns.start();
 const STAFF_EMAIL = `${uniqueName('root')}@example.com`;
-const suite = consoleSuite({ env: { CUMULUS_DNS_SERVERS: dnsAddress, CUMULUS_STAFF_EMAILS: STAFF_EMAIL } });
+// Each test's provider runs on this machine, at a port chosen now: the operator allows their
+// issuers, as an organization's connection may use no other private address.
+const ports = { acme: await freePort(), globex: await freePort() };
+const allowed = [ports.acme, ports.globex].map((port) => `http://127.0.0.1:${port}`).join(',');
+const suite = consoleSuite({
+  env: {
+    CUMULUS_DNS_SERVERS: dnsAddress,
+    CUMULUS_STAFF_EMAILS: STAFF_EMAIL,
+    CUMULUS_SSO_ALLOWED_ISSUERS: allowed,
+  },
+});
 afterAll(() => dns.stop());
 
 describe('organization SSO', () => {
   it('an admin connects the organization, proves a domain, and a colleague signs in through SSO', async () => {
     const base = suite.server.base;
-    const idp = new TestOidcProvider({
-      clientId: 'acme-console',
-      clientSecret: 'acme-console-secret-0123',
-      redirectUris: [`${base}/auth/sso/callback`],
-    });
+    const idp = new TestOidcProvider(
+      {
+        clientId: 'acme-console',
+        clientSecret: 'acme-console-secret-0123',
+        redirectUris: [`${base}/auth/sso/callback`],
+      },
+      { port: ports.acme },
+    );
     await idp.start();
     try {
       const admin = await createVerifiedUser(base, suite.server.smtp, 'ssoadmin');
@@ -104,11 +118,14 @@ describe('organization SSO', () => {
 
   it('staff mark a domain verified; a password user links their SSO sign-in by the mailed link', async () => {
     const base = suite.server.base;
-    const idp = new TestOidcProvider({
-      clientId: 'globex-console',
-      clientSecret: 'globex-console-secret-0123',
-      redirectUris: [`${base}/auth/sso/callback`],
-    });
+    const idp = new TestOidcProvider(
+      {
+        clientId: 'globex-console',
+        clientSecret: 'globex-console-secret-0123',
+        redirectUris: [`${base}/auth/sso/callback`],
+      },
+      { port: ports.globex },
+    );
     await idp.start();
     try {
       // An organization with its connection and a domain it cannot prove by DNS (set up over HTTP).

@@ -5708,7 +5708,7 @@ export interface paths {
                     "application/json": {
                         /**
                          * Format: uri
-                         * @description The provider's OpenID issuer (its discovery document is at /.well-known/openid-configuration).
+                         * @description The provider's OpenID issuer (its discovery document is at /.well-known/openid-configuration): an https address on the public internet, unless the server's operator allowed it (CUMULUS_SSO_ALLOWED_ISSUERS).
                          */
                         issuer: string;
                         client_id: string;

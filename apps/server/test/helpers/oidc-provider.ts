@@ -26,7 +26,8 @@ export class TestOidcProvider {
 
   constructor(
     readonly client: { clientId: string; clientSecret: string; redirectUris: string[] },
-    readonly options: { port?: number; issuer?: string } = {},
+    /** `hostname`: the issuer names the provider so (it listens on 127.0.0.1), for a name to resolve. */
+    readonly options: { port?: number; issuer?: string; hostname?: string } = {},
   ) {}
 
   async start(): Promise<string> {
@@ -37,7 +38,7 @@ export class TestOidcProvider {
     this.#server = createServer((req, res) => handler(req, res));
     await new Promise<void>((resolve) => this.#server!.listen(this.options.port ?? 0, '127.0.0.1', resolve));
     const port = (this.#server.address() as AddressInfo).port;
-    this.issuer = this.options.issuer ?? `http://127.0.0.1:${port}`;
+    this.issuer = this.options.issuer ?? `http://${this.options.hostname ?? '127.0.0.1'}:${port}`;
     const accounts = this.#accounts;
     const provider = new Provider(this.issuer, {
       clients: [

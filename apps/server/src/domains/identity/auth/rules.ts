@@ -17,6 +17,17 @@ export const USERNAME_RULE_MESSAGE =
 export const SLUG_MESSAGE = 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.';
 
 export const isEmail = (value: string): boolean => value.length <= 254 && EMAIL_RE.test(value);
+
+/**
+ * An address as Cumulus keeps it (lower case) and its domain, or null when it is not one valid
+ * address: exactly one @, a name before it and a domain after it. Addresses from identity providers
+ * go through it before their domain is compared or an account is looked up by them.
+ */
+export function parseEmail(raw: string): { email: string; domain: string } | null {
+  const email = raw.toLowerCase();
+  if (!isEmail(email)) return null;
+  return { email, domain: email.slice(email.indexOf('@') + 1) };
+}
 export const isUsername = (value: string): boolean => value.length <= USERNAME_MAX && USERNAME_RE.test(value);
 export const isSlug = (value: string): boolean => SLUG_RE.test(value);
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import {
+  apiTokens,
   authSessions,
   emailVerifications,
   passwordResets,
@@ -44,7 +45,8 @@ export const MESSAGES = {
   badCredentials: 'Unable to log in with provided credentials.',
   notVerified: 'E-mail is not verified.',
   duplicateUsername: 'A user with that username already exists.',
-  duplicateEmail: 'A user is already registered with this e-mail address.',
+  duplicateEmail:
+    'A user is already registered with this e-mail address. If it is yours, use Forgot password on the login page to set a password and sign in.',
   passwordMismatch: "The two password fields didn't match.",
 } as const;
 
@@ -89,7 +91,8 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
         .returning();
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
       await createPersonalWorkspace(tx, user!);
-      await acceptInvites(tx, user!);
+      // The invitations of the address wait for it to be confirmed (confirmAddress): until then
+      // whoever registered it may be someone else. A mailed link's token shows the mail reached them.
       await acceptInviteByToken(tx, user!, input.invite);
       await sendVerification(tx, deps, user!);
     });
@@ -127,9 +130,25 @@ export async function verifyEmail(db: Db, key: string): Promise<string> {
       .update(emailVerifications)
       .set({ usedAt: new Date() })
       .where(eq(emailVerifications.id, row.verification.id));
-    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, row.user.id));
+    await confirmAddress(tx, row.user);
   });
   return MESSAGES.verified;
+}
+
+/**
+ * The user's address is confirmed (a link mailed to it was opened): it is marked verified, and its
+ * invitations become memberships. Only then is the account taken to be the address owner's.
+ */
+export async function confirmAddress(tx: Db, user: User): Promise<void> {
+  const emailVerifiedAt = user.emailVerifiedAt ?? new Date();
+  if (!user.emailVerifiedAt) await tx.update(users).set({ emailVerifiedAt }).where(eq(users.id, user.id));
+  await acceptInvites(tx, { ...user, emailVerifiedAt });
+}
+
+/** Ends every session and API token of the user. */
+export async function endCredentials(tx: Db, userId: number): Promise<void> {
+  await tx.delete(authSessions).where(eq(authSessions.userId, userId));
+  await tx.delete(apiTokens).where(eq(apiTokens.userId, userId));
 }
 
 /** Always the same answer, so the form does not reveal which addresses have workspaces. */
@@ -256,12 +275,13 @@ export async function confirmPasswordReset(db: Db, input: ResetConfirm): Promise
       .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.usedAt)))
       .returning({ id: passwordResets.id });
     if (claimed.length === 0) throw fieldError('token', 'Invalid value');
-    await tx
-      .update(users)
-      // Following the link proved the address belongs to the user.
-      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-      .where(eq(users.id, user.id));
-    await tx.delete(authSessions).where(eq(authSessions.userId, user.id));
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    // An account whose address was not confirmed may have been registered by someone else: what
+    // they hold ends with their password. Others end their sessions only.
+    if (user.emailVerifiedAt) await tx.delete(authSessions).where(eq(authSessions.userId, user.id));
+    else await endCredentials(tx, user.id);
+    // Following the link proved the address belongs to the user.
+    await confirmAddress(tx, user);
     await clearAccountFailures(tx, user.id);
   });
 }

@@ -11,11 +11,13 @@ import {
 import { inviteByToken } from './token.js';
 
 /**
- * Turns the unexpired invitations of the user's email address into memberships, at sign-up and
- * at each login, inside the caller's transaction. Memberships the user already has are kept as
- * they are. Expired invitations stay behind for an admin to resend or delete.
+ * Turns the unexpired invitations of the user's email address into memberships, when the address
+ * is confirmed and at each sign-in, inside the caller's transaction. An account whose address is
+ * not confirmed accepts none: whoever registered it may not own the address. Memberships the user
+ * already has are kept as they are. Expired invitations stay behind for an admin to resend or delete.
  */
 export async function acceptInvites(tx: Db, user: User): Promise<number> {
+  if (!user.emailVerifiedAt) return 0;
   const invites = await tx
     .select()
     .from(organizationInvites)

@@ -152,8 +152,10 @@ async function assertMemberLimit(db: Db, organization: Organization): Promise<vo
 }
 
 /**
- * Adds someone by username or email. A known user becomes a member at once; an unknown email
- * is invited (the invite is mailed); an unknown username is an error the form shows on its field.
+ * Adds someone by username or email. A known user becomes a member at once; an unknown email, or
+ * one whose account has not confirmed it (whoever registered it may not own it), is invited (the
+ * invite is mailed, and accepted once the address is confirmed); an unknown username is an error
+ * the form shows on its field.
  */
 export async function addMembership(
   deps: Deps,
@@ -168,7 +170,8 @@ export async function addMembership(
   const entry = input.email_or_username.toLowerCase();
   const byEmail = entry.includes('@');
   if (byEmail && !isEmail(entry)) throw fieldError('email_or_username', 'Enter a valid email address.');
-  const person = await findUserBy(db, byEmail ? 'email' : 'username', entry);
+  const found = await findUserBy(db, byEmail ? 'email' : 'username', entry);
+  const person = byEmail && !found?.emailVerifiedAt ? undefined : found;
   if (!person && !byEmail) {
     const detail = `Could not find a user with the username ${input.email_or_username}. Enter their email address to invite them.`;
     throw new ApiError(400, { detail, code: 'COULD_NOT_FIND_USER', email_or_username: [detail] });

@@ -11,7 +11,7 @@ import { ApiError } from '../../../http/errors.js';
 import { randomHex, sha256 } from '../../../lib/crypto.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import { identityLinkEmail } from '../../../mail/templates.js';
-import { openSession } from '../auth/service.js';
+import { confirmAddress, endCredentials, openSession } from '../auth/service.js';
 import type { PendingLink } from './cookies.js';
 import { refusal } from './messages.js';
 import { assertSsoNotRequired } from './require-sso.js';
@@ -33,6 +33,8 @@ export const LINK_EMAIL_MESSAGES = {
   invalid:
     'This link is not valid: it was already used, has expired, or was replaced. Start again from the login page.',
   linked: (provider: string) => `Linked. You can now sign in with ${provider}.`,
+  passwordRemoved:
+    'The password this account was registered with was removed, as its address had not been confirmed: to have one, use Forgot password on the login page.',
 } as const;
 
 /**
@@ -84,12 +86,18 @@ export async function peekLinkProof(deps: Deps, token: string) {
  * Uses a mailed link once: links its identity to the account, and signs its owner in (the link
  * proved the account, as signing in to it would) unless the account may not sign in this way
  * (inactive, or a member of an organization that requires its own SSO). Returns the provider it
- * linked and the session key, if any.
+ * linked, the session key, if any, and whether it took a password away.
+ *
+ * The link reached the account's address, so it confirms the address. An account whose address
+ * was not confirmed before is not taken to be the address owner's: whoever registered it may have
+ * been someone else, waiting for the owner to link an identity and confirm. Its password, sessions
+ * and API tokens go, so only the one who opened the link holds the account.
  */
 export async function confirmLinkProof(
   deps: Deps,
   token: string,
-): Promise<{ provider: string; key: string | null }> {
+): Promise<{ provider: string; key: string | null; passwordRemoved: boolean }> {
+  let passwordRemoved = false;
   const row = await deps.db.transaction(async (tx) => {
     const [used] = await tx
       .update(identityLinkTokens)
@@ -97,6 +105,13 @@ export async function confirmLinkProof(
       .where(usable(token))
       .returning();
     if (!used) throw refusal(LINK_EMAIL_MESSAGES.invalid, 'IDENTITY_LINK_INVALID');
+    const [owner] = await tx.select().from(users).where(eq(users.id, used.userId)).for('update');
+    if (owner && !owner.emailVerifiedAt) {
+      passwordRemoved = owner.passwordHash !== null;
+      await tx.update(users).set({ passwordHash: null }).where(eq(users.id, owner.id));
+      await endCredentials(tx, owner.id);
+      await confirmAddress(tx, owner);
+    }
     await tx
       .insert(userIdentities)
       .values({
@@ -109,7 +124,7 @@ export async function confirmLinkProof(
       .onConflictDoNothing();
     return used;
   });
-  return { provider: row.provider, key: await signInLinked(deps, row) };
+  return { provider: row.provider, key: await signInLinked(deps, row), passwordRemoved };
 }
 
 /** A session for the owner of a just-linked identity, as a sign-in through that identity would open. */

@@ -10,6 +10,10 @@ export const SIGN_IN_MESSAGES = {
   tokenInvalid: (name: string, reason: string) =>
     `The answer from ${name} did not pass its checks (${reason}), so no one was signed in.`,
   unreachable: (name: string) => `Cumulus could not reach ${name}. Try again in a moment.`,
+  issuerRefused: (name: string, reason: string) =>
+    `${name}'s identity provider is at an address Cumulus does not connect to: ${reason} An admin of ${name} can correct its issuer on the Team page's Single sign-on tab.`,
+  emailInvalid: (name: string, email: string) =>
+    `${name} gave the address "${email}", which is not one valid email address (one @, a name before it and a domain after it), so no one was signed in.`,
   noVerifiedEmail: (name: string) =>
     `Your ${name} account has no verified email address, so it cannot be used to sign in.`,
   // spec/console.md, OAuth callback errors: the console turns this one into its own words.

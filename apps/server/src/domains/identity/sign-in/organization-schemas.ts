@@ -11,7 +11,7 @@ export const ssoConnectionBody = z.object({
     .url()
     .max(500)
     .describe(
-      "The provider's OpenID issuer (its discovery document is at /.well-known/openid-configuration).",
+      "The provider's OpenID issuer (its discovery document is at /.well-known/openid-configuration): an https address on the public internet, unless the server's operator allowed it (CUMULUS_SSO_ALLOWED_ISSUERS).",
     ),
   client_id: z.string().trim().min(1).max(255),
   client_secret: z

@@ -12,11 +12,13 @@ import {
   workspaces,
 } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
-import { ApiError, badRequest, notFound } from '../../../http/errors.js';
+import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { randomHex, SecretBox } from '../../../lib/crypto.js';
 import { uniqueViolation } from '../../../lib/db-errors.js';
+import { parseEmail } from '../auth/rules.js';
 import { domainRecord, type TxtLookup } from './domain-proof.js';
+import { issuerFieldMessage, issuerRefusal } from './issuer-guard.js';
 import type { organizationSsoSchema, ssoDomainSchema } from './organization-schemas.js';
 
 /** The client secrets of organizations' connections are sealed with this purpose's key. */
@@ -83,6 +85,9 @@ export interface ConnectionInput {
 
 export async function setConnection(deps: Deps, org: Organization, input: ConnectionInput): Promise<void> {
   const { db, config } = deps;
+  const issuer = input.issuer.replace(/\/+$/, '');
+  const refused = await issuerRefusal(config.signIn.allowedIssuers, issuer);
+  if (refused) throw fieldError('issuer', issuerFieldMessage(refused));
   const wanted = [...new Set(input.join_workspace_ids)];
   if (wanted.length > 0) {
     const found = await db
@@ -102,7 +107,7 @@ export async function setConnection(deps: Deps, org: Organization, input: Connec
     : existing?.clientSecretSealed;
   if (!sealed) throw badRequest(ORG_SSO_MESSAGES.secretRequired, 'SSO_CLIENT_SECRET_REQUIRED');
   const values = {
-    issuer: input.issuer.replace(/\/+$/, ''),
+    issuer,
     clientId: input.client_id,
     clientSecretSealed: sealed,
     joinWorkspaceIds: wanted,
@@ -297,7 +302,7 @@ const opened = (deps: Deps, row: OrganizationSsoConnection, name: string): Organ
 
 /** The connection of the organization that proved the email's domain; null: none does. */
 export async function connectionForEmail(deps: Deps, email: string): Promise<OrganizationConnection | null> {
-  const domain = normalizeDomain(email.split('@').pop() ?? '');
+  const domain = parseEmail(email)?.domain;
   if (!domain) return null;
   const [row] = await deps.db
     .select({ connection: organizationSsoConnections, name: organizations.name })
@@ -326,7 +331,8 @@ export async function connectionOf(
 
 /** Whether the organization proved the address's domain (its connection vouches only for those). */
 export async function ownsEmailDomain(db: Db, organizationId: number, email: string): Promise<boolean> {
-  const domain = normalizeDomain(email.split('@').pop() ?? '');
+  const domain = parseEmail(email)?.domain;
+  if (!domain) return false;
   const [row] = await db
     .select({ id: organizationSsoDomains.id })
     .from(organizationSsoDomains)

@@ -1,7 +1,9 @@
 import * as client from 'openid-client';
 import type { Config, OidcProviderConfig, SignInConfig } from '../../../config.js';
 import { ApiError } from '../../../http/errors.js';
+import { parseEmail } from '../auth/rules.js';
 import type { Flow, ProviderId } from './cookies.js';
+import { connectionFetch, IssuerRefused } from './issuer-guard.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
 
 /** Who a provider says signed in. */
@@ -48,6 +50,14 @@ export function configuredProviders(config: Config): SignInProvider[] {
 
 const discoveries = new Map<string, Promise<client.Configuration>>();
 
+/**
+ * An organization's own connection: its requests go through connectionFetch (public https
+ * addresses only), but to the origin of an issuer the operator allowed (`allowedOrigin`).
+ */
+export interface ConnectionGuard {
+  allowedOrigin: string | null;
+}
+
 /** OpenID Connect (SSO, Google) with openid-client: discovery, PKCE, state and nonce, ID token checks. */
 export class OidcProvider implements SignInProvider {
   readonly name: string;
@@ -56,13 +66,15 @@ export class OidcProvider implements SignInProvider {
     readonly id: ProviderId,
     private readonly settings: OidcProviderConfig,
     private readonly redirectUri: string,
+    private readonly guard: ConnectionGuard | null = null,
   ) {
     this.name = settings.name;
   }
 
   private discover(): Promise<client.Configuration> {
     // The secret is part of the key: an organization admin who changes it gets a fresh configuration.
-    const key = `${this.settings.issuer} ${this.settings.clientId} ${this.settings.clientSecret}`;
+    const guard = this.guard ? `guarded:${this.guard.allowedOrigin ?? ''}` : 'configured';
+    const key = `${guard} ${this.settings.issuer} ${this.settings.clientId} ${this.settings.clientSecret}`;
     let found = discoveries.get(key);
     if (!found) {
       const insecure = this.settings.issuer.startsWith('http:');
@@ -71,16 +83,36 @@ export class OidcProvider implements SignInProvider {
         this.settings.clientId,
         this.settings.clientSecret,
         undefined,
-        // Plain http only for an issuer configured so (a provider on this machine, in tests).
-        insecure ? { execute: [client.allowInsecureRequests], timeout: 10 } : { timeout: 10 },
+        {
+          // Plain http only for an issuer configured so (a provider on this machine, in tests);
+          // an organization's connection refuses it unless the operator allowed the issuer.
+          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+          ...(this.guard ? { [client.customFetch]: connectionFetch(this.guard.allowedOrigin) } : {}),
+          timeout: 10,
+        },
       );
       // A failed discovery is tried again at the next sign-in.
       found.catch(() => discoveries.delete(key));
       discoveries.set(key, found);
     }
-    return found.catch(() => {
-      throw unreachable(this.name);
+    return found.catch((err: unknown) => {
+      throw this.refusedBy(err) ?? unreachable(this.name);
     });
+  }
+
+  /** The refusal of a request the issuer rule stopped (issuer-guard.ts), if that is what failed. */
+  private refusedBy(err: unknown): ApiError | null {
+    for (let cause = err; cause instanceof Error; cause = cause.cause) {
+      if (cause instanceof IssuerRefused) {
+        const message = M.issuerRefused(this.name, cause.reason);
+        return new ApiError(502, {
+          non_field_errors: [message],
+          detail: message,
+          code: 'SIGN_IN_ISSUER_REFUSED',
+        });
+      }
+    }
+    return null;
   }
 
   async authorizeUrl(flow: Flow): Promise<string> {
@@ -121,7 +153,7 @@ export class OidcProvider implements SignInProvider {
     } catch (err) {
       throw this.refusalOf(err);
     }
-    const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+    const email = typeof claims.email === 'string' ? strictAddress(this.name, claims.email) : null;
     // Google says whether it verified the address. Enterprise providers (Entra ID) often say
     // nothing: the organization that runs them vouches for its own addresses, unless it says false.
     const verified = this.id === 'google' ? claims.email_verified === true : claims.email_verified !== false;
@@ -139,6 +171,8 @@ export class OidcProvider implements SignInProvider {
   }
 
   private refusalOf(err: unknown): Error {
+    const refused = this.refusedBy(err);
+    if (refused) return refused;
     if (err instanceof client.ResponseBodyError) {
       return refusal(M.codeRefused(this.name), 'SIGN_IN_CODE_REFUSED');
     }
@@ -214,7 +248,7 @@ class GitHubProvider implements SignInProvider {
       provider: 'github',
       issuer: this.settings.url,
       subject: String(user.id),
-      email: chosen ? chosen.email.toLowerCase() : null,
+      email: chosen ? strictAddress(this.name, chosen.email) : null,
       emailVerified: chosen !== undefined,
       fullName: user.name ?? '',
       usernameHint: user.login ?? chosen?.email ?? '',
@@ -242,6 +276,13 @@ class GitHubProvider implements SignInProvider {
     if (!response.ok) throw unreachable(this.name);
     return (await response.json()) as T;
   }
+}
+
+/** The provider's address, lower case; one that is not a single valid address signs no one in. */
+function strictAddress(providerName: string, raw: string): string {
+  const parsed = parseEmail(raw);
+  if (!parsed) throw refusal(M.emailInvalid(providerName, raw), 'SIGN_IN_EMAIL_INVALID');
+  return parsed.email;
 }
 
 /** The provider could not be reached or answered nonsense: a 502 that signs no one in. */

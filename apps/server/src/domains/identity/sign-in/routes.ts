@@ -18,6 +18,7 @@ import {
   type ProviderId,
   SignedCookies,
 } from './cookies.js';
+import { isAllowedIssuer } from './issuer-guard.js';
 import { confirmLinkProof, LINK_EMAIL_MESSAGES, mailLinkProof, peekLinkProof } from './link-by-email.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
 import {
@@ -76,6 +77,12 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
         name: via.organizationName,
       },
       callbackUrl(deps.config, 'sso'),
+      // An organization admin chose the issuer: it is held to the rule at every sign-in too.
+      {
+        allowedOrigin: isAllowedIssuer(deps.config.signIn.allowedIssuers, via.issuer)
+          ? new URL(via.issuer).origin
+          : null,
+      },
     );
 
   async function start(id: ProviderId, reply: FastifyReply, organization?: OrganizationConnection) {
@@ -91,7 +98,8 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
     let url: string;
     try {
       url = await provider.authorizeUrl(flow);
-    } catch {
+    } catch (err) {
+      reply.log.warn({ err }, `The sign-in with ${provider.name} could not start`);
       return reply.redirect(`/login?open=true&sso=unreachable&provider=${id}`, 302);
     }
     cookies.set(reply, FLOW_COOKIE, flow, FLOW_TTL_SECONDS);
@@ -214,9 +222,10 @@ export function registerProviderRoutes(app: App, deps: Deps): void {
       schema: { tags, body: linkConfirmBody, response: { 200: linkConfirmResponse } },
     },
     async (request) => {
-      const { provider, key } = await confirmLinkProof(deps, request.body.token);
+      const { provider, key, passwordRemoved } = await confirmLinkProof(deps, request.body.token);
       const id = provider as ProviderId;
-      return { detail: LINK_EMAIL_MESSAGES.linked(providers.get(id)?.name ?? NAMES[id] ?? provider), key };
+      const linked = LINK_EMAIL_MESSAGES.linked(providers.get(id)?.name ?? NAMES[id] ?? provider);
+      return { detail: passwordRemoved ? `${linked} ${LINK_EMAIL_MESSAGES.passwordRemoved}` : linked, key };
     },
   );
 
