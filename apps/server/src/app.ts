@@ -19,6 +19,7 @@ import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installRequestContext, requestIdOf } from './http/request-context.js';
 import { RequestLog } from './http/request-log.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
 import { VERSION } from './version.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     reply.header('x-request-id', request.id);
     done();
   });
+  installSecurityHeaders(app, deps.config.webDist);
 
   await app.register(swagger, {
     openapi: {
