@@ -13,6 +13,7 @@ import {
   type Observation,
 } from './backend.js';
 import type { Builder } from './builder.js';
+import { instanceListensOn } from './local-listening.js';
 import { BACKEND_ID_VAR, findInstanceProcesses, processesChanged, signalGroups } from './local-processes.js';
 
 /**
@@ -134,6 +135,8 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       }
       throw new Error(`instance ${instance.backendId} survived SIGKILL`);
     },
+
+    listensOn: (instance, address) => instanceListensOn(instance.backendId, address),
 
     // One scan of /proc answers every instance asked about.
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {

@@ -6,6 +6,7 @@ import { notFound } from '../../../http/errors.js';
 import { Signer } from '../../../lib/crypto.js';
 import { callingInstance } from '../cluster-facing/service.js';
 import { dashboardPrefix, issuePass } from '../dashboards/passes.js';
+import { assertServed } from '../served-address.js';
 
 /**
  * Jupyter on a notebook cluster's scheduler instance (`scheduler_options.jupyter`): the agent starts
@@ -55,8 +56,9 @@ export async function reportJupyter(
   clusterId: number,
   body: { backend_id: string; address: string | null; ui: 'lab' | 'tree' },
 ) {
-  const { process, cluster } = await callingInstance(deps.db, clusterId, body.backend_id);
+  const { process, cluster, instance } = await callingInstance(deps.db, clusterId, body.backend_id);
   if (process.role !== 'scheduler' || !wantsJupyter(cluster)) throw notFound('This cluster runs no Jupyter.');
+  await assertServed(deps.backends, cluster, instance, 'jupyter', 'address', body.address);
   await deps.db
     .update(clusters)
     .set({ jupyterAddress: body.address, jupyterUi: body.address ? body.ui : null })
