@@ -56,9 +56,7 @@ const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
   clusters.registerClusterFacingRoutes,
   batch.registerRunTaskRoutes,
   clusters.registerJupyterFacingRoutes,
-  // Before the dashboard's: it claims the Jupyter paths under the dashboard's.
-  clusters.registerJupyterProxy,
-  clusters.registerDashboardProxy,
+  clusters.registerClusterProxy,
   clusters.registerWorkerRoutes,
   clusters.registerInstanceRoutes,
   clusters.registerInstanceSpecRoutes,
@@ -116,6 +114,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     done();
   });
   installSecurityHeaders(app, deps.config.webDist);
+  app.addHook('onRequest', clusters.proxyOriginGuard(deps.config));
 
   await app.register(swagger, {
     openapi: {
