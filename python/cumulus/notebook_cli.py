@@ -65,4 +65,11 @@ def _list(args) -> None:
         print("No running notebooks.")
         return
     for n in rows:
-        print(f"{n['name']}  {n['state']}  {n['url'] or '(Jupyter not serving yet)'}")
+        if n["url"]:
+            where = n["url"]
+        elif not n["yours"]:
+            # A notebook runs code as its creator: its link is theirs alone.
+            where = f"({n['creator'] or 'another member'}'s: only its creator can open it)"
+        else:
+            where = "(Jupyter not serving yet)"
+        print(f"{n['name']}  {n['state']}  {where}")

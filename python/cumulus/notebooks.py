@@ -54,12 +54,26 @@ def _why_no_jupyter(api: Api, ws: str, cluster_id: int) -> str:
     return lines[-1].replace("[cumulus-agent] ", "") if lines else "it did not report an address"
 
 
-def wait_for_jupyter(api: Api, ws: str, cluster_id: int, timeout: float = JUPYTER_WAIT_SECONDS) -> str:
+def not_yours(details: dict, username: str) -> str | None:
+    """Why a notebook's Jupyter is not the caller's to open (another member started it), or None."""
+    creator = (details.get("creator") or {}).get("username")
+    if creator and creator != username:
+        return (f"Notebook {details.get('name')} is {creator}'s: only the member who started a notebook can open "
+                "its Jupyter (it runs code as them).")
+    return None
+
+
+def wait_for_jupyter(api: Api, ws: str, cluster_id: int, timeout: float = JUPYTER_WAIT_SECONDS,
+                     username: str | None = None) -> str:
+    """The caller's link to the notebook's Jupyter once it serves; refused at once for another member's."""
     deadline = time.monotonic() + timeout
     while True:
-        address = jupyter_address(api, ws, cluster_id)
+        details = cluster_api.details(api, ws, cluster_id)
+        address = (details.get("scheduler") or {}).get("jupyter_address")
         if address:
             return address
+        if username and not_yours(details, username):
+            raise CumulusError(not_yours(details, username))
         reason = _why_no_jupyter(api, ws, cluster_id)
         if "not installed" in reason or "did not start" in reason or "exited" in reason:
             raise CumulusError(f"Jupyter is not running on the notebook: {reason}")
@@ -69,13 +83,18 @@ def wait_for_jupyter(api: Api, ws: str, cluster_id: int, timeout: float = JUPYTE
 
 
 class Contents:
-    """Jupyter's contents API through the server's proxy, with the reader's pass."""
+    """Jupyter's contents API through the server's proxy, with the reader's pass. A program calls
+    the server where the client reaches its API (``server``): the link's origin may be one only
+    browsers resolve (a proxy origin per cluster, CUMULUS_PROXY_ORIGIN), and the path is the same."""
 
-    def __init__(self, address: str):
+    def __init__(self, address: str, server: str | None = None):
         parsed = urllib.parse.urlsplit(address)
         self.pass_ = dict(urllib.parse.parse_qsl(parsed.query)).get("token", "")
         root = parsed.path.rsplit("/jupyter/", 1)[0] + "/jupyter/"
-        self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, root, "", ""))
+        if server:
+            self.base = server.rstrip("/") + root
+        else:
+            self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, root, "", ""))
 
     def call(self, method: str, path: str, body=None, query=None):
         q = urllib.parse.urlencode({**(query or {}), "token": self.pass_})
@@ -161,9 +180,10 @@ def start(
     try:
         ws, cluster_id = cluster.workspace, cluster.cluster_id
         say("Waiting for Jupyter...")
-        address = wait_for_jupyter(cluster._api, ws, cluster_id)
+        me = fetch_identity(cluster._api).username
+        address = wait_for_jupyter(cluster._api, ws, cluster_id, username=me)
         if sync:
-            sent = Contents(address).upload(sync)
+            sent = Contents(address, cluster._api.server).upload(sync)
             os.makedirs(SYNC_DIR, exist_ok=True)
             with open(_manifest_path(ws, cluster.name), "w") as f:
                 json.dump({"directory": os.path.abspath(sync), "files": sent}, f)
@@ -173,15 +193,17 @@ def start(
         cluster.close()
 
 
-def _workspace_api(workspace: str | None) -> tuple[Api, str]:
+def _workspace_api(workspace: str | None) -> tuple[Api, str, str]:
+    """The API, the workspace and the caller's username."""
     settings = config.load(workspace=workspace)
     api = Api.for_settings(settings)
-    return api, choose_workspace(fetch_identity(api), settings.workspace)
+    identity = fetch_identity(api)
+    return api, choose_workspace(identity, settings.workspace), identity.username
 
 
 def stop(name: str, workspace: str | None = None, say: Callable[[str], None] = print) -> list:
     """Brings back what changed in a synced notebook's files, then stops it; answers the paths brought back."""
-    api, ws = _workspace_api(workspace)
+    api, ws, _me = _workspace_api(workspace)
     cluster_id = cluster_api.find_id(api, ws, name)
     if cluster_id is None:
         raise CumulusError(f"No running notebook named {name!r} in workspace {ws}.")
@@ -192,7 +214,7 @@ def stop(name: str, workspace: str | None = None, say: Callable[[str], None] = p
             kept = json.load(f)
         address = jupyter_address(api, ws, cluster_id)
         if address:
-            changed = Contents(address).download_changed(kept["directory"], kept["files"])
+            changed = Contents(address, api.server).download_changed(kept["directory"], kept["files"])
             say(f"Brought back {len(changed)} changed file(s) into {kept['directory']}"
                 + (f": {', '.join(changed)}" if changed else "."))
         else:
@@ -205,8 +227,9 @@ def stop(name: str, workspace: str | None = None, say: Callable[[str], None] = p
 
 
 def list_notebooks(workspace: str | None = None) -> list:
-    """The workspace's running notebook clusters, with the caller's link to each one's Jupyter."""
-    api, ws = _workspace_api(workspace)
+    """The workspace's running notebook clusters, with the caller's link to each of their own
+    notebooks' Jupyter (another member's notebook is listed with its creator, and no link)."""
+    api, ws, me = _workspace_api(workspace)
     found = []
     for c in cluster_api.list_clusters(api, ws):
         tags = c.get("tags") or {}
@@ -215,6 +238,8 @@ def list_notebooks(workspace: str | None = None) -> list:
         state = (c.get("current_state") or {}).get("state")
         if state in ("stopped", "error"):
             continue
-        found.append({"id": c["id"], "name": c["name"], "state": state,
-                      "url": jupyter_address(api, ws, c["id"]) if state == "ready" else None})
+        creator = (c.get("creator") or {}).get("username")
+        yours = creator == me
+        found.append({"id": c["id"], "name": c["name"], "state": state, "creator": creator, "yours": yours,
+                      "url": jupyter_address(api, ws, c["id"]) if state == "ready" and yours else None})
     return found

@@ -19,6 +19,7 @@ import { installCsrf } from './http/csrf.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installRequestContext, requestIdOf } from './http/request-context.js';
 import { RequestLog } from './http/request-log.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
 import { VERSION } from './version.js';
@@ -55,9 +56,7 @@ const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
   clusters.registerClusterFacingRoutes,
   batch.registerRunTaskRoutes,
   clusters.registerJupyterFacingRoutes,
-  // Before the dashboard's: it claims the Jupyter paths under the dashboard's.
-  clusters.registerJupyterProxy,
-  clusters.registerDashboardProxy,
+  clusters.registerClusterProxy,
   clusters.registerWorkerRoutes,
   clusters.registerInstanceRoutes,
   clusters.registerInstanceSpecRoutes,
@@ -114,6 +113,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     reply.header('x-request-id', request.id);
     done();
   });
+  installSecurityHeaders(app, deps.config.webDist);
+  app.addHook('onRequest', clusters.proxyOriginGuard(deps.config));
 
   await app.register(swagger, {
     openapi: {

@@ -10,6 +10,20 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   CUMULUS_PUBLIC_URL: z.url().optional(),
+  /**
+   * Where browsers are served clusters' dashboards and Jupyter: another origin that reaches this
+   * server (`https://dask.example.com`), or one per cluster with `*` as its first label
+   * (`https://*.dask.example.com`: cluster 12 at `https://cluster-12.dask.example.com`). Unset: the
+   * console's origin, each page sandboxed (its scripts run without an origin, so most cannot work).
+   */
+  CUMULUS_PROXY_ORIGIN: z
+    .string()
+    .max(300)
+    .regex(
+      /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?\/?$/i,
+      'CUMULUS_PROXY_ORIGIN must be an origin such as https://dask.example.com or https://*.dask.example.com',
+    )
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -152,6 +166,21 @@ const issuerList = (value: string | undefined) =>
     .map((entry) => entry.trim().replace(/\/+$/, ''))
     .filter(Boolean);
 
+/**
+ * CUMULUS_PROXY_ORIGIN, lowercased without a trailing slash. Its host must differ from the
+ * console's: browsers share cookies between the ports of one host.
+ */
+function proxyOrigin(value: string | undefined, publicUrl: string): string | null {
+  if (!value) return null;
+  const origin = value.toLowerCase().replace(/\/+$/, '');
+  const host = new URL(origin.replace('*', 'cluster-1')).hostname;
+  if (host === new URL(publicUrl).hostname)
+    throw new Error(
+      'Invalid configuration:\n  CUMULUS_PROXY_ORIGIN: must name another host than the console (CUMULUS_PUBLIC_URL): browsers share cookies between ports',
+    );
+  return origin;
+}
+
 /** A link the console shows: an absolute http(s) URL, or a path on this server. */
 function linkSetting(name: string) {
   return z
@@ -167,6 +196,12 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /**
+   * The origin clusters' dashboards and Jupyter are served to browsers from (`*` as the first
+   * label: one per cluster, `cluster-<id>`), apart from the console's; null: the console's own,
+   * sandboxed (CUMULUS_PROXY_ORIGIN).
+   */
+  proxyOrigin: string | null;
   databaseUrl: string | undefined;
   /** PostgreSQL connections of the pool console and API requests and the loops use. */
   databasePoolSize: number;
@@ -312,10 +347,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = path.resolve(e.CUMULUS_DATA_DIR);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const publicUrl = (e.CUMULUS_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.CUMULUS_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
+    proxyOrigin: proxyOrigin(e.CUMULUS_PROXY_ORIGIN, publicUrl),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.CUMULUS_DATABASE_POOL_SIZE,
     databaseAgentPoolSize: e.CUMULUS_DATABASE_AGENT_POOL_SIZE,

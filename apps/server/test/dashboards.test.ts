@@ -1,9 +1,18 @@
-import { connect } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusters } from '../src/db/schema/index.js';
 import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
 import { dashboardUpstream } from '../src/domains/clusters/dashboards/proxy.js';
-import { createReadyCluster, runPython, useClusterServer, waitForClusterState } from './helpers/clusters.js';
+import {
+  createReadyCluster,
+  runPython,
+  schedulerAgentCredentials,
+  useClusterServer,
+  waitForClusterState,
+} from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
+import { sendUpgrade } from './helpers/upgrade.js';
 
 /**
  * The Dask dashboard through Cumulus: the scheduler serves its HTTP server under
@@ -16,35 +25,32 @@ let cluster: { id: number; scheduler: { dashboard_address: string | null } };
 let pass: string;
 const secret = () => c.ts.server.deps.config.secret;
 
+/** A service on this machine that no cluster should reach through the proxy: it counts who did. */
+let internal: Server;
+let internalPort: number;
+const reachedInternal: string[] = [];
+
 beforeAll(async () => {
   cluster = await createReadyCluster(c.api, c.slug, { name: 'dash', workers: 0 });
   const me = (await c.api.get('/api/v2/user/me')).body;
   pass = issuePass(secret(), cluster.id, me.id);
+  internal = createServer((req, res) => {
+    reachedInternal.push(req.url ?? '');
+    res.setHeader('set-cookie', 'internal=1; Path=/');
+    res.end('internal secret');
+  });
+  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+  internalPort = (internal.address() as { port: number }).port;
 }, 120_000);
+afterAll(() => new Promise<void>((resolve) => (internal ? internal.close(() => resolve()) : resolve())));
+
+const SCHEDULER_REPORT = '/api/v2/cluster_facing/scheduler/phone-home/instance';
+const row = async (id: number) =>
+  (await c.ts.server.deps.db.select().from(clusters).where(eq(clusters.id, id)))[0]!;
+const dashboardAddressOf = async (id: number) => (await row(id)).dashboardAddress;
 
 /** Sends a WebSocket upgrade through the server; answers the status line and headers it got back. */
-function upgrade(path: string, cookie?: string): Promise<string> {
-  const { port } = new URL(c.ts.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' +
-          `${cookie ? `Cookie: ${cookie}\r\n` : ''}\r\n`,
-      );
-    });
-    let got = '';
-    socket.on('data', (chunk) => {
-      got += chunk.toString();
-      if (got.includes('\r\n\r\n')) {
-        socket.destroy();
-        resolve(got.split('\r\n\r\n')[0]!);
-      }
-    });
-    socket.on('error', reject);
-    socket.setTimeout(10_000, () => reject(new Error('no answer')));
-  });
-}
+const upgrade = (path: string, cookie?: string) => sendUpgrade(c.ts.url, path, cookie ? { cookie } : {});
 
 describe('the dashboard proxy', () => {
   it('links to the dashboard only where the scheduler can serve it', async () => {
@@ -99,6 +105,65 @@ describe('the dashboard proxy', () => {
     const through = await upgrade(path, `cumulus_dashboard_${cluster.id}=${pass}`);
     expect(through).toMatch(/^HTTP\/1\.1 404/);
     expect(through).toMatch(/Server: TornadoServer/i);
+  });
+
+  it("serves the scheduler's pages sandboxed: no cookie of theirs, no script of theirs on the console's origin", async () => {
+    const res = await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${pass}`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/(^|[;,])\s*sandbox\b/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it("refuses a dashboard address that is not the scheduler instance's own (SSRF): 400 naming the field, nothing recorded", async () => {
+    const { token, backendId } = await schedulerAgentCredentials(c.ts, cluster.id);
+    const agent = c.ts.api.as(token);
+    const real = await dashboardAddressOf(cluster.id);
+    expect(real).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const serverPort = new URL(c.ts.url).port;
+    // As the agent reports its scheduler started: the report that records the dashboard's address.
+    const started = {
+      backend_id: backendId,
+      state: 'started',
+      address: (await row(cluster.id)).schedulerAddress,
+    };
+    for (const dashboard_address of [
+      // A port on the scheduler's address where none of its processes listens: another service here.
+      `http://127.0.0.1:${internalPort}`,
+      `http://127.0.0.1:${serverPort}/`,
+      // Another host name for the same machine, and a path of the upstream's choosing.
+      real!.replace('127.0.0.1', 'localhost'),
+      `${real}/api/`,
+    ]) {
+      const res = await agent.patch(SCHEDULER_REPORT, { ...started, dashboard_address });
+      expect(res.status, `${dashboard_address}: ${res.text}`).toBe(400);
+      expect(res.body).toHaveProperty('dashboard_address');
+    }
+    expect(await dashboardAddressOf(cluster.id)).toBe(real);
+    const through = await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${pass}`);
+    expect(await through.text()).toBe('ok');
+    expect(reachedInternal).toEqual([]);
+    // What the scheduler really serves is taken again.
+    const again = await agent.patch(SCHEDULER_REPORT, { ...started, dashboard_address: real });
+    expect(again.status, again.text).toBe(200);
+  });
+
+  it('goes only to the scheduler instance, whatever address was recorded, and passes no cookie of the upstream', async () => {
+    const real = await dashboardAddressOf(cluster.id);
+    const { db } = c.ts.server.deps;
+    try {
+      for (const planted of [`http://localhost:${internalPort}`, `http://127.0.0.1:${internalPort}`]) {
+        await db.update(clusters).set({ dashboardAddress: planted }).where(eq(clusters.id, cluster.id));
+        const res = await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${pass}`);
+        expect(res.status, planted).toBe(502);
+        expect(res.headers.getSetCookie().filter((v) => v.startsWith('internal='))).toEqual([]);
+      }
+      expect(reachedInternal).toEqual([]);
+    } finally {
+      await db.update(clusters).set({ dashboardAddress: real }).where(eq(clusters.id, cluster.id));
+    }
   });
 
   it('answers 404 once the cluster has stopped', async () => {

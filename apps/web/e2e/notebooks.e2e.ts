@@ -9,7 +9,10 @@ import { expectFits } from './harness/layout';
 import { consoleSuite } from './harness/suite';
 
 const STAFF_EMAIL = `${uniqueName('root')}@example.com`;
-const suite = consoleSuite({ env: { CUMULUS_STAFF_EMAILS: STAFF_EMAIL } });
+// Jupyter from an origin of each notebook's own (Chromium takes any *.localhost for this machine).
+const suite = consoleSuite({
+  env: { CUMULUS_STAFF_EMAILS: STAFF_EMAIL, CUMULUS_PROXY_ORIGIN: 'http://*.localhost:{port}' },
+});
 
 /** Real Dask and Jupyter take a while on a loaded two-core machine. */
 const DEADLINE_MS = 240_000;
@@ -49,13 +52,46 @@ describe('Notebooks', () => {
     const open = row.getByRole('link', { name: 'Open daily-notes in Jupyter' });
     const [tab] = await Promise.all([page.context().waitForEvent('page'), open.click()]);
     await eventually(
-      async () => expect(tab.url()).toMatch(/\/dashboard\/\d+\/jupyter\/(lab|tree)/),
+      async () =>
+        expect(tab.url()).toMatch(
+          /^http:\/\/cluster-\d+\.localhost:\d+\/dashboard\/\d+\/jupyter\/(lab|tree)/,
+        ),
       DEADLINE_MS,
     );
     await tab.waitForLoadState('load');
     await eventually(async () => expect(await tab.title()).toMatch(/Jupyter|Home Page|JupyterLab/), 60_000);
+    // Jupyter's own scripts work there (its file list comes from its API, through the proxy)...
+    await tab
+      .getByText('The notebook list is empty.')
+      .or(tab.locator('#notebook_list .item_link, .jp-DirListing-item'))
+      .first()
+      .waitFor({ timeout: 60_000 });
+    // ...and see nothing of the console's: another origin.
+    expect(await tab.evaluate(() => localStorage.getItem('cumulus.token'))).toBeNull();
     await tab.waitForTimeout(2000);
     await tab.screenshot({ path: path.join(ARTIFACTS, 'notebooks-jupyter.png') });
+
+    // The same page on the console's origin (where programs call it) runs sandboxed: its scripts
+    // reach neither the console's storage nor its cookies.
+    const notebookId = Number(/\/dashboard\/(\d+)\//.exec(tab.url())![1]);
+    const link = new URL(
+      (await adaApi.call('GET', `/api/v2/clusters/account/${ada.username}/id/${notebookId}`)).scheduler
+        .jupyter_address,
+    );
+    const consolePage = await page.context().newPage();
+    const served = await consolePage.goto(`${base}${link.pathname}${link.search}`);
+    expect(served?.status(), await served?.text()).toBe(200);
+    expect((await served?.allHeaders())?.['content-security-policy']).toContain('sandbox');
+    const reach = await consolePage.evaluate(() => {
+      try {
+        return localStorage.getItem('cumulus.token') ?? 'no token';
+      } catch (e) {
+        return (e as Error).name;
+      }
+    });
+    expect(reach).toBe('SecurityError');
+    expect(await page.evaluate(() => localStorage.getItem('cumulus.token'))).toBeTruthy();
+    await consolePage.close();
     const details = await adaApi.call('GET', `/api/v2/clusters/paginate-notebook?account=${ada.username}`);
     expect(details.items[0].tags['cumulus-cluster-type']).toBe('notebook');
     await tab.close();

@@ -22,7 +22,10 @@ from .control import Refused
 START_SECONDS = 180
 ACTIVITY_POLL_SECONDS = 15
 # What a kernel does not inherit from the agent: the cluster's token is the control plane's.
-PRIVATE_VARIABLES = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BACKEND_ID", "CUMULUS_BATCH_ROOT")
+# CUMULUS_BACKEND_ID stays: Jupyter is one of the instance's own processes, which the local backend
+# finds by it, to stop it with the instance and to vouch for the port it serves on (the proxy goes
+# only where one of the instance's processes listens).
+PRIVATE_VARIABLES = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BATCH_ROOT")
 MISSING = ("Jupyter is not installed in this cluster's Python ({python}): put jupyterlab in its software "
            "environment (pip install jupyterlab), or on Debian install python3-notebook "
            "(scripts/setup.sh does for the server's own Python).")

@@ -173,6 +173,12 @@ export interface Backend {
   releaseCluster?(cluster: ClusterRef): Promise<void>;
   describe(instances: readonly InstanceRef[]): Promise<Map<string, Observation>>;
   stop(instance: InstanceRef): Promise<void>;
+  /**
+   * Whether one of the instance's own processes listens on this TCP address of this machine: how
+   * a backend without fixed `ports` vouches for the port an agent says its scheduler serves the
+   * dashboard or Jupyter on, before the proxy goes there. Absent: only fixed `ports` are taken.
+   */
+  listensOn?(instance: InstanceRef, address: { host: string; port: number }): Promise<boolean>;
 }
 
 /** A backend failure with the words a user reads and whether trying again can help. */

@@ -13,6 +13,7 @@ import {
   type Observation,
 } from './backend.js';
 import type { Builder } from './builder.js';
+import { instanceListensOn } from './local-listening.js';
 import {
   BACKEND_ID_VAR,
   findInstanceProcesses,
@@ -185,6 +186,8 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
         if ((await stat(dir).catch(() => null))?.uid === who.uid) await sandbox.takeBack(dir);
       }
     },
+
+    listensOn: (instance, address) => instanceListensOn(instance.backendId, address),
 
     // One scan of /proc answers every instance asked about.
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {

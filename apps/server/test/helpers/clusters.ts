@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
 import { LocalSandbox } from '../../src/compute/local-sandbox.js';
@@ -99,6 +99,27 @@ export async function instanceProcesses(ts: TestServer): Promise<LocalProcess[]>
   const rows = await ts.server.deps.db.select({ backendId: instances.backendId }).from(instances);
   const ours = new Set(rows.map((r) => r.backendId));
   return (await findInstanceProcesses()).filter((p) => ours.has(p.backendId));
+}
+
+/**
+ * What code running on a cluster can read: the cluster token and backend id its scheduler's agent
+ * holds in its environment (a test plays a cluster's own code, or an agent that lies).
+ */
+export async function schedulerAgentCredentials(
+  ts: TestServer,
+  clusterId: number,
+): Promise<{ token: string; backendId: string }> {
+  const { readFile } = await import('node:fs/promises');
+  const [scheduler] = await ts.server.deps.db
+    .select({ backendId: instances.backendId })
+    .from(instances)
+    .where(and(eq(instances.clusterId, clusterId), eq(instances.role, 'scheduler')));
+  for (const p of await findInstanceProcesses(scheduler!.backendId)) {
+    const environ = await readFile(`/proc/${p.pid}/environ`, 'latin1').catch(() => '');
+    const token = /(?:^|\0)CUMULUS_CLUSTER_TOKEN=([^\0]+)/.exec(environ)?.[1];
+    if (token) return { token, backendId: scheduler!.backendId };
+  }
+  throw new Error(`no agent of cluster ${clusterId} holds its token`);
 }
 
 /** Waits until the cluster reaches `state` and returns its details. */

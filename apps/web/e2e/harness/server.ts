@@ -60,7 +60,10 @@ async function waitForHealth(base: string, child: ChildProcess, log: () => strin
 }
 
 export interface E2eServerOptions {
-  /** More server settings, e.g. `{ CUMULUS_METER_MINUTE_SECONDS: '1' }` for a metered minute a second. */
+  /**
+   * More server settings, e.g. `{ CUMULUS_METER_MINUTE_SECONDS: '1' }` for a metered minute a second;
+   * `{port}` in a value is the port the server listens on.
+   */
   env?: Record<string, string>;
   /** The built console to serve (default apps/web/dist). */
   webDist?: string;
@@ -117,7 +120,7 @@ export async function startE2eServer({
         // The journeys answer a hosted service's greeting (welcome survey, what's-new banner); a
         // self-hosted install shows neither (components' tests), a journey may say so with 'false'.
         CUMULUS_HOSTED_SERVICE: 'true',
-        ...env,
+        ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('{port}', String(port))])),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -33,8 +33,11 @@ export async function reportInstance(
     .update(instances)
     .set({
       lastHeartbeat: new Date(),
-      ...(report.privateIp !== undefined && { privateIpAddress: report.privateIp }),
-      ...(report.publicIp !== undefined && { publicIpAddress: report.publicIp }),
+      // An agent's word on its own addresses fills them only while none is recorded: the proxy goes
+      // to the instance's address (served-address.ts), which a cluster's token must not move.
+      ...(report.privateIp !== undefined &&
+        !instance.privateIpAddress && { privateIpAddress: report.privateIp }),
+      ...(report.publicIp !== undefined && !instance.publicIpAddress && { publicIpAddress: report.publicIp }),
     })
     .where(eq(instances.id, instance.id));
   if (await setInstanceState(deps.db, instance, report.state, report.reason ?? ''))

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import {
   type Cluster,
@@ -128,7 +129,7 @@ export async function presentDetails(
   cluster: Cluster,
   workspace: Pick<Workspace, 'id' | 'slug' | 'name'>,
   /** For the dashboard link: a pass of the reader's own, through this server. */
-  reader: { userId: number; publicUrl: string; secret: string },
+  reader: { userId: number; config: Pick<Config, 'publicUrl' | 'proxyOrigin'>; secret: string },
 ): Promise<Details> {
   const [processes, machines] = await Promise.all([
     db
@@ -154,9 +155,9 @@ export async function presentDetails(
           ...presentProcess(scheduler, instanceOf.get(scheduler.id)),
           dashboard_address:
             cluster.dashboardAvailable && cluster.dashboardAddress
-              ? dashboardLink(reader.publicUrl, reader.secret, cluster.id, reader.userId)
+              ? dashboardLink(reader.config, reader.secret, cluster.id, reader.userId)
               : null,
-          jupyter_address: jupyterLink(reader.publicUrl, reader.secret, cluster, reader.userId),
+          jupyter_address: jupyterLink(reader.config, reader.secret, cluster, reader.userId),
         }
       : null,
     workers: workers.map((w) => presentProcess(w, instanceOf.get(w.id))),

@@ -81,7 +81,7 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
       const { access, cluster } = clusterOf(request);
       return presentDetails(db, deps.secrets, cluster, access.workspace, {
         userId: currentUser(request).id,
-        publicUrl: deps.config.publicUrl,
+        config: deps.config,
         secret: deps.config.secret,
       });
     },

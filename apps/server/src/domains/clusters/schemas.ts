@@ -120,7 +120,7 @@ export const processSchema = z.object({
 });
 export const schedulerSchema = processSchema.extend({
   dashboard_address: z.string().nullable(),
-  /** Notebook clusters: the reader's link to Jupyter (their own pass, like dashboard_address); null otherwise. */
+  /** Notebook clusters: the link to Jupyter (a pass of their own, like dashboard_address) for its creator only; null for anyone else and otherwise. */
   jupyter_address: z.string().nullable(),
 });
 

@@ -55,6 +55,9 @@ describe('Notebooks', () => {
     expect(within(row).getByRole('button', { name: 'Stop analysis' })).toBeEnabled();
     const stopped = screen.getByRole('link', { name: 'old-notes' }).closest('tr') as HTMLElement;
     expect(within(stopped).getByRole('button', { name: 'Stop old-notes' })).toBeDisabled();
+    // Another member's notebook: no Open (its Jupyter is its creator's alone).
+    expect(within(stopped).queryByRole('link', { name: /Open old-notes/ })).toBeNull();
+    expect(within(stopped).getByText('Not yours to open')).toBeInTheDocument();
     const [call] = api.callsTo('GET', '/api/v2/clusters/paginate-notebook');
     expect(Object.fromEntries(call!.query)).toEqual({
       compound_scope: 'everything',

@@ -10,6 +10,7 @@ import { clusterLink } from '@/lib/clusters/links';
 import { clusterStateSentence } from '@/lib/clusters/states';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
+import { useSignedIn } from '@/lib/signed-in';
 import { ACCOUNT_PARAM } from '@/lib/workspace';
 
 /** Where the Notebooks page's Open goes: this page, in a new tab, then on to Jupyter. */
@@ -17,6 +18,9 @@ export function openNotebookLink(notebook: { id: number; account: { slug: string
   const search = new URLSearchParams({ [ACCOUNT_PARAM]: notebook.account.slug });
   return `${generatePath(paths.notebookOpen, { clusterId: String(notebook.id) })}?${search}`;
 }
+
+/** Why another member's notebook has no Open: its Jupyter runs code as the one who started it. */
+export const NOT_YOURS = 'Only the member who started a notebook can open its Jupyter: it runs code as them.';
 
 const ENDED = ['stopping', 'stopped', 'error', 'pausing', 'paused'];
 
@@ -33,9 +37,15 @@ export function OpenNotebookPage() {
     title: 'Open notebook',
     breadcrumbs: [{ label: 'Notebooks', to: paths.notebooks }, { label: 'Open' }],
   });
+  const me = useSignedIn().user.id;
+  // Another member's notebook never gets a link (its Jupyter is its creator's alone): no waiting for one.
+  const theirs = (creator: { id: number } | null | undefined) => creator?.id !== me;
   const details = useClusterDetailsQuery(
     { ref: account && Number.isInteger(id) ? { account, id } : null },
-    { refetchInterval: (query) => (query.state.data?.scheduler?.jupyterAddress ? false : 2000) },
+    {
+      refetchInterval: (query) =>
+        query.state.data?.scheduler?.jupyterAddress || theirs(query.state.data?.creator) ? false : 2000,
+    },
   );
   const address = details.data?.scheduler?.jupyterAddress;
   React.useEffect(() => {
@@ -54,6 +64,12 @@ export function OpenNotebookPage() {
       />
     );
   else if (!details.data || address) body = <LoadingSkeleton variant="page" />;
+  else if (theirs(details.data.creator))
+    body = (
+      <p className="text-muted-foreground text-sm" role="status">
+        {details.data.name} is {details.data.creator?.username ?? 'another member'}'s notebook. {NOT_YOURS}
+      </p>
+    );
   else
     body = (
       <p className="text-muted-foreground text-sm" role="status">

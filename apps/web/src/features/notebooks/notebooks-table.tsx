@@ -10,7 +10,8 @@ import { StopClusterButton } from '@/components/clusters/stop-cluster-button';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
-import { openNotebookLink } from '@/features/notebooks/OpenNotebookPage';
+import { NOT_YOURS, openNotebookLink } from '@/features/notebooks/OpenNotebookPage';
+import { useSignedIn } from '@/lib/signed-in';
 
 type NotebooksTableProps = {
   notebooks: ClusterSummary[];
@@ -23,8 +24,12 @@ type NotebooksTableProps = {
   empty: React.ReactNode;
 };
 
-/** Notebook clusters: name (to its cluster page), state, creator, when; Open (Jupyter, in a new tab) and Stop. */
+/**
+ * Notebook clusters: name (to its cluster page), state, creator, when; Open (Jupyter, in a new
+ * tab; the reader's own notebooks only) and Stop.
+ */
 export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
+  const me = useSignedIn().user.id;
   const columns: DataTableColumn<ClusterSummary>[] = [
     {
       id: 'name',
@@ -52,12 +57,18 @@ export function NotebooksTable({ notebooks, ...table }: NotebooksTableProps) {
       className: 'py-1.5 text-right',
       cell: (notebook) => (
         <div className="flex items-center justify-end gap-1">
-          <Button asChild variant="ghost" size="sm" aria-label={`Open ${notebook.name} in Jupyter`}>
-            <a href={openNotebookLink(notebook)} target="_blank" rel="noopener">
-              Open
-              <ExternalLinkIcon aria-hidden="true" />
-            </a>
-          </Button>
+          {notebook.creator && notebook.creator.id === me ? (
+            <Button asChild variant="ghost" size="sm" aria-label={`Open ${notebook.name} in Jupyter`}>
+              <a href={openNotebookLink(notebook)} target="_blank" rel="noopener">
+                Open
+                <ExternalLinkIcon aria-hidden="true" />
+              </a>
+            </Button>
+          ) : (
+            <span className="text-muted-foreground px-2 text-xs" title={NOT_YOURS}>
+              Not yours to open
+            </span>
+          )}
           <StopClusterButton cluster={notebook} variant="compact" />
         </div>
       ),

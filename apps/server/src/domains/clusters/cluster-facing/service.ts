@@ -10,6 +10,7 @@ import { dashboardPrefix } from '../dashboards/passes.js';
 import { machinesOf } from '../limits.js';
 import { reportInstance, reportProcess } from '../observe.js';
 import type { ClusterDeps } from '../ports.js';
+import { assertServed } from '../served-address.js';
 import { instanceShouldRun } from '../states.js';
 import { heartbeatWriter } from './heartbeats.js';
 import { hotStatements } from './hot-statements.js';
@@ -148,8 +149,18 @@ export async function processPhoneHomeUpdate(
   role: 'scheduler' | 'worker',
   body: z.infer<typeof processPhoneHome>,
 ) {
-  const { process } = await callingInstance(deps.db, clusterId, body.backend_id);
+  const { process, instance, cluster } = await callingInstance(deps.db, clusterId, body.backend_id);
   if (process.role !== role) throw notFound('Instance not found.');
+  // The proxy goes where this says: only to the scheduler instance itself (served-address.ts).
+  if (role === 'scheduler')
+    await assertServed(
+      deps.backends,
+      cluster,
+      instance,
+      'dashboard',
+      'dashboard_address',
+      body.dashboard_address,
+    );
   // Marked heard from with the heartbeats; the report itself writes only what changed.
   await Promise.all([
     heartbeatWriter(deps.db).beat(clusterId, body.backend_id),

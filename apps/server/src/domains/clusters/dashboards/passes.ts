@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { User } from '../../../db/schema/index.js';
 import { resolveAccess } from '../../../http/access.js';
@@ -59,6 +60,36 @@ export async function redeemPass(
   }
 }
 
-export function dashboardLink(publicUrl: string, secret: string, clusterId: number, userId: number): string {
-  return `${publicUrl}${dashboardPrefix(clusterId)}/status?token=${issuePass(secret, clusterId, userId)}`;
+type Origins = Pick<Config, 'publicUrl' | 'proxyOrigin'>;
+
+/**
+ * Where browsers are served a cluster's dashboard and Jupyter: the proxy origin configured
+ * (CUMULUS_PROXY_ORIGIN; `*` names the cluster: `cluster-<id>`), else the console's own address,
+ * where the proxy serves them sandboxed.
+ */
+export function proxyBase(config: Origins, clusterId: number): string {
+  return config.proxyOrigin ? config.proxyOrigin.replace('*', `cluster-${clusterId}`) : config.publicUrl;
+}
+
+/** The origins a browser may call a cluster's proxied pages from (unsafe methods, WebSockets). */
+export function proxyCallers(config: Origins, clusterId: number): string[] {
+  return [...new Set([new URL(config.publicUrl).origin, new URL(proxyBase(config, clusterId)).origin])];
+}
+
+/**
+ * What a request's Host says it came to: the console (`null`), or the proxy origin, for one
+ * cluster (its id) or any (`'any'`, a proxy origin without `*`).
+ */
+export function proxyHostOf(config: Origins, host: string | undefined): number | 'any' | null {
+  if (!config.proxyOrigin || !host) return null;
+  const pattern = new URL(config.proxyOrigin.replace('*', 'cluster-0')).host.replace('cluster-0', '*');
+  const given = host.toLowerCase();
+  if (!pattern.includes('*')) return given === pattern ? 'any' : null;
+  const [label, rest] = [given.slice(0, given.indexOf('.')), given.slice(given.indexOf('.'))];
+  const id = /^cluster-(\d{1,12})$/.exec(label)?.[1];
+  return id && `*${rest}` === pattern ? Number(id) : null;
+}
+
+export function dashboardLink(config: Origins, secret: string, clusterId: number, userId: number): string {
+  return `${proxyBase(config, clusterId)}${dashboardPrefix(clusterId)}/status?token=${issuePass(secret, clusterId, userId)}`;
 }

@@ -1,16 +1,18 @@
 import { eq } from 'drizzle-orm';
+import type { Config } from '../../../config.js';
 import type { Cluster } from '../../../db/schema/index.js';
 import { clusters } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { notFound } from '../../../http/errors.js';
 import { Signer } from '../../../lib/crypto.js';
 import { callingInstance } from '../cluster-facing/service.js';
-import { dashboardPrefix, issuePass } from '../dashboards/passes.js';
+import { dashboardPrefix, issuePass, proxyBase } from '../dashboards/passes.js';
+import { assertServed } from '../served-address.js';
 
 /**
  * Jupyter on a notebook cluster's scheduler instance (`scheduler_options.jupyter`): the agent starts
  * it with a base URL under the cluster's proxy path and a token only the control plane knows; the
- * proxy (jupyter-proxy.ts) checks the reader's pass on every request and adds that token, so the
+ * proxy (dashboards/proxy.ts) checks the reader's pass on every request and adds that token, so the
  * Jupyter port is no door of its own.
  */
 export const jupyterPrefix = (clusterId: number) => `${dashboardPrefix(clusterId)}/jupyter`;
@@ -23,16 +25,21 @@ export const jupyterToken = (secret: string, clusterId: number) =>
 export const wantsJupyter = (cluster: Pick<Cluster, 'schedulerOptions'>) =>
   cluster.schedulerOptions.jupyter === true;
 
-/** The reader's link to a notebook cluster's Jupyter, carrying their own pass like `dashboard_address`. */
+/**
+ * The reader's link to a notebook cluster's Jupyter, carrying their own pass like
+ * `dashboard_address`: for its creator only. A notebook runs code as the one who started it
+ * (with what they forwarded, such as cloud credentials): other members see that it exists, and
+ * no link; the proxy refuses their passes (dashboards/proxy.ts).
+ */
 export function jupyterLink(
-  publicUrl: string,
+  config: Pick<Config, 'publicUrl' | 'proxyOrigin'>,
   secret: string,
-  cluster: Pick<Cluster, 'id' | 'jupyterAddress' | 'jupyterUi'>,
+  cluster: Pick<Cluster, 'id' | 'jupyterAddress' | 'jupyterUi' | 'creatorId'>,
   userId: number,
 ): string | null {
-  if (!cluster.jupyterAddress) return null;
+  if (!cluster.jupyterAddress || cluster.creatorId !== userId) return null;
   const ui = cluster.jupyterUi === 'tree' ? 'tree' : 'lab';
-  return `${publicUrl}${jupyterPrefix(cluster.id)}/${ui}?token=${issuePass(secret, cluster.id, userId)}`;
+  return `${proxyBase(config, cluster.id)}${jupyterPrefix(cluster.id)}/${ui}?token=${issuePass(secret, cluster.id, userId)}`;
 }
 
 /** `GET cluster_facing/scheduler/jupyter`: how the scheduler's agent starts Jupyter (404: it does not). */
@@ -43,7 +50,8 @@ export async function jupyterSettings(deps: Deps, clusterId: number, backendId: 
   return {
     base_url: `${jupyterPrefix(cluster.id)}/`,
     token: jupyterToken(deps.config.secret, cluster.id),
-    allow_origin: new URL(deps.config.publicUrl).origin,
+    // The origin its pages run at in browsers (Jupyter refuses calls from others).
+    allow_origin: new URL(proxyBase(deps.config, cluster.id)).origin,
     // A cloud backend's firewall opens its port to the control plane; locally any.
     port: backend.ports?.jupyter ?? 0,
   };
@@ -55,8 +63,9 @@ export async function reportJupyter(
   clusterId: number,
   body: { backend_id: string; address: string | null; ui: 'lab' | 'tree' },
 ) {
-  const { process, cluster } = await callingInstance(deps.db, clusterId, body.backend_id);
+  const { process, cluster, instance } = await callingInstance(deps.db, clusterId, body.backend_id);
   if (process.role !== 'scheduler' || !wantsJupyter(cluster)) throw notFound('This cluster runs no Jupyter.');
+  await assertServed(deps.backends, cluster, instance, 'jupyter', 'address', body.address);
   await deps.db
     .update(clusters)
     .set({ jupyterAddress: body.address, jupyterUi: body.address ? body.ui : null })

@@ -17,7 +17,7 @@ export function registerDocsRoutes(app: App, { config }: Deps): void {
   const headers = {
     'cache-control': 'no-cache',
     'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     'content-type': 'text/html; charset=utf-8',
   };
   const schema = { hide: true };
