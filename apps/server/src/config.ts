@@ -13,15 +13,17 @@ const envSchema = z.object({
   /**
    * Where browsers are served clusters' dashboards and Jupyter: another origin that reaches this
    * server (`https://dask.example.com`), or one per cluster with `*` as its first label
-   * (`https://*.dask.example.com`: cluster 12 at `https://cluster-12.dask.example.com`). Unset: the
-   * console's origin, each page sandboxed (its scripts run without an origin, so most cannot work).
+   * (`https://*.dask.example.com`: cluster 12 at `https://cluster-12.dask.example.com`). Unset: on
+   * a loopback public URL, `*.localhost` at its port (browsers take any `*.localhost` for this
+   * machine); otherwise, or `none`, the console's origin, each page sandboxed (its scripts run
+   * without an origin, so most cannot work).
    */
   CUMULUS_PROXY_ORIGIN: z
     .string()
     .max(300)
     .regex(
-      /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?\/?$/i,
-      'CUMULUS_PROXY_ORIGIN must be an origin such as https://dask.example.com or https://*.dask.example.com',
+      /^(none|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?\/?)$/i,
+      'CUMULUS_PROXY_ORIGIN must be an origin such as https://dask.example.com or https://*.dask.example.com, or none',
     )
     .optional(),
   DATABASE_URL: z
@@ -171,7 +173,12 @@ const issuerList = (value: string | undefined) =>
  * console's: browsers share cookies between the ports of one host.
  */
 function proxyOrigin(value: string | undefined, publicUrl: string): string | null {
-  if (!value) return null;
+  if (value === 'none') return null;
+  if (!value) {
+    const url = new URL(publicUrl);
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return loopback ? `${url.protocol}//*.localhost${url.port ? `:${url.port}` : ''}` : null;
+  }
   const origin = value.toLowerCase().replace(/\/+$/, '');
   const host = new URL(origin.replace('*', 'cluster-1')).hostname;
   if (host === new URL(publicUrl).hostname)

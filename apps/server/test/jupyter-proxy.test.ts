@@ -134,9 +134,11 @@ describe('Jupyter through the proxy', () => {
     expect(
       await upgrade(`/dashboard/${cluster.id}/jupyter/api/kernels/x/channels?token=${colleaguePass}`),
     ).toBe('HTTP/1.1 403 Forbidden');
-    // The cluster's dashboard stays every member's.
-    expect((await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${colleaguePass}`)).status).toBe(
-      200,
+    // The cluster's dashboard stays every member's (once its scheduler has said where it serves).
+    await waitFor(
+      'the dashboard to answer the colleague',
+      async () =>
+        (await fetch(`${c.ts.url}/dashboard/${cluster.id}/health?token=${colleaguePass}`)).status === 200,
     );
   });
 
