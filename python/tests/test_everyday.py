@@ -243,9 +243,16 @@ class NotebookTest(unittest.TestCase):
             base = notebook.url.split("/jupyter/")[0] + "/jupyter/"
             pass_ = dict(urllib.parse.parse_qsl(parsed.query))["token"]
 
+            # The link is at the cluster's own origin (cluster-<id>.localhost on this server):
+            # a browser takes any *.localhost for this machine; this resolver does not, so the
+            # request goes to the server's address with the link's Host, as the browser's would.
+            host = urllib.parse.urlsplit(base).netloc
+            at_server = base.replace(host, urllib.parse.urlsplit(server.url).netloc, 1)
+
             def get(path, with_pass=True, cookie=None):
-                url = base + path + (("&" if "?" in path else "?") + "token=" + pass_ if with_pass else "")
-                req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+                url = at_server + path + (("&" if "?" in path else "?") + "token=" + pass_ if with_pass else "")
+                headers = {"Host": host, **({"Cookie": cookie} if cookie else {})}
+                req = urllib.request.Request(url, headers=headers)
                 try:
                     with urllib.request.urlopen(req, timeout=60) as res:
                         return res.status, res.read(), res.headers
@@ -264,8 +271,8 @@ class NotebookTest(unittest.TestCase):
             self.assertEqual(json.loads(body)["content"], "a,b\n1,2\n", "--sync sent the directory")
 
             # A kernel, through the proxy (HTTP, then its WebSocket), computes on the cluster.
-            kernel = self.start_kernel(base, pass_)
-            output = self.execute(base, pass_, kernel, "from distributed import Client\n"
+            kernel = self.start_kernel(at_server, host, pass_)
+            output = self.execute(at_server, host, pass_, kernel, "from distributed import Client\n"
                                   "c = Client()\nc.wait_for_workers(1)\n"
                                   "print('total', c.submit(sum, [1, 2, 3, 4]).result(), len(c.scheduler_info()['workers']))")
             self.assertIn("total 10 1", output)
@@ -276,7 +283,7 @@ class NotebookTest(unittest.TestCase):
             self.assertRegex(listed.stdout, rf"nb-test +ready +http://\S+/dashboard/{notebook.cluster_id}/jupyter/")
 
             # Changed on the notebook, brought back at stop.
-            self.execute(base, pass_, kernel, "open('data.csv', 'a').write('3,4\\n'); open('new.txt', 'w').write('hi')")
+            self.execute(at_server, host, pass_, kernel, "open('data.csv', 'a').write('3,4\\n'); open('new.txt', 'w').write('hi')")
             changed = notebooks.stop("nb-test", say=lambda _m: None)
             self.assertEqual(sorted(changed), ["data.csv", "new.txt"])
             with open(os.path.join(here, "data.csv")) as f:
@@ -284,25 +291,26 @@ class NotebookTest(unittest.TestCase):
         listed = api(f"/api/v2/clusters/paginate-notebook?account={workspace}")
         self.assertIn(notebook.cluster_id, [c["id"] for c in listed["items"]])
 
-    def start_kernel(self, base, pass_):
+    def start_kernel(self, base, host, pass_):
         import json
         import urllib.request
 
         req = urllib.request.Request(base + "api/kernels?token=" + pass_, data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Host": host})
         with urllib.request.urlopen(req, timeout=120) as res:
             return json.loads(res.read())["id"]
 
-    def execute(self, base, pass_, kernel_id, code):
+    def execute(self, base, host, pass_, kernel_id, code):
         import asyncio
         import json
 
+        from tornado.httpclient import HTTPRequest
         from tornado.websocket import websocket_connect
 
         url = base.replace("http://", "ws://") + f"api/kernels/{kernel_id}/channels?token={pass_}"
 
         async def run():
-            ws = await websocket_connect(url)
+            ws = await websocket_connect(HTTPRequest(url, headers={"Host": host}))
             msg_id = uuid_hex()
             ws.write_message(json.dumps({
                 "header": {"msg_id": msg_id, "username": "test", "session": uuid_hex(), "msg_type": "execute_request",

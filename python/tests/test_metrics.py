@@ -41,10 +41,12 @@ esac
 def setUpModule():
     global server, token, workspace
     bin_dir = tempfile.mkdtemp(prefix="cumulus-fake-gpu-")
+    # Instances run as a uid of their own: the stand-in must be theirs to run, as /usr/bin's are.
+    os.chmod(bin_dir, 0o755)
     path = os.path.join(bin_dir, "nvidia-smi")
     with open(path, "w") as f:
         f.write(FAKE_NVIDIA_SMI)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    os.chmod(path, 0o755)
     # The server hands its PATH to the instances it starts: their agents find the stand-in first.
     patch = mock.patch.dict(os.environ, {"PATH": bin_dir + os.pathsep + os.environ["PATH"]})
     patch.start()

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,12 @@ const PYTHON_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
  * computation from its source file. The script is told to finish with a line on its stdin.
  */
 export function runPython(script: string, server: { base: string; key: string }) {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'cumulus-e2e-python-')), 'script.py');
-  writeFileSync(file, script);
+  const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-e2e-python-'));
+  // Readable as a user's project folder is: the cluster's processes (a uid of their own) read the
+  // source lines of a traceback from it, as on the user's own machine.
+  chmodSync(dir, 0o755);
+  const file = path.join(dir, 'script.py');
+  writeFileSync(file, script, { mode: 0o644 });
   const child = spawn('/usr/bin/python3', [file], {
     env: {
       ...process.env,
