@@ -25,6 +25,8 @@ describe('log batches arriving together', () => {
   let clusters: RunningCluster[];
   beforeAll(async () => {
     ts = await startTestServer();
+    // No backend runs these clusters: the cluster loop must not launch what they lack meanwhile.
+    await ts.server.stopLoops();
     const user = await createUser(ts);
     clusters = [];
     for (let k = 0; k < 4; k++) clusters.push(await seedRunningCluster(ts.server.deps.db, user.id));

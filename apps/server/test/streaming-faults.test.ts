@@ -1,14 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer as createHttpServer, get, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Duplex, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { type Backend, singleBackend } from '../src/compute/backend.js';
+import { createLocalBackend } from '../src/compute/local.js';
 import {
   batchJobs,
+  clusterProcesses,
   clusters,
   instanceLogs,
   instances,
@@ -23,7 +27,7 @@ import { issuePass } from '../src/domains/clusters/dashboards/passes.js';
 import { fileOf } from '../src/domains/clusters/filestores/files.js';
 import { archivePath } from '../src/domains/software/remote-builds.js';
 import { sha256 } from '../src/lib/crypto.js';
-import { freePort, startClusterServer } from './helpers/clusters.js';
+import { freePort, PYTHON, startClusterServer, testSandbox } from './helpers/clusters.js';
 import { createClusterRow, createUser, type TestUser, uniq } from './helpers/factories.js';
 import { type PausedDownload, pausedDownload, truncatedUpload } from './helpers/http-faults.js';
 import { captureLog } from './helpers/log-capture.js';
@@ -54,7 +58,19 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const asUser = () => ({ authorization: `Token ${user.key}` });
 
 beforeAll(async () => {
-  ts = await startClusterServer({}, { logger: log.logger });
+  dashboard = await startStandin();
+  // The stand-in plays the scheduler's dashboard: the backend vouches for its port on the scheduler
+  // instance's address, as the local backend does for a port an instance's process listens on.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-streaming-'));
+  const local = createLocalBackend({
+    python: PYTHON,
+    dataDir,
+    baseEnv: {},
+    stopGraceMs: 1_000,
+    sandbox: testSandbox(dataDir),
+  });
+  const backend: Backend = { ...local, listensOn: async (_instance, { port }) => port === dashboard.port };
+  ts = await startClusterServer({}, { logger: log.logger, backends: singleBackend(backend) });
   await ts.server.stopLoops();
   ts.app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -64,7 +80,6 @@ beforeAll(async () => {
   const me = (await ts.api.as(user.key).get('/api/v2/user/me')).body;
   slug = me.default_account.slug;
   workspaceId = me.default_account.id;
-  dashboard = await startStandin();
 }, 120_000);
 
 afterAll(async () => {
@@ -269,10 +284,25 @@ async function startStandin(): Promise<Standin> {
 
 async function dashboardCluster() {
   const cluster = await createClusterRow(ts, { id: workspaceId }, { id: user.id });
-  await ts.server.deps.db
+  const { db } = ts.server.deps;
+  await db
     .update(clusters)
-    .set({ dashboardAddress: `http://127.0.0.1:${dashboard.port}/dashboard/${cluster.id}/status` })
+    .set({ dashboardAddress: `http://127.0.0.1:${dashboard.port}/` })
     .where(eq(clusters.id, cluster.id));
+  const [scheduler] = await db
+    .insert(clusterProcesses)
+    .values({ clusterId: cluster.id, role: 'scheduler', name: `${cluster.name}-scheduler`, state: 'started' })
+    .returning();
+  await db.insert(instances).values({
+    clusterId: cluster.id,
+    processId: scheduler!.id,
+    role: 'scheduler',
+    name: `${cluster.name}-scheduler`,
+    backendType: 'in_process',
+    backendId: `local-${randomBytes(8).toString('hex')}`,
+    state: 'ready',
+    privateIpAddress: '127.0.0.1',
+  });
   const pass = issuePass(ts.server.deps.config.secret, cluster.id, user.id);
   return { cluster, pass, url: (p: string) => `${ts.url}/dashboard/${cluster.id}/${p}?token=${pass}` };
 }
