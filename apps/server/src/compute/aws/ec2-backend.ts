@@ -12,8 +12,8 @@ import type { Ec2Placement } from './placement.js';
 import { classify, nextChoice, runInput, TAG } from './run-instances.js';
 import { ec2 as ec2Sdk } from './sdk.js';
 
-export type { Ec2Placement } from './placement.js';
 export { PLACEMENT_TTL_MS, UNKNOWN_GRACE_MS } from '../vm/vm-backend.js';
+export type { Ec2Placement } from './placement.js';
 
 export interface Ec2BackendOptions {
   aws: AwsOptions;

@@ -1,6 +1,6 @@
 import type { Organization, Plan, User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
-import { fieldError, permissionDenied } from '../../../http/errors.js';
+import { fieldError } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
