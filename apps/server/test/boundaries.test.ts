@@ -214,6 +214,8 @@ interface Report {
   kernelImports: string[];
   upwardImports: string[];
   cycles: string[][];
+  /** Files that import each other, through any number of others (type imports too), anywhere. */
+  fileCycles: string[][];
   foreignTables: string[];
   unownedTables: string[];
   edges: Map<string, Set<string>>;
@@ -227,16 +229,19 @@ function analyse(sources: Sources): Report {
     kernelImports: [],
     upwardImports: [],
     cycles: [],
+    fileCycles: [],
     foreignTables: [],
     unownedTables: [...tables.keys()].filter((t) => !TABLE_OWNERS[t]),
     edges: new Map(),
   };
+  const files = new Map<string, Set<string>>();
   for (const [path, text] of sources) {
     if (path.startsWith('db/schema/')) continue;
     const from = unitOf(path);
     for (const imp of importsOf(path, text)) {
       const target = resolveIn(sources, path, imp.specifier);
       if (!target) continue;
+      if (sources.has(target)) files.set(path, (files.get(path) ?? new Set()).add(target));
       const at = `${path}:${imp.line} imports ${imp.specifier}`;
       const to = unitOf(target);
       if (to !== 'kernel' && to !== 'root' && to !== from) {
@@ -273,6 +278,7 @@ function analyse(sources: Sources): Report {
     }
   }
   report.cycles = cyclesOf(report.edges);
+  report.fileCycles = cyclesOf(files);
   return report;
 }
 
@@ -320,6 +326,8 @@ describe('the boundary check', () => {
     ['domains/software/index.ts', ''],
     ['domains/billing/index.ts', ''],
     ['domains/software/deep.ts', ''],
+    ['compute/a.ts', "import type { B } from './b.js';\nexport type A = 1;"],
+    ['compute/b.ts', "import type { A } from './a.js';\nexport type B = 2;"],
   ]);
   planted.set('db/schema/index.ts', "export * from './a.js';");
   const report = analyse(planted);
@@ -334,6 +342,10 @@ describe('the boundary check', () => {
       expect.stringContaining('domains/identity/users/service.ts:1'),
       expect.stringContaining('domains/clusters/service.ts:5'),
     ]);
+  });
+
+  it('finds files that import each other inside the kernel or a domain, type imports too', () => {
+    expect(report.fileCycles).toContainEqual(['compute/a.ts', 'compute/b.ts']);
   });
 
   it("finds another domain's tables named in imports and in SQL, and tables nobody owns", () => {
@@ -355,6 +367,7 @@ describe('server boundaries', () => {
   // What the check found, for the record (CI logs show it).
   console.info(
     `boundaries: ${report.deepImports.length} deep imports, ${report.cycles.length} cycles between domains, ` +
+      `${report.fileCycles.length} cycles between files, ` +
       `${report.foreignTables.length} reads of another domain's tables; ${edges.join('; ')}`,
   );
 
@@ -369,6 +382,10 @@ describe('server boundaries', () => {
   it('has no cycle between domains, every import going down the order', () => {
     expect(report.cycles).toEqual([]);
     expect(report.upwardImports).toEqual([]);
+  });
+
+  it('has no cycle between files, inside a domain or the kernel (compute/ too)', () => {
+    expect(report.fileCycles).toEqual([]);
   });
 
   it('gives every table one owner, and leaves its tables to it', () => {

@@ -1,5 +1,9 @@
 import type { Builder } from './builder.js';
 
+import { final } from './errors.js';
+
+export { BackendError, describeFailure, final, retryable } from './errors.js';
+
 /**
  * Where instances run. The cluster reconciler (modules/clusters/reconcile/) asks a backend to
  * launch, describe and stop instances; nothing else touches processes or clouds.
@@ -179,30 +183,6 @@ export interface Backend {
    * dashboard or Jupyter on, before the proxy goes there. Absent: only fixed `ports` are taken.
    */
   listensOn?(instance: InstanceRef, address: { host: string; port: number }): Promise<boolean>;
-}
-
-/** A backend failure with the words a user reads and whether trying again can help. */
-export class BackendError extends Error {
-  constructor(
-    /** What the user reads on the cluster or instance. */
-    readonly reason: string,
-    readonly retryable: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(reason, options);
-    this.name = 'BackendError';
-  }
-}
-
-/** Capacity, throttling, a passing fault: the same call may work later. */
-export const retryable = (reason: string, cause?: unknown) => new BackendError(reason, true, { cause });
-/** Permission, bad configuration: the same call will fail again until a person changes something. */
-export const final = (reason: string, cause?: unknown) => new BackendError(reason, false, { cause });
-
-/** The user-readable reason of any failure the reconciler meets. */
-export function describeFailure(err: unknown): string {
-  if (err instanceof BackendError) return err.reason;
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Finds the backend of a cluster and of a workspace's new clusters. */

@@ -1,5 +1,5 @@
 import type { BuildReport, LockedPackage } from '../db/schema/index.js';
-import { BackendError } from './backend.js';
+import { BackendError } from './errors.js';
 
 /**
  * Turns a software spec into an environment clusters run with. A backend that can build declares

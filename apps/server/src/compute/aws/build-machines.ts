@@ -5,7 +5,7 @@ import { final, retryable } from '../backend.js';
 import type { Builder, Interpreter } from '../builder.js';
 import { createRemoteBuilder, type RemoteBuildJob } from '../remote-builder.js';
 import { awsCode } from './clients.js';
-import type { Ec2Placement } from './ec2-backend.js';
+import type { Ec2Placement } from './placement.js';
 import { classify, TAG } from './run-instances.js';
 import { ec2 } from './sdk.js';
 import { buildUserDataScript } from './user-data.js';

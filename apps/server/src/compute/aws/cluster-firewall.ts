@@ -1,7 +1,7 @@
 import type { EC2Client, IpPermission } from '@aws-sdk/client-ec2';
 import { BackendError, type FirewallSpec, retryable } from '../backend.js';
 import { awsCode } from './clients.js';
-import type { Ec2Placement } from './ec2-backend.js';
+import type { Ec2Placement } from './placement.js';
 import { classify, TAG } from './run-instances.js';
 import { ec2 as ec2Sdk } from './sdk.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RunInstancesCommandInput } from '@aws-sdk/client-ec2';
 import { final, type LaunchSpec, retryable } from '../backend.js';
 import { awsCode, awsMessage } from './clients.js';
-import type { Ec2Placement } from './ec2-backend.js';
+import type { Ec2Placement } from './placement.js';
 import { userDataScript } from './user-data.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { type BuildReport, softwareBuildLogs, softwareBuilds } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
-import type { PhoneHome } from './facing-routes.js';
+import type { PhoneHome } from './facing-schemas.js';
 import { buildRequest, buildWithSpec } from './reconcile.js';
 
 /** Where a build's uploaded environment archive is kept. */

@@ -1,6 +1,6 @@
 import type { Organization, Plan, User } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
-import { fieldError, permissionDenied } from '../../../http/errors.js';
+import { fieldError } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
@@ -24,6 +24,7 @@ import { callStripe, stripeOf } from '../subscriptions/stripe.js';
 import { applySubscription } from '../subscriptions/sync.js';
 import { planConsumption } from './consumption.js';
 import { recordBillingEvent } from './events.js';
+import { assertMayChangePlan } from './plan-changes.js';
 import type { planSchema, updateLimitsBody, updateStaffBody } from './schemas.js';
 
 const MICRO = 1_000_000;
@@ -67,14 +68,6 @@ export async function presentPlan(
     can_change_plan: viewer.isAdmin && plan.tier !== 'enterprise',
     can_update_staff: viewer.isStaff,
   };
-}
-
-/** console.md section 6: an Enterprise plan changes through us (staff), not its admins. */
-export const ENTERPRISE_CONTACT = 'Contact us to make changes to your Enterprise plan';
-
-/** Refuses a plan change of an Enterprise organization to anyone but staff. */
-export function assertMayChangePlan(user: User, plan: Pick<Plan, 'tier'>): void {
-  if (plan.tier === 'enterprise' && !user.isStaff) throw permissionDenied(ENTERPRISE_CONTACT);
 }
 
 const viewerOf = (access: OrganizationAccess, user: User) => ({

@@ -11,7 +11,7 @@ import {
   updateOrganizationBilling,
   type WorkspaceKey,
 } from '../../identity/index.js';
-import { assertMayChangePlan } from '../pricing/service.js';
+import { assertMayChangePlan } from '../pricing/plan-changes.js';
 import { callStripe, requireStripe, stripeOf } from './stripe.js';
 import { PAYING } from './sync.js';
 

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEc2Backend } from '../src/compute/aws/ec2-backend.js';
+import type { Backend, InstanceRef, LaunchSpec } from '../src/compute/backend.js';
+import { createLocalBackend } from '../src/compute/local.js';
+import { machineShapeOf } from '../src/compute/vm-types.js';
+import { PYTHON, testSandbox, waitFor } from './helpers/clusters.js';
+import { awsEnvironment, startMoto } from './helpers/moto.js';
+
+/**
+ * The contract every backend keeps (compute/backend.ts), one suite for all of them: a launch
+ * repeated with the same backend id adopts what the first made; describe answers many instances in
+ * one call, an unknown one `gone`; stop is idempotent and describe then confirms `gone`; releasing
+ * a cluster twice finds nothing left the second time. A new backend joins by adding its maker here.
+ */
+interface Subject {
+  backend: Backend;
+  close(): Promise<void>;
+}
+
+const makers: Record<string, () => Promise<Subject>> = {
+  async in_process() {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-contract-'));
+    const backend = createLocalBackend({
+      python: PYTHON,
+      dataDir,
+      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stopGraceMs: 2_000,
+      sandbox: testSandbox(dataDir),
+    });
+    return { backend, close: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  },
+  async vm_aws() {
+    const moto = await startMoto();
+    const restore = awsEnvironment({ AWS_ENDPOINT_URL: moto.url });
+    const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url, credentials: moto.keys });
+    const image = (await ec2.send(new DescribeImagesCommand({}))).Images?.find((i) =>
+      i.ImageId?.startsWith('ami-'),
+    )?.ImageId;
+    const backend = createEc2Backend({
+      aws: {},
+      shapeOf: machineShapeOf,
+      placementOf: async () => ({
+        secret: {
+          kind: 'keys' as const,
+          accessKeyId: moto.keys.accessKeyId,
+          secretAccessKey: moto.keys.secretAccessKey,
+        },
+        region: 'us-east-1',
+        subnetIds: [],
+        securityGroupId: null,
+        instanceProfileArn: null,
+        settings: {
+          worker_instance_types: ['m6i.large'],
+          scheduler_instance_types: ['m6i.large'],
+          spot: false,
+          spot_on_demand_fallback: false,
+          disk_size_gib: 20,
+          amis: { 'us-east-1': image },
+        },
+      }),
+    });
+    return {
+      backend,
+      async close() {
+        restore();
+        await moto.stop();
+      },
+    };
+  },
+};
+
+let serial = 0;
+function specOf(clusterId: number, role: 'scheduler' | 'worker'): LaunchSpec {
+  serial++;
+  return {
+    instanceId: serial,
+    backendId: `contract-${process.pid}-${Date.now().toString(36)}-${serial}`,
+    role,
+    name: `contract-${clusterId}-${role}-${serial}`,
+    clusterId,
+    workspaceId: 1,
+    instanceTypes: [],
+    clusterToken: 'not-a-real-token',
+    // Nothing answers here: a local agent keeps trying, as during an outage of the control plane.
+    serverUrl: 'http://127.0.0.1:9',
+    unreachableTimeoutMs: 600_000,
+  };
+}
+
+describe.each(Object.keys(makers))('the %s backend', (type) => {
+  let subject: Subject;
+  beforeAll(async () => {
+    subject = await makers[type]!();
+  }, 120_000);
+  afterAll(async () => {
+    await subject?.close();
+  });
+
+  it('says what it is and sizes machines', () => {
+    const { backend } = subject;
+    expect(backend.type).toBe(type);
+    expect(backend.describeSelf().backend).toBe(type);
+    const shape = backend.machineFor([]);
+    expect(shape.cores).toBeGreaterThan(0);
+    expect(shape.memoryMib).toBeGreaterThan(0);
+  });
+
+  it('adopts a repeated launch, describes many at once, stops idempotently, releases twice', async () => {
+    const { backend } = subject;
+    const clusterId = 9000 + serial;
+    const specs = [specOf(clusterId, 'scheduler'), specOf(clusterId, 'worker')];
+    const refs: InstanceRef[] = [];
+    for (const spec of specs)
+      refs.push({ backendId: spec.backendId, backendData: await backend.launch(spec) });
+    // The same backend id again (a server that crashed before recording the answer): the same machine.
+    const again = await backend.launch(specs[0]!);
+    expect(again.adopted).toBe(true);
+    const unknown: InstanceRef = { backendId: `contract-unknown-${serial}`, backendData: null };
+    await waitFor(`both ${type} instances running`, async () => {
+      const seen = await backend.describe([...refs, unknown]);
+      expect(seen.get(unknown.backendId)?.state).toBe('gone');
+      return refs.every((r) => seen.get(r.backendId)?.state === 'running');
+    });
+    for (const ref of refs) {
+      await backend.stop(ref);
+      await backend.stop(ref);
+    }
+    await waitFor(`both ${type} instances gone`, async () => {
+      const seen = await backend.describe(refs);
+      return refs.every((r) => seen.get(r.backendId)?.state === 'gone');
+    });
+    await backend.releaseCluster?.({ clusterId, workspaceId: 1 });
+    await backend.releaseCluster?.({ clusterId, workspaceId: 1 });
+  }, 120_000);
+});
