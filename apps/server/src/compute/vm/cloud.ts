@@ -82,7 +82,11 @@ export interface VmCloud<P extends VmPlacement> {
    * Of the types asked, those an image boots (with it), and for the others why not; throws the
    * final error when none can launch or none is a type of this cloud.
    */
-  bootable(placement: P, workspaceId: number, types: readonly string[]): Promise<{ ok: Bootable[]; skipped: string[] }>;
+  bootable(
+    placement: P,
+    workspaceId: number,
+    types: readonly string[],
+  ): Promise<{ ok: Bootable[]; skipped: string[] }>;
   /** Where an instance may launch, in the order to try (subnets of a zone asked for); `[undefined]`: anywhere. */
   subnets(placement: P, workspaceId: number, spec: LaunchSpec): Promise<(string | undefined)[]>;
   /** Machines launched before with these backend ids (a launch repeated after a crash adopts one). */
@@ -99,7 +103,11 @@ export interface VmCloud<P extends VmPlacement> {
   terminate(placement: P, workspaceId: number, id: string): Promise<void>;
   /** A cluster's own firewall (`firewall_spec`), where the cloud has one. */
   firewall?: {
-    ensure(placement: P, workspaceId: number, cluster: { clusterId: number; spec: FirewallSpec }): Promise<string>;
+    ensure(
+      placement: P,
+      workspaceId: number,
+      cluster: { clusterId: number; spec: FirewallSpec },
+    ): Promise<string>;
     remove(placement: P, workspaceId: number, clusterId: number): Promise<void>;
   };
 }

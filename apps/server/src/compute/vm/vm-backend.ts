@@ -1,11 +1,4 @@
-import type {
-  Backend,
-  BackendData,
-  InstanceRef,
-  LaunchSpec,
-  MachineShape,
-  Observation,
-} from '../backend.js';
+import type { Backend, BackendData, InstanceRef, LaunchSpec, MachineShape, Observation } from '../backend.js';
 import { final, retryable } from '../errors.js';
 import type { Vm, VmChoice, VmCloud, VmPlacement } from './cloud.js';
 
@@ -43,7 +36,10 @@ interface VmData {
  * answers a whole reconcile pass; stop ends the machine; a cluster's own firewall is made once
  * for all its launches and removed when it has stopped.
  */
-export function createVmBackend<P extends VmPlacement>(cloud: VmCloud<P>, options: VmBackendOptions): Backend {
+export function createVmBackend<P extends VmPlacement>(
+  cloud: VmCloud<P>,
+  options: VmBackendOptions,
+): Backend {
   const unknownGraceMs = options.unknownGraceMs ?? UNKNOWN_GRACE_MS;
   const placements = new Map<string, { at: number; value: Promise<P | null> }>();
 
@@ -171,7 +167,9 @@ export function createVmBackend<P extends VmPlacement>(cloud: VmCloud<P>, option
             const next = cloud.nextChoice(err, bootable.type);
             if (!next) throw cloud.classify(err);
             const where = subnets.length > 1 && subnet ? ` in ${subnet}` : '';
-            skipped.push(`${bootable.type}${market === 'spot' ? ' spot' : ''}${where}: ${cloud.messageOf(err)}`);
+            skipped.push(
+              `${bootable.type}${market === 'spot' ? ' spot' : ''}${where}: ${cloud.messageOf(err)}`,
+            );
             if (next === 'type') continue nextType;
             if (next === 'market') break;
           }
@@ -179,7 +177,9 @@ export function createVmBackend<P extends VmPlacement>(cloud: VmCloud<P>, option
       }
     }
     // Capacity may come back: the reconciler tries again later, showing why.
-    throw retryable(`No capacity in ${p.region} for ${types.map((t) => t.type).join(', ')}: ${skipped.join('; ')}`);
+    throw retryable(
+      `No capacity in ${p.region} for ${types.map((t) => t.type).join(', ')}: ${skipped.join('; ')}`,
+    );
   }
 
   return {
