@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clusters, runTasks } from '../src/db/schema/index.js';
+import { batchJobs, clusters, runTasks } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import { createReadyCluster, useClusterServer, waitFor } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
@@ -230,6 +230,68 @@ describe('cluster-facing calls', () => {
       [two!.id, 'done', 0],
     ]);
     expect((await asCluster.post(`${facing}/next-run-task/nobody`, { report: null })).status).toBe(404);
+  });
+
+  it("keeps a job's %N limit when its instances claim at once, by either call", async () => {
+    const { db } = c.ts.server.deps;
+    const [job] = await db
+      .insert(batchJobs)
+      .values({
+        workspaceId: (await db.query.clusters.findFirst({ where: (k, { eq }) => eq(k.id, details.id) }))!
+          .workspaceId,
+        clusterId: null, // its end would stop this file's cluster
+        userCommand: 'echo limited',
+        nTasks: 4,
+        maxConcurrent: 1,
+        reconcileAt: null, // the job loop leaves it alone
+      })
+      .returning();
+    const tasks = await db
+      .insert(runTasks)
+      .values(
+        [1, 2, 3, 4].map((n) => ({
+          clusterId: details.id,
+          batchJobId: job!.id,
+          command: 'echo',
+          arrayTaskId: n,
+        })),
+      )
+      .returning();
+    const ids = (
+      await db.query.instances.findMany({ where: (i, { eq }) => eq(i.clusterId, details.id) })
+    ).map((i) => i.backendId);
+    // Both instances, each by both calls, four times at once: one task of the job is claimed.
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        ids.flatMap((id) => [
+          asCluster.post(`${facing}/next-run-task/${id}`, { report: null }),
+          asCluster.get(`${facing}/pending-run-task/${id}`),
+        ]),
+      ).flat(),
+    );
+    expect(answers.map((a) => a.status).every((s) => s === 200)).toBe(true);
+    const busy = await db.query.runTasks.findMany({
+      where: (t, { and, eq, inArray }) =>
+        and(eq(t.batchJobId, job!.id), inArray(t.state, ['assigned', 'running'])),
+    });
+    expect(busy).toHaveLength(1);
+    const holder = answers.find((a) => a.body.task?.id === busy[0]!.id)!;
+    expect(holder).toBeDefined();
+    // Its end frees the place: the next claim takes the job's next task.
+    const instance = busy[0]!.instanceId!;
+    const backend = (await db.query.instances.findFirst({ where: (i, { eq }) => eq(i.id, instance) }))!
+      .backendId;
+    const next = await asCluster.post(`${facing}/next-run-task/${backend}`, {
+      report: { task_id: busy[0]!.id, state: 'done', exit_code: 0 },
+    });
+    expect(next.body.report).toMatchObject({ id: busy[0]!.id, state: 'done' });
+    expect(next.body.task).toMatchObject({ batch_job_id: job!.id, state: 'running' });
+    await db.delete(runTasks).where(
+      inArray(
+        runTasks.id,
+        tasks.map((t) => t.id),
+      ),
+    );
   });
 });
 

@@ -68,11 +68,6 @@ class ControlPlane:
             body["state"] = state
         return self.request("PATCH", path, body)
 
-    def claim_task(self):
-        """The batch task this instance runs next (claimed for it), or None."""
-        path = f"/pending-run-task/{urllib.parse.quote(self.backend_id)}"
-        return self.request("GET", path)["task"]
-
     def next_task(self, report=None):
         """Ends the last task (``report``: ``{task_id, state, exit_code?, reason?}``) and claims the
         next one, already running, in one call: ``{report, task}``."""

@@ -67,8 +67,6 @@ class TaskRunner(threading.Thread):
         self.lock = threading.Lock()
         self.filestores = Filestores(self.control, agent.role, self.say)
         self.inputs_synced = False
-        # The combined call (next-run-task) until the control plane turns out not to know it.
-        self.combined = True
 
     def say(self, message, task_id=None):
         self.agent.logs.add(f"[cumulus-agent] {message}", "system", task_id)
@@ -98,28 +96,15 @@ class TaskRunner(threading.Thread):
                     continue
                 idle = IDLE_POLL_SECONDS[0]
                 ended = self.run_task(task)
-                if ended is not None and not self.combined:
-                    self.report(ended.pop("task_id"), ended.pop("state"), **ended)
-                    ended = None
             if ended is not None:  # stopping: the end is still said
                 self.report(ended.pop("task_id"), ended.pop("state"), **ended)
         except Exception as e:  # pragma: no cover - reported, the instance goes on with Dask
             self.say(f"the task runner failed: {e!r}")
 
     def claim(self, ended):
-        """The next task. With the combined call, the last task's end goes with the claim and the
-        task comes back running; a control plane without it (404 on the route) gets the separate
-        calls from then on."""
-        if self.combined:
-            try:
-                return self.until_reached(self.control.next_task, ended)["task"]
-            except Refused as e:
-                if e.status != 404 or "Route" not in str(e):
-                    raise
-                self.combined = False
-            if ended is not None:
-                self.report(ended.pop("task_id"), ended.pop("state"), **ended)
-        return self.control.claim_task()
+        """The next task, already running: the last task's end goes with the claim (one call per
+        task; the agent ships with its control plane, which always knows the call)."""
+        return self.until_reached(self.control.next_task, ended)["task"]
 
     def host_setup(self):
         for i, script in enumerate(self.batch.get("host_setup") or []):

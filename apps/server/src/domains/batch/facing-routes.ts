@@ -4,6 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { announcedSize } from '../../http/uploads.js';
 import { z } from '../../http/zod.js';
 import { backendId, callingCluster } from '../clusters/index.js';
+import { claimRunTask } from './claim.js';
 import {
   claimedTaskSchema,
   nextTaskAnswer,
@@ -15,7 +16,8 @@ import {
 } from './facing-schemas.js';
 import { nextRunTask } from './next-task.js';
 import { storeOutput } from './output.js';
-import { claimRunTask, heldRunTasks, updateRunTask } from './run-tasks.js';
+import { reportTask } from './report.js';
+import { heldRunTasks } from './run-tasks.js';
 
 const tags = ['cluster-facing'];
 const cluster = { auth: 'cluster', csrf: false } as const;
@@ -90,7 +92,7 @@ export function registerRunTaskRoutes(app: App, allDeps: Deps): void {
         response: { 200: runTaskAnswer },
       },
     },
-    async (request) => updateRunTask(deps, callingCluster(request), request.params.task_id, request.body),
+    async (request) => reportTask(deps, callingCluster(request), request.params.task_id, request.body),
   );
 
   // A task's output file (`pipe_to_files`), streamed to disk as it arrives.
