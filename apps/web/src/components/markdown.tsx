@@ -2,6 +2,7 @@ import { marked, type Token, type Tokens } from 'marked';
 import * as React from 'react';
 import { Link } from 'react-router';
 
+import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { NO_OP_HREF, safeHref } from '@/lib/safe-href';
 import { cn } from '@/lib/utils';
 
@@ -52,11 +53,7 @@ function block(token: Token): React.ReactNode {
       return <Heading className="font-semibold">{inline(tokens)}</Heading>;
     }
     case 'code':
-      return (
-        <pre className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
-          <code>{(token as Tokens.Code).text}</code>
-        </pre>
-      );
+      return <MarkdownCode text={(token as Tokens.Code).text} />;
     case 'blockquote':
       return (
         <blockquote className="border-l-2 pl-3 italic">
@@ -93,9 +90,19 @@ function block(token: Token): React.ReactNode {
   }
 }
 
-function MarkdownTable({ table }: { table: Tokens.Table }) {
+function MarkdownCode({ text }: { text: string }) {
+  const scrollRegion = useScrollRegion<HTMLPreElement>('Code');
   return (
-    <div className="overflow-x-auto">
+    <pre ref={scrollRegion} className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
+      <code>{text}</code>
+    </pre>
+  );
+}
+
+function MarkdownTable({ table }: { table: Tokens.Table }) {
+  const scrollRegion = useScrollRegion<HTMLDivElement>('Scrollable table');
+  return (
+    <div ref={scrollRegion} className="overflow-x-auto">
       <table className="text-xs">
         <thead>
           <tr>

@@ -1,10 +1,13 @@
 import type * as React from 'react';
 
+import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { cn } from '@/lib/utils';
 
 function Table({ className, ...props }: React.ComponentProps<'table'>) {
+  // Not stock: a table wider than its card scrolls there, and the keyboard must reach it.
+  const scrollRegion = useScrollRegion<HTMLDivElement>(props['aria-label'] ?? 'Scrollable table');
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div ref={scrollRegion} data-slot="table-container" className="relative w-full overflow-x-auto">
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );
