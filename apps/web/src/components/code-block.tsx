@@ -33,8 +33,8 @@ export function CodeBlock({ code, label, copyLabel = 'Copy code', regionLabel, c
         ref={regionLabel ? undefined : scrollRegion}
         {...(regionLabel && { tabIndex: 0, role: 'region', 'aria-label': regionLabel })}
         className={cn(
-          'overflow-x-auto p-3 font-mono text-[13px] leading-relaxed',
-          regionLabel && 'focus-visible:ring-ring/50 max-h-80 outline-none focus-visible:ring-[3px]',
+          'focus-visible:ring-ring/50 overflow-x-auto p-3 font-mono text-[13px] leading-relaxed outline-none focus-visible:ring-[3px]',
+          regionLabel && 'max-h-80',
           !label && 'pr-12',
         )}
       >

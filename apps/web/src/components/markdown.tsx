@@ -2,6 +2,7 @@ import { marked, type Token, type Tokens } from 'marked';
 import * as React from 'react';
 import { Link } from 'react-router';
 
+import { ScrollingPre } from '@/components/scrolling-pre';
 import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { NO_OP_HREF, safeHref } from '@/lib/safe-href';
 import { cn } from '@/lib/utils';
@@ -53,7 +54,11 @@ function block(token: Token): React.ReactNode {
       return <Heading className="font-semibold">{inline(tokens)}</Heading>;
     }
     case 'code':
-      return <MarkdownCode text={(token as Tokens.Code).text} />;
+      return (
+        <ScrollingPre label="Code" className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
+          <code>{(token as Tokens.Code).text}</code>
+        </ScrollingPre>
+      );
     case 'blockquote':
       return (
         <blockquote className="border-l-2 pl-3 italic">
@@ -90,19 +95,13 @@ function block(token: Token): React.ReactNode {
   }
 }
 
-function MarkdownCode({ text }: { text: string }) {
-  const scrollRegion = useScrollRegion<HTMLPreElement>('Code');
-  return (
-    <pre ref={scrollRegion} className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
-      <code>{text}</code>
-    </pre>
-  );
-}
-
 function MarkdownTable({ table }: { table: Tokens.Table }) {
   const scrollRegion = useScrollRegion<HTMLDivElement>('Scrollable table');
   return (
-    <div ref={scrollRegion} className="overflow-x-auto">
+    <div
+      ref={scrollRegion}
+      className="focus-visible:ring-ring/50 overflow-x-auto rounded-md outline-none focus-visible:ring-[3px]"
+    >
       <table className="text-xs">
         <thead>
           <tr>
