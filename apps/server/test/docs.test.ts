@@ -187,6 +187,16 @@ describe('the documentation at /docs', () => {
     expect(consoleGuide).toContain('<a href="#a-features-folder">A feature\'s folder</a>');
     for (const [address, html] of served) expect(html, address).not.toMatch(/&amp;(#39|quot|lt|gt|amp);/);
   });
+
+  it('lets the keyboard reach every box that scrolls sideways: code and tables are focusable, named regions', () => {
+    const operations = served.get('/docs/operations')!;
+    expect(operations).toContain('<pre tabindex="0" role="region" aria-label="Code">');
+    expect(operations).toContain('<div class="table" tabindex="0" role="region" aria-label="Table"><table>');
+    for (const [address, html] of served) {
+      expect(html, address).not.toMatch(/<pre>|<pre class=/);
+      expect(html, address).not.toContain('<div class="table">');
+    }
+  });
 });
 
 describe('Markdown for /docs', () => {

@@ -21,9 +21,7 @@ const sidebarWorkspace = (page: Page, name: string) =>
   page.getByLabel('Main navigation').getByRole('button', { name: `Workspace: ${name}` });
 
 const sidebarOrganization = (page: Page, name: string) =>
-  page
-    .getByLabel('Main navigation')
-    .getByRole('button', { name: `Organization: ${name} (no workspace of yours)` });
+  page.getByLabel('Main navigation').getByRole('button', { name: `Organization: ${name}` });
 
 /** The Dashboard's clusters, by name. */
 const listed = (page: Page) => page.locator('table').getByRole('link').allTextContents();

@@ -97,7 +97,7 @@ describe('signed-in shell', () => {
       fetch(`${suite.server.base}/api/v2/user/me`, { headers: { authorization: `Token ${key}` } });
     expect((await me()).status).toBe(200);
 
-    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await page.getByRole('button', { name: /, account menu$/ }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).waitFor();
     await session.screenshot('shell-user-menu');
     await page.getByRole('menuitem', { name: 'Log out' }).click();

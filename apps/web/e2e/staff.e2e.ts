@@ -124,7 +124,8 @@ describe('Notebooks and Staff', () => {
     // with Create cluster unavailable, saying why on the page.
     const nav = page.getByLabel('Main navigation');
     await nav
-      .getByRole('button', { name: `Organization: ${ada.username} (no workspace of yours)` })
+      .getByRole('button', { name: `Organization: ${ada.username}` })
+      .filter({ hasText: 'No workspace of yours' })
       .waitFor();
     await nav.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByText(`Clusters in ${ada.username}`, { exact: true }).waitFor();

@@ -1,4 +1,5 @@
 import { CopyButton } from '@/components/copy-button';
+import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { cn } from '@/lib/utils';
 
 type CodeBlockProps = {
@@ -13,6 +14,8 @@ type CodeBlockProps = {
 
 /** A snippet to copy: monospace, scrolls sideways rather than wrapping, a copy button in its corner. */
 export function CodeBlock({ code, label, copyLabel = 'Copy code', regionLabel, className }: CodeBlockProps) {
+  // A short snippet that scrolls only on a phone is reachable by keyboard there (and only there).
+  const scrollRegion = useScrollRegion<HTMLPreElement>(label ? `${label} code` : 'Code');
   return (
     <div
       data-slot="code-block"
@@ -27,10 +30,11 @@ export function CodeBlock({ code, label, copyLabel = 'Copy code', regionLabel, c
         <CopyButton value={code} label={copyLabel} className="absolute top-1.5 right-1.5" />
       )}
       <pre
+        ref={regionLabel ? undefined : scrollRegion}
         {...(regionLabel && { tabIndex: 0, role: 'region', 'aria-label': regionLabel })}
         className={cn(
-          'overflow-x-auto p-3 font-mono text-[13px] leading-relaxed',
-          regionLabel && 'focus-visible:ring-ring/50 max-h-80 outline-none focus-visible:ring-[3px]',
+          'focus-visible:ring-ring/50 overflow-x-auto p-3 font-mono text-[13px] leading-relaxed outline-none focus-visible:ring-[3px]',
+          regionLabel && 'max-h-80',
           !label && 'pr-12',
         )}
       >

@@ -2,6 +2,8 @@ import { marked, type Token, type Tokens } from 'marked';
 import * as React from 'react';
 import { Link } from 'react-router';
 
+import { ScrollingPre } from '@/components/scrolling-pre';
+import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { NO_OP_HREF, safeHref } from '@/lib/safe-href';
 import { cn } from '@/lib/utils';
 
@@ -53,9 +55,9 @@ function block(token: Token): React.ReactNode {
     }
     case 'code':
       return (
-        <pre className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
+        <ScrollingPre label="Code" className="bg-muted overflow-x-auto rounded-md p-3 font-mono text-xs">
           <code>{(token as Tokens.Code).text}</code>
-        </pre>
+        </ScrollingPre>
       );
     case 'blockquote':
       return (
@@ -94,8 +96,12 @@ function block(token: Token): React.ReactNode {
 }
 
 function MarkdownTable({ table }: { table: Tokens.Table }) {
+  const scrollRegion = useScrollRegion<HTMLDivElement>('Scrollable table');
   return (
-    <div className="overflow-x-auto">
+    <div
+      ref={scrollRegion}
+      className="focus-visible:ring-ring/50 overflow-x-auto rounded-md outline-none focus-visible:ring-[3px]"
+    >
       <table className="text-xs">
         <thead>
           <tr>

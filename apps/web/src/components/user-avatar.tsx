@@ -12,7 +12,8 @@ export function initials(name: string): string {
 export function UserAvatar({ user, className }: { user: CurrentUser; className?: string }) {
   const name = user.fullName || user.username;
   return (
-    <Avatar className={cn('size-8', className)}>
+    // Decorative: the name beside it says the same.
+    <Avatar aria-hidden="true" className={cn('size-8', className)}>
       {user.profile.avatarUrl ? <AvatarImage src={user.profile.avatarUrl} alt="" /> : null}
       <AvatarFallback className={cn('bg-primary/15 text-primary text-xs font-medium', className)}>
         {initials(name)}

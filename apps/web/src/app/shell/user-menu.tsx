@@ -27,15 +27,13 @@ export function UserMenu() {
       <SidebarMenuItem>
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
-            <SidebarMenuButton
-              size="lg"
-              className="data-[state=open]:bg-sidebar-accent"
-              aria-label={`Account menu for ${name}`}
-            >
+            <SidebarMenuButton size="lg" className="data-[state=open]:bg-sidebar-accent">
               <UserAvatar user={user} className="size-8 rounded-lg" />
               <div className="grid flex-1 text-left text-sm leading-tight">
                 <span className="truncate font-medium">{name}</span>
                 <span className="text-muted-foreground truncate text-xs">{user.email}</span>
+                {/* Named by what it shows (WCAG 2.5.3), then what it is. */}
+                <span className="sr-only">, account menu</span>
               </div>
               <ChevronsUpDownIcon className="ml-auto size-4" aria-hidden="true" />
             </SidebarMenuButton>

@@ -13,9 +13,13 @@ import { type Scope, useScope, workspaceScope, workspacesInScope } from '@/lib/s
 import { cn } from '@/lib/utils';
 import { useWorkspace, type Workspace } from '@/lib/workspace';
 
+// Decorative: the name beside it says the same.
 function Mark({ name }: { name: string }) {
   return (
-    <span className="bg-sidebar-accent text-sidebar-accent-foreground flex size-8 shrink-0 items-center justify-center rounded-lg border text-xs font-semibold">
+    <span
+      aria-hidden="true"
+      className="bg-sidebar-accent text-sidebar-accent-foreground flex size-8 shrink-0 items-center justify-center rounded-lg border text-xs font-semibold"
+    >
       {initials(name)}
     </span>
   );
@@ -27,7 +31,7 @@ function shown(scope: Scope | null, workspace: Workspace, inScope: boolean) {
     return {
       name: workspace.name,
       detail: workspace.organization.isPersonal ? 'Personal' : workspace.organization.name,
-      label: `Workspace: ${workspace.name}`,
+      kind: 'Workspace',
       yours: true,
     };
   // Picked on the Team page (or by staff, any organization): the lists show it, so the sidebar does.
@@ -38,7 +42,7 @@ function shown(scope: Scope | null, workspace: Workspace, inScope: boolean) {
   return {
     name: scope.name,
     detail,
-    label: `${kind}: ${scope.name} (${detail.toLowerCase()})`,
+    kind,
     yours: false,
   };
 }
@@ -75,14 +79,17 @@ export function WorkspaceSwitcher() {
           <DropdownMenuTrigger asChild>
             <SidebarMenuButton
               size="lg"
-              tooltip={current.label}
-              aria-label={current.label}
+              tooltip={`${current.kind}: ${current.name}`}
               // Two lines may not hold "No workspace of yours" beside the mark: the button grows instead.
               className={cn('data-[state=open]:bg-sidebar-accent', !current.yours && 'h-auto min-h-12')}
             >
               <Mark name={current.name} />
+              {/* Named by what it shows (WCAG 2.5.3), after what that is: "Workspace: acme-data Acme". */}
               <div className="grid flex-1 text-left text-sm leading-tight">
-                <span className="truncate font-medium">{current.name}</span>
+                <span className="truncate font-medium">
+                  <span className="sr-only">{current.kind}: </span>
+                  {current.name}
+                </span>
                 <span
                   className={cn('text-muted-foreground text-xs', current.yours ? 'truncate' : 'leading-snug')}
                 >

@@ -1,10 +1,17 @@
 import type * as React from 'react';
 
+import { useScrollRegion } from '@/hooks/use-scroll-region';
 import { cn } from '@/lib/utils';
 
 function Table({ className, ...props }: React.ComponentProps<'table'>) {
+  // Not stock: a table wider than its card scrolls there, and the keyboard must reach it.
+  const scrollRegion = useScrollRegion<HTMLDivElement>(props['aria-label'] ?? 'Scrollable table');
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      ref={scrollRegion}
+      data-slot="table-container"
+      className="focus-visible:ring-ring/50 relative w-full overflow-x-auto outline-none focus-visible:ring-[3px]"
+    >
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

@@ -83,7 +83,7 @@ export function SignupPage() {
             Already have an account?{' '}
             <Link
               to={`${paths.login}${carriedSearch(location.search)}`}
-              className="text-primary hover:underline"
+              className="text-primary underline underline-offset-4"
             >
               Sign in
             </Link>
@@ -91,7 +91,12 @@ export function SignupPage() {
           {bookDemoUrl ? (
             <p>
               Setting up for a team?{' '}
-              <a href={bookDemoUrl} target="_blank" rel="noreferrer" className="text-primary hover:underline">
+              <a
+                href={bookDemoUrl}
+                target="_blank"
+                rel="noreferrer"
+                className="text-primary underline underline-offset-4"
+              >
                 Book a demo
               </a>
             </p>

@@ -1,6 +1,7 @@
 import * as React from 'react';
 
 import { EmptyState } from '@/components/empty-state';
+import { ScrollingPre } from '@/components/scrolling-pre';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { Build, Spec } from '@/data/software/aliases-query';
 import { type BuildLogEvent, useBuildLogsQuery } from '@/data/software/build-logs-query';
@@ -106,14 +107,20 @@ export function RequirementsTab({ spec }: { spec: Spec }) {
         ]}
       />
       {spec.rawPip?.length ? (
-        <pre className="bg-muted/40 overflow-x-auto rounded-xl border p-4 font-mono text-xs">
+        <ScrollingPre
+          label="pip requirements"
+          className="bg-muted/40 overflow-x-auto rounded-xl border p-4 font-mono text-xs"
+        >
           {spec.rawPip.join('\n')}
-        </pre>
+        </ScrollingPre>
       ) : null}
       {spec.rawConda ? (
-        <pre className="bg-muted/40 overflow-x-auto rounded-xl border p-4 font-mono text-xs">
+        <ScrollingPre
+          label="conda environment"
+          className="bg-muted/40 overflow-x-auto rounded-xl border p-4 font-mono text-xs"
+        >
           {JSON.stringify(spec.rawConda, null, 2)}
-        </pre>
+        </ScrollingPre>
       ) : null}
       {included.length ? (
         <div className="overflow-x-auto rounded-xl border">

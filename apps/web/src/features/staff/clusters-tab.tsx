@@ -11,7 +11,7 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Button } from '@/components/ui/button';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { type AttentionCluster, useAttentionClustersQuery } from '@/data/staff/attention-clusters-query';
 import { useStaffSeenMutation } from '@/data/staff/staff-seen-mutation';
 import { SEEN_PARAM } from '@/features/staff/search-params';
@@ -87,6 +87,7 @@ export function ClustersTab() {
   return (
     <div className="flex flex-col gap-4">
       <Tabs
+        className="gap-4"
         value={seen ? 'seen' : 'unseen'}
         onValueChange={(next) =>
           setParams((current) => {
@@ -105,36 +106,39 @@ export function ClustersTab() {
             Seen
           </TabsTrigger>
         </TabsList>
-      </Tabs>
-      {clusters.isError ? (
-        <ErrorState
-          title="Could not load clusters"
-          message={errorMessage(clusters.error)}
-          onRetry={() => void clusters.refetch()}
-        />
-      ) : (
-        <DataTable
-          rows={clusters.data?.items ?? []}
-          columns={columns}
-          getRowId={(cluster) => String(cluster.id)}
-          loading={clusters.isPending || (clusters.isPlaceholderData && clusters.isFetching)}
-          empty={
-            <EmptyState
-              icon={CircleCheckIcon}
-              title={seen ? 'No failed cluster marked seen yet' : 'No failed cluster needs attention'}
-              description={
-                seen ? undefined : 'Clusters that fail show up here until a staff member marks them seen.'
-              }
-              className="border-0 py-6"
+        {/* The list is the tabs' panel: each tab controls an element that is there (ARIA). */}
+        <TabsContent value={seen ? 'seen' : 'unseen'}>
+          {clusters.isError ? (
+            <ErrorState
+              title="Could not load clusters"
+              message={errorMessage(clusters.error)}
+              onRetry={() => void clusters.refetch()}
             />
-          }
-          total={clusters.data?.count ?? 0}
-          page={page}
-          pageSize={pageSize}
-          onPageChange={setPage}
-          onPageSizeChange={setPageSize}
-        />
-      )}
+          ) : (
+            <DataTable
+              rows={clusters.data?.items ?? []}
+              columns={columns}
+              getRowId={(cluster) => String(cluster.id)}
+              loading={clusters.isPending || (clusters.isPlaceholderData && clusters.isFetching)}
+              empty={
+                <EmptyState
+                  icon={CircleCheckIcon}
+                  title={seen ? 'No failed cluster marked seen yet' : 'No failed cluster needs attention'}
+                  description={
+                    seen ? undefined : 'Clusters that fail show up here until a staff member marks them seen.'
+                  }
+                  className="border-0 py-6"
+                />
+              }
+              total={clusters.data?.count ?? 0}
+              page={page}
+              pageSize={pageSize}
+              onPageChange={setPage}
+              onPageSizeChange={setPageSize}
+            />
+          )}
+        </TabsContent>
+      </Tabs>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { TimeAgoCell } from '@/components/clusters/cluster-cells';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
+import { ScrollingPre } from '@/components/scrolling-pre';
 import { TablePagination } from '@/components/table-pagination';
 import { Badge } from '@/components/ui/badge';
 import { type OutboxEmail, useEmailsQuery } from '@/data/staff/emails-query';
@@ -42,9 +43,12 @@ function Email({ email }: { email: OutboxEmail }) {
               {email.attempts} attempt{email.attempts === 1 ? '' : 's'}: {email.lastError}
             </p>
           ) : null}
-          <pre className="bg-background/60 max-h-96 overflow-auto rounded-lg border p-3 font-mono text-xs whitespace-pre-wrap break-words">
+          <ScrollingPre
+            label={`Text of ${email.subject}`}
+            className="bg-background/60 max-h-96 overflow-auto rounded-lg border p-3 font-mono text-xs whitespace-pre-wrap break-words"
+          >
             {email.text}
-          </pre>
+          </ScrollingPre>
         </div>
       </details>
     </li>

@@ -28,7 +28,8 @@ const SIZES = { sm: 'size-7 text-[10px]', md: 'size-8 text-xs', lg: 'size-10 tex
 export function WorkspaceAvatar({ workspace, size = 'md', className }: WorkspaceAvatarProps) {
   const hue = hueOf(workspace.name);
   return (
-    <Avatar className={cn('rounded-md', SIZES[size], className)}>
+    // Decorative: a name beside it (or in its group's name) says the same.
+    <Avatar aria-hidden="true" className={cn('rounded-md', SIZES[size], className)}>
       {workspace.avatarUrl ? <AvatarImage src={workspace.avatarUrl} alt="" /> : null}
       <AvatarFallback
         className="rounded-md font-semibold"
@@ -53,7 +54,8 @@ type PersonAvatarProps = {
 
 export function PersonAvatar({ name, avatarUrl, invited = false, className }: PersonAvatarProps) {
   return (
-    <Avatar className={cn('size-8', className)}>
+    // Decorative: the name beside it says the same.
+    <Avatar aria-hidden="true" className={cn('size-8', className)}>
       {avatarUrl ? <AvatarImage src={avatarUrl} alt="" /> : null}
       <AvatarFallback
         className={cn(
@@ -83,8 +85,9 @@ export function WorkspaceAvatarGroup({
         <button
           type="button"
           className="focus-visible:ring-ring/50 flex w-fit cursor-default items-center -space-x-1 rounded-md outline-none focus-visible:ring-[3px]"
-          aria-label={`Workspaces: ${names}`}
         >
+          {/* Named by its text, not aria-label: a name must hold what it shows (WCAG 2.5.3). */}
+          <span className="sr-only">Workspaces: {names}</span>
           {shown.map((workspace) => (
             <WorkspaceAvatar
               key={workspace.id}
@@ -94,7 +97,10 @@ export function WorkspaceAvatarGroup({
             />
           ))}
           {more > 0 ? (
-            <span className="bg-muted text-muted-foreground ring-card relative flex size-7 items-center justify-center rounded-md text-[10px] font-medium ring-2">
+            <span
+              aria-hidden="true"
+              className="bg-muted text-muted-foreground ring-card relative flex size-7 items-center justify-center rounded-md text-[10px] font-medium ring-2"
+            >
               +{more}
             </span>
           ) : null}

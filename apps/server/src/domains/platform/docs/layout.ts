@@ -58,6 +58,7 @@ html{color-scheme:dark}
 body{margin:0;background:#0b0d12;color:#d8dce6;font:15px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#7aa7ff}
 a:focus-visible{outline:2px solid #7aa7ff;outline-offset:2px;border-radius:2px}
+pre:focus-visible,.table:focus-visible{outline:2px solid #7aa7ff;outline-offset:2px}
 main:focus{outline:none}
 .skip{position:absolute;left:8px;top:-48px;z-index:2;padding:8px 12px;background:#161a23;border:1px solid #7aa7ff;border-radius:6px}
 .skip:focus{top:8px}

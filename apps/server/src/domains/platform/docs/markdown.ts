@@ -80,10 +80,12 @@ export function render(markdown: string, page: DocPage): Rendered {
       },
     },
   });
-  // Tables scroll sideways in a box of their own on a narrow screen, not the page.
+  // Tables scroll sideways in a box of their own on a narrow screen, not the page, and so does
+  // code: each box is a named region the keyboard can reach, to scroll it (WCAG 2.1.1).
   const html = marked
     .parse(markdown, { async: false })
-    .replace(/<table>/g, '<div class="table"><table>')
-    .replace(/<\/table>/g, '</table></div>');
+    .replace(/<table>/g, '<div class="table" tabindex="0" role="region" aria-label="Table"><table>')
+    .replace(/<\/table>/g, '</table></div>')
+    .replace(/<pre>/g, '<pre tabindex="0" role="region" aria-label="Code">');
   return { title, html, sections, ids };
 }

@@ -86,7 +86,7 @@ describe('TeamPage', () => {
     // At most four avatars, then the rest as +N.
     expect(within(ada).getByText('+2')).toBeInTheDocument();
     expect(
-      within(ada).getByLabelText('Workspaces: ws-11, ws-12, ws-13, ws-14, ws-15, ws-16'),
+      within(ada).getByRole('button', { name: 'Workspaces: ws-11, ws-12, ws-13, ws-14, ws-15, ws-16' }),
     ).toBeInTheDocument();
 
     const pending = rowWith('newcomer@example.com');

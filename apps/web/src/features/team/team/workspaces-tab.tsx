@@ -114,7 +114,6 @@ function WorkspaceCard({
             <button
               type="button"
               className="hover:bg-accent/50 -mx-2 flex min-w-48 flex-1 items-center gap-3 rounded-lg px-2 py-1.5 text-left"
-              aria-label={`${open ? 'Hide' : 'Show'} members of ${workspace.name}`}
             >
               <ChevronRightIcon
                 className={cn(
@@ -127,6 +126,8 @@ function WorkspaceCard({
               <span className="grid min-w-0 leading-tight">
                 <span className="truncate font-medium">{workspace.name}</span>
                 <span className="text-muted-foreground truncate text-xs">{summary}</span>
+                {/* Named by what it shows (WCAG 2.5.3); aria-expanded says whether they show. */}
+                <span className="sr-only">, members</span>
               </span>
             </button>
           </CollapsibleTrigger>
