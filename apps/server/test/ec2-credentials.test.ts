@@ -145,7 +145,10 @@ describe('credentials="local" on vm_aws', () => {
         (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
       ),
     );
-    expect(run.stderr.split('\n').filter((l) => /Error|Traceback|not forwarded/.test(l))).toEqual([]);
+    expect(
+      run.stderr.split('\n').filter((l) => /Error|Traceback|not forwarded/.test(l)),
+      `the client's stderr:\n${run.stderr.slice(-4000)}`,
+    ).toEqual([]);
     expect(run.code).toBe(0);
     const lines = run.stdout
       .split('\n')
