@@ -59,7 +59,8 @@ class Cluster(DeployCluster):
     Where the workspace's clusters have a firewall of their own (vm_aws), the scheduler's port opens
     to ``allow_ingress_from`` (``"me"``, the default: this machine's address as the server sees it;
     ``"everyone"``; or a CIDR); ``allow_ssh=True`` opens SSH too (or to ``allow_ssh_from``),
-    ``allow_spark`` port 15003, ``open_extra_ports`` others; ``scheduler_port`` moves the scheduler.
+    ``open_extra_ports`` others; ``scheduler_port`` moves the scheduler (``allow_spark`` is refused:
+    no Spark runs on a Cumulus cluster).
     """
 
     def __init__(

@@ -82,6 +82,12 @@ def check(call: str, given: dict) -> Firewall:
         if value is not None and not isinstance(value, bool):
             raise ArgumentError(f"{call}({flag}={value!r}): {flag} must be True or False.")
         setattr(fw, flag, bool(value))
+    if fw.allow_spark:
+        # Port 15003 would open onto nothing: no Spark Connect server runs on a Cumulus cluster.
+        raise ArgumentError(
+            f"{call}(allow_spark=True): Cumulus clusters run Dask only, with no Spark Connect server behind port "
+            f"{SPARK_PORT}; allow_spark is not supported (open_extra_ports opens a port for a server of your own)."
+        )
     if given.get("allow_ssh_from") is not None:
         fw.allow_ssh_from = _source(call, "allow_ssh_from", given["allow_ssh_from"])
         if given.get("allow_ssh") is False:

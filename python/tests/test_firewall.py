@@ -50,10 +50,16 @@ class MappingTest(unittest.TestCase):
         rules = spec(ip="::ffff:203.0.113.9")["options"]["firewall_spec"]["ingress"]
         self.assertEqual(rules, [{"ports": [8786], "cidr": "203.0.113.9/32"}])
 
-    def test_ssh_spark_and_extra_ports_open_to_the_same_source(self):
-        rules = spec(allow_ingress_from="everyone", allow_ssh=True, allow_spark=True, open_extra_ports=[9000, 22])
+    def test_ssh_and_extra_ports_open_to_the_same_source(self):
+        rules = spec(allow_ingress_from="everyone", allow_ssh=True, allow_spark=False, open_extra_ports=[9000, 22])
         self.assertEqual(rules["options"]["firewall_spec"],
-                         {"ingress": [{"ports": [22, 8786, 9000, 15003], "cidr": "0.0.0.0/0"}]})
+                         {"ingress": [{"ports": [22, 8786, 9000], "cidr": "0.0.0.0/0"}]})
+
+    def test_spark_is_refused_by_name_no_port_opens_onto_nothing(self):
+        with self.assertRaises(ArgumentError) as caught:
+            spec(allow_spark=True)
+        self.assertIn("Cluster(allow_spark=True)", str(caught.exception))
+        self.assertIn("no Spark Connect server", str(caught.exception))
 
     def test_ssh_from_an_office_is_its_own_rule(self):
         out = spec(allow_ingress_from="10.1.2.3/16", allow_ssh_from="203.0.113.0/24")

@@ -397,11 +397,21 @@ describe('where and on what a vm_aws cluster runs', () => {
       worker_sidecars: [{ name: 'side', container: 'busybox' }],
       worker_disk_config: { iops: 3000 },
       options: { keypair_name: 'mine' },
+      extra_worker_on_scheduler: true,
+      n_worker_specs_per_host: 2,
+      use_aws_creds_endpoint: true,
+      extra_user_container: 'ghcr.io/me/app:1',
+      coiled_cloud_env_image: 'ghcr.io/me/env:1',
     });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body).sort()).toEqual([
+      'coiled_cloud_env_image',
+      'extra_user_container',
+      'extra_worker_on_scheduler',
+      'n_worker_specs_per_host',
       'options.keypair_name',
       'private_to_creator',
+      'use_aws_creds_endpoint',
       'worker_disk_config',
       'worker_sidecars',
     ]);
@@ -412,5 +422,17 @@ describe('where and on what a vm_aws cluster runs', () => {
     });
     expect(Object.keys(onLocal.body).sort()).toEqual(['options.zone_name', 'worker_disk_size']);
     expect(await clusterCount()).toBe(before);
+    // What a client sends when the user asked for none of it is no refusal.
+    const quiet = await create(local, {
+      name: 'defaults',
+      extra_worker_on_scheduler: false,
+      n_worker_specs_per_host: 1,
+      use_aws_creds_endpoint: false,
+      extra_user_container: null,
+      coiled_cloud_env_image: null,
+      workers: 0,
+    });
+    expect(quiet.status).toBe(201);
+    await local.api.delete(`/api/v2/clusters/account/${local.slug}/id/${quiet.body.id}`);
   });
 });

@@ -269,6 +269,16 @@ describe('batch jobs', () => {
       });
       expect(bad.status).toBe(400);
       expect(bad.body.task_map_env_vals[0]).toBe('Give one value per task: 3 tasks, 1 value.');
+      // A container for the tasks is refused by name, not stored and ignored.
+      const contained = await c.api.post('/api/v2/jobs/', {
+        workspace: c.slug,
+        user_command: 'echo',
+        run_in_container: true,
+      });
+      expect(contained.status).toBe(400);
+      expect(contained.body.run_in_container[0]).toMatch(
+        /not in a container: run_in_container is not supported/,
+      );
       const gz = await c.api.post('/api/v2/jobs/compressed', gzipSync(JSON.stringify({ user_command: '' })), {
         headers: { 'content-type': 'application/octet-stream' },
       });

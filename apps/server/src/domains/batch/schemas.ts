@@ -67,6 +67,13 @@ export const jobSpec = z
         path: ['task_array_ntasks'],
         message: 'Give task_array or task_array_ntasks, not both.',
       });
+    if (spec.run_in_container)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['run_in_container'],
+        message:
+          "Tasks run in their cluster's software environment, not in a container: run_in_container is not supported.",
+      });
     const n = spec.task_array?.length ?? spec.task_array_ntasks ?? 1;
     for (const key of ['task_map_env_vals', 'task_map_env_vars_and_vals'] as const) {
       const values = spec[key];

@@ -158,8 +158,9 @@ export function checkFirewall(backend: Backend, body: CreateClusterBody, refuse:
 }
 
 /**
- * What no backend of this server does: sidecar containers, clusters hidden from the workspace, an
- * EC2 key pair of the caller's (every cluster has its own key).
+ * What no backend of this server does: sidecar and user containers, clusters hidden from the
+ * workspace, an EC2 key pair of the caller's (every cluster has its own key), more than one Dask
+ * process per instance, the AWS credentials endpoint.
  */
 export function checkUnsupported(backend: Backend, body: CreateClusterBody, refuse: Refuse): void {
   const options = optionsOf(body);
@@ -175,6 +176,27 @@ export function checkUnsupported(backend: Backend, body: CreateClusterBody, refu
       'private_to_creator',
       'Every member of a workspace sees its clusters: clusters private to their creator are not supported.',
     );
+  if (body.extra_worker_on_scheduler)
+    refuse(
+      'extra_worker_on_scheduler',
+      "Each instance runs one Dask process: the scheduler's instance runs the scheduler, not also a worker; add a worker instead.",
+    );
+  if ((body.n_worker_specs_per_host ?? 1) > 1)
+    refuse(
+      'n_worker_specs_per_host',
+      'Each worker instance runs one Dask worker (its threads are `worker_options.nthreads`): several workers per instance are not supported.',
+    );
+  if (body.use_aws_creds_endpoint)
+    refuse(
+      'use_aws_creds_endpoint',
+      'AWS credentials reach a cluster as refreshed session credentials in its environment (credentials="local"): the credentials endpoint is not supported.',
+    );
+  for (const field of ['extra_user_container', 'coiled_cloud_env_image'] as const)
+    if (body[field])
+      refuse(
+        field,
+        `Instances of backend ${backend.type} run Dask in the cluster's software environment, not in a container: ${field} is not supported.`,
+      );
   if (typeof options.keypair_name === 'string' && options.keypair_name)
     refuse(
       'options.keypair_name',
