@@ -60,7 +60,9 @@ class Cluster(DeployCluster):
     to ``allow_ingress_from`` (``"me"``, the default: this machine's address as the server sees it;
     ``"everyone"``; or a CIDR); ``allow_ssh=True`` opens SSH too (or to ``allow_ssh_from``),
     ``open_extra_ports`` others; ``scheduler_port`` moves the scheduler (``allow_spark`` is refused:
-    no Spark runs on a Cumulus cluster).
+    no Spark runs on a Cumulus cluster). ``worker_class`` (an import path, like
+    ``"mypackage.MyWorker"``, importable in the cluster's software environment) is the Dask worker
+    class its workers run; the Nanny, the established client's default, means Dask's own worker.
     """
 
     def __init__(
@@ -104,6 +106,7 @@ class Cluster(DeployCluster):
         allow_spark: bool | None = None,
         scheduler_port: int | None = None,
         open_extra_ports: list | None = None,
+        worker_class: str | None = None,
     ):
         # Every argument is checked before anything is called or printed; a refusal is raised from
         # here, so it reads as one line under the caller's own.
@@ -118,8 +121,9 @@ class Cluster(DeployCluster):
         self._given = {"n_workers": n_workers, "name": name, "tags": tags, "environ": environ,
                        "worker_options": worker_options, "scheduler_options": scheduler_options,
                        "idle_timeout": idle_timeout, "software": software, "package_sync": package_sync,
-                       "cluster_timeout": cluster_timeout,
+                       "cluster_timeout": cluster_timeout, "worker_class": worker_class,
                        **{p: args[p] for p in hardware.PARAMS + firewall.PARAMS}}
+        self._worker_class = worker_class or dask.config.get("cumulus.worker.class", None)
         self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
         self._no_client_timeout = no_client_timeout
         self._forward_aws = credentials == "local"
@@ -354,7 +358,7 @@ class Cluster(DeployCluster):
             name=name,
             workers=self._n_workers,
             worker_options=self._worker_options,
-            worker_class=dask.config.get("cumulus.worker.class", None),
+            worker_class=self._worker_class,
             scheduler_options=scheduler_options,
             environ=self._environ,
             tags=self._tags,

@@ -164,6 +164,25 @@ class ClusterTest(unittest.TestCase):
         wait_until(lambda: cluster_state(cluster_id) == "stopped", START, "the closed cluster to stop")
         self.assertEqual(cluster.status.name, "closed")
 
+    def test_workers_run_the_worker_class_asked(self):
+        # A worker class of the user's own, importable on the cluster (here through PYTHONPATH).
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder, True)
+        os.chmod(folder, 0o755)  # the cluster runs as a user of its own
+        with open(os.path.join(folder, "marked_worker.py"), "w") as f:
+            f.write("from distributed import Worker\n\nclass MarkedWorker(Worker):\n    pass\n")
+        os.chmod(os.path.join(folder, "marked_worker.py"), 0o644)
+        cluster = quietly(n_workers=1, wait_for_workers=True, worker_class="marked_worker.MarkedWorker",
+                          environ={"PYTHONPATH": folder})
+        self.addCleanup(cluster.close)
+        with Client(cluster) as client:
+            kinds = client.run(lambda dask_worker: type(dask_worker).__name__)
+        self.assertEqual(list(kinds.values()), ["MarkedWorker"])
+        # A class that is not an import path is refused by name before anything starts.
+        with self.assertRaises(CumulusError) as refused:
+            quietly(n_workers=0, worker_class="not a class")
+        self.assertIn("worker_class", str(refused.exception))
+
     def test_idle_timeout_stops_the_cluster(self):
         cluster = quietly(n_workers=1, idle_timeout="10s")
         self.addCleanup(cluster.close)

@@ -9217,6 +9217,7 @@ export interface paths {
                             worker_options: {
                                 [key: string]: unknown;
                             };
+                            worker_class: string | null;
                             scheduler_options: {
                                 [key: string]: unknown;
                             };

@@ -91,6 +91,8 @@ def command(boot, host, preload_paths, workdir, scheduler_file=None):
         "--nthreads", str(int(options.get("nthreads") or 1)),
         *dashboard, *preloads,
     ]
+    if boot.get("worker_class"):
+        args += ["--worker-class", boot["worker_class"]]
     if options.get("memory_limit") is not None:
         args += ["--memory-limit", str(options["memory_limit"])]
     resources = options.get("resources")

@@ -40,7 +40,12 @@ export const createClusterBody = z.object({
   worker_instance_types: stringList.nullish(),
   scheduler_instance_types: stringList.nullish(),
   worker_options: jsonObject().nullish(),
-  worker_class: text(200).nullish(),
+  worker_class: text(200)
+    .regex(
+      /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/,
+      'Give the import path of a Dask worker class, like distributed.Worker.',
+    )
+    .nullish(),
   worker_disk_size: z.number().int().min(0).max(100_000).nullish(),
   worker_disk_throughput: z.number().int().min(0).max(100_000).nullish(),
   worker_disk_config: jsonObject().nullish(),

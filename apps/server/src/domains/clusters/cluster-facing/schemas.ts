@@ -72,6 +72,8 @@ export const bootstrapAnswer = z.object({
   dask_config: z.record(z.string(), z.unknown()),
   environ: z.record(z.string(), z.string()),
   worker_options: z.record(z.string(), z.unknown()),
+  /** The Dask worker class to run (`worker_class` as created); null: Dask's own worker. */
+  worker_class: z.string().nullable(),
   scheduler_options: z.record(z.string(), z.unknown()),
   idle_timeout_seconds: z.number().int(),
   /** Paths (under /api/v2/cluster_facing/preload/) the agent fetches and hands to Dask as preloads. */

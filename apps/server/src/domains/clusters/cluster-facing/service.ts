@@ -66,6 +66,7 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
     dask_config: cluster.daskConfig,
     environ: cluster.environ,
     worker_options: cluster.workerOptions,
+    worker_class: workerClass(cluster.options.worker_class),
     scheduler_options: cluster.schedulerOptions,
     idle_timeout_seconds: cluster.idleTimeoutSeconds,
     preloads: [
@@ -88,6 +89,15 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
     batch: await deps.clusterPorts.batchSetup(deps.db, cluster.id),
   };
 }
+
+/**
+ * The worker class an instance runs: the one created with; null for Dask's own worker, and for
+ * the Nanny (what Coiled's clients send by default: the agent runs its worker without one).
+ */
+export function workerClass(asked: unknown): string | null {
+  return typeof asked === 'string' && asked && !NANNIES.has(asked) ? asked : null;
+}
+const NANNIES = new Set(['distributed.Nanny', 'dask.distributed.Nanny', 'distributed.nanny.Nanny']);
 
 function schedulerAddress(db: Db, clusterId: number, hold: Hold | undefined): Promise<string | null> {
   const look = () => runningSchedulerAddress(db, clusterId);
