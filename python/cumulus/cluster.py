@@ -47,7 +47,9 @@ class Cluster(DeployCluster):
 
     ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
     picks the workspace). ``idle_timeout`` stops it after that long without work;
-    ``shutdown_on_close=False`` leaves it running when this object closes. ``software`` names an
+    ``shutdown_on_close=False`` leaves it running when this object closes, until its idle timeout
+    (``no_client_timeout``, by default 2 minutes after the last client left, applies only to
+    clusters this object would stop, unless it is given). ``software`` names an
     environment of the workspace to run; without one, ``package_sync`` (the default) makes the
     cluster run what this Python has installed; its build's output is printed only if it fails,
     or with ``verbose=True``. ``wait_for_workers``
@@ -120,7 +122,9 @@ class Cluster(DeployCluster):
                        "cluster_timeout": cluster_timeout,
                        **{p: args[p] for p in hardware.PARAMS + firewall.PARAMS}}
         self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
-        self._no_client_timeout = no_client_timeout
+        # A cluster kept on purpose lives to its idle timeout: no no-client stop unless one is asked for.
+        self._no_client_timeout = no_client_timeout if no_client_timeout is not None else (
+            None if shutdown_on_close else "none")
         self._forward_aws = credentials == "local"
         self._aws_refresh: asyncio.Task | None = None
         self._aws_failing = False
@@ -339,6 +343,10 @@ class Cluster(DeployCluster):
         idle = self._idle_timeout or dask.config.get("distributed.scheduler.idle-timeout", None)
         if idle:
             scheduler_options["idle_timeout"] = str(idle)
+        if self._no_client_timeout is not None:
+            # Also over HTTP, so the cluster's page shows it from the start (the keepalive call follows).
+            keepalive = str(self._no_client_timeout)
+            scheduler_options.setdefault("no_client_timeout", None if keepalive == "none" else keepalive)
         body = dict.fromkeys(
             [
                 "worker_instance_types", "scheduler_instance_types", "worker_class", "worker_disk_size",
