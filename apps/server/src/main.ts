@@ -4,6 +4,7 @@ import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
 import { installProcessGuard } from './lib/process-guard.js';
+import { announceWaitingVerifications } from './mail/waiting-verifications.js';
 import { createServer, LISTEN_BACKLOG } from './server.js';
 
 const config = loadConfig();
@@ -53,6 +54,8 @@ app.log.info(
   `Cumulus is running at ${config.publicUrl}`,
 );
 // Said once the server is up, so a missing Dask is noticed before the first cluster is created.
-checkInterpreter(config.python).then(({ ok, message }) =>
-  ok ? app.log.info(message) : app.log.warn(message),
-);
+// Then, without a mail server, the confirmation links still waiting: last, where they are found.
+checkInterpreter(config.python)
+  .then(({ ok, message }) => (ok ? app.log.info(message) : app.log.warn(message)))
+  .then(() => (config.smtpUrl ? 0 : announceWaitingVerifications(server.deps.db, app.log)))
+  .catch((err) => app.log.warn({ err }, 'the kept confirmation mails could not be read'));
