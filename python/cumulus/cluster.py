@@ -321,13 +321,14 @@ class Cluster(DeployCluster):
             except ArgumentError as err:
                 raise err.with_traceback(None) from None
             workers = f"{self._n_workers} worker{'' if self._n_workers == 1 else 's'}"
-            self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
             try:
                 self.cluster_id, existing = await self._call(
                     cluster_api.create, self._api, self.workspace, self._body(name)
                 )
             except CumulusError as err:
                 raise arguments.refused_by_server(err, self._given) from None
+            # Said once the server took it: a refusal is the only line of a refused create.
+            self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
             self._created = not existing
             self._mark("create")
         details = await self._wait_until_ready()

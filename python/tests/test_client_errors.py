@@ -179,6 +179,20 @@ class ServerRefusalTest(unittest.TestCase):
         self.assertLessEqual(len(lines), 5, done.stderr)
 
 
+    def test_cumulus_run_names_the_flag_typed(self):
+        home = tempfile.mkdtemp(prefix="cumulus-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        env = client_env(server, home, CUMULUS_API_TOKEN=token)
+        done = run_cli(["run", "--no-files", "--cpu", "99", "--", "true"], env, timeout=600, cwd=home)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertNotIn("Creating cluster", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        last = done.stderr.strip().splitlines()[-1]
+        self.assertRegex(last, r"^Error: The server refused --cpu 99: \S")
+        self.assertNotIn("scheduler_cpu", done.stderr)
+        self.assertNotIn("Cluster(", done.stderr)
+
+
 class RefusedTokenTest(unittest.TestCase):
     def setUp(self):
         self.home = tempfile.mkdtemp(prefix="cumulus-home-")
