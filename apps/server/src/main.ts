@@ -1,5 +1,6 @@
 import { loadConfig } from './config.js';
 import { holdEmbeddedDatabase } from './db/embedded-holder.js';
+import { unconfirmedEmails } from './domains/identity/index.js';
 import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
@@ -57,5 +58,11 @@ app.log.info(
 // Then, without a mail server, the confirmation links still waiting: last, where they are found.
 checkInterpreter(config.python)
   .then(({ ok, message }) => (ok ? app.log.info(message) : app.log.warn(message)))
-  .then(() => (config.smtpUrl ? 0 : announceWaitingVerifications(server.deps.db, app.log)))
+  .then(() =>
+    config.smtpUrl
+      ? 0
+      : announceWaitingVerifications(server.deps.db, app.log, (emails) =>
+          unconfirmedEmails(server.deps.db, emails),
+        ),
+  )
   .catch((err) => app.log.warn({ err }, 'the kept confirmation mails could not be read'));

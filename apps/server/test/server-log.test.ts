@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.js';
+import { unconfirmedEmails } from '../src/domains/identity/index.js';
 import { announce } from '../src/lib/log.js';
 import { announceWaitingVerifications } from '../src/mail/waiting-verifications.js';
 import { createClusterRow, createUser } from './helpers/factories.js';
@@ -122,8 +123,9 @@ describe('request logs', () => {
     const kept = () => text.lines.find((l) => l.includes(KEPT) && l.includes(body.email));
     await expect.poll(kept, { timeout: 30_000, interval: 50 }).toBeTruthy();
 
+    const unconfirmed = (emails: string[]) => unconfirmedEmails(ts.server.deps.db, emails);
     const start = capture('text');
-    await announceWaitingVerifications(ts.server.deps.db, start.logger);
+    await announceWaitingVerifications(ts.server.deps.db, start.logger, unconfirmed);
     await start.settled();
     const again = start.lines.filter((l) => l.includes(body.email));
     expect(again).toHaveLength(1);
@@ -137,7 +139,7 @@ describe('request logs', () => {
       .set({ emailVerifiedAt: new Date() })
       .where(eq(users.username, username));
     const later = capture('text');
-    await announceWaitingVerifications(ts.server.deps.db, later.logger);
+    await announceWaitingVerifications(ts.server.deps.db, later.logger, unconfirmed);
     await later.settled();
     expect(later.lines.filter((l) => l.includes(body.email))).toEqual([]);
   });
