@@ -132,3 +132,14 @@ def refused_by_server(err: CumulusError, given: dict) -> CumulusError:
     if not named:
         return err
     return ArgumentError("The server refused " + "; ".join(named), err.status, err.body)
+
+
+# ``Cluster(scheduler_cpu=99)`` or ``cumulus.run(cpu=99)``: a parameter as an error names it.
+_NAMED = re.compile(r"\b(Cluster|cumulus\.run)\((\w+)=((?:[^()]|\([^()]*\))*)\)")
+
+
+def reworded(err: ArgumentError, words: dict) -> ArgumentError:
+    """``err`` with each parameter it names written as the caller wrote it: ``words`` maps a
+    parameter (``scheduler_cpu``) to its words (``--cpu 99``, or ``cumulus.run(cpu=99)``)."""
+    text = _NAMED.sub(lambda m: words.get(m.group(2), m.group(0)), str(err))
+    return ArgumentError(text, err.status, err.body)

@@ -261,9 +261,21 @@ def _ssh(args) -> int:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _local_file(path: str, flag: str) -> str:
+    """A file the command reads here: refused in one line before anything is sent when it cannot be read."""
+    if not os.path.isfile(path):
+        raise CumulusError(f"{flag} {path}: there is no such file{' here' if not os.path.isabs(path) else ''}.")
+    if not os.access(path, os.R_OK):
+        raise CumulusError(f"{flag} {path}: the file cannot be read (permission denied).")
+    return path
+
+
 def _env_create(args) -> None:
     from cumulus import software
 
+    for flag, path in (("--pip", args.pip), ("--conda", args.conda)):
+        if path:
+            _local_file(path, flag)
     api, ws = _workspace_api(args)
     alias = software.create(api, ws, args.name, pip=args.pip, conda=args.conda, container=args.container,
                             force=args.force_rebuild)
@@ -351,15 +363,16 @@ def _batch_run(args) -> int:
         words = words[1:]
     if words and os.path.isfile(words[0]):
         args = _with_header_options(args, batch.header_arguments(words[0]))
+    _check_batch_run(args, words)
     values = None
     if args.map_over_values is not None:
         values = [v for v in args.map_over_values.split(",")]
     elif args.map_over_file:
-        with open(args.map_over_file, encoding="utf-8") as f:
+        with open(_local_file(args.map_over_file, "--map-over-file"), encoding="utf-8") as f:
             values = [line.rstrip("\n") for line in f if line.strip()]
     host_setup = None
     if args.host_setup:
-        with open(args.host_setup, encoding="utf-8") as f:
+        with open(_local_file(args.host_setup, "--host-setup"), encoding="utf-8") as f:
             host_setup = f.read()
     api, ws = _workspace_api(args)
     spec = batch.build_spec(
@@ -386,6 +399,19 @@ def _batch_run(args) -> int:
         n = filestores.download_dir(api, job["output_store"]["id"], args.download)
         print(f"Downloaded {n} output file(s) into {args.download}.")
     return code
+
+
+def _check_batch_run(args, words: list) -> None:
+    """What would only fail once submitted (no task at all, a script that is not there), refused here."""
+    from cumulus import batch
+
+    if args.ntasks is not None and args.ntasks < 1:
+        raise CumulusError(f"--ntasks {args.ntasks}: give 1 or more tasks.")
+    first = words[0] if words else ""
+    if os.path.splitext(first)[1] in batch.INTERPRETERS and not os.path.isfile(first):
+        uploaded = args.upload and os.path.isfile(os.path.join(args.upload, first))
+        if not uploaded:
+            raise CumulusError(f"{first}: there is no such script here; nothing was submitted.")
 
 
 # Options of which one excludes the other: one given on the command line drops the script's.

@@ -47,7 +47,9 @@ class Cluster(DeployCluster):
 
     ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
     picks the workspace). ``idle_timeout`` stops it after that long without work;
-    ``shutdown_on_close=False`` leaves it running when this object closes. ``software`` names an
+    ``shutdown_on_close=False`` leaves it running when this object closes, until its idle timeout
+    (``no_client_timeout``, by default 2 minutes after the last client left, applies only to
+    clusters this object would stop, unless it is given). ``software`` names an
     environment of the workspace to run; without one, ``package_sync`` (the default) makes the
     cluster run what this Python has installed; its build's output is printed only if it fails,
     or with ``verbose=True``. ``wait_for_workers``
@@ -125,7 +127,9 @@ class Cluster(DeployCluster):
                        **{p: args[p] for p in hardware.PARAMS + firewall.PARAMS}}
         self._worker_class = worker_class or dask.config.get("cumulus.worker.class", None)
         self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
-        self._no_client_timeout = no_client_timeout
+        # A cluster kept on purpose lives to its idle timeout: no no-client stop unless one is asked for.
+        self._no_client_timeout = no_client_timeout if no_client_timeout is not None else (
+            None if shutdown_on_close else "none")
         self._forward_aws = credentials == "local"
         self._aws_refresh: asyncio.Task | None = None
         self._aws_failing = False
@@ -322,13 +326,14 @@ class Cluster(DeployCluster):
             except ArgumentError as err:
                 raise err.with_traceback(None) from None
             workers = f"{self._n_workers} worker{'' if self._n_workers == 1 else 's'}"
-            self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
             try:
                 self.cluster_id, existing = await self._call(
                     cluster_api.create, self._api, self.workspace, self._body(name)
                 )
             except CumulusError as err:
                 raise arguments.refused_by_server(err, self._given) from None
+            # Said once the server took it: a refusal is the only line of a refused create.
+            self._log(f"Creating cluster {name} in workspace {self.workspace} with {workers}...")
             self._created = not existing
             self._mark("create")
         details = await self._wait_until_ready()
@@ -344,6 +349,10 @@ class Cluster(DeployCluster):
         idle = self._idle_timeout or dask.config.get("distributed.scheduler.idle-timeout", None)
         if idle:
             scheduler_options["idle_timeout"] = str(idle)
+        if self._no_client_timeout is not None:
+            # Also over HTTP, so the cluster's page shows it from the start (the keepalive call follows).
+            keepalive = str(self._no_client_timeout)
+            scheduler_options.setdefault("no_client_timeout", None if keepalive == "none" else keepalive)
         body = dict.fromkeys(
             [
                 "worker_instance_types", "scheduler_instance_types", "worker_class", "worker_disk_size",

@@ -36,8 +36,9 @@ def add_everyday_commands(sub) -> None:
 
 
 def _run(args) -> int:
+    from cumulus.arguments import reworded
     from cumulus.cli import _pairs as pairs
-    from cumulus.http import CumulusError
+    from cumulus.http import ArgumentError, CumulusError
     from cumulus.run_command import run
 
     words = list(args.command)
@@ -47,12 +48,16 @@ def _run(args) -> int:
         raise CumulusError("Give the command to run after --, e.g. `cumulus run -- python train.py`.")
     # One word is a command line as typed (`cumulus run -- "make && ./a.out"`); several are words.
     command = words[0] if len(words) == 1 else words
-    result = run(
-        command, name=args.name, software=args.software, env=pairs(args.env, "--env"),
-        secret_env=pairs(args.secret_env, "--secret-env"), workspace=args.workspace,
-        directory=None if args.no_files else os.getcwd(), idle_timeout=args.idle_timeout,
-        **hardware.from_cli(args, "scheduler"),
-    )
+    try:
+        result = run(
+            command, name=args.name, software=args.software, env=pairs(args.env, "--env"),
+            secret_env=pairs(args.secret_env, "--secret-env"), workspace=args.workspace,
+            directory=None if args.no_files else os.getcwd(), idle_timeout=args.idle_timeout,
+            **hardware.from_cli(args, "scheduler"),
+        )
+    except ArgumentError as err:
+        # In the flags typed here, not the Python parameters they became.
+        raise reworded(err, hardware.cli_words(args, "scheduler")) from None
     if result.code:
         print(f"cumulus run: the command exited with code {result.code}", file=sys.stderr)
     return result.code

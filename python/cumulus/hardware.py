@@ -264,6 +264,23 @@ def _cli_range(text: str | None, number: bool):
     return [convert(low) if low.strip() else None, convert(high) if high.strip() else None]
 
 
+def cli_words(args, role: str) -> dict:
+    """How each hardware argument was typed on the command line (``--cpu 99``), by the names an
+    error may give it (``scheduler_cpu``, and the short ``cpu`` of ``cumulus.run``)."""
+    flags = {"vm_types": ("--vm-type", args.vm_type), "cpu": ("--cpu", args.cpu), "memory": ("--memory", args.memory)}
+    words = {}
+    for short, (flag, value) in flags.items():
+        if value is not None:
+            typed = " ".join(f"{flag} {v}" for v in value) if isinstance(value, list) else f"{flag} {value}"
+            words[short] = words[f"{role}_{short}"] = typed
+    for param, flag in (("worker_gpu", "--gpu"), ("spot_policy", "--spot-policy"), ("region", "--region")):
+        if getattr(args, flag[2:].replace("-", "_"), None) is not None:
+            words[param] = f"{flag} {getattr(args, flag[2:].replace('-', '_'))}"
+    if args.arm:
+        words["arm"] = "--arm"
+    return words
+
+
 def from_cli(args, role: str) -> dict:
     """The hardware arguments (``cumulus.Cluster``'s names) of the CLI options, for ``role``."""
     out = {

@@ -189,6 +189,17 @@ def _remote_functions():
     return namespace["cumulus_run_command"], namespace["cumulus_stop_command"], namespace["cumulus_subscribed"], namespace["cumulus_forget"]
 
 
+@contextlib.contextmanager
+def _in_callers_words(words: dict):
+    """An argument error of the cluster made for the run, in the caller's words."""
+    from cumulus.arguments import reworded
+
+    try:
+        yield
+    except ArgumentError as err:
+        raise reworded(err, words).with_traceback(None) from None
+
+
 def _env(call: str, name: str, value) -> dict:
     if value is None:
         return {}
@@ -232,8 +243,11 @@ def run(
     if not isinstance(command, str) or not command.strip():
         raise ArgumentError(f"{call}(command={command!r}): give the command to run.")
     variables = {**_env(call, "env", env), **_env(call, "secret_env", secret_env)}
+    # How the caller named each argument, for an error about it (Cluster's names are not theirs).
+    words = {p: f"{call}({p}={v!r})" for p, v in hardware_args.items()}
     for short, full in (("cpu", "scheduler_cpu"), ("memory", "scheduler_memory"), ("vm_types", "scheduler_vm_types")):
         if short in hardware_args:
+            words[full] = words[short]
             hardware_args[full] = hardware_args.pop(short)
     unknown = set(hardware_args) - set(hardware.PARAMS)
     if unknown:
@@ -250,7 +264,7 @@ def run(
     from cumulus.cluster import Cluster
 
     # The cluster's progress goes where the command's stderr goes: stdout is the command's own.
-    with contextlib.redirect_stdout(err):
+    with contextlib.redirect_stdout(err), _in_callers_words(words):
         cluster = Cluster(
             name=name,
             n_workers=n_workers,

@@ -130,6 +130,42 @@ class ArgumentsTest(unittest.TestCase):
         self.assertEqual(self.listener.connections, 0)
 
 
+class LocalFilesTest(unittest.TestCase):
+    """What the CLI reads or runs here is checked here: one line, no traceback, nothing sent."""
+
+    def setUp(self):
+        self.listener = Listener()
+        self.addCleanup(self.listener.close)
+        self.home = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.home, True)
+        self.env = {**client_env(server, self.home), "CUMULUS_SERVER": self.listener.url, "CUMULUS_API_TOKEN": "abc-def"}
+        with open(os.path.join(self.home, "task.py"), "w") as f:
+            f.write("print('hi')\n")
+
+    def refused(self, *args: str) -> str:
+        result = run_cli(list(args), self.env, cwd=self.home)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        self.assertEqual(result.stdout, "")
+        self.assertEqual(self.listener.connections, 0, "the CLI called the server")
+        return result.stderr.strip()
+
+    def test_files_that_are_not_there(self):
+        self.assertEqual(self.refused("env", "create", "--pip", "missing.txt", "x"),
+                         "Error: --pip missing.txt: there is no such file here.")
+        self.assertEqual(self.refused("env", "create", "--conda", "missing.yml", "x"),
+                         "Error: --conda missing.yml: there is no such file here.")
+        self.assertEqual(self.refused("batch", "run", "--map-over-file", "missing.txt", "task.py"),
+                         "Error: --map-over-file missing.txt: there is no such file here.")
+
+    def test_no_task_and_no_script_are_refused_before_submitting(self):
+        self.assertEqual(self.refused("batch", "run", "--ntasks", "0", "task.py"),
+                         "Error: --ntasks 0: give 1 or more tasks.")
+        self.assertEqual(self.refused("batch", "run", "missing.py"),
+                         "Error: missing.py: there is no such script here; nothing was submitted.")
+
+
 class ServerRefusalTest(unittest.TestCase):
     def test_a_refused_field_is_named_by_the_clients_parameter(self):
         home = tempfile.mkdtemp(prefix="cumulus-home-")
@@ -141,6 +177,20 @@ class ServerRefusalTest(unittest.TestCase):
         self.assertRegex(lines[-1], r"^cumulus\.http\.ArgumentError: The server refused Cluster\(n_workers=5000\): .*1000")
         self.assertNotIn("workers=", lines[-1].replace("n_workers=", ""))
         self.assertLessEqual(len(lines), 5, done.stderr)
+
+
+    def test_cumulus_run_names_the_flag_typed(self):
+        home = tempfile.mkdtemp(prefix="cumulus-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        env = client_env(server, home, CUMULUS_API_TOKEN=token)
+        done = run_cli(["run", "--no-files", "--cpu", "99", "--", "true"], env, timeout=600, cwd=home)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertNotIn("Creating cluster", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        last = done.stderr.strip().splitlines()[-1]
+        self.assertRegex(last, r"^Error: The server refused --cpu 99: \S")
+        self.assertNotIn("scheduler_cpu", done.stderr)
+        self.assertNotIn("Cluster(", done.stderr)
 
 
 class RefusedTokenTest(unittest.TestCase):

@@ -76,6 +76,28 @@ class HardwareTest(unittest.TestCase):
                 api(f"/api/v2/clusters/account/{workspace}/id/{cluster_id}")), 120, "the cluster to stop")
         self.assertIn("no_client_timeout", stopped["current_state"]["reason"] or stopped.get("desired_reason", ""))
 
+    def test_a_cluster_kept_on_purpose_lives_to_its_idle_timeout(self):
+        # Created so: no no-client stop, from the start.
+        cluster = cumulus.Cluster(n_workers=0, shutdown_on_close=False, idle_timeout="30 minutes",
+                                  package_sync=False, timeout=START, quiet=True)
+        cluster_id = cluster.cluster_id
+        cluster.close()
+        details = api(f"/api/v2/clusters/account/{workspace}/id/{cluster_id}")
+        self.assertEqual(details["stop_timers"], [{"timer": "idle_timeout", "seconds": 1800, "at": None}])
+        # Made elsewhere (the console: a no-client timer of 2 minutes), then attached to as its
+        # "Connect from Python" snippet does: the scheduler drops the timer and the server shows it.
+        made = api(f"/api/v2/clusters/account/{workspace}/", "POST", {"name": "console-made", "workers": 0})
+        path = f"/api/v2/clusters/account/{workspace}/id/{made['id']}"
+        self.assertIn({"timer": "no_client_timeout", "seconds": 120, "at": None}, api(path)["stop_timers"])
+        attached = cumulus.Cluster(name=f"{workspace}/console-made", n_workers=0, shutdown_on_close=False, package_sync=False,
+                                   timeout=START, quiet=True)
+        attached.close()
+        timers = wait_until(lambda: (lambda t: t if all(x["timer"] != "no_client_timeout" for x in t) else None)(
+            api(path)["stop_timers"]), 30, "the scheduler to report the no-client timer off")
+        self.assertEqual([t["timer"] for t in timers], ["idle_timeout"])
+        for cid in (cluster_id, made["id"]):
+            api(f"/api/v2/clusters/account/{workspace}/id/{cid}", "DELETE")
+
     def test_what_the_machine_lacks_is_refused_naming_the_argument(self):
         too_many = os.cpu_count() + 1
         with self.assertRaises(ArgumentError) as caught:

@@ -1,9 +1,11 @@
 import { loadConfig } from './config.js';
 import { holdEmbeddedDatabase } from './db/embedded-holder.js';
+import { unconfirmedEmails } from './domains/identity/index.js';
 import { currentRequest } from './http/request-context.js';
 import { checkInterpreter } from './lib/interpreter.js';
 import { createLogger } from './lib/log.js';
 import { installProcessGuard } from './lib/process-guard.js';
+import { announceWaitingVerifications } from './mail/waiting-verifications.js';
 import { createServer, LISTEN_BACKLOG } from './server.js';
 
 const config = loadConfig();
@@ -53,6 +55,14 @@ app.log.info(
   `Cumulus is running at ${config.publicUrl}`,
 );
 // Said once the server is up, so a missing Dask is noticed before the first cluster is created.
-checkInterpreter(config.python).then(({ ok, message }) =>
-  ok ? app.log.info(message) : app.log.warn(message),
-);
+// Then, without a mail server, the confirmation links still waiting: last, where they are found.
+checkInterpreter(config.python)
+  .then(({ ok, message }) => (ok ? app.log.info(message) : app.log.warn(message)))
+  .then(() =>
+    config.smtpUrl
+      ? 0
+      : announceWaitingVerifications(server.deps.db, app.log, (emails) =>
+          unconfirmedEmails(server.deps.db, emails),
+        ),
+  )
+  .catch((err) => app.log.warn({ err }, 'the kept confirmation mails could not be read'));

@@ -190,3 +190,44 @@ describe('paginate', () => {
     expect((await c.ts.api.as(bob.key).get(`/api/v2/clusters/account/${workspace.slug}/`)).status).toBe(404);
   }, 120_000);
 });
+
+describe('what stops a cluster', () => {
+  it('answers the timers that will stop it, with the no-client timer off when the client asked for none', async () => {
+    const { workspace, ann } = await team();
+    const base = `/api/v2/clusters/account/${workspace.slug}`;
+    const api = c.ts.api.as(ann.key);
+    const bad = await api.post(`${base}/`, {
+      name: 'bad-keepalive',
+      workers: 0,
+      scheduler_options: { no_client_timeout: 'soon' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toBe('"soon" is not a valid no_client_timeout.');
+
+    const fromConsole = await api.post(`${base}/`, { name: 'from-console', workers: 0 });
+    const kept = await api.post(`${base}/`, {
+      name: 'kept',
+      workers: 0,
+      scheduler_options: { idle_timeout: '30 minutes', no_client_timeout: null },
+      cluster_timeout_seconds: 7200,
+    });
+    const timers = async (id: number) => (await api.get(`${base}/id/${id}`)).body.stop_timers;
+    expect(await timers(fromConsole.body.id)).toEqual([
+      { timer: 'idle_timeout', seconds: 1200, at: null },
+      { timer: 'no_client_timeout', seconds: 120, at: null },
+    ]);
+    const created = new Date((await api.get(`${base}/id/${kept.body.id}`)).body.created).getTime();
+    const keptTimers = await timers(kept.body.id);
+    expect(keptTimers).toEqual([
+      { timer: 'cluster_timeout', seconds: 7200, at: expect.any(String) },
+      { timer: 'idle_timeout', seconds: 1800, at: null },
+    ]);
+    expect(new Date(keptTimers[0].at).getTime()).toBe(created + 7_200_000);
+
+    await api.delete(`${base}/id/${kept.body.id}`);
+    await waitForClusterState(api, workspace.slug, kept.body.id, 'stopped');
+    expect(await timers(kept.body.id)).toEqual([]);
+    await api.delete(`${base}/id/${fromConsole.body.id}`);
+    await waitForClusterState(api, workspace.slug, fromConsole.body.id, 'stopped');
+  }, 120_000);
+});

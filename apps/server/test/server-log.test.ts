@@ -1,6 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../src/db/schema/index.js';
+import { unconfirmedEmails } from '../src/domains/identity/index.js';
 import { announce } from '../src/lib/log.js';
-import { createUser } from './helpers/factories.js';
+import { announceWaitingVerifications } from '../src/mail/waiting-verifications.js';
+import { createClusterRow, createUser } from './helpers/factories.js';
 import { captureLog } from './helpers/log-capture.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -77,6 +81,67 @@ describe('request logs', () => {
     const all = text.lines.join('');
     expect(all).not.toMatch(/SECRET|GET \/api\/(v1\/)?health/);
     expect(all).not.toContain(user.key);
+  });
+
+  it("log the calls clusters make at debug: they do not bury a person's requests", async () => {
+    const user = await createUser(ts);
+    const workspace = (await ts.api.as(user.key).get('/api/v2/user/me')).body.default_account;
+    const cluster = await createClusterRow(ts, workspace, user);
+    const token = ts.server.deps.secrets.decrypt(cluster.tokenBox);
+    const heartbeat = `/api/v2/cluster_facing/instance/${cluster.name}-worker-0123456789/state`;
+    const asCluster = { headers: { authorization: `Bearer ${token}` } };
+    const debug = capture('text', 'debug');
+    const verbose = await startTestServer({ CUMULUS_LOG_LEVEL: 'debug' }, { logger: debug.logger });
+    try {
+      text.lines.length = 0;
+      for (const server of [ts, verbose]) {
+        await server.api.get(heartbeat, asCluster);
+        await server.api.get(heartbeat);
+        await server.api.as(user.key).get('/api/v2/user/me');
+      }
+      await text.settled();
+      const cumulus = text.lines.filter((l) => / GET \//.test(l));
+      expect(cumulus).toHaveLength(1);
+      expect(cumulus[0]).toMatch(/ INFO {2}GET \/api\/v2\/user\/me /);
+      // Still there for whoever asks for debug.
+      const machine = debug.lines.filter((l) => l.includes('GET /api/v2/cluster_facing/'));
+      expect(machine).toHaveLength(2);
+      for (const line of machine) expect(line).toMatch(/ DEBUG GET \/api\/v2\/cluster_facing\/instance\//);
+    } finally {
+      await verbose.close();
+    }
+  });
+
+  it('print the confirmation links still waiting again at the end of start-up, without a mail server', async () => {
+    const username = `waiting${Date.now()}`;
+    const body = { username, email: `${username}@example.com`, password1: 'Quiet-river-stones-7' };
+    expect(
+      (await ts.api.post('/api/v1/registration/', { ...body, password2: body.password1, full_name: 'W' }))
+        .status,
+    ).toBe(201);
+    ts.server.deps.loops.wake('mail-outbox');
+    const kept = () => text.lines.find((l) => l.includes(KEPT) && l.includes(body.email));
+    await expect.poll(kept, { timeout: 30_000, interval: 50 }).toBeTruthy();
+
+    const unconfirmed = (emails: string[]) => unconfirmedEmails(ts.server.deps.db, emails);
+    const start = capture('text');
+    await announceWaitingVerifications(ts.server.deps.db, start.logger, unconfirmed);
+    await start.settled();
+    const again = start.lines.filter((l) => l.includes(body.email));
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatch(/ INFO {2}waiting for its link to be opened \(kept, not sent: no mail server/);
+    expect(again[0]).toMatch(/subject="Confirm your email address for Cumulus"/);
+    expect(again[0]).toMatch(/\n {4}│ http:\/\/cumulus\.test\/\S+\n/);
+
+    // Once confirmed, it is not printed again.
+    await ts.server.deps.db
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(users.username, username));
+    const later = capture('text');
+    await announceWaitingVerifications(ts.server.deps.db, later.logger, unconfirmed);
+    await later.settled();
+    expect(later.lines.filter((l) => l.includes(body.email))).toEqual([]);
   });
 
   it('are structured with CUMULUS_LOG_FORMAT=json', async () => {

@@ -78,13 +78,26 @@ describe('Cloud setup', () => {
     await page.getByRole('heading', { name: 'Cloud Setup', level: 1 }).waitFor();
     await page.getByText("This Cumulus server's own machine").waitFor();
 
+    // A malformed key: refused by the server, named as the form labels it.
+    await page.getByLabel('Access key ID').fill('not a key');
+    await page.getByLabel('Secret access key').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Save credentials' }).click();
+    await page
+      .getByText('Access key ID: Enter an AWS access key id (letters and digits, like AKIA...).')
+      .waitFor();
+    expect(await page.getByText(/credentials\.aws/).count()).toBe(0);
+    await session.screenshot('cloud-setup-key-refused', { fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('cloud-setup-key-refused-390', { fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
     // Wrong keys: AWS's own words.
-    await page.getByLabel('Access key id').fill('AKIANOTAREALKEY12345');
+    await page.getByLabel('Access key ID').fill('AKIANOTAREALKEY12345');
     await page.getByLabel('Secret access key').fill('not-the-secret');
     await page.getByRole('button', { name: 'Save credentials' }).click();
     await page.getByText(/AWS refused these credentials: InvalidClientTokenId/).waitFor();
 
-    await page.getByLabel('Access key id').fill(moto.keys.accessKeyId);
+    await page.getByLabel('Access key ID').fill(moto.keys.accessKeyId);
     await page.getByLabel('Secret access key').fill(moto.keys.secretAccessKey);
     await page.getByRole('button', { name: 'Save credentials' }).click();
     await page.getByText('Credentials saved').waitFor();

@@ -94,7 +94,14 @@ describe('Clusters', () => {
     ).toBeGreaterThanOrEqual(3);
     await page.getByRole('button', { name: 'Copy connect snippet' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('journey');
-    await session.screenshot('cluster-overview');
+    // What will stop it by itself: made here, it has the idle timer and the no-client one.
+    const stops = page.getByRole('list', { name: 'Stops' });
+    await stops.getByText('No work for 20 minutes (idle timeout)').waitFor();
+    await stops.getByText('No client for 2 minutes (no-client timeout)').waitFor();
+    await session.screenshot('cluster-overview', { fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('cluster-overview-390', { fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // Instances: the scheduler and the worker, both up, with a heartbeat.
     await tab(page, 'Instances').click();

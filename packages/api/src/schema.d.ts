@@ -7898,6 +7898,13 @@ export interface paths {
                             cost_per_hour: number;
                             total_cost: number;
                             billable_time: number | null;
+                            /** @description What will stop the cluster by itself: cluster_timeout at `at`, idle_timeout after `seconds` without work, no_client_timeout `seconds` after its last client left. Empty for a cluster at rest or a batch cluster. */
+                            stop_timers: {
+                                /** @enum {string} */
+                                timer: "cluster_timeout" | "idle_timeout" | "no_client_timeout";
+                                seconds: number;
+                                at: string | null;
+                            }[];
                         };
                     };
                 };
@@ -9750,6 +9757,7 @@ export interface paths {
                         dashboard_address?: string | null;
                         dashboard_available?: boolean;
                         stop_cluster_reason?: string;
+                        no_client_timeout_seconds?: number | null;
                     };
                 };
             };
@@ -9822,6 +9830,7 @@ export interface paths {
                         dashboard_address?: string | null;
                         dashboard_available?: boolean;
                         stop_cluster_reason?: string;
+                        no_client_timeout_seconds?: number | null;
                     };
                 };
             };

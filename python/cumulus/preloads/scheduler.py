@@ -15,6 +15,7 @@ import threading
 import time
 import urllib.request
 
+from dask.utils import parse_timedelta
 from distributed.diagnostics.plugin import SchedulerPlugin
 from tornado.ioloop import PeriodicCallback
 
@@ -204,10 +205,23 @@ def set_environ(environ):
             os.environ[name] = value
 
 
+def keepalive_seconds(keepalive):
+    """The no-client timeout in seconds, or None when off (as the no-client-shutdown preload reads it)."""
+    if keepalive in (None, "", "none", "None", False, 0, "0"):
+        return None
+    try:
+        return int(parse_timedelta(keepalive)) or None
+    except Exception:
+        return None
+
+
 def keepalive_handlers(plugin):
     def set_keepalive(comm=None, keepalive=None):
-        # No-client shutdown reads this (see the no-client-shutdown preload).
+        # No-client shutdown reads this (see the no-client-shutdown preload); the control plane
+        # shows it on the cluster's page.
         plugin.scheduler._cumulus_keepalive = keepalive
+        call_in_background("PATCH", "/api/v2/cluster_facing/scheduler/phone-home/instance",
+                           {"backend_id": BACKEND_ID, "no_client_timeout_seconds": keepalive_seconds(keepalive)})
         return "OK"
 
     return {"cumulus_set_keepalive": set_keepalive, "coiled_set_keepalive": set_keepalive}

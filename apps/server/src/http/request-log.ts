@@ -8,13 +8,17 @@ declare module 'fastify' {
   }
 }
 
+/** Where only instances and build machines call (the agent's own API). */
+const MACHINE_PREFIX = '/api/v2/cluster_facing/';
+
 /** Path parameters that carry credentials; such paths are logged as their route pattern. */
 const SECRET_PARAM = /:\w*(session|token|key|secret|sig|code|uid)/i;
 
 /**
  * One line per answered request instead of Fastify's two: info (error for 5xx or a broken
  * response), with the method, the path without its query string (which may carry signatures),
- * the status and the time. Health checks and the console's files only show from warn up.
+ * the status and the time. Health checks and the console's files only show from warn up; the
+ * calls clusters and builds make (heartbeats, logs, metrics: most of all requests) at debug.
  */
 export class RequestLog extends LogController {
   constructor(private readonly format: LogFormat) {
@@ -29,7 +33,7 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     const status = reply.statusCode;
-    const level = error || status >= 500 ? 'error' : 'info';
+    const level = error || status >= 500 ? 'error' : fromMachine(request) ? 'debug' : 'info';
     if (level === 'info' && isQuiet(request)) return;
     const { method } = request;
     const path = loggedPath(request);
@@ -52,6 +56,16 @@ export class RequestLog extends LogController {
       request.log.info({ path }, 'the connection closed while the answer was being sent');
     else request.log.warn({ path, err: error }, 'the answer was cut short: its source failed');
   }
+}
+
+/** A call a cluster's or a build's agent makes, rather than a person or their client. */
+function fromMachine(request: FastifyRequest): boolean {
+  const kind = request.principal?.kind;
+  if (kind === 'cluster' || kind === 'build') return true;
+  const auth = request.routeOptions.config?.auth;
+  return (
+    auth === 'cluster' || auth === 'software' || (request.routeOptions.url ?? '').startsWith(MACHINE_PREFIX)
+  );
 }
 
 function isQuiet(request: FastifyRequest): boolean {

@@ -26,6 +26,7 @@ import type {
   processSchema,
 } from './schemas.js';
 import { isAtRest, shownState } from './states.js';
+import { stopTimers } from './stop-timers.js';
 
 type Summary = z.infer<typeof clusterSummarySchema>;
 type Details = z.infer<typeof clusterDetailsSchema>;
@@ -180,6 +181,7 @@ export async function presentDetails(
     cost_per_hour: 0,
     total_cost: 0,
     billable_time: Math.max(0, Math.round((end.getTime() - cluster.created.getTime()) / 1000)),
+    stop_timers: stopTimers(cluster),
   };
 }
 

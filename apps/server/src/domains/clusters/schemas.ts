@@ -176,6 +176,17 @@ export const clusterDetailsSchema = clusterSummarySchema.extend({
   cost_per_hour: z.number(),
   total_cost: z.number(),
   billable_time: z.number().nullable(),
+  stop_timers: z
+    .array(
+      z.object({
+        timer: z.enum(['cluster_timeout', 'idle_timeout', 'no_client_timeout']),
+        seconds: z.number().int(),
+        at: z.string().nullable(),
+      }),
+    )
+    .describe(
+      'What will stop the cluster by itself: cluster_timeout at `at`, idle_timeout after `seconds` without work, no_client_timeout `seconds` after its last client left. Empty for a cluster at rest or a batch cluster.',
+    ),
 });
 
 export const stateRecordSchema = z.object({

@@ -25,6 +25,7 @@ import type { ClusterDeps } from './ports.js';
 import { clusterMachines, recordClusterResources } from './resources.js';
 import type { CreateClusterBody, clientEventBody } from './schemas.js';
 import { isLive, sqlLiveCluster, sqlResumableCluster, stateSentence } from './states.js';
+import { assertNoClientTimeout } from './stop-timers.js';
 import { recordState } from './transitions.js';
 
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 20 * 60;
@@ -71,6 +72,7 @@ export async function createCluster(
   const idle = schedulerOptions.idle_timeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
   const idleTimeoutSeconds = parseDurationSeconds(idle);
   if (idleTimeoutSeconds === null) throw badRequest(`"${String(idle)}" is not a valid idle_timeout.`);
+  assertNoClientTimeout(schedulerOptions);
   const desiredWorkers = asked.workers ?? DEFAULT_WORKERS;
   const backend = await deps.backends.forWorkspace(access.workspace.id);
   await assertMayRunThere(db, backend, user, 'clusters');

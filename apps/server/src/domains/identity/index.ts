@@ -39,6 +39,7 @@ export { assertMayRunThere, isOperator } from './access/operator.js';
 export { Authenticator, pruneCredentials } from './auth/authenticator.js';
 export { lockedOutUsers, unlockUser } from './auth/lockout.js';
 export { findUserBy } from './auth/service.js';
+export { unconfirmedEmails } from './auth/unconfirmed.js';
 export { searchUsers, setUserStanding } from './users/staff-admin.js';
 export { applyStaffEmails, makeStaff } from './users/make-staff.js';
 

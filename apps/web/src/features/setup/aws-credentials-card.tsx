@@ -59,6 +59,13 @@ export function AwsCredentialsCard({ account, isAdmin }: { account: string; isAd
   );
 }
 
+/** The form's labels, by the fields of the request (a refusal names the field as labelled here). */
+const KEY_LABELS = {
+  aws_access_key_id: 'Access key ID',
+  aws_secret_access_key: 'Secret access key',
+  default_region: 'Default region',
+};
+
 function KeysForm({ account, replacing }: { account: string; replacing: boolean }) {
   const config = useCloudConfigQuery();
   const save = useSaveCloudCredentialsMutation(account);
@@ -89,10 +96,10 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
   };
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <FormAlert>{setupError(save.error)}</FormAlert>
+      <FormAlert>{setupError(save.error, KEY_LABELS)}</FormAlert>
       {save.dialog}
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Access key id">
+        <FormField label={KEY_LABELS.aws_access_key_id}>
           <Input
             autoComplete="off"
             spellCheck={false}
@@ -101,7 +108,7 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
             onChange={(e) => setKeyId(e.target.value)}
           />
         </FormField>
-        <FormField label="Secret access key">
+        <FormField label={KEY_LABELS.aws_secret_access_key}>
           <Input
             type="password"
             autoComplete="off"
@@ -111,7 +118,7 @@ function KeysForm({ account, replacing }: { account: string; replacing: boolean 
           />
         </FormField>
       </div>
-      <FormField label="Default region" id="aws-default-region">
+      <FormField label={KEY_LABELS.default_region} id="aws-default-region">
         <Select value={region} onValueChange={setRegion}>
           <SelectTrigger id="aws-default-region" className="w-full sm:w-64">
             <SelectValue />

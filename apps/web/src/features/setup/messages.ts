@@ -1,15 +1,25 @@
 import { ActionCancelledError } from '@/lib/api/action-required';
 import { isApiError, serverMessage } from '@/lib/api/errors';
 
-/** What a failed setup call said: the server's message, or its first field error; nothing when the user cancelled. */
-export function setupError(error: unknown): string | null {
+/**
+ * What a failed setup call said: the server's message, or its first field error named by the
+ * form's label for it (`labels`, by the wire's field path or its last part; else that last part in
+ * words); nothing when the user cancelled.
+ */
+export function setupError(error: unknown, labels: Record<string, string> = {}): string | null {
   if (!error || error instanceof ActionCancelledError) return null;
   if (isApiError(error) && error.body && !error.detail && !error.body.message) {
     for (const [field, value] of Object.entries(error.body))
       if (Array.isArray(value) && typeof value[0] === 'string')
-        return `${field.replaceAll('_', ' ')}: ${value[0]}`;
+        return `${fieldLabel(field, labels)}: ${value[0]}`;
   }
   return serverMessage(error);
+}
+
+function fieldLabel(field: string, labels: Record<string, string>): string {
+  const last = field.split('.').at(-1) ?? field;
+  const words = last.replaceAll('_', ' ');
+  return labels[field] ?? labels[last] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Comma- or space-separated instance types, as typed. */

@@ -21,6 +21,8 @@ export const processPhoneHome = z.object({
   dashboard_available: z.boolean().optional(),
   /** Scheduler only: asks the control plane to stop the whole cluster (idle or no-client shutdown). */
   stop_cluster_reason: text(2000).optional(),
+  /** Scheduler only: the no-client timeout a client set at run time (seconds; null: off). */
+  no_client_timeout_seconds: z.number().int().min(0).max(10_000_000).nullable().optional(),
 });
 
 export const logBatch = z.object({

@@ -12,6 +12,7 @@ import { reportInstance, reportProcess } from '../observe.js';
 import type { ClusterDeps } from '../ports.js';
 import { assertServed } from '../served-address.js';
 import { instanceShouldRun } from '../states.js';
+import { recordNoClientTimeout } from '../stop-timers.js';
 import { heartbeatWriter } from './heartbeats.js';
 import { hotStatements } from './hot-statements.js';
 import { logWriter } from './log-batches.js';
@@ -182,6 +183,9 @@ export async function processPhoneHomeUpdate(
       dashboardAvailable: body.dashboard_available ?? false,
       stopClusterReason: body.stop_cluster_reason ?? undefined,
     }),
+    role === 'scheduler' && body.no_client_timeout_seconds !== undefined
+      ? recordNoClientTimeout(deps.db, clusterId, body.no_client_timeout_seconds || null)
+      : undefined,
   ]);
   return { ok: true };
 }

@@ -34,6 +34,7 @@ function details(state: string, second: number): ClusterDetails {
     backendType: 'in_process',
     schedulerAddress: null,
     idleTimeout: 1200,
+    stopTimers: state === 'stopped' ? [] : [{ timer: 'idle_timeout', seconds: 1200, at: null }],
     scheduler: null,
     workers: [],
     senvAlias: null,
@@ -93,6 +94,9 @@ describe('the state timeline', () => {
     history = [...history, record(3, 'ready', 5)];
     page.update(details('ready', 5));
     await waitFor(() => expect(timelineStates()).toEqual(['Pending', 'Starting', 'Ready']));
+    // What will stop it by itself.
+    const stops = within(screen.getByRole('list', { name: 'Stops' }));
+    expect(stops.getByText('No work for 20 minutes (idle timeout)')).toBeTruthy();
 
     // Stopped: the page stops polling, and the timeline still ends where the header does.
     history = [...history, record(4, 'stopping', 8, 'bye'), record(5, 'stopped', 9, 'bye')];

@@ -12,6 +12,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useClusterAlertsQuery } from '@/data/clusters/cluster-alerts-query';
 import { type StateRecord, stateMark, useClusterStatesQuery } from '@/data/clusters/cluster-states-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
+import { StopTimers } from '@/features/clusters/cluster/stop-timers';
 import { errorMessage } from '@/lib/api/errors';
 import { clusterLink } from '@/lib/clusters/links';
 import { connectSnippet } from '@/lib/clusters/snippets';
@@ -91,7 +92,7 @@ export function ClusterOverviewTab() {
             <CardDescription>
               {hasEnded(cluster.currentState.state)
                 ? `${clusterStateSentence(cluster.name, cluster.currentState.state)}: this starts a new cluster of the same name.`
-                : 'Attaches to this cluster by name; closing the client leaves it running.'}
+                : 'Attaches to this cluster by name; closing the client leaves it running until its idle timeout.'}
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -189,7 +190,13 @@ export function ClusterOverviewTab() {
                   <span className="text-muted-foreground">Server's Python</span>
                 )}
               </Fact>
-              <Fact label="Idle timeout">{durationInWords(cluster.idleTimeout)}</Fact>
+              {hasEnded(cluster.currentState.state) ? (
+                <Fact label="Idle timeout">{durationInWords(cluster.idleTimeout)}</Fact>
+              ) : (
+                <Fact label="Stops">
+                  <StopTimers timers={cluster.stopTimers} />
+                </Fact>
+              )}
               <Fact label="Backend">
                 <code className="font-mono text-xs">{cluster.backendType}</code>
               </Fact>
