@@ -13064,6 +13064,11 @@ export interface paths {
                                 gpu?: number | null;
                                 gpu_memory_used?: number | null;
                                 gpu_memory_total?: number | null;
+                                /**
+                                 * @default host
+                                 * @enum {string}
+                                 */
+                                scope?: "host" | "processes";
                             }[];
                         };
                         plugins?: string[];
