@@ -21,6 +21,7 @@ import {
   proxyHostOf,
   redeemPass,
 } from './passes.js';
+import { isNavigation, sendRefusalPage } from './refusal-page.js';
 
 /** `/dashboard/{cluster}/…` and its query; Jupyter's under `/dashboard/{cluster}/jupyter/`. */
 const PATH = /^\/dashboard\/(\d{1,12})(\/[^?#]*)?(?:\?(.*))?$/;
@@ -285,14 +286,21 @@ export function registerClusterProxy(app: App, deps: Deps): void {
           : 'dashboard';
         if (!(SERVED[served].methods as readonly string[]).includes(request.method)) throw notFound();
         const fromLink = (request.query as { token?: string }).token;
-        const { upstream, sandboxed } = await upstreamOf(app, deps, {
+        const found = await upstreamOf(app, deps, {
           clusterId,
           served,
           pass: fromLink ?? request.cookies[passCookie(clusterId)],
           method: request.method,
           host: request.headers.host,
           origin: request.headers.origin,
+        }).catch((err: unknown) => {
+          // A person who opened the link gets a page with a way back; programs get the JSON.
+          if (!(err instanceof ApiError) || !isNavigation(request)) throw err;
+          return err;
         });
+        if (found instanceof ApiError)
+          return sendRefusalPage(reply, found, { consoleUrl: config.publicUrl, clusterId, served });
+        const { upstream, sandboxed } = found;
         if (fromLink) keepPass(reply, clusterId, fromLink, sandboxed);
         const answer = await new Promise<IncomingMessage>((resolve, reject) => {
           const outgoing = httpRequest(
