@@ -124,6 +124,7 @@ describe('the dashboard proxy', () => {
     // Jupyter's refusal leads back to the Notebooks page; a page's own scripts still get JSON.
     const jupyter = await navigate(`${c.ts.url}/dashboard/${cluster.id}/jupyter/lab?token=${expired}`);
     expect(jupyter.status).toBe(403);
+    expect(jupyter.html).toContain('This Jupyter link has expired or is not yours');
     expect(jupyter.html).toContain(`href="${consoleUrl}/notebooks">Back to Notebooks</a>`);
     const script = await fetch(`${c.ts.url}/dashboard/${cluster.id}/jupyter/api/status?token=${expired}`, {
       headers: { accept: 'application/json', 'sec-fetch-mode': 'cors' },

@@ -72,10 +72,12 @@ const STATEFUL = new Set([
 export const SANDBOX =
   'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads';
 
-export const refused = () =>
+export const refused = (served: Served = 'dashboard') =>
   new ApiError(403, {
     detail:
-      'This dashboard link has expired or is not yours: open the dashboard again from the cluster page.',
+      served === 'jupyter'
+        ? 'This Jupyter link has expired or is not yours: open the notebook again from the Notebooks page.'
+        : 'This dashboard link has expired or is not yours: open the dashboard again from the cluster page.',
     code: 'DASHBOARD_PASS_INVALID',
   });
 
@@ -199,7 +201,7 @@ async function upstreamOf(app: App, deps: Deps, call: Call): Promise<{ upstream:
   if (unsafe && call.origin !== undefined && !proxyCallers(config, call.clusterId).includes(call.origin))
     throw otherSite();
   const user = await redeemPass(app, db, config.secret, call.clusterId, call.pass);
-  if (!user) throw refused();
+  if (!user) throw refused(call.served);
   const [row] = await db
     .select({ cluster: clusters, address: served.column, instance: instances })
     .from(clusters)
