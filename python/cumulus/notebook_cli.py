@@ -15,12 +15,15 @@ def add_notebook_commands(sub) -> None:
     start = nsub.add_parser(
         "start", help="start a notebook cluster running Jupyter and print its address",
         description="Starts a notebook cluster (or finds the running one of that name) whose scheduler's "
-                    "instance runs JupyterLab, with Client() connecting to the cluster, and prints its "
+                    "instance runs JupyterLab (Jupyter Notebook where only that is installed), with "
+                    "Client() connecting to the cluster and its workers, and prints which UI and its "
                     "address (yours alone: it carries your pass) on a line of its own.",
     )
     start.add_argument("--name", help="the notebook's name (default: notebook-<random>)")
     start.add_argument("--software", metavar="ENV", help="the software environment Jupyter and Dask run with")
-    start.add_argument("--workers", type=int, default=0, metavar="N", help="Dask workers beside it (default 0)")
+    # Without workers a notebook's Client().submit(...) would wait for ever: one by default.
+    start.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="Dask workers beside it, which Client() in the notebook computes on (default 1)")
     start.add_argument("--sync", action="store_true",
                        help="copy this directory in now, and bring back what changed at `cumulus notebook stop`")
     start.add_argument("--idle-timeout", default="20 minutes", metavar="DURATION",
@@ -47,7 +50,7 @@ def _start(args) -> None:
         idle_timeout=args.idle_timeout, sync=os.getcwd() if args.sync else None,
         **hardware.from_cli(args, "scheduler"),
     )
-    print(f"Jupyter on notebook {notebook.name} (open it in your browser; the link is yours alone):")
+    print(f"{notebooks.describe(notebook)} (open it in your browser; the link is yours alone):")
     print(notebook.url)
 
 

@@ -2,7 +2,7 @@
 
 A notebook is a cluster tagged ``cumulus-cluster-type: notebook`` (the console's Notebooks page
 lists them) whose scheduler options ask for Jupyter; the instance's agent runs JupyterLab (or
-Jupyter Notebook) with ``Client()`` wired to the cluster, and the cluster details answer the
+Jupyter Notebook) with ``Client()`` wired to the cluster and its workers (one by default), and the cluster details answer the
 reader's own link to it, served through the server's proxy. ``sync`` copies a local directory in
 when it starts and brings back, when it stops, what changed there — through Jupyter's own
 contents API, over the same link.
@@ -38,6 +38,26 @@ class Notebook:
     cluster_id: int
     workspace: str
     url: str
+    workers: int = 0
+
+
+def ui_name(url: str) -> str:
+    """Which Jupyter a link opens: JupyterLab (``/jupyter/lab``) or, where only it is installed,
+    the classic Jupyter Notebook (``/jupyter/tree``)."""
+    return "JupyterLab" if urllib.parse.urlsplit(url).path.endswith("/lab") else "Jupyter Notebook"
+
+
+def describe(notebook: Notebook) -> str:
+    """One line: which UI serves the notebook and what its Client() computes on."""
+    ui = ui_name(notebook.url)
+    if ui != "JupyterLab":
+        ui += " (the classic UI: JupyterLab is not installed in the notebook's Python; add jupyterlab to its software)"
+    if notebook.workers:
+        workers = f"{notebook.workers} Dask worker{'s' if notebook.workers != 1 else ''} for Client() in it"
+    else:
+        workers = ("no Dask workers: Client().submit(...) waits until some join; "
+                   "start it with --workers N (or scale the cluster) to compute")
+    return f"{ui} on notebook {notebook.name}, with {workers}"
 
 
 def _manifest_path(ws: str, name: str) -> str:
@@ -158,7 +178,7 @@ def start(
     name: str | None = None,
     *,
     software: str | None = None,
-    n_workers: int = 0,
+    n_workers: int = 1,
     workspace: str | None = None,
     idle_timeout: str | None = "20 minutes",
     sync: str | None = None,
@@ -188,7 +208,7 @@ def start(
             with open(_manifest_path(ws, cluster.name), "w") as f:
                 json.dump({"directory": os.path.abspath(sync), "files": sent}, f)
             say(f"Synced {len(sent)} file(s) from {os.path.abspath(sync)}.")
-        return Notebook(cluster.name, cluster_id, ws, address)
+        return Notebook(cluster.name, cluster_id, ws, address, n_workers)
     finally:
         cluster.close()
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import tempfile
 import time
 import unittest
 from unittest import mock
 
-from distributed import Client
+import cloudpickle
+from distributed import Client, wait
 
 import cumulus
 from tests.harness import CumulusServer, call, start_as_new_user, wait_until
@@ -123,6 +126,97 @@ class MetricsTest(unittest.TestCase):
                                        REPORT, "the workers' memory")
             self.assertGreater(worker_memory, 10 * 1024 * 1024)
             self.assertEqual(len(series(cid, "transferred")), 1)
+
+
+def whose():
+    """In a worker: its instance's id and its agent's pid (the root of the instance's processes)."""
+    pid = os.getpid()
+    while pid > 1:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"cumulus.agent" in f.read():
+                return int(os.environ["CUMULUS_INSTANCE_ID"]), pid
+        with open(f"/proc/{pid}/stat") as f:
+            text = f.read()
+        pid = int(text[text.rindex(")") + 2:].split()[1])
+    raise RuntimeError("no cumulus agent above this worker")
+
+
+def resident(root):
+    """Resident bytes of ``root`` and its descendants, as ps sees them (the test runs as root)."""
+    rows = [line.split() for line in subprocess.run(
+        ["ps", "-e", "-o", "pid=,ppid=,rss="], capture_output=True, text=True, check=True).stdout.splitlines()]
+    tree, total = {root}, 0
+    for _ in range(len(rows)):  # parents before children, whatever the order ps lists them
+        grew = {int(pid) for pid, ppid, _ in rows if int(ppid) in tree} - tree
+        if not grew:
+            break
+        tree |= grew
+    for pid, _, rss in rows:
+        if int(pid) in tree:
+            total += int(rss) * 1024
+    return total
+
+
+def ballast(size):
+    return b"\1" * size  # touched: all of it resident
+
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
+
+
+class OwnProcessesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # The workers cannot import this module: its functions go to them by value.
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+    def test_two_workers_report_their_own_processes_not_the_hosts(self):
+        cluster = cumulus.Cluster(n_workers=2, wait_for_workers=True, timeout=START, quiet=True)
+        self.addCleanup(cluster.close)
+        cid = cluster.cluster_id
+        with Client(cluster) as client:
+            client.wait_for_workers(2, timeout=START)
+            owners = client.run(whose)  # worker address -> (instance id, agent pid)
+            busy, idle = sorted(owners)
+            held = client.submit(ballast, 400 * 1024 * 1024, workers=[busy], pure=False)
+            wait(held)  # the bytes stay in the busy worker's memory while the future is held
+            spinning = client.submit(spin, 120, workers=[busy], pure=False)
+
+            def by_instance(name):
+                lines = [s for s in series(cid, name) if s["metric"].get("role") == "worker" and s["values"]]
+                return {int(s["metric"]["instance_id"]): s for s in lines}
+
+            def cpu_apart():
+                cpu = {i: s["values"][-1][1] for i, s in by_instance("cpu").items()}
+                return cpu if len(cpu) == 2 and cpu[busy_id] - cpu[idle_id] >= 10 else None
+
+            busy_id, idle_id = owners[busy][0], owners[idle][0]
+            cpu = wait_until(cpu_apart, REPORT, "the spinning worker's CPU above the idle one's")
+            self.assertLess(cpu[idle_id], cpu[busy_id], cpu)
+
+            def memory_settled():
+                lines = by_instance("memory")
+                if len(lines) < 2:
+                    return None
+                reported = {i: s["values"][-1][1] for i, s in lines.items()}
+                own = {i: resident(pid) for i, pid in owners.values()}
+                close = all(abs(reported[i] - own[i]) < 0.25 * own[i] + 64 * 1024 * 1024 for i in own)
+                return (reported, own, lines) if close else None
+
+            reported, own, lines = wait_until(memory_settled, REPORT, "each worker's memory to be its own")
+            # The ballast shows in the worker holding it only: not one host-wide figure twice.
+            self.assertGreater(reported[busy_id] - reported[idle_id], 300 * 1024 * 1024, (reported, own))
+            for line in lines.values():
+                self.assertEqual(line["metric"]["scope"], "processes", line)
+
+            # Network is the machine's: said to be host-wide.
+            self.assertEqual({s["metric"]["scope"] for s in by_instance("network").values()}, {"host"})
+            spinning.cancel()
+            del held
 
 
 if __name__ == "__main__":

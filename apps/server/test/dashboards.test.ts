@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters } from '../src/db/schema/index.js';
@@ -95,6 +95,41 @@ describe('the dashboard proxy', () => {
     expect((await fetch(`${base}/health?token=${theirs}`)).status).toBe(403);
     const expired = issuePass(secret(), cluster.id, c.user.id, Date.now() - 13 * 3600_000);
     expect((await fetch(`${base}/health?token=${expired}`)).status).toBe(403);
+  });
+
+  /** A browser's page load (fetch would say it is a script's call: Sec-Fetch-Mode cors). */
+  const navigate = (url: string) =>
+    new Promise<{ status: number; type: string; html: string }>((resolve, reject) =>
+      get(url, { headers: { accept: 'text/html,*/*;q=0.8', 'sec-fetch-mode': 'navigate' } }, (res) => {
+        let html = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (html += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, type: res.headers['content-type'] ?? '', html }),
+        );
+      }).once('error', reject),
+    );
+
+  it('shows a person whose link expired or is refused a page with a way back, not JSON', async () => {
+    const consoleUrl = c.ts.server.deps.config.publicUrl.replace(/\/$/, '');
+    const expired = issuePass(secret(), cluster.id, c.user.id, Date.now() - 13 * 3600_000);
+    const dashboard = await navigate(`${c.ts.url}/dashboard/${cluster.id}/status?token=${expired}`);
+    expect(dashboard.status).toBe(403);
+    expect(dashboard.type).toContain('text/html');
+    expect(dashboard.html).toContain('<h1>The dashboard cannot be opened</h1>');
+    expect(dashboard.html).toContain('This dashboard link has expired or is not yours');
+    expect(dashboard.html).toContain(
+      `<a class="primary" href="${consoleUrl}/clusters/${cluster.id}">Back to the cluster</a>`,
+    );
+
+    // Jupyter's refusal leads back to the Notebooks page; a page's own scripts still get JSON.
+    const jupyter = await navigate(`${c.ts.url}/dashboard/${cluster.id}/jupyter/lab?token=${expired}`);
+    expect(jupyter.status).toBe(403);
+    expect(jupyter.html).toContain('This Jupyter link has expired or is not yours');
+    expect(jupyter.html).toContain(`href="${consoleUrl}/notebooks">Back to Notebooks</a>`);
+    const script = await fetch(`${c.ts.url}/dashboard/${cluster.id}/jupyter/api/status?token=${expired}`, {
+      headers: { accept: 'application/json', 'sec-fetch-mode': 'cors' },
+    });
+    expect((await script.json()).code).toBe('DASHBOARD_PASS_INVALID');
   });
 
   it('joins WebSocket upgrades to the scheduler for pass holders only', async () => {

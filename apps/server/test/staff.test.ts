@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusters } from '../src/db/schema/index.js';
+import { clusters, users } from '../src/db/schema/index.js';
 import {
   createClusterRow,
   createOrganization,
@@ -100,11 +100,15 @@ describe('staff: users', () => {
     expect((await api.patch('/api/v2/staff/users/2147483647', { is_staff: true })).status).toBe(404);
   });
 
-  it("shows a user the Notebooks page, or hides it, and the user's console learns it from user/me", async () => {
+  it("shows the Notebooks page to everyone who can start a notebook, and staff's switch to the others", async () => {
     const staff = await createUser(ts, { staff: true });
     const user = await createUser(ts);
     const api = ts.api.as(staff.key);
     const me = async () => (await ts.api.as(user.key).get('/api/v2/user/me')).body.should_see_notebook_page;
+    // A new user has a workspace to start one in (`cumulus notebook start` works for them): no switch needed.
+    expect(await me()).toBe(true);
+    // Without a workspace there is nowhere to start one, until staff switch the page on.
+    await ts.server.deps.db.update(users).set({ defaultWorkspaceId: null }).where(eq(users.id, user.id));
     expect(await me()).toBe(false);
     const shown = await api.patch(`/api/v2/staff/users/${user.id}`, { should_see_notebook_page: true });
     expect(shown.status).toBe(200);

@@ -27,7 +27,7 @@ print("CLOSED", flush=True)
 `;
 
 describe('Metrics', () => {
-  it('shows a running cluster’s host and Dask metrics while it computes, at 1440 and 390 px', async () => {
+  it('shows a running cluster’s own and host-wide metrics over its lifetime while it computes, at 1440 and 390 px', async () => {
     const session = await suite.open();
     const { page } = session;
     const base = suite.server.base;
@@ -43,11 +43,16 @@ describe('Metrics', () => {
       // No Dask dashboard here: the overview offers the metrics instead.
       await page.getByRole('link', { name: 'See its metrics' }).click();
       await page.waitForURL(`**/clusters/${id}/metrics?**`);
-      await page.getByRole('button', { name: '15 min' }).click();
-      await page.waitForURL('**range=15m**');
+      // A new cluster's metrics cover its lifetime, not an hour it has mostly not lived.
+      const ranges = page.getByRole('group', { name: 'Time range' });
+      await expect.poll(() => ranges.getByRole('button', { pressed: true }).textContent()).toBe('Lifetime');
 
       const cpu = page.getByRole('region', { name: 'CPU per instance' });
       await waitForSchedulerAndWorkerLines(cpu, 180_000);
+      // Each instance measures its own processes; what only the host has is said to be host-wide.
+      await cpu.getByText('Each instance’s own processes').waitFor();
+      await page.getByRole('region', { name: 'Memory per instance' }).getByText('own processes').waitFor();
+      await page.getByRole('region', { name: 'Network per instance' }).getByText('Host-wide').waitFor();
       await page
         .getByRole('region', { name: 'Compute seconds by task prefix' })
         .getByText('slowinc')

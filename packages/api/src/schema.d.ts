@@ -2438,6 +2438,7 @@ export interface paths {
                             email: string;
                             is_staff: boolean;
                             has_usable_password: boolean;
+                            /** @description The console shows the Notebooks page: to everyone with a workspace to start a notebook in, and to whom staff switched it on. */
                             should_see_notebook_page: boolean;
                             email_verified: boolean;
                             default_account: {
@@ -2539,6 +2540,7 @@ export interface paths {
                             email: string;
                             is_staff: boolean;
                             has_usable_password: boolean;
+                            /** @description The console shows the Notebooks page: to everyone with a workspace to start a notebook in, and to whom staff switched it on. */
                             should_see_notebook_page: boolean;
                             email_verified: boolean;
                             default_account: {
@@ -2637,6 +2639,7 @@ export interface paths {
                             email: string;
                             is_staff: boolean;
                             has_usable_password: boolean;
+                            /** @description The console shows the Notebooks page: to everyone with a workspace to start a notebook in, and to whom staff switched it on. */
                             should_see_notebook_page: boolean;
                             email_verified: boolean;
                             default_account: {
@@ -2969,6 +2972,7 @@ export interface paths {
                             email: string;
                             is_staff: boolean;
                             has_usable_password: boolean;
+                            /** @description The console shows the Notebooks page: to everyone with a workspace to start a notebook in, and to whom staff switched it on. */
                             should_see_notebook_page: boolean;
                             email_verified: boolean;
                             default_account: {
@@ -13074,6 +13078,11 @@ export interface paths {
                                 gpu?: number | null;
                                 gpu_memory_used?: number | null;
                                 gpu_memory_total?: number | null;
+                                /**
+                                 * @default host
+                                 * @enum {string}
+                                 */
+                                scope?: "host" | "processes";
                             }[];
                         };
                         plugins?: string[];

@@ -1,7 +1,12 @@
-"""The machine's own numbers, every few seconds: CPU, memory, network and disk from /proc, GPU
+"""An instance's numbers, every few seconds: CPU, memory, network and disk from /proc, GPU
 utilisation and memory from ``nvidia-smi`` when it is on PATH. Samples go to the control plane in
 batches (``POST /api/v2/analytics/metrics`` with ``host``); while it cannot be reached they wait
-(the newest ``MAX_PENDING``). Standard library only."""
+(the newest ``MAX_PENDING``). Standard library only.
+
+Where instances share a machine (the local backend sets ``CUMULUS_METRICS_SCOPE=processes``),
+CPU, memory and disk are those of this agent's process tree (the instance's own), so that the
+instances of a cluster do not all report the host's; network and GPU stay the machine's
+(``scope`` of a sample says which CPU, memory and disk are)."""
 
 import os
 import shutil
@@ -97,12 +102,65 @@ def gpus(timeout=10):
     )
 
 
+def process_tree(root, proc="/proc"):
+    """The pids of ``root`` and all its descendants, from each process's parent in /proc."""
+    children = {}
+    for name in os.listdir(proc):
+        if not name.isdigit():
+            continue
+        try:
+            ppid = int(stat_fields(read(f"{proc}/{name}/stat"))[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        children.setdefault(ppid, []).append(int(name))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def stat_fields(text):
+    """/proc/<pid>/stat after the command name (which may hold spaces): state, ppid, ..."""
+    return text[text.rindex(")") + 2:].split()
+
+
+def tree_counters(root, proc="/proc"):
+    """(CPU jiffies, resident bytes, bytes read, bytes written) of ``root``'s process tree.
+
+    CPU counts the children each process has waited for and I/O counts its reaped children too,
+    so a task process that ends leaves its share in its parent's figures: the sums only grow."""
+    jiffies = rss = read_bytes = written = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in process_tree(root, proc):
+        try:
+            fields = stat_fields(read(f"{proc}/{pid}/stat"))
+        except (OSError, ValueError):
+            continue
+        jiffies += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+        rss += int(fields[21]) * page
+        try:
+            io = dict(line.split(": ") for line in read(f"{proc}/{pid}/io").splitlines() if ": " in line)
+            read_bytes += int(io.get("read_bytes", 0))
+            written += int(io.get("write_bytes", 0))
+        except (OSError, ValueError):
+            pass  # not ours to read, or gone
+    return jiffies, rss, read_bytes, written
+
+
+def processes_scope():
+    return os.environ.get("CUMULUS_METRICS_SCOPE") == "processes"
+
+
 class Counters:
     """What /proc says now; a sample is the difference between two readings."""
 
-    def __init__(self):
+    def __init__(self, root=None):
         self.at = time.monotonic()
         self.cpu = cpu_times(read("/proc/stat"))
+        # This instance's own processes (None: the machine's numbers are the instance's).
+        self.tree = tree_counters(root) if root is not None else None
         self.net = network(read("/proc/net/dev"))
         try:
             self.disk = disks(read("/proc/diskstats"))
@@ -121,7 +179,17 @@ def sample(before, now):
         "memory_used": max(0, used), "memory_total": size,
         "net_rx": rate(now.net[0], before.net[0]), "net_tx": rate(now.net[1], before.net[1]),
         "disk_read": rate(now.disk[0], before.disk[0]), "disk_write": rate(now.disk[1], before.disk[1]),
+        "scope": "host",
     }
+    if now.tree is not None and before.tree is not None:
+        # Percent of all the machine's cores, as the host's figure is.
+        cores = seconds * os.sysconf("SC_CLK_TCK") * (os.cpu_count() or 1)
+        out.update(
+            scope="processes",
+            cpu=round(min(100.0, max(0.0, 100.0 * (now.tree[0] - before.tree[0]) / cores)), 2),
+            memory_used=now.tree[1],
+            disk_read=rate(now.tree[2], before.tree[2]), disk_write=rate(now.tree[3], before.tree[3]),
+        )
     gpu = gpus()
     if gpu is not None:
         out["gpu"], out["gpu_memory_used"], out["gpu_memory_total"] = round(min(100.0, gpu[0]), 2), gpu[1], gpu[2]
@@ -134,6 +202,7 @@ class HostMetrics:
     def __init__(self, control, interval=None):
         self.control = control
         self.interval = float(interval or os.environ.get("CUMULUS_HOST_METRICS_INTERVAL_SECONDS") or 5)
+        self.root = os.getpid() if processes_scope() else None
         self.pending = []
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.run, name="host-metrics", daemon=True)
@@ -146,13 +215,13 @@ class HostMetrics:
 
     def run(self):
         try:
-            before = Counters()
+            before = Counters(self.root)
         except (OSError, ValueError, IndexError) as e:
             print(f"cumulus agent: no host metrics here ({e})", file=sys.stderr, flush=True)
             return
         while not self.done.wait(self.interval):
             try:
-                now = Counters()
+                now = Counters(self.root)
                 self.pending.append(sample(before, now))
                 before = now
             except (OSError, ValueError, IndexError) as e:

@@ -138,6 +138,8 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
             // Instances share this machine: batch tasks run in the instance's own directory,
             // not in the job's workdir (which every instance would share).
             CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
+            // ...and their metrics: CPU, memory and disk of the instance's own processes, not the host's.
+            CUMULUS_METRICS_SCOPE: 'processes',
             [BACKEND_ID_VAR]: spec.backendId,
           },
         });

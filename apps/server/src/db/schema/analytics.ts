@@ -231,6 +231,9 @@ export const hostMetrics = pgTable(
       .notNull()
       .references(() => instances.id, { onDelete: 'cascade' }),
     time: tstz('time').notNull(),
+    /** What `cpu`, `memory_used` and the disk rates measure: `host` (the machine) or `processes`
+     * (the instance's own process tree, where instances share a machine). Network and GPU: the host's. */
+    scope: varchar('scope', { length: 16 }).notNull().default('host'),
     /** Percent of all the machine's cores. */
     cpu: doublePrecision('cpu').notNull(),
     memoryUsed: bigint('memory_used', { mode: 'number' }).notNull(),

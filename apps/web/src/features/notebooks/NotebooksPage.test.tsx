@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotebooksPage } from '@/features/notebooks/NotebooksPage';
 import { pickScope } from '@/lib/scopes';
+import type { SignedIn } from '@/lib/signed-in';
 import { stubApi } from '@/test/api-stub';
 import { renderSignedIn } from '@/test/signed-in';
 
@@ -64,6 +66,23 @@ describe('Notebooks', () => {
       offset: '0',
       limit: '20',
     });
+  });
+
+  it('starts a new notebook with a Dask worker for its Client() by default', async () => {
+    stubApi({
+      'GET /api/v2/users/user/valid-scopes': VALID,
+      'GET /api/v2/clusters/paginate-notebook': { items: [], count: 0 },
+    });
+    const user = userEvent.setup();
+    const ada = { id: 3, slug: 'ada', name: 'ada', organization: { id: 4, name: 'ada', isPersonal: true } };
+    const membership = { id: 1, account: ada, isAdmin: true, isDefaultAccount: true };
+    renderSignedIn(<NotebooksPage />, {
+      url: '/notebooks',
+      signedIn: { workspaceMemberships: [membership] } as unknown as Partial<SignedIn>,
+    });
+    await user.click((await screen.findAllByRole('button', { name: 'New notebook' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'New notebook' });
+    expect(within(dialog).getByRole('combobox', { name: 'Workers' })).toHaveTextContent('1');
   });
 
   it('explains how to start one when there is none', async () => {

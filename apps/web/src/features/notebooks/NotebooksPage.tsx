@@ -22,7 +22,7 @@ export const NOTEBOOK_SNIPPET = `cumulus notebook start --name my-notebook --syn
 cumulus notebook stop my-notebook   # brings changed files back`;
 
 /**
- * Notebooks (sidebar entry for users with shouldSeeNotebookPage): the notebook clusters of the
+ * Notebooks (sidebar entry for users with shouldSeeNotebookPage: whoever can start a notebook): the notebook clusters of the
  * current scope (`clusters/paginate-notebook`), paged in the URL, with Open and Stop.
  */
 export function NotebooksPage() {

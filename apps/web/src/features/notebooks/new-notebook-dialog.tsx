@@ -55,7 +55,8 @@ const defaults = (): NewNotebookValues => ({
   envName: '',
   cores: '1',
   instanceType: '',
-  workers: '0',
+  // Without workers, Client().submit(...) in the notebook would wait for ever.
+  workers: '1',
 });
 
 /**
@@ -213,7 +214,7 @@ function NewNotebookDialog({
               name="workers"
               id="new-notebook-workers"
               label="Workers"
-              description="Dask workers beside it."
+              description="Dask workers beside it, which Client() in the notebook computes on."
               choices={WORKER_CHOICES}
             />
           </div>

@@ -94,6 +94,8 @@ const hostSample = z.object({
   gpu: z.number().min(0).max(100).nullish(),
   gpu_memory_used: count.nullish(),
   gpu_memory_total: count.nullish(),
+  /** What CPU, memory and disk are of: the machine (the default) or the instance's own processes. */
+  scope: z.enum(['host', 'processes']).default('host'),
 });
 
 /** What the agent of an instance measured of its machine since its previous report. */

@@ -83,6 +83,7 @@ async function recordHost(db: Db, clusterId: number, host: NonNullable<MetricsRe
       clusterId,
       instanceId: instance.id,
       time: fromEpoch(s.time),
+      scope: s.scope,
       cpu: s.cpu,
       memoryUsed: s.memory_used,
       memoryTotal: s.memory_total,

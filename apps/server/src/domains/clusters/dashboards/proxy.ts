@@ -21,6 +21,7 @@ import {
   proxyHostOf,
   redeemPass,
 } from './passes.js';
+import { isNavigation, sendRefusalPage } from './refusal-page.js';
 
 /** `/dashboard/{cluster}/…` and its query; Jupyter's under `/dashboard/{cluster}/jupyter/`. */
 const PATH = /^\/dashboard\/(\d{1,12})(\/[^?#]*)?(?:\?(.*))?$/;
@@ -71,10 +72,12 @@ const STATEFUL = new Set([
 export const SANDBOX =
   'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads';
 
-export const refused = () =>
+export const refused = (served: Served = 'dashboard') =>
   new ApiError(403, {
     detail:
-      'This dashboard link has expired or is not yours: open the dashboard again from the cluster page.',
+      served === 'jupyter'
+        ? 'This Jupyter link has expired or is not yours: open the notebook again from the Notebooks page.'
+        : 'This dashboard link has expired or is not yours: open the dashboard again from the cluster page.',
     code: 'DASHBOARD_PASS_INVALID',
   });
 
@@ -198,7 +201,7 @@ async function upstreamOf(app: App, deps: Deps, call: Call): Promise<{ upstream:
   if (unsafe && call.origin !== undefined && !proxyCallers(config, call.clusterId).includes(call.origin))
     throw otherSite();
   const user = await redeemPass(app, db, config.secret, call.clusterId, call.pass);
-  if (!user) throw refused();
+  if (!user) throw refused(call.served);
   const [row] = await db
     .select({ cluster: clusters, address: served.column, instance: instances })
     .from(clusters)
@@ -285,14 +288,21 @@ export function registerClusterProxy(app: App, deps: Deps): void {
           : 'dashboard';
         if (!(SERVED[served].methods as readonly string[]).includes(request.method)) throw notFound();
         const fromLink = (request.query as { token?: string }).token;
-        const { upstream, sandboxed } = await upstreamOf(app, deps, {
+        const found = await upstreamOf(app, deps, {
           clusterId,
           served,
           pass: fromLink ?? request.cookies[passCookie(clusterId)],
           method: request.method,
           host: request.headers.host,
           origin: request.headers.origin,
+        }).catch((err: unknown) => {
+          // A person who opened the link gets a page with a way back; programs get the JSON.
+          if (!(err instanceof ApiError) || !isNavigation(request)) throw err;
+          return err;
         });
+        if (found instanceof ApiError)
+          return sendRefusalPage(reply, found, { consoleUrl: config.publicUrl, clusterId, served });
+        const { upstream, sandboxed } = found;
         if (fromLink) keepPass(reply, clusterId, fromLink, sandboxed);
         const answer = await new Promise<IncomingMessage>((resolve, reject) => {
           const outgoing = httpRequest(

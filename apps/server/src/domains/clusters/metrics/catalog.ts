@@ -31,20 +31,36 @@ export const METRICS = {
     combine: 'max',
     help: 'Seconds since each live instance last phoned home (one point, now).',
   },
-  cpu: { unit: 'percent', combine: 'avg', help: "CPU busy, percent of the machine's cores, per instance." },
-  memory: { unit: 'bytes', combine: 'sum', help: 'Memory in use, per instance (`total` label: its size).' },
+  cpu: {
+    unit: 'percent',
+    combine: 'avg',
+    help: "CPU busy, percent of the machine's cores, per instance (`scope` label: `processes`, the instance's own, or `host`).",
+  },
+  memory: {
+    unit: 'bytes',
+    combine: 'sum',
+    help: "Memory in use, per instance (`scope`: its processes' resident memory, or the host's; `total`: the machine's size).",
+  },
   network: {
     unit: 'bytes/second',
     combine: 'sum',
-    help: 'Network traffic, per instance and direction (`receive`, `send`).',
+    help: "Network traffic of each instance's machine, per direction (`receive`, `send`); host-wide.",
   },
   disk: {
     unit: 'bytes/second',
     combine: 'sum',
-    help: 'Disk traffic, per instance and direction (`read`, `write`).',
+    help: 'Disk traffic, per instance and direction (`read`, `write`; `scope` as for CPU).',
   },
-  gpu: { unit: 'percent', combine: 'avg', help: 'GPU busy, per instance with a GPU.' },
-  gpu_memory: { unit: 'bytes', combine: 'sum', help: 'GPU memory in use, per instance with a GPU.' },
+  gpu: {
+    unit: 'percent',
+    combine: 'avg',
+    help: "GPU busy, per instance with a GPU (its machine's; host-wide).",
+  },
+  gpu_memory: {
+    unit: 'bytes',
+    combine: 'sum',
+    help: "GPU memory in use, per instance with a GPU (its machine's; host-wide).",
+  },
   tasks: {
     unit: 'tasks',
     combine: 'sum',
@@ -272,6 +288,9 @@ const HOST_COLUMNS: Record<HostMetric, Array<[string | null, SQL]>> = {
   gpu_memory: [[null, sql`avg(${hostMetrics.gpuMemoryUsed})`]],
 };
 
+/** The host metrics a sample's `scope` applies to (the agent measures its process tree for these). */
+const SCOPED: HostMetric[] = ['cpu', 'memory', 'disk'];
+
 /**
  * The agents' samples of each instance, averaged per step of the window (a day of 5-second
  * samples comes back as at most 500 points). Only buckets with samples have points.
@@ -290,6 +309,7 @@ async function hostSeries(
     .select({
       instanceId: hostMetrics.instanceId,
       bucket: bucketOf(hostMetrics.time, window),
+      scope: sql<string>`max(${hostMetrics.scope})`,
       total: sql<
         number | null
       >`max(${name === 'gpu_memory' ? hostMetrics.gpuMemoryTotal : hostMetrics.memoryTotal})::float8`,
@@ -311,14 +331,18 @@ async function hostSeries(
     .orderBy(sql`1`, sql`2`);
   const out: Series[] = [];
   for (const i of machines) {
-    const mine = rows.filter((r) => r.instanceId === i.id) as Array<Record<string, number | null>>;
-    if (mine.length === 0) continue;
+    const own = rows.filter((r) => r.instanceId === i.id);
+    if (own.length === 0) continue;
+    // What the figures are of: the instance's own processes, or its machine (network and GPU always).
+    const scope = SCOPED.includes(name) ? own.at(-1)!.scope : 'host';
+    const mine = own as unknown as Array<Record<string, number | null>>;
     columns.forEach(([direction], k) => {
       const metric: Record<string, string> = {
         name,
         instance: i.name,
         instance_id: String(i.id),
         role: i.role,
+        scope,
       };
       if (direction) metric.direction = direction;
       const total = mine.at(-1)?.total;
@@ -418,6 +442,8 @@ export function acrossInstances(name: MetricName, series: Series[]): Series[] {
     for (const s of members) for (const [t, v] of s.values) at.set(t, [...(at.get(t) ?? []), v]);
     const metric: Record<string, string> = { name, instance: 'cluster', instances: String(members.length) };
     if (direction) metric.direction = direction;
+    const scopes = new Set(members.map((s) => s.metric.scope));
+    if (scopes.size === 1 && members[0]!.metric.scope) metric.scope = members[0]!.metric.scope;
     const totals = members.map((s) => Number(s.metric.total)).filter((v) => v > 0);
     if (totals.length) metric.total = String(totals.reduce((a, b) => a + b, 0));
     return {

@@ -25,7 +25,11 @@ export const currentUserSchema = z.object({
   email: z.string(),
   is_staff: z.boolean(),
   has_usable_password: z.boolean(),
-  should_see_notebook_page: z.boolean(),
+  should_see_notebook_page: z
+    .boolean()
+    .describe(
+      'The console shows the Notebooks page: to everyone with a workspace to start a notebook in, and to whom staff switched it on.',
+    ),
   email_verified: z.boolean(),
   default_account: workspaceBrief.nullable(),
   default_organization: organizationBrief.nullable(),

@@ -87,7 +87,8 @@ export async function currentUser(db: Db, signedIn: User): Promise<z.infer<typeo
     email: user.email,
     is_staff: user.isStaff,
     has_usable_password: user.passwordHash !== null,
-    should_see_notebook_page: user.shouldSeeNotebookPage,
+    // Whoever has a workspace to start a notebook in sees the page; staff's switch shows it to others.
+    should_see_notebook_page: user.shouldSeeNotebookPage || Boolean(row?.workspace),
     email_verified: user.emailVerifiedAt !== null,
     default_account:
       row?.workspace && row.workspaceOrganization

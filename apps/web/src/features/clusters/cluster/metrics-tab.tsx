@@ -14,13 +14,13 @@ import { errorMessage } from '@/lib/api/errors';
 import { clusterPollMs, hasEnded } from '@/lib/clusters/states';
 import { cn } from '@/lib/utils';
 
-/** The ranges offered (`?range=`), in seconds; `all` is the cluster's whole life. */
+/** The ranges offered (`?range=`), in seconds; `all` (the default) is the cluster's lifetime. */
 const RANGES = [
   { id: '15m', label: '15 min', seconds: 900 },
   { id: '1h', label: '1 hour', seconds: 3600 },
   { id: '6h', label: '6 hours', seconds: 21_600 },
   { id: '24h', label: '24 hours', seconds: 86_400 },
-  { id: 'all', label: 'Whole life', seconds: null },
+  { id: 'all', label: 'Lifetime', seconds: null },
 ] as const;
 type RangeId = (typeof RANGES)[number]['id'];
 
@@ -156,6 +156,15 @@ function Chart({ data, unit }: { data: MetricSeries; unit: (typeof CHARTS)[numbe
   );
 }
 
+/** What a host chart's figures are of (their `scope` label), said under its title. */
+function scopeNote(data: MetricSeries | undefined): string | null {
+  const scopes = new Set(data?.series.filter((s) => s.values.length > 0).map((s) => s.metric.scope));
+  if (scopes.size === 0 || scopes.has(undefined)) return null;
+  return scopes.has('host')
+    ? 'Host-wide: the whole machine each instance runs on'
+    : 'Each instance’s own processes';
+}
+
 function MetricCard({
   chart,
   start,
@@ -175,11 +184,15 @@ function MetricCard({
     { refetchInterval: poll },
   );
   const empty = query.data?.series.every((s) => s.values.length === 0);
+  const note = scopeNote(query.data);
   // No GPU: no GPU cards at all.
   if ((chart.metric === 'gpu' || chart.metric === 'gpu_memory') && (empty || query.isPending)) return null;
   return (
     <section aria-label={title} className="bg-card space-y-3 rounded-lg border p-4">
-      <h2 className="text-sm font-medium">{title}</h2>
+      <div>
+        <h2 className="text-sm font-medium">{title}</h2>
+        {note && <p className="text-muted-foreground text-xs">{note}</p>}
+      </div>
       {query.isError ? (
         <p className="text-destructive text-sm">{errorMessage(query.error)}</p>
       ) : !query.data ? (
@@ -220,15 +233,16 @@ function ToggleButton({
 }
 
 /**
- * Metrics: what each instance's agent measures of its machine (CPU, memory, network, disk, GPU)
- * and what the scheduler says of Dask, over a range kept in the address (`?range=`), per instance
- * or cluster-wide (`?by=`). Polled while the cluster runs; kept after it stops.
+ * Metrics: what each instance's agent measures (CPU, memory and disk of its own processes where
+ * instances share a machine; network and GPU of the machine, said to be host-wide) and what the
+ * scheduler says of Dask, over a range kept in the address (`?range=`, by default the cluster's
+ * lifetime), per instance or cluster-wide (`?by=`). Polled while the cluster runs; kept after it stops.
  */
 export function ClusterMetricsTab() {
   const { cluster } = useClusterContext();
   const [params, setParams] = useSearchParams();
   const ended = hasEnded(cluster.currentState.state);
-  const rangeId = (RANGES.find((r) => r.id === params.get('range'))?.id ?? (ended ? 'all' : '1h')) as RangeId;
+  const rangeId = (RANGES.find((r) => r.id === params.get('range'))?.id ?? 'all') as RangeId;
   const range = RANGES.find((r) => r.id === rangeId)!;
   const by = SCOPES.find((scope) => scope.id === params.get('by'))?.id ?? 'instance';
   const choose = (key: 'range' | 'by', value: string) =>

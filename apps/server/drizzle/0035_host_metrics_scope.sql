@@ -1,0 +1,1 @@
+ALTER TABLE "host_metrics" ADD COLUMN "scope" varchar(16) DEFAULT 'host' NOT NULL;
