@@ -3,10 +3,16 @@ against a real server and a real cluster."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import unittest
 
 import cumulus as coiled
-from tests.harness import call, start_as_new_user, wait_until
+from cumulus import functions
+from tests.harness import call, client_env, start_as_new_user, wait_until
 
 START = 600
 
@@ -20,6 +26,14 @@ def tearDownModule():
     server.close()
 
 
+def stopped(cluster_id: int) -> None:
+    """Stops the cluster whatever a test did, so the server closes with no cluster process left."""
+    path = f"{server.url}/api/v2/clusters/account/{workspace}/id/{cluster_id}"
+    call(path, "DELETE", token=token, scheme="ApiToken")
+    wait_until(lambda: call(path, token=token, scheme="ApiToken")[1]["current_state"]["state"] == "stopped",
+               START, "the cluster stopped", 1)
+
+
 class ClusterFunctionsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -29,11 +43,7 @@ class ClusterFunctionsTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.cluster.close()
-        # Stopped whatever the tests did, so the server closes with no cluster process left.
-        path = f"{server.url}/api/v2/clusters/account/{workspace}/id/{cls.cluster.cluster_id}"
-        call(path, "DELETE", token=token, scheme="ApiToken")
-        wait_until(lambda: call(path, token=token, scheme="ApiToken")[1]["current_state"]["state"] == "stopped",
-                   START, "the cluster stopped", 1)
+        stopped(cls.cluster.cluster_id)
 
     def test_a_list_clusters_is_keyed_by_name(self):
         clusters = coiled.list_clusters()
@@ -98,6 +108,90 @@ class MachineFunctionsTest(unittest.TestCase):
         with_gpu = coiled.list_instance_types(backend="aws", min_gpus=1)
         self.assertTrue(with_gpu)
         self.assertTrue(all(t["gpus"] >= 1 and t["gpu_name"] in gpus for t in with_gpu.values()))
+
+
+class FunctionDecoratorTest(unittest.TestCase):
+    def test_documented_options_map_submit_cluster_and_local(self):
+        @coiled.function(cpu=1, memory="2 GiB", n_workers=1, threads_per_worker=2, keepalive="5 minutes",
+                         idle_timeout="10 minutes", environ={"COILED_FN": "yes"}, name="coiled-fn",
+                         shutdown_on_close=True)
+        def inc(x):
+            return x + 1, os.environ.get("COILED_FN")
+
+        self.addCleanup(functions.close_all)
+        self.assertEqual(inc(1), (2, "yes"))
+        cluster = inc.cluster
+        self.addCleanup(stopped, cluster.cluster_id)
+        # Clients closed before their cluster stops (cleanups run last first).
+        self.addCleanup(functions.close_all)
+        self.assertEqual(cluster.name, "coiled-fn")
+        self.assertEqual([r[0] for r in inc.map([1, 2, 3])], [2, 3, 4])
+        self.assertEqual(inc.submit(3).result()[0], 4)
+        self.assertEqual(list(inc.client.nthreads().values()), [2])
+        limits = inc.client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
+        self.assertEqual(list(limits.values()), [2 * 2**30])
+
+        local = inc.local
+        self.assertEqual(local(5), (6, "yes"))
+        self.assertEqual(type(local.cluster).__name__, "LocalCluster")
+
+    def test_options_without_meaning_here_are_refused_by_name(self):
+        with self.assertRaisesRegex(ValueError, "container"):
+            coiled.function(container="ghcr.io/some/image")(len)
+        with self.assertRaisesRegex(ValueError, r"vm_type='m6i.xlarge'.*local=True"):
+            coiled.function(local=True, vm_type="m6i.xlarge")(len)
+
+    def test_local_runs_on_this_machine_with_its_threads(self):
+        @coiled.function(local=True, n_workers=2, threads_per_worker=1, environ={"COILED_FN": "here"})
+        def where(_):
+            return os.environ.get("COILED_FN")
+
+        self.addCleanup(functions.close_all)
+        self.assertEqual(list(where.map(range(3))), ["here"] * 3)
+        self.assertEqual(sorted(where.client.nthreads().values()), [1, 1])
+
+
+SCRIPT = "import cumulus as coiled; print(coiled.list_core_usage()['account'])"
+
+
+class CoiledConfigurationTest(unittest.TestCase):
+    """A Coiled user's login setup, read by a script run as that user would run it."""
+
+    def run_script(self, coiled_yaml: str | None = None, cumulus_yaml: str | None = None, **env):
+        home = tempfile.mkdtemp(prefix="cumulus-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        folder = os.path.join(home, ".config", "dask")
+        os.makedirs(folder)
+        for name, text in (("coiled.yaml", coiled_yaml), ("cumulus.yaml", cumulus_yaml)):
+            if text:
+                with open(os.path.join(folder, name), "w") as f:
+                    f.write(text)
+        environment = client_env(server, home, **env)
+        if "CUMULUS_SERVER" not in env:
+            environment.pop("CUMULUS_SERVER")
+        return subprocess.run([sys.executable, "-c", SCRIPT], env=environment, capture_output=True, text=True,
+                              timeout=120)
+
+    def test_coiled_yaml_is_read(self):
+        done = self.run_script(f"coiled:\n  token: {token}\n  server: {server.url}\n  account: {workspace}\n")
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, workspace), done.stderr)
+
+    def test_dask_coiled_variables_are_read(self):
+        done = self.run_script(DASK_COILED__TOKEN=token, DASK_COILED__SERVER=server.url, DASK_COILED__ACCOUNT=workspace)
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, workspace), done.stderr)
+        elsewhere = self.run_script(DASK_COILED__TOKEN=token, DASK_COILED__SERVER=server.url,
+                                    DASK_COILED__ACCOUNT="not-my-workspace")
+        self.assertNotEqual(elsewhere.returncode, 0)
+        self.assertIn("You are not a member of workspace 'not-my-workspace'", elsewhere.stderr)
+
+    def test_cumulus_settings_win_over_coiled_ones(self):
+        coiled_yaml = "coiled:\n  token: not-a-valid-token\n  server: http://127.0.0.1:9\n  account: other\n"
+        cumulus_yaml = f"cumulus:\n  token: {token}\n  server: {server.url}\n  workspace: {workspace}\n"
+        done = self.run_script(coiled_yaml, cumulus_yaml)
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, workspace), done.stderr)
+        done = self.run_script(coiled_yaml, CUMULUS_SERVER=server.url, CUMULUS_API_TOKEN=token)
+        self.assertNotEqual(done.returncode, 0)  # the Coiled account is still read where Cumulus names none
+        self.assertIn("'other'", done.stderr)
 
 
 if __name__ == "__main__":
