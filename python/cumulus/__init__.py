@@ -6,7 +6,13 @@ the CLI and the agent start without loading Dask's client machinery.
 
 __version__ = "0.1.0"
 
-__all__ = ["Cluster", "function", "run", "__version__"]
+_COILED_API = (
+    "cluster_logs", "create_software_environment", "delete_cluster", "delete_software_environment",
+    "get_software_info", "list_clusters", "list_core_usage", "list_gpu_types", "list_instance_types",
+    "list_software_environments",
+)
+
+__all__ = ["Cluster", "function", "run", "__version__", *_COILED_API]
 
 
 def __getattr__(name):
@@ -22,4 +28,8 @@ def __getattr__(name):
         from cumulus.functions import function
 
         return function
+    if name in _COILED_API:
+        from cumulus import coiled_api
+
+        return getattr(coiled_api, name)
     raise AttributeError(f"module 'cumulus' has no attribute {name!r}")

@@ -2,7 +2,8 @@
 
 Environment variables win over the saved login so scripts and CI can point anywhere without
 touching ``~/.config/dask/cumulus.yaml``; otherwise Dask's own config machinery is used, which
-already reads that file (and ``DASK_CUMULUS__*`` variables) at import.
+already reads that file (and ``DASK_CUMULUS__*`` variables) at import. A Coiled user's login
+(``~/.config/dask/coiled.yaml``, ``DASK_COILED__*``) is read the same way, after Cumulus's own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import dask.config
 import yaml  # a dependency of dask: always present beside it
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
+# Where a login read from a Coiled user's configuration came from (Settings.token_source).
+COILED_SOURCE = "Coiled config"
 
 
 @dataclass(frozen=True)
@@ -22,9 +25,9 @@ class Settings:
     token: str | None
     workspace: str | None
     user: str | None
-    #: Where the token came from: "argument", "CUMULUS_API_TOKEN", "saved login" or None.
+    #: Where the token came from: "argument", "CUMULUS_API_TOKEN", "saved login", "Coiled config" or None.
     token_source: str | None = None
-    #: Where the server came from: "argument", "CUMULUS_SERVER", "saved login" or "default".
+    #: Where the server came from: "argument", "CUMULUS_SERVER", "saved login", "Coiled config" or "default".
     server_source: str = "default"
     #: The server the saved login is for (it may not be ``server``).
     saved_server: str | None = None
@@ -45,6 +48,11 @@ class Settings:
                     f"{self.server_source}: run `cumulus login --server {self.server}` to sign in there."
                 )
             return f"The saved login ({path}) is no longer accepted: run `cumulus login --server {self.server}` again."
+        if self.token_source == COILED_SOURCE:
+            return (
+                "The token is Coiled's (DASK_COILED__TOKEN or coiled.yaml in "
+                f"{os.path.dirname(path)}): run `cumulus login --server {self.server}` to sign in here."
+            )
         if self.token_source == "argument":
             return "Check the token= given to the client."
         return ""
@@ -63,6 +71,15 @@ def saved_login() -> dict:
     return saved if isinstance(saved, dict) else {}
 
 
+def coiled_login() -> dict:
+    """A Coiled user's login: the ``coiled`` section of the Dask config (``~/.config/dask/coiled.yaml``
+    and ``DASK_COILED__TOKEN``/``__SERVER``/``__ACCOUNT``), with ``account`` read as the workspace."""
+    found = dask.config.get("coiled", default={})
+    if not isinstance(found, dict):
+        return {}
+    return {**found, "workspace": found.get("workspace") or found.get("account")}
+
+
 def _first(*candidates: tuple[str, object]) -> tuple[str | None, str | None]:
     """The first given value and where it came from."""
     for source, value in candidates:
@@ -73,16 +90,19 @@ def _first(*candidates: tuple[str, object]) -> tuple[str | None, str | None]:
 
 def load(server: str | None = None, token: str | None = None, workspace: str | None = None) -> Settings:
     saved = saved_login()
+    coiled = coiled_login()
     server_value, server_source = _first(
-        ("argument", server), ("CUMULUS_SERVER", os.environ.get("CUMULUS_SERVER")), ("saved login", saved.get("server"))
+        ("argument", server), ("CUMULUS_SERVER", os.environ.get("CUMULUS_SERVER")), ("saved login", saved.get("server")),
+        (COILED_SOURCE, coiled.get("server")),
     )
     token_value, token_source = _first(
-        ("argument", token), ("CUMULUS_API_TOKEN", os.environ.get("CUMULUS_API_TOKEN")), ("saved login", saved.get("token"))
+        ("argument", token), ("CUMULUS_API_TOKEN", os.environ.get("CUMULUS_API_TOKEN")), ("saved login", saved.get("token")),
+        (COILED_SOURCE, coiled.get("token")),
     )
     return Settings(
         server=normalize_server(server_value or DEFAULT_SERVER),
         token=token_value,
-        workspace=workspace or saved.get("workspace") or None,
+        workspace=workspace or saved.get("workspace") or coiled.get("workspace") or None,
         user=saved.get("user"),
         token_source=token_source,
         server_source=server_source or "default",

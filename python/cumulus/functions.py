@@ -24,6 +24,7 @@ import threading
 from collections import deque
 from typing import Any, Callable, Iterator
 
+from cumulus import function_options
 from cumulus.http import ArgumentError
 
 FUNCTION_TAG = {"cumulus-cluster-type": "function"}
@@ -50,15 +51,16 @@ class Function:
             raise ArgumentError(f"cumulus.function({fn!r}): decorate a function.")
         functools.update_wrapper(self, fn)
         self._fn = fn
-        adaptive = options.pop("adaptive", None)
-        if adaptive is not None:
-            if isinstance(adaptive, (list, tuple)) and len(adaptive) == 2:
-                adaptive = {"minimum": adaptive[0], "maximum": adaptive[1]}
-            if not isinstance(adaptive, dict):
-                raise ArgumentError(f"cumulus.function(adaptive={adaptive!r}): adaptive must be (minimum, maximum).")
-        self._adaptive = adaptive
-        self._options = options
-        self.cluster_name = options.pop("name", None) or cluster_name_for(fn, {**options, "adaptive": adaptive})
+        self._given = dict(options)
+        name = options.pop("name", None)
+        self._local = bool(options.pop("local", False))
+        if self._local:
+            self._options, self._adaptive = function_options.local_options(options), None
+        else:
+            self._options, self._adaptive = function_options.cluster_options(options)
+        self.cluster_name = name or cluster_name_for(fn, {**self._options, "adaptive": self._adaptive})
+        if self._local:
+            self.cluster_name = f"local-{self.cluster_name}"
 
     # --- the cluster ---------------------------------------------------------------------------
 
@@ -67,7 +69,13 @@ class Function:
             held = _clusters.get(self.cluster_name)
             if held and held[0].status.name == "running":
                 return held
-            from distributed import Client
+            from distributed import Client, LocalCluster
+
+            if self._local:
+                cluster = LocalCluster(**self._options)
+                client = Client(cluster, set_as_default=False)
+                _clusters[self.cluster_name] = (cluster, client)
+                return cluster, client
 
             from cumulus.cluster import Cluster
 
@@ -77,8 +85,8 @@ class Function:
             tags = {**FUNCTION_TAG, **(options.pop("tags", None) or {})}
             scheduler_options = {"no_client_timeout": None, **(options.pop("scheduler_options", None) or {})}
             options.setdefault("quiet", True)
-            cluster = Cluster(name=self.cluster_name, tags=tags, scheduler_options=scheduler_options,
-                              shutdown_on_close=False, **options)
+            options.setdefault("shutdown_on_close", False)
+            cluster = Cluster(name=self.cluster_name, tags=tags, scheduler_options=scheduler_options, **options)
             if self._adaptive:
                 cluster.adapt(**self._adaptive)
             client = Client(cluster, set_as_default=False)
@@ -88,6 +96,12 @@ class Function:
     @property
     def cluster(self):
         return self._cluster_and_client()[0]
+
+    @property
+    def local(self) -> "Function":
+        """The same function run on this machine (a ``distributed.LocalCluster``), as Coiled's ``.local``."""
+        kept = {k: v for k, v in self._given.items() if k in function_options.LOCAL and k != "name"}
+        return Function(self._fn, {**kept, "local": True})
 
     @property
     def client(self):
@@ -121,8 +135,10 @@ class Function:
 
 
 def function(fn: Callable | None = None, **options):
-    """Decorates ``fn`` to run on a cluster; ``options`` are ``cumulus.Cluster``'s (software, hardware,
-    environ, idle_timeout, n_workers, ...) plus ``adaptive=(minimum, maximum)`` and ``name``."""
+    """Decorates ``fn`` to run on a cluster; ``options`` are Coiled's (``cpu``, ``memory``, ``vm_type``,
+    ``gpu``, ``n_workers`` (a number or ``[min, max]``), ``threads_per_worker``, ``keepalive``,
+    ``idle_timeout``, ``software``, ``name``, ``environ``, ``local``, ...: function_options.py) or
+    ``cumulus.Cluster``'s own, plus ``adaptive=(minimum, maximum)``."""
     if fn is not None:
         return Function(fn, options)
     return lambda f: Function(f, dict(options))

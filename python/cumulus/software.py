@@ -201,10 +201,16 @@ def create(api: Api, ws: str, name: str, *, pip: str | None = None, conda: str |
             raw_pip = [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
     if conda:
         raw_conda = _read_conda(conda)
+    return create_raw(api, ws, name, raw_pip=raw_pip, raw_conda=raw_conda, container=container, force=force)
+
+
+def create_raw(api: Api, ws: str, name: str, *, raw_pip: list | None = None, raw_conda: dict | None = None,
+               container: str | None = None, force: bool = False, **fields) -> dict:
+    """A named environment from pip lines, a conda {channels, dependencies} and/or an image."""
     spec = None if container and not (raw_pip or raw_conda) else {
         "packages": [], "raw_pip": raw_pip, "raw_conda": raw_conda, "lockfile_name": None, "lockfile_content": None}
     body = {"name": name, "container": container, "force_rebuild": force, "md5": spec_md5(spec), "packages": [],
-            "raw_pip": raw_pip, "raw_conda": raw_conda, "architecture": "x86_64", "gpu_enabled": False}
+            "raw_pip": raw_pip, "raw_conda": raw_conda, "architecture": "x86_64", "gpu_enabled": False, **fields}
     return api.request("POST", _base(ws), json_body=body, retry=SLOW_ONCE)
 
 
