@@ -4,7 +4,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
-import { createVerifiedUser, json } from './harness/api';
+import { apiAs, createVerifiedUser, json } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
@@ -40,6 +40,34 @@ const tab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Cluster sections' }).getByRole('link', { name, exact: true });
 
 describe('Clusters', () => {
+  it('the Logs tab says the server is unreachable instead of skeletons under Live', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const { base, smtp } = suite.server;
+    const user = await createVerifiedUser(base, smtp, 'down');
+    const api = await apiAs(base, user);
+    const cluster = await api.call('POST', `/api/v2/clusters/account/${user.username}/`, {
+      name: 'unreachable',
+      workers: 0,
+    });
+    try {
+      await page.goto('/clusters');
+      await signIn(page, user, { firstTime: true });
+      // The server stops answering the log calls (refused connections, as when it is down).
+      await page.route('**/better-logs**', (route) => route.abort('connectionrefused'));
+      await page.goto(`/clusters/${cluster.id}/logs?account=${user.username}`);
+      await page.getByText('Unreachable', { exact: true }).waitFor({ timeout: 10_000 });
+      await page.getByText("Can't connect to the server").waitFor({ timeout: 10_000 });
+      expect(await page.getByText('Live', { exact: true }).count()).toBe(0);
+      await session.screenshot('cluster-logs-unreachable');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await session.screenshot('cluster-logs-unreachable-phone');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await api.call('DELETE', `/api/v2/clusters/account/${user.username}/id/${cluster.id}`);
+    }
+  });
+
   it('Create cluster offers the worker sizes this machine can run, and only those', async () => {
     const session = await suite.open();
     const { page } = session;
