@@ -344,6 +344,23 @@ describe('invitation links', () => {
     expect((await ts.api.get(`${INVITES}/token/${token}`)).status).toBe(404);
   });
 
+  it('signing up through the link with the invited address needs no second email: the account can sign in at once', async () => {
+    const { org, email, token } = await mailedInvite();
+    const invitee = uniq('invitee');
+    const signedUp = await signUpWith(invitee, email, token);
+    expect(signedUp.status).toBe(201);
+    expect(signedUp.body.detail).toBe('E-mail already verified.');
+    const login = await ts.api.post('/api/v1/auth/login/', { username: invitee, password: PASSWORD });
+    expect(login.status, login.text).toBe(200);
+    expect(await orgsOf(invitee)).toContain(org.id);
+    // Another address through the same kind of link still verifies it by mail.
+    const other = await mailedInvite();
+    const elsewhere = uniq('elsewhere');
+    expect((await signUpWith(elsewhere, `${elsewhere}@example.org`, other.token)).body.detail).toBe(
+      'Verification e-mail sent.',
+    );
+  });
+
   it('signing in through the link accepts it; resending replaces the token, and the old link opens nothing', async () => {
     const { admin, org, email, id, token } = await mailedInvite();
     const resent = await ts.api.as(admin.key).post(`${INVITES}/organization-invite-resend/${id}`);

@@ -1,3 +1,4 @@
+import { availableParallelism, totalmem } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceMemberships, workspaces } from '../src/db/schema/index.js';
@@ -48,6 +49,8 @@ describe('user/account/{ws}/options', () => {
       // The test server runs clusters on the interpreter (CUMULUS_DEFAULT_ENVIRONMENT=off).
       default_software_environment: null,
       default_idle_timeout: '20 minutes',
+      // Local workers run on this machine: the console offers sizes up to it.
+      worker_machine: { cores: availableParallelism(), memory_mib: Math.floor(totalmem() / 2 ** 20) },
     });
     expect((await ts.api.as(outsider.key).get(`${base()}/options`)).status).toBe(404);
   });

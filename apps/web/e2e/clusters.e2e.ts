@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism, totalmem } from 'node:os';
 
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
-import { createVerifiedUser, json } from './harness/api';
+import { apiAs, createVerifiedUser, json } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
@@ -39,6 +40,69 @@ const tab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Cluster sections' }).getByRole('link', { name, exact: true });
 
 describe('Clusters', () => {
+  it('the Logs tab says the server is unreachable instead of skeletons under Live', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const { base, smtp } = suite.server;
+    const user = await createVerifiedUser(base, smtp, 'down');
+    const api = await apiAs(base, user);
+    const cluster = await api.call('POST', `/api/v2/clusters/account/${user.username}/`, {
+      name: 'unreachable',
+      workers: 0,
+    });
+    try {
+      await page.goto('/clusters');
+      await signIn(page, user, { firstTime: true });
+      // The server stops answering the log calls (refused connections, as when it is down).
+      await page.route('**/better-logs**', (route) => route.abort('connectionrefused'));
+      await page.goto(`/clusters/${cluster.id}/logs?account=${user.username}`);
+      await page.getByText('Unreachable', { exact: true }).waitFor({ timeout: 10_000 });
+      await page.getByText("Can't connect to the server").waitFor({ timeout: 10_000 });
+      expect(await page.getByText('Live', { exact: true }).count()).toBe(0);
+      await session.screenshot('cluster-logs-unreachable');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await session.screenshot('cluster-logs-unreachable-phone');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await api.call('DELETE', `/api/v2/clusters/account/${user.username}/id/${cluster.id}`);
+    }
+  });
+
+  it('Create cluster offers the worker sizes this machine can run, and only those', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const user = await createVerifiedUser(suite.server.base, suite.server.smtp, 'sizes');
+    await page.goto('/clusters');
+    await signIn(page, user, { firstTime: true });
+    await page.getByRole('button', { name: 'Create cluster' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create cluster' });
+    const cores = availableParallelism();
+    await dialog
+      .getByText(`Threads each worker runs, up to this machine's ${cores};`, { exact: false })
+      .waitFor();
+    const offered = async (label: string) => {
+      await dialog.getByLabel(label).click();
+      const listbox = page.getByRole('listbox');
+      const names = await listbox.getByRole('option').allTextContents();
+      await session.screenshot(`create-cluster-${label.toLowerCase().replace(' ', '-')}`);
+      await page.keyboard.press('Escape');
+      await listbox.waitFor({ state: 'detached' });
+      return names;
+    };
+    const coreNames = await offered('Worker cores');
+    // The powers of two under the machine's cores, then its cores: 1 and 2 on a two-core machine.
+    expect(coreNames.at(-1)).toBe(`${cores} cores`);
+    expect(coreNames.map((name) => Number.parseInt(name, 10)).every((n) => n <= cores)).toBe(true);
+    const memoryGib = totalmem() / 2 ** 30;
+    const memoryNames = await offered('Worker memory');
+    expect(memoryNames[0]).toBe('Automatic');
+    expect(memoryNames.slice(1).every((name) => Number.parseInt(name, 10) <= memoryGib)).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('create-cluster-sizes-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expectNoConsoleErrors(session.errors);
+  });
+
   it('creates a cluster from the console, sees it ready, reads its logs, stops it, and leaves no process behind', async () => {
     const session = await suite.open();
     const { page } = session;

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
-import { apiAs, createVerifiedUser, linkIn, PASSWORD, uniqueName, verificationLink } from './harness/api';
+import { apiAs, createVerifiedUser, linkIn, PASSWORD, uniqueName } from './harness/api';
 import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
@@ -178,10 +178,8 @@ describe('Team', () => {
     await teammatePage.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await teammatePage.getByLabel('Confirm password').fill(PASSWORD);
     await teammatePage.getByRole('button', { name: 'Create Account' }).click();
-    await teammatePage.waitForURL('**/verify-email-sent');
-    await teammatePage.goto(await verificationLink(suite.server.smtp, teammateEmail));
-    await teammatePage.getByRole('heading', { name: 'Email Verified' }).waitFor();
-    await teammatePage.waitForURL('**/login?open=true');
+    // The invitation's link proved the address: no verification email to open, straight to sign-in.
+    await teammatePage.waitForURL('**/login**');
     await signIn(teammatePage, teammate, { firstTime: true });
 
     // The teammate sees the organization's workspace, with the limits of the invitation.
@@ -233,6 +231,62 @@ describe('Team', () => {
     await teammateRow.getByText('Admin').waitFor();
     await adminSession.screenshot('team-team-tab');
     expectNoConsoleErrors(adminSession.errors);
+  });
+
+  it('an invite by email from Add > Teammate keeps the workspace it grants, in the list and after sign-up', async () => {
+    const { base, smtp } = suite.server;
+    const admin = await createVerifiedUser(base, smtp, 'lead');
+    const session = await suite.open();
+    const { page } = session;
+    const carol = `${uniqueName('carol')}@example.com`;
+    const api = await apiAs(base, admin);
+    const organization = await api.call('POST', '/api/v2/users/organizations/create', {
+      name: teamName('Day '),
+    });
+    const workspace = teamName('day-');
+    await api.call('POST', '/api/v2/users/workspaces/', {
+      name: teamName('other-'),
+      organization_id: organization.id,
+    });
+    await api.call('POST', '/api/v2/users/workspaces/', {
+      name: workspace,
+      organization_id: organization.id,
+    });
+
+    await page.goto('/team');
+    await signIn(page, admin, { firstTime: true });
+    await pickOrganization(page, organization.name);
+    const menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();
+    const access = page.getByRole('checkbox', { name: `Access to ${workspace}` });
+    if (!(await access.isChecked())) await access.check();
+    await page.getByLabel('Username or Email').fill(carol);
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page.waitForURL('**/team?tab=team');
+    const inviteRow = page.getByRole('row').filter({ hasText: carol });
+    await inviteRow.getByRole('button', { name: `Workspaces: ${workspace}` }).waitFor();
+    expect(await inviteRow.getByText('None', { exact: true }).count()).toBe(0);
+
+    // Carol signs up from the mailed link: the workspace is hers too.
+    const mail = await smtp.waitFor(carol, (m) => m.text.includes('/signup?invite='), 30_000);
+    const carolSession = await suite.open();
+    const carolPage = carolSession.page;
+    const carolUser = { username: uniqueName('carol'), password: PASSWORD };
+    await carolPage.goto(linkIn(mail, /http:\/\/\S+\/signup\?invite=\S+/));
+    await carolPage.getByLabel('Full name').fill('Carol Shaw');
+    await carolPage.getByLabel('Username').fill(carolUser.username);
+    await carolPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await carolPage.getByLabel('Confirm password').fill(PASSWORD);
+    await carolPage.getByRole('button', { name: 'Create Account' }).click();
+    await carolPage.waitForURL('**/login**');
+    const carolApi = await apiAs(base, carolUser);
+    const memberships: Array<{ account: { slug: string } }> = await carolApi.call(
+      'GET',
+      '/api/v2/user/me/memberships',
+    );
+    expect(memberships.map((m) => m.account.slug)).toContain(workspace);
+    expectNoConsoleErrors(session.errors);
   });
 
   it('shows the Member Limit Reached and Workspace Limit Reached dialogs when the plan is full', async () => {
@@ -387,6 +441,18 @@ describe('Team', () => {
     expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
     await page.getByRole('link', { name: 'permissions guide' }).waitFor();
     await session.screenshot('team-non-admin');
+
+    // The Add Member page itself says so before anything is typed, instead of refusing on submit.
+    await page.goto(`/team/${organization.id}/add-member`);
+    await page.getByText('You must be an organization or workspace admin to add team mates.').waitFor();
+    expect(await page.getByRole('button', { name: 'Add Member' }).count()).toBe(0);
+    expect(await page.getByLabel('Username or Email').count()).toBe(0);
+    await session.screenshot('team-non-admin-add-member');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await session.screenshot('team-non-admin-add-member-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('link', { name: 'Back to Team' }).click();
+    await page.waitForURL('**/team?tab=team');
 
     // A phone: the same page in one column.
     await page.setViewportSize({ width: 390, height: 844 });

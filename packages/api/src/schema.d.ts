@@ -9010,6 +9010,13 @@ export interface paths {
                             /** @description What clusters created without an environment run on; null: the interpreter itself. */
                             default_software_environment: string | null;
                             default_idle_timeout: string;
+                            /** @description Where workers are sized by threads and memory limit (the local backend: this server’s machine), the machine each runs on; null where instance types size them (cloud backends). */
+                            worker_machine: {
+                                /** @description Its cores: a worker may run 1 to this many threads (`worker_options.nthreads`). */
+                                cores: number;
+                                /** @description Its memory in MiB: the most a worker’s `worker_options.memory_limit` may be. */
+                                memory_mib: number;
+                            } | null;
                         };
                     };
                 };

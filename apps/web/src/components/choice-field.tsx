@@ -8,7 +8,7 @@ const EMPTY = '__none__';
 
 export type Choice = { value: string; label: string };
 
-/** A labelled select of a form's string field ('' allowed as one of the choices). */
+/** A labelled select of a form's string field ('' allowed as one of the choices), with its error. */
 export function ChoiceField<T extends FieldValues>({
   control,
   name,
@@ -16,6 +16,7 @@ export function ChoiceField<T extends FieldValues>({
   label,
   description,
   choices,
+  disabled = false,
 }: {
   control: Control<T>;
   name: FieldPath<T>;
@@ -23,15 +24,20 @@ export function ChoiceField<T extends FieldValues>({
   label: string;
   description?: string;
   choices: readonly Choice[];
+  disabled?: boolean;
 }) {
   return (
     <Controller
       control={control}
       name={name}
-      render={({ field }) => (
-        <FormField id={id} label={label} description={description}>
-          <Select value={field.value || EMPTY} onValueChange={(v) => field.onChange(v === EMPTY ? '' : v)}>
-            <SelectTrigger id={id} className="w-full" onBlur={field.onBlur}>
+      render={({ field, fieldState }) => (
+        <FormField id={id} label={label} description={description} error={fieldState.error?.message}>
+          <Select
+            value={field.value || EMPTY}
+            onValueChange={(v) => field.onChange(v === EMPTY ? '' : v)}
+            disabled={disabled}
+          >
+            <SelectTrigger ref={field.ref} id={id} className="w-full" onBlur={field.onBlur}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>

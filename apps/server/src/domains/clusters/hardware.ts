@@ -76,6 +76,13 @@ export function memoryBytes(value: unknown): number | null {
   return Number.isFinite(n) && n > 1 ? n : null;
 }
 
+/**
+ * The machine a worker is sized on by its threads and memory limit (what `clusterHardware`
+ * checks them against): the local backend's own; null on a cloud, where instance types size workers.
+ */
+export const sizedByThreads = (backend: Pick<Backend, 'type' | 'machineFor'>): MachineShape | null =>
+  backend.type === LOCAL_BACKEND ? backend.machineFor([]) : null;
+
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1).replace(/\.0$/, '')} GiB`;
 
 export function clusterHardware(backend: Backend, body: CreateClusterBody): ClusterHardware {
@@ -95,8 +102,8 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
   if (threads !== undefined && threads !== null && !(Number.isInteger(threads) && Number(threads) >= 1))
     refuse('worker_options.nthreads', 'A worker runs a whole number of threads, 1 or more.');
 
-  if (backend.type === LOCAL_BACKEND) {
-    const machine = backend.machineFor([]);
+  const machine = sizedByThreads(backend);
+  if (machine) {
     for (const [field, types] of [
       ['worker_instance_types', workerTypes],
       ['scheduler_instance_types', schedulerTypes],

@@ -21,9 +21,10 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { useAccountOptionsQuery } from '@/data/clusters/account-options-query';
 import { useClusterCreateMutation } from '@/data/clusters/cluster-create-mutation';
-import { isApiError, serverMessage } from '@/lib/api/errors';
 import {
+  type CreateClusterValues,
   createClusterBody,
   createClusterSchema,
   defaultValues,
@@ -31,10 +32,17 @@ import {
   MAX_WORKERS,
 } from '@/lib/clusters/create-cluster-form';
 import { clusterLink } from '@/lib/clusters/links';
-import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { type ServerFields, showServerErrors, useZodForm } from '@/lib/forms';
 
-/** The fields server errors are shown on; others go to the alert above the form. */
-const FORM_FIELDS = ['name', 'workers', 'envName'] as const;
+/** Where the server's field errors are shown; the rest go to the alert above the form. */
+const SERVER_FIELDS: ServerFields<CreateClusterValues> = {
+  name: 'name',
+  workers: 'workers',
+  env_name: 'envName',
+  'worker_options.nthreads': 'workerCores',
+  'worker_options.memory_limit': 'workerMemory',
+  worker_instance_types: 'workerInstanceType',
+};
 
 type WorkspaceChoice = {
   slug: string;
@@ -73,10 +81,13 @@ export function CreateClusterDialog({
   const { errors } = form.formState;
   const slug = form.watch('workspace');
   const workspace = workspaces.find((candidate) => candidate.slug === slug) ?? workspaces[0]!;
+  const options = useAccountOptionsQuery({ account: workspace.slug }, { enabled: open });
+  const [failure, setFailure] = React.useState<string | null>(null);
 
   // Opening starts from the workspace the page shows now (the scope may have changed meanwhile).
   React.useEffect(() => {
     if (open) form.reset(defaultValues(defaultWorkspace));
+    setFailure(null);
   }, [open, defaultWorkspace, form]);
   const cloudBackend = CLOUD_BACKENDS.find((b) => b === workspace.activeBackend) ?? null;
 
@@ -85,7 +96,8 @@ export function CreateClusterDialog({
     if (!next) create.reset();
   }
 
-  const onSubmit = form.handleSubmit((input) =>
+  const onSubmit = form.handleSubmit((input) => {
+    setFailure(null);
     create.mutate(
       { account: input.workspace, body: createClusterBody(input, cloudBackend !== null) },
       {
@@ -95,15 +107,10 @@ export function CreateClusterDialog({
           close(false);
           navigate(clusterLink({ id, account: { slug: input.workspace } }));
         },
-        onError: (error) => setServerFieldErrors(form.setError, error, FORM_FIELDS),
+        onError: (error) => setFailure(showServerErrors(form.setError, error, SERVER_FIELDS)),
       },
-    ),
-  );
-  const error = create.error;
-  const failure =
-    error && !(isApiError(error) && FORM_FIELDS.some((field) => error.fieldErrors(field).length > 0))
-      ? serverMessage(error)
-      : null;
+    );
+  });
 
   return (
     <Dialog open={open} onOpenChange={close}>
@@ -183,7 +190,7 @@ export function CreateClusterDialog({
           {cloudBackend ? (
             <CloudMachineFields control={form.control} backendType={cloudBackend} />
           ) : (
-            <WorkerSizeFields control={form.control} />
+            <WorkerSizeFields control={form.control} machine={options.data?.workerMachine ?? undefined} />
           )}
           <Controller
             control={form.control}

@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { AuthCard } from '@/components/auth-card';
@@ -10,19 +11,10 @@ import { useRegisterMutation } from '@/data/auth/register-mutation';
 import { useInvitePreviewQuery } from '@/data/organizations/invite-preview-query';
 import { type SignupValues, signupSchema } from '@/features/auth/schemas';
 import { useLinks } from '@/hooks/use-links';
-import { isApiError } from '@/lib/api/errors';
-import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { showServerErrors, useZodForm } from '@/lib/forms';
 import { paths } from '@/lib/paths';
 
 const SERVER_FIELDS = ['fullName', 'preferredName', 'username', 'email', 'password1', 'password2'] as const;
-
-/** The first non-field error, or the unknown-error text, shown above the form. */
-function formError(error: unknown): string | null {
-  if (!error) return null;
-  if (isApiError(error) && error.nonFieldErrors[0]) return error.nonFieldErrors[0];
-  if (isApiError(error) && Object.keys(error.fields).length > 0) return null;
-  return 'An unknown error occurred';
-}
 
 /** Sign-up (spec section 2): on success to verify-email-sent, carrying return-to. */
 export function SignupPage() {
@@ -48,8 +40,11 @@ export function SignupPage() {
     },
   });
   const { errors } = form.formState;
+  // The server's general message, or a field error no field here shows (spec section 2: above the form).
+  const [failure, setFailure] = React.useState<string | null>(null);
 
-  const onSubmit = form.handleSubmit((values: SignupValues) =>
+  const onSubmit = form.handleSubmit((values: SignupValues) => {
+    setFailure(null);
     register.mutate(
       {
         full_name: values.fullName,
@@ -67,10 +62,10 @@ export function SignupPage() {
             state: { email: values.email },
           });
         },
-        onError: (error) => setServerFieldErrors(form.setError, error, SERVER_FIELDS),
+        onError: (error) => setFailure(showServerErrors(form.setError, error, SERVER_FIELDS)),
       },
-    ),
-  );
+    );
+  });
 
   return (
     <AuthCard
@@ -116,7 +111,7 @@ export function SignupPage() {
             latest invitation email, or ask for a new one.
           </p>
         ) : null}
-        <FormAlert>{formError(register.error)}</FormAlert>
+        <FormAlert>{failure}</FormAlert>
         <FormField label="Full name" error={errors.fullName?.message}>
           <Input autoComplete="name" {...form.register('fullName')} />
         </FormField>

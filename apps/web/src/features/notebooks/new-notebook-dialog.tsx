@@ -7,7 +7,7 @@ import { ChoiceField } from '@/components/choice-field';
 import { CLOUD_BACKENDS } from '@/components/clusters/cloud-machine-fields';
 import { useCreateTarget } from '@/components/clusters/create-cluster-button';
 import { SoftwarePicker } from '@/components/clusters/software-picker';
-import { CORE_CHOICES } from '@/components/clusters/worker-size-fields';
+import { coreChoices } from '@/components/clusters/worker-size-fields';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
@@ -23,15 +23,15 @@ import {
 import { Input } from '@/components/ui/input';
 import { WhyDisabled } from '@/components/why-disabled';
 import { useVmTypesQuery } from '@/data/cloud/vm-types-query';
+import { useAccountOptionsQuery } from '@/data/clusters/account-options-query';
 import { useClusterCreateMutation } from '@/data/clusters/cluster-create-mutation';
-import { serverMessage } from '@/lib/api/errors';
 import {
   CLUSTER_NAME_RULE,
   createClusterBody,
   DEFAULT_IDLE_TIMEOUT,
   suggestedName,
 } from '@/lib/clusters/create-cluster-form';
-import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { type ServerFields, showServerErrors, useZodForm } from '@/lib/forms';
 
 const WORKER_CHOICES = ['0', '1', '2', '4'].map((n) => ({ value: n, label: n === '0' ? 'None' : n }));
 
@@ -49,6 +49,16 @@ const newNotebookSchema = z.object({
   workers: z.enum(['0', '1', '2', '4']),
 });
 type NewNotebookValues = z.input<typeof newNotebookSchema>;
+
+/** Where the server's field errors are shown: the size asks the notebook's and the workers' cores. */
+const SERVER_FIELDS: ServerFields<NewNotebookValues> = {
+  name: 'name',
+  env_name: 'envName',
+  'worker_options.nthreads': 'cores',
+  'scheduler_options.cpu': 'cores',
+  worker_instance_types: 'instanceType',
+  scheduler_instance_types: 'instanceType',
+};
 
 const defaults = (): NewNotebookValues => ({
   name: suggestedName('notebook'),
@@ -102,9 +112,12 @@ function NewNotebookDialog({
   const { errors } = form.formState;
   const cloud = CLOUD_BACKENDS.find((b) => b === workspace.activeBackend) ?? null;
   const types = useVmTypesQuery(cloud);
+  const options = useAccountOptionsQuery({ account: workspace.slug }, { enabled: open && !cloud });
+  const [failure, setFailure] = React.useState<string | null>(null);
 
   React.useEffect(() => {
     if (open) form.reset(defaults());
+    setFailure(null);
   }, [open, form]);
 
   function close(next: boolean) {
@@ -113,6 +126,7 @@ function NewNotebookDialog({
   }
 
   const onSubmit = form.handleSubmit((input) => {
+    setFailure(null);
     const base = createClusterBody(
       {
         workspace: workspace.slug,
@@ -147,7 +161,7 @@ function NewNotebookDialog({
           else toast.success(`Starting notebook ${input.name}: Open it once it is ready.`);
           close(false);
         },
-        onError: (error) => setServerFieldErrors(form.setError, error, ['name', 'envName']),
+        onError: (error) => setFailure(showServerErrors(form.setError, error, SERVER_FIELDS)),
       },
     );
   });
@@ -165,7 +179,7 @@ function NewNotebookDialog({
               no kernel has worked for {DEFAULT_IDLE_TIMEOUT}.
             </DialogDescription>
           </DialogHeader>
-          <FormAlert>{create.error ? serverMessage(create.error) : null}</FormAlert>
+          <FormAlert>{failure}</FormAlert>
           <FormField label="Name" error={errors.name?.message}>
             <Input
               autoComplete="off"
@@ -206,7 +220,7 @@ function NewNotebookDialog({
                         label: `${t.name} · ${t.cores} cores · ${Math.round(t.memory / 1024)} GiB`,
                       })),
                     ]
-                  : CORE_CHOICES
+                  : coreChoices(options.data?.workerMachine ?? undefined)
               }
             />
             <ChoiceField

@@ -27,8 +27,7 @@ import {
   SOURCES,
   type Source,
 } from '@/features/software/create-environment-form';
-import { isApiError, serverMessage } from '@/lib/api/errors';
-import { setServerFieldErrors, useZodForm } from '@/lib/forms';
+import { showServerErrors, useZodForm } from '@/lib/forms';
 import { buildLink } from '@/lib/software/links';
 
 const PLACEHOLDER: Record<Source, string> = {
@@ -56,6 +55,7 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
   const defaults = { name: '', source: 'pip' as Source, text: '' };
   const form = useZodForm(createEnvironmentSchema, { defaultValues: defaults });
   const { errors } = form.formState;
+  const [failure, setFailure] = React.useState<string | null>(null);
   const source = form.watch('source');
   // Only what the workspace's backend can build is offered (its capabilities' `builds`).
   const options = useAccountOptionsQuery({ account: workspace.slug }, { enabled: open });
@@ -73,6 +73,7 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
     if (!next) {
       create.reset();
       form.reset(defaults);
+      setFailure(null);
     }
   }
 
@@ -81,7 +82,8 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
     form.setValue('text', await file.text(), { shouldValidate: true });
   }
 
-  const onSubmit = form.handleSubmit((input) =>
+  const onSubmit = form.handleSubmit((input) => {
+    setFailure(null);
     create.mutate(
       { account: workspace.slug, body: createEnvironmentBody(input) },
       {
@@ -95,14 +97,10 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
               : `/software/alias/${alias.id}/account/${alias.accountSlug}`,
           );
         },
-        onError: (error) => setServerFieldErrors(form.setError, error, ['name']),
+        onError: (error) => setFailure(showServerErrors(form.setError, error, ['name'])),
       },
-    ),
-  );
-  const failure =
-    create.isError && !(isApiError(create.error) && create.error.fieldErrors('name').length > 0)
-      ? serverMessage(create.error)
-      : null;
+    );
+  });
 
   return (
     <Dialog open={open} onOpenChange={close}>

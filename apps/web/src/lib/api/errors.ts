@@ -114,11 +114,20 @@ export function errorMessage(error: unknown): string {
 
 /**
  * The server's own words for a failed call, read as API clients read them (client-contract.md
- * 0.5): its `message`, else its `detail`, else the first non-field error, else the kind's text.
+ * 0.5): its `message`, else its `detail`, else the first non-field error, else its field errors
+ * (`{"worker_options.nthreads": ["..."]}`), else the kind's text. `placed` names the fields
+ * (camelCase) a form already shows at their field: those are left out, and when nothing else is
+ * left the answer is null.
  */
-export function serverMessage(error: unknown): string {
+export function serverMessage(error: unknown): string;
+export function serverMessage(error: unknown, placed: ReadonlySet<string>): string | null;
+export function serverMessage(error: unknown, placed?: ReadonlySet<string>): string | null {
   if (!isApiError(error)) return errorMessage(error);
   const message = error.body?.message;
   if (typeof message === 'string' && message) return message;
-  return error.detail ?? error.nonFieldErrors[0] ?? error.message;
+  const general = error.detail ?? error.nonFieldErrors[0];
+  if (general) return general;
+  const elsewhere = Object.entries(error.fields).filter(([field]) => !placed?.has(field));
+  if (elsewhere.length > 0) return elsewhere.flatMap(([, messages]) => messages).join(' ');
+  return placed && placed.size > 0 ? null : error.message;
 }

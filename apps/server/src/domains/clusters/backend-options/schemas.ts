@@ -39,4 +39,19 @@ export const accountOptionsSchema = z.object({
     .nullable()
     .describe('What clusters created without an environment run on; null: the interpreter itself.'),
   default_idle_timeout: z.string(),
+  worker_machine: z
+    .object({
+      cores: z
+        .number()
+        .int()
+        .describe('Its cores: a worker may run 1 to this many threads (`worker_options.nthreads`).'),
+      memory_mib: z
+        .number()
+        .int()
+        .describe('Its memory in MiB: the most a worker’s `worker_options.memory_limit` may be.'),
+    })
+    .nullable()
+    .describe(
+      'Where workers are sized by threads and memory limit (the local backend: this server’s machine), the machine each runs on; null where instance types size them (cloud backends).',
+    ),
 });

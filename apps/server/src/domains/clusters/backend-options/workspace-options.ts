@@ -2,6 +2,7 @@ import type { Deps } from '../../../deps.js';
 import type { z } from '../../../http/zod.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
 import { DEFAULT_ENVIRONMENT } from '../../software/index.js';
+import { sizedByThreads } from '../hardware.js';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS } from '../service.js';
 import type { accountOptionsSchema } from './schemas.js';
 
@@ -12,6 +13,7 @@ export async function accountOptions(
 ): Promise<z.infer<typeof accountOptionsSchema>> {
   const backend = await backends.forWorkspace(access.workspace.id);
   const self = backend.describeSelf();
+  const machine = sizedByThreads(backend);
   return {
     account: access.workspace.slug,
     backend_type: self.backend,
@@ -23,5 +25,6 @@ export async function accountOptions(
     workspace_credit_limit: access.workspace.creditLimit,
     default_software_environment: config.software.defaultEnvironment ? DEFAULT_ENVIRONMENT : null,
     default_idle_timeout: `${DEFAULT_IDLE_TIMEOUT_SECONDS / 60} minutes`,
+    worker_machine: machine && { cores: machine.cores, memory_mib: machine.memoryMib },
   };
 }

@@ -23,8 +23,11 @@ export function registerAuthRoutes(app: App, deps: Deps): void {
     '/api/v1/registration/',
     { config: { auth: 'none' }, schema: { tags, body: registrationBody, response: { 201: detailSchema } } },
     async (request, reply) => {
-      await auth.register(deps, request.body);
-      return reply.code(201).send({ detail: auth.MESSAGES.verificationSent });
+      const { verified } = await auth.register(deps, request.body);
+      // Signed up through an invitation mailed to the address: nothing left to verify.
+      return reply
+        .code(201)
+        .send({ detail: verified ? auth.MESSAGES.alreadyVerified : auth.MESSAGES.verificationSent });
     },
   );
 

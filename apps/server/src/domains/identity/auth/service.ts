@@ -18,6 +18,7 @@ import { days, hours } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import { passwordResetEmail, usernameEmail, verificationEmail } from '../../../mail/templates.js';
 import { acceptInviteByToken, acceptInvites } from '../invites/accept.js';
+import { inviteByToken } from '../invites/token.js';
 import { createPersonalWorkspace } from '../organizations/personal.js';
 import { assertSsoNotRequired } from '../sign-in/require-sso.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
@@ -61,7 +62,12 @@ export interface Registration {
   invite?: string | null | undefined;
 }
 
-export async function register(deps: Deps, input: Registration): Promise<void> {
+/**
+ * A new account; answers whether its address is confirmed already: signing up through an
+ * invitation's link with the address it was mailed to proves the address as the verification mail
+ * would (no second mail to click), and the address's invitations are accepted at once.
+ */
+export async function register(deps: Deps, input: Registration): Promise<{ verified: boolean }> {
   const { db, config } = deps;
   const email = input.email.toLowerCase();
   const errors = new FieldErrorCollector();
@@ -76,8 +82,11 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
   errors.throwIfAny();
 
   const passwordHash = await hashPassword(input.password1);
+  let verified = false;
   try {
     await db.transaction(async (tx) => {
+      const invite = input.invite ? await inviteByToken(tx, input.invite) : null;
+      verified = invite?.email === email;
       const [user] = await tx
         .insert(users)
         .values({
@@ -87,6 +96,7 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
           fullName: input.full_name,
           preferredName: input.preferred_name,
           isStaff: config.staffEmails.has(email),
+          emailVerifiedAt: verified ? new Date() : null,
         })
         .returning();
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
@@ -94,7 +104,8 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
       // The invitations of the address wait for it to be confirmed (confirmAddress): until then
       // whoever registered it may be someone else. A mailed link's token shows the mail reached them.
       await acceptInviteByToken(tx, user!, input.invite);
-      await sendVerification(tx, deps, user!);
+      if (verified) await acceptInvites(tx, user!);
+      else await sendVerification(tx, deps, user!);
     });
   } catch (err) {
     const constraint = uniqueViolation(err);
@@ -102,7 +113,8 @@ export async function register(deps: Deps, input: Registration): Promise<void> {
     if (constraint) throw fieldError('username', MESSAGES.duplicateUsername);
     throw err;
   }
-  deps.loops.wake('mail-outbox');
+  if (!verified) deps.loops.wake('mail-outbox');
+  return { verified };
 }
 
 async function sendVerification(tx: Db, deps: Deps, user: User): Promise<void> {

@@ -171,4 +171,23 @@ describe('BatchJobPage', () => {
     expect(link).toHaveAttribute('download', 'out-0.txt');
     expect(files).toHaveTextContent('2.0 KiB');
   });
+
+  it('says where task output goes without contradicting the kept output files', async () => {
+    openJob({
+      [`GET ${JOB}`]: jobDetails(12, { pipe_to_files: false }),
+      [`GET ${JOB}/output-files`]: {
+        files: [
+          { filestore: 'j-output', relative_path: 'out-0.txt', size: 10, url: 'http://cumulus.test/b' },
+        ],
+      },
+    });
+    await screen.findByRole('list', { name: 'Output files' });
+    const fact = (label: string) =>
+      screen.queryAllByText(label, { selector: 'dt' }).map((dt) => dt.nextElementSibling);
+    // "Output files: Not kept" above the kept output files read as a contradiction: the setting is
+    // about each task's printed output (pipe_to_files), not the files tasks write.
+    expect(screen.queryByText('Not kept')).not.toBeInTheDocument();
+    expect(fact('Output files')).toEqual([]);
+    expect(fact('Task output as files')[0]).toHaveTextContent('No: in the logs only');
+  });
 });

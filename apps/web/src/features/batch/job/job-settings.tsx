@@ -101,7 +101,10 @@ export function JobSettings({ job }: { job: JobDetails }) {
               <Muted>Default</Muted>
             )}
           </Fact>
-          <Fact label="Output files">{job.pipeToFiles ? 'Kept for each task' : <Muted>Not kept</Muted>}</Fact>
+          {/* What each task prints (pipe_to_files); the files tasks write are the Output files card's. */}
+          <Fact label="Task output as files">
+            {job.pipeToFiles ? 'Yes: a file for each task' : <Muted>No: in the logs only</Muted>}
+          </Fact>
           <Fact label="Files">
             {job.files.length ? (
               <ul className="grid gap-1 font-mono text-xs">

@@ -62,6 +62,9 @@ export function ClusterLogsTab() {
     process.instance ? [{ id: process.instance.id, name: process.instance.name, role }] : [],
   );
   const lines = logs.data?.lines ?? [];
+  // A call that failed is retried before the query errs: from the first failure on the tab says
+  // the server cannot be reached, instead of skeletons under "Live".
+  const failure = logs.error ?? (logs.failureCount > 0 ? logs.failureReason : null);
 
   return (
     <div className="grid grid-cols-1 gap-4">
@@ -113,7 +116,12 @@ export function ClusterLogsTab() {
           className="text-muted-foreground ml-auto flex items-center gap-2 text-xs tabular-nums"
           aria-live="polite"
         >
-          {live && query ? (
+          {failure ? (
+            <span className="text-destructive inline-flex items-center gap-1.5">
+              <span className="bg-destructive size-1.5 rounded-full" aria-hidden="true" />
+              Unreachable
+            </span>
+          ) : live && query ? (
             <span className="text-success inline-flex items-center gap-1.5">
               <span className="bg-success size-1.5 animate-pulse rounded-full" aria-hidden="true" />
               Live
@@ -122,17 +130,15 @@ export function ClusterLogsTab() {
           {lines.length.toLocaleString('en-US')} {lines.length === 1 ? 'line' : 'lines'}
         </p>
       </div>
-      {logs.isError && lines.length === 0 ? (
+      {failure && lines.length === 0 ? (
         <ErrorState
           title="Could not load logs"
-          message={errorMessage(logs.error)}
+          message={errorMessage(failure)}
           onRetry={() => void logs.refetch()}
         />
       ) : (
         <>
-          {logs.isError ? (
-            <FormAlert>New lines could not be loaded: {errorMessage(logs.error)}</FormAlert>
-          ) : null}
+          {failure ? <FormAlert>New lines could not be loaded: {errorMessage(failure)}</FormAlert> : null}
           <LogView
             lines={lines}
             dropped={logs.data?.dropped}

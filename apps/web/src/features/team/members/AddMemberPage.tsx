@@ -1,8 +1,9 @@
 import * as React from 'react';
-import { generatePath, useNavigate } from 'react-router';
+import { generatePath, Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 
 import { FormAlert } from '@/components/form-alert';
+import { Button } from '@/components/ui/button';
 import { useMemberAddMutation } from '@/data/organizations/member-add-mutation';
 import { MemberLimitDialog } from '@/features/team/limit-dialogs';
 import { MemberFormFields } from '@/features/team/members/member-form';
@@ -16,7 +17,7 @@ import { isApiError } from '@/lib/api/errors';
 import { useZodForm } from '@/lib/forms';
 import { paths } from '@/lib/paths';
 import { errorText, TEAM_MESSAGES } from '@/lib/team/messages';
-import { memberLimitReached } from '@/lib/team/permissions';
+import { memberLimitReached, TOOLTIPS } from '@/lib/team/permissions';
 
 function AddMemberForm({ data }: { data: TeamData }) {
   const { organization, workspaces, permissions } = data;
@@ -108,7 +109,19 @@ export function AddMemberPage() {
       description="Give someone access to the organization's workspaces, with their limits."
       team={team}
     >
-      {(data) => <AddMemberForm data={data} />}
+      {(data) =>
+        data.permissions.canManageMembers ? (
+          <AddMemberForm data={data} />
+        ) : (
+          // Said before anything is typed, not refused on submit.
+          <div className="grid justify-items-start gap-4">
+            <p className="text-muted-foreground text-sm">{TOOLTIPS.addTeammates}</p>
+            <Button asChild variant="outline">
+              <Link to={`${paths.team}?tab=team`}>Back to Team</Link>
+            </Button>
+          </div>
+        )
+      }
     </MemberPageFrame>
   );
 }
