@@ -10,6 +10,7 @@ import asyncio
 import functools
 import http.client
 import json
+import os
 import random
 import socket
 import time
@@ -69,11 +70,11 @@ class Retry:
 
     ``statuses``: answers that mean "try again later". ``connection``: also retry, briefly, when
     the connection drops without an answer (only safe for idempotent calls). ``seconds``: None
-    means forever. ``timeout``: how long one attempt waits for the server.
+    means forever. ``timeout``: how long one attempt waits for the server (None: ``request_timeout()``).
     """
 
     def __init__(self, statuses=BUSY_STATUSES, connection=False, seconds: float | None = RETRY_SECONDS,
-                 timeout: float = REQUEST_TIMEOUT):
+                 timeout: float | None = None):
         self.statuses = statuses
         self.connection = connection
         self.seconds = seconds
@@ -138,6 +139,16 @@ def _decode(raw: bytes, content_type: str) -> Any:
         except ValueError:
             return text
     return text
+
+
+def request_timeout() -> float:
+    """How long one attempt of a call waits for the server: ``CUMULUS_REQUEST_TIMEOUT`` seconds (for a
+    slow link or a busy server), else 6."""
+    try:
+        seconds = float(os.environ.get("CUMULUS_REQUEST_TIMEOUT") or REQUEST_TIMEOUT)
+    except ValueError:
+        return REQUEST_TIMEOUT
+    return seconds if 0 < seconds < 86_400 else REQUEST_TIMEOUT
 
 
 def _pause(attempt: int) -> float:
@@ -212,16 +223,17 @@ class Api:
 
         started = time.monotonic()
         attempt = 0
+        timeout = max(retry.timeout or 0, request_timeout())
         while True:
             req = urllib.request.Request(url, data=data, headers=headers, method=method)
             try:
-                with urllib.request.urlopen(req, timeout=retry.timeout) as response:
+                with urllib.request.urlopen(req, timeout=timeout) as response:
                     return _decode(response.read(), response.headers.get("Content-Type", ""))
             except urllib.error.HTTPError as err:
                 failure = (err.code, err.reason, _decode(err.read(), err.headers.get("Content-Type", "")))
                 retryable = err.code in retry.statuses and self._may_retry(retry, started, attempt)
             except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
-                reason, transient = _unreachable(err, retry.timeout)
+                reason, transient = _unreachable(err, timeout)
                 failure = (None, reason, None)
                 retryable = (retry.connection and transient
                              and time.monotonic() - started + _pause(attempt) < CONNECTION_RETRY_SECONDS)

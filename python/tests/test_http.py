@@ -7,10 +7,12 @@ a tiny one that plays back answers; everything else runs against the real Cumulu
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
 import unittest
+import unittest.mock
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from cumulus.http import (
@@ -159,3 +161,15 @@ class TransportTest(unittest.TestCase):
                     api.request("GET", "/x", retry=retry)
                 self.assertLess(time.monotonic() - began, 9)
                 self.assertTrue(str(caught.exception).endswith(": no answer within 6 s"), str(caught.exception))
+
+    def test_the_wait_for_an_answer_is_the_users_to_set(self):
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(4)
+            api = Api(f"http://127.0.0.1:{listener.getsockname()[1]}", "abc-123")
+            with unittest.mock.patch.dict(os.environ, {"CUMULUS_REQUEST_TIMEOUT": "1.5"}):
+                began = time.monotonic()
+                with self.assertRaises(ServerUnreachable) as caught:
+                    api.request("GET", "/x", retry=DEFAULT)
+                self.assertLess(time.monotonic() - began, 4)
+                self.assertTrue(str(caught.exception).endswith(": no answer within 1.5 s"), str(caught.exception))

@@ -65,6 +65,8 @@ describe("the user's batch job with downloaded outputs", () => {
             PATH: process.env.PATH ?? '',
             HOME: scratch,
             PYTHONPATH: PYTHON_DIR,
+            // The server shares two cores with other test files: an answer may take longer than 6 s.
+            CUMULUS_REQUEST_TIMEOUT: '30',
             CUMULUS_SERVER: server!.url,
             CUMULUS_API_TOKEN: server!.token,
           },

@@ -202,6 +202,8 @@ with cumulus.Cluster(name="laptop-on-ec2", n_workers=1, timeout=300) as cluster:
             ...offline,
             HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
             PYTHONPATH: path.resolve(import.meta.dirname, '../../../python'),
+            // The server shares two cores with other test files: an answer may take longer than 6 s.
+            CUMULUS_REQUEST_TIMEOUT: '30',
             CUMULUS_SERVER: ts.url,
             CUMULUS_API_TOKEN: token,
           },

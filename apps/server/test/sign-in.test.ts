@@ -570,6 +570,8 @@ describe('terminal sign-in', () => {
         PATH: process.env.PATH ?? '',
         HOME: home,
         PYTHONPATH: PYTHON_DIR,
+        // The server shares two cores with other test files: an answer may take longer than 6 s.
+        CUMULUS_REQUEST_TIMEOUT: '30',
         PYTHONUNBUFFERED: '1',
         CUMULUS_SERVER: `http://127.0.0.1:${port}`,
       },

@@ -42,6 +42,8 @@ beforeAll(async () => {
         env: {
           ...process.env,
           PYTHONPATH: PYTHON_DIR,
+          // The server shares two cores with other test files: an answer may take longer than 6 s.
+          CUMULUS_REQUEST_TIMEOUT: '30',
           CUMULUS_SERVER: job.serverUrl,
           CUMULUS_BUILD_TOKEN: job.token,
           CUMULUS_BUILD_ROOT: path.join(scratch, `machine-${job.buildId}`),

@@ -22,6 +22,8 @@ export function pythonClientEnv(server: string, token: string, pathPrefix = ''):
     PATH: `${pathPrefix}${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: mkdtempSync(path.join(tmpdir(), 'py-home-')),
     PYTHONPATH: path.resolve(import.meta.dirname, '../../../../python'),
+    // The server shares two cores with other test files: an answer may take longer than 6 s.
+    CUMULUS_REQUEST_TIMEOUT: '30',
     CUMULUS_SERVER: server,
     CUMULUS_API_TOKEN: token,
   };
