@@ -322,7 +322,7 @@ describe('host metrics cluster-wide', () => {
     const perInstance = await get({ query: 'cpu' });
     expect(perInstance.map((s: any) => s.metric.role).sort()).toEqual(['scheduler', 'worker']);
     const [cpu] = await get({ query: 'cpu', by: 'cluster' });
-    expect(cpu.metric).toEqual({ name: 'cpu', instance: 'cluster', instances: '2' });
+    expect(cpu.metric).toEqual({ name: 'cpu', instance: 'cluster', instances: '2', scope: 'host' });
     expect(cpu.values.map(([, v]: [number, number]) => v)).toEqual([50]);
     const [memory] = await get({ query: 'memory', by: 'cluster' });
     expect(memory.metric.total).toBe('16000000000');
