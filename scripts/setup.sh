@@ -5,6 +5,11 @@
 #     or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
 #   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
+#   - with --containers: Debian's podman, runc, debootstrap and docker-registry (container
+#     environments; the tests build their base image with scripts/container-images.sh)
+#   - with --ssh: Debian's openssh-server, whose sshd the SSH-host tests start on loopback addresses
+#   - with --slurm: Debian's slurmctld, slurmd, slurm-client and munge (Slurm 22.05), the daemons
+#     scripts/slurm-rig.sh starts for the Slurm backend's tests
 #   - with --aws: moto's AWS API server (`moto_server`, pip package moto[server]) the EC2 tests and
 #     bench run against
 # Prints what to do where it cannot install (no root, no apt-get).
@@ -13,12 +18,18 @@ set -euo pipefail
 want_browser=false
 want_bench=false
 want_aws=false
+want_ssh=false
+want_containers=false
+want_slurm=false
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=true ;;
     --bench) want_bench=true ;;
     --aws) want_aws=true ;;
-    *) echo "usage: $0 [--browser] [--bench] [--aws]" >&2; exit 2 ;;
+    --ssh) want_ssh=true ;;
+    --containers) want_containers=true ;;
+    --slurm) want_slurm=true ;;
+    *) echo "usage: $0 [--browser] [--bench] [--aws] [--ssh] [--containers] [--slurm]" >&2; exit 2 ;;
   esac
 done
 
@@ -44,6 +55,19 @@ if [[ $missing == *" pip "* ]]; then packages+=(python3-pip); fi
 if [[ $missing == *" jupyterlab "* && $missing == *" notebook "* ]]; then packages+=(python3-notebook); fi
 if $want_browser && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then packages+=(chromium); fi
 if $want_bench && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
+if $want_ssh && [ ! -x /usr/sbin/sshd ]; then packages+=(openssh-server); fi
+if $want_slurm; then
+  [ -x /usr/sbin/slurmctld ] || packages+=(slurmctld)
+  [ -x /usr/sbin/slurmd ] || packages+=(slurmd)
+  command -v sbatch >/dev/null 2>&1 || packages+=(slurm-client)
+  [ -x /usr/sbin/munged ] || packages+=(munge)
+fi
+if $want_containers; then
+  command -v podman >/dev/null 2>&1 || packages+=(podman)
+  command -v runc >/dev/null 2>&1 || packages+=(runc)
+  command -v debootstrap >/dev/null 2>&1 || packages+=(debootstrap)
+  [ -x /usr/bin/docker-registry ] || packages+=(docker-registry)
+fi
 [ ${#packages[@]} -eq 0 ] && exit 0
 
 echo "setup: installing ${packages[*]} from Debian's packages" >&2

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s (at %ds)\n' "$*" "$SECONDS"; }
 
-bash scripts/setup.sh --browser --aws
+bash scripts/setup.sh --browser --aws --ssh --containers --slurm
 step "lint";       npx biome check .
 step "typecheck";  npm run typecheck --silent
 step "api contract"; npm run api:check --silent

@@ -3,7 +3,7 @@
 // tsc's ~300 modules and their packages'. No code splitting: esbuild's split chunks give a
 // CommonJS package loaded with import() (@fastify/cookie's `cookie`) only a default export.
 // Type checking is `npm run typecheck`'s job. Kept outside the bundle: packages that load files
-// of their own at run time (PGlite's WebAssembly, argon2's native binding), optional ones, and
+// of their own at run time (PGlite's WebAssembly, argon2's and ssh2's native bindings), optional ones, and
 // those loaded on first use.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -28,6 +28,12 @@ await build({
     // Loaded on first use (compute/aws/sdk.ts, billing's stripe.ts), from node_modules.
     '@aws-sdk/*',
     'stripe',
+    // Google's (compute/gcp/sdk.ts): google-gax also reads its .proto files from its own folder.
+    '@google-cloud/*',
+    'google-auth-library',
+    'google-gax',
+    // Loads its optional native crypto binding (a .node file) at run time when it was built.
+    'ssh2',
   ],
   // Packages written as CommonJS call require(): give the ES module bundle one.
   banner: {

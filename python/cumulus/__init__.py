@@ -12,7 +12,12 @@ _COILED_API = (
     "list_software_environments",
 )
 
-__all__ = ["Cluster", "function", "run", "__version__", *_COILED_API]
+_COILED_ACCOUNT = (
+    "AWSOptions", "BackendOptions", "GCPOptions", "diagnostics", "get_billing_activity", "list_local_versions",
+    "list_performance_reports", "list_user_information", "performance_report", "set_backend_options",
+)
+
+__all__ = ["Cluster", "batch", "function", "run", "__version__", *_COILED_API, *_COILED_ACCOUNT]
 
 
 def __getattr__(name):
@@ -28,8 +33,16 @@ def __getattr__(name):
         from cumulus.functions import function
 
         return function
+    if name == "batch":
+        import cumulus.batch
+
+        return cumulus.batch
     if name in _COILED_API:
         from cumulus import coiled_api
 
         return getattr(coiled_api, name)
+    if name in _COILED_ACCOUNT:
+        from cumulus import coiled_account
+
+        return getattr(coiled_account, name)
     raise AttributeError(f"module 'cumulus' has no attribute {name!r}")

@@ -15,8 +15,9 @@ import hashlib
 import hmac
 import os
 import urllib.parse
-import urllib.request
 import xml.etree.ElementTree as ET
+
+from cumulus.http import HttpError, ServerUnreachable, send
 
 # How long the session credentials asked from STS last (its default, 12 hours).
 SESSION_SECONDS = 43200
@@ -74,25 +75,31 @@ def _profile_section(parser: configparser.ConfigParser, profile: str, config_fil
     return dict(parser[name]) if parser.has_section(name) else {}
 
 
-def local_credentials() -> dict | None:
-    """This machine's AWS credentials ``{access_key, secret_key, session_token, region}``, or None."""
-    profile = os.environ.get("AWS_PROFILE") or os.environ.get("AWS_DEFAULT_PROFILE") or "default"
+def local_credentials(profile: str | None = None) -> dict | None:
+    """This machine's AWS credentials ``{access_key, secret_key, session_token, region, source}``, or None.
+
+    ``profile`` names the profile to read, as the AWS CLI's ``--profile`` does: the keys in the
+    environment are then not used (``AWS_PROFILE``'s, else ``default``, otherwise)."""
+    named = profile
+    profile = profile or os.environ.get("AWS_PROFILE") or os.environ.get("AWS_DEFAULT_PROFILE") or "default"
     config = configparser.ConfigParser()
     config.read(os.path.expanduser(os.environ.get("AWS_CONFIG_FILE") or "~/.aws/config"))
     settings = _profile_section(config, profile, config_file=True)
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or settings.get("region") or "us-east-1"
-    if os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
+    if not named and os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
         found = {"aws_access_key_id": os.environ["AWS_ACCESS_KEY_ID"],
                  "aws_secret_access_key": os.environ["AWS_SECRET_ACCESS_KEY"],
                  "aws_session_token": os.environ.get("AWS_SESSION_TOKEN")}
+        source = "the environment (AWS_ACCESS_KEY_ID)"
     else:
         stored = configparser.ConfigParser()
         stored.read(os.path.expanduser(os.environ.get("AWS_SHARED_CREDENTIALS_FILE") or "~/.aws/credentials"))
         found = {**settings, **_profile_section(stored, profile, config_file=False)}
+        source = f"profile {profile}"
     if not found.get("aws_access_key_id") or not found.get("aws_secret_access_key"):
         return None
     return {"access_key": found["aws_access_key_id"], "secret_key": found["aws_secret_access_key"],
-            "session_token": found.get("aws_session_token") or None, "region": region}
+            "session_token": found.get("aws_session_token") or None, "region": region, "source": source}
 
 
 def sts_endpoint(region: str) -> str:
@@ -114,15 +121,13 @@ def get_session_token(found: dict, timeout: float = 10) -> dict:
     headers.update(sign("POST", url, region=found["region"], service="sts", access_key=found["access_key"],
                         secret_key=found["secret_key"], body=body, headers=headers))
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers, method="POST"),
-                                    timeout=timeout) as res:
-            answer = ET.fromstring(res.read())
-    except urllib.error.HTTPError as err:
-        detail = err.read().decode(errors="replace")
+        answer = ET.fromstring(send("POST", url, data=body, headers=headers, timeout=timeout, what="STS"))
+    except HttpError as err:
+        detail = str(err.body or "")
         message = next((e.text for e in ET.fromstring(detail).iter() if e.tag.endswith("Message")), None) \
             if detail.lstrip().startswith("<") else None
-        raise CredentialsError(f"STS GetSessionToken answered {err.code}: {message or detail[:200]}") from None
-    except (OSError, ET.ParseError) as err:
+        raise CredentialsError(f"STS GetSessionToken answered {err.status}: {message or detail[:200]}") from None
+    except (ServerUnreachable, ET.ParseError) as err:
         raise CredentialsError(f"STS GetSessionToken at {url} failed: {err}") from None
     values = {e.tag.rsplit("}", 1)[-1]: (e.text or "") for e in answer.iter()}
     if not values.get("SessionToken"):

@@ -25,13 +25,16 @@ from distributed.core import Status, rpc
 from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
-from cumulus import arguments, aws_credentials, cluster_api, config, firewall, hardware
+from cumulus import arguments, aws_credentials, cluster_api, cluster_arguments, config, firewall, hardware
 from cumulus import software as software_api
 from cumulus.account import choose_workspace, fetch_identity
+from cumulus.cluster_methods import CoiledMethods
 from cumulus.http import NO_RETRY, Api, ArgumentError, CumulusError, ServerUnreachable
 from cumulus.logs import format_event, instance_names, source
 from cumulus.progress import Progress
-from cumulus.startup import ClusterCreationError, check, describe, new_records, summary, wait_target
+from cumulus.startup import (
+    ClusterCreationError, check, describe, details_version, new_records, summary, wait_target,
+)
 from cumulus.tls import TlsFiles
 
 logger = logging.getLogger("cumulus")
@@ -39,10 +42,12 @@ logger = logging.getLogger("cumulus")
 STARTING_PATIENCE = 120.0
 # While a cluster starts, how often its state records are read (for failures to print).
 STATES_INTERVAL = 1.0
+# How long the server is asked to hold a starting cluster's details until they change.
+HELD_DETAILS_SECONDS = 5.0
 _live: weakref.WeakSet = weakref.WeakSet()
 
 
-class Cluster(DeployCluster):
+class Cluster(CoiledMethods, DeployCluster):
     """A cluster on a Cumulus server.
 
     ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
@@ -65,6 +70,11 @@ class Cluster(DeployCluster):
     no Spark runs on a Cumulus cluster). ``worker_class`` (an import path, like
     ``"mypackage.MyWorker"``, importable in the cluster's software environment) is the Dask worker
     class its workers run; the Nanny, the established client's default, means Dask's own worker.
+    Coiled's names work too: ``account`` (the workspace), ``compute_purchase_option`` (spot_policy),
+    ``n_workers=[minimum, maximum]`` (adaptive), ``send_dask_config`` (default True: this machine's
+    Dask config goes to the scheduler and workers), ``use_scheduler_public_ip``, ``show_widget``
+    (False: quiet), ``configure_logging``; Coiled's other arguments are refused by name with why
+    (``cumulus.cluster_arguments``).
     """
 
     def __init__(
@@ -109,11 +119,28 @@ class Cluster(DeployCluster):
         scheduler_port: int | None = None,
         open_extra_ports: list | None = None,
         worker_class: str | None = None,
+        account: str | None = None,
+        compute_purchase_option: str | None = None,
+        send_dask_config: bool = True,
+        use_scheduler_public_ip: bool | None = None,
+        show_widget: bool | None = None,
+        configure_logging: bool | None = None,
+        container: str | None = None,
+        ignore_container_entrypoint: bool = False,
+        **coiled_only,
     ):
         # Every argument is checked before anything is called or printed; a refusal is raised from
         # here, so it reads as one line under the caller's own.
         args = dict(locals())
         try:
+            cluster_arguments.refuse_coiled_only(args.pop("coiled_only"))
+            workspace = args["workspace"] = cluster_arguments.renamed(
+                "Cluster", "workspace", workspace, "account", account)
+            spot_policy = args["spot_policy"] = cluster_arguments.renamed(
+                "Cluster", "spot_policy", spot_policy, "compute_purchase_option", compute_purchase_option)
+            args["n_workers"], self._adaptive_range = cluster_arguments.adaptive_range("Cluster", n_workers)
+            for flag in ("send_dask_config", "use_scheduler_public_ip", "show_widget", "configure_logging"):
+                arguments.flag("Cluster", flag, args[flag], optional=flag != "send_dask_config")
             n_workers = _check_arguments(args)
             self._hardware = hardware.check("Cluster", args)
             self._firewall = firewall.check("Cluster", args)
@@ -126,6 +153,13 @@ class Cluster(DeployCluster):
                        "cluster_timeout": cluster_timeout, "worker_class": worker_class,
                        **{p: args[p] for p in hardware.PARAMS + firewall.PARAMS}}
         self._worker_class = worker_class or dask.config.get("cumulus.worker.class", None)
+        self._send_dask_config = send_dask_config
+        self._use_public_ip = (dask.config.get("cumulus.use_scheduler_public_ip", True)
+                               if use_scheduler_public_ip is None else use_scheduler_public_ip)
+        quiet = quiet or show_widget is False
+        if configure_logging and not logger.handlers:
+            logger.addHandler(logging.StreamHandler())
+            logger.setLevel(logging.INFO)
         self._cluster_timeout = parse_timedelta(cluster_timeout) if cluster_timeout is not None else None
         # A cluster kept on purpose lives to its idle timeout: no no-client stop unless one is asked for.
         self._no_client_timeout = no_client_timeout if no_client_timeout is not None else (
@@ -142,9 +176,15 @@ class Cluster(DeployCluster):
         self._api = Api.for_settings(settings)
         self._wanted_workspace = settings.workspace
         self._requested_name = name
+        if container and software:
+            raise ArgumentError(f"Cluster(container={container!r}, software={software!r}): give one of them.")
+        if container and package_sync:
+            raise ArgumentError(f"Cluster(container={container!r}, package_sync=True): a container environment "
+                                "is the image's own packages; give one of them.")
+        self._container = (container, not ignore_container_entrypoint) if container else None
         self._software = software
         # Package sync is the default when no environment is named (contract 4.1).
-        self._package_sync = package_sync if package_sync is not None else software is None
+        self._package_sync = package_sync if package_sync is not None else (software is None and not container)
         self._env_id: int | None = None
         self._n_workers = n_workers
         self._idle_timeout = idle_timeout
@@ -221,6 +261,9 @@ class Cluster(DeployCluster):
             # The server counts a worker once its process runs; wait until the scheduler has it too.
             await self._wait_for_workers(self._started_target, self._timeout)
             self._mark("workers connected")
+            if self._adaptive_range:
+                minimum, maximum = self._adaptive_range
+                self.adapt(minimum=minimum, maximum=maximum)
         except BaseException as err:
             await self._abandon(err)
             raise
@@ -288,15 +331,23 @@ class Cluster(DeployCluster):
         scan = _in_background(software_api.scan, "cumulus-package-scan") if self._package_sync else None
         identity = await self._call(fetch_identity, self._api)
         self.workspace = choose_workspace(identity, self._wanted_workspace)
-        overrides = await self._call(cluster_api.dask_config_overrides, self._api, self.workspace)
+        name = self._requested_name
+        # Asked at once, not one after another: each is a round trip before the create.
+        overrides, existing_id, backend = await asyncio.gather(
+            self._call(cluster_api.dask_config_overrides, self._api, self.workspace),
+            self._call(cluster_api.find_id, self._api, self.workspace, name) if name else _none(),
+            self._call(software_api.builds_environments, self._api, self.workspace) if self._package_sync
+            else _none(),
+            return_exceptions=True,
+        )
+        # Raised as they would have been one after another; the backend's only when it is used.
+        for answer in (overrides, existing_id):
+            if isinstance(answer, BaseException):
+                raise answer
         if overrides:
             dask.config.set(_dotted(overrides))
 
-        name = self._requested_name
-        existing_id = None
-        if name:
-            existing_id = await self._call(cluster_api.find_id, self._api, self.workspace, name)
-        else:
+        if not name:
             name = f"{self.workspace}-{uuid.uuid4().hex[:8]}"
         self.name = name
         if existing_id is not None:
@@ -304,7 +355,8 @@ class Cluster(DeployCluster):
             self._log(f"Using the running cluster {name} ({existing_id}) in workspace {self.workspace}.")
         else:
             if self._package_sync:
-                backend = await self._call(software_api.builds_environments, self._api, self.workspace)
+                if isinstance(backend, BaseException):
+                    raise backend
                 if backend is not None:
                     why = software_api.no_builds_text(self.workspace, backend)
                     if self._given["package_sync"] is True:
@@ -319,6 +371,15 @@ class Cluster(DeployCluster):
                     scan_result=scan.result if scan else software_api.scan,
                 )
                 self._env_id = int(alias["id"])
+            if self._container:
+                image, use_entrypoint = self._container
+                # The image becomes a named environment of the workspace (built once: pulled and
+                # checked for Dask). The cluster is made once it is built, so that the server checks
+                # the image's Dask against this client's (local_versions) at create.
+                self._status(f"Using the container image {image}...")
+                self._software = await self._call(
+                    software_api.container_env, self._api, self.workspace, image, use_entrypoint, self._log,
+                    status=self._status, show_log=self._progress.verbose)
             self._mark("package sync done" if self._package_sync else "identity")
             try:
                 self._hardware_fields = await self._call(hardware.fields_for, self._api, self.workspace, self._hardware)
@@ -371,7 +432,7 @@ class Cluster(DeployCluster):
             scheduler_options=scheduler_options,
             environ=self._environ,
             tags=self._tags,
-            dask_config=_shareable_dask_config(),
+            dask_config=_shareable_dask_config() if self._send_dask_config else None,
             use_aws_creds_endpoint=False,
             env_id=self._env_id,
             env_name=self._software,
@@ -403,11 +464,16 @@ class Cluster(DeployCluster):
         shown = None
         away_since = None
         states_due = began
+        version = None
         while True:
             if self._abandoned:
                 raise ClusterCreationError("Interrupted while the cluster was starting.")
+            asked = loop.time()
             try:
-                details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id)
+                # Held by the server until the details change (or HELD_DETAILS_SECONDS went by):
+                # the client hears the cluster ready when it is, in a request or two per change.
+                details = await self._call(cluster_api.details, self._api, self.workspace, self.cluster_id,
+                                           version, min(HELD_DETAILS_SECONDS, max(0.0, deadline - loop.time())))
             except ServerUnreachable as err:
                 # A start already under way outlasts a short outage (a server restarting), not a long one.
                 if away_since is None:
@@ -448,18 +514,20 @@ class Cluster(DeployCluster):
                 return details
             if loop.time() > deadline:
                 raise ClusterCreationError(f"Cluster {self.name} was not ready after {self._timeout:.0f} s ({progress}).")
-            # Often at first, when a local start takes a second or two (a reused environment); less
-            # often as it goes on; once a second when it takes longer (a cloud machine booting).
-            elapsed = loop.time() - began
-            await asyncio.sleep(0.1 if elapsed < 5 else 0.25 if elapsed < 20 else 1)
+            # Asked again at once, held until the details change. An answer as it was and sooner than
+            # asked for (a server that does not hold) is asked for again as before: often at first,
+            # less often as it goes on.
+            unchanged_early = details_version(details) == version and loop.time() - asked < HELD_DETAILS_SECONDS / 2
+            version = details_version(details)
+            if unchanged_early:
+                elapsed = loop.time() - began
+                await asyncio.sleep(0.1 if elapsed < 5 else 0.25 if elapsed < 20 else 1)
 
     def _connect(self, details: dict) -> None:
         self.details = details
         scheduler = details["scheduler"]
         instance = scheduler.get("instance") or {}
-        public = (details.get("cluster_infra") or {}).get("give_scheduler_public_ip") and dask.config.get(
-            "cumulus.use_scheduler_public_ip", True
-        )
+        public = (details.get("cluster_infra") or {}).get("give_scheduler_public_ip") and self._use_public_ip
         ip = (public and instance.get("public_ip_address")) or instance.get("private_ip_address")
         ip = ip or instance.get("public_ip_address")
         address = f"tls://{ip}:{details.get('scheduler_port', 443)}"
@@ -737,6 +805,11 @@ def _stop_forgotten_clusters() -> None:
                     query={"reason": "The Python process exited"},
                     retry=NO_RETRY,
                 )
+
+
+async def _none():
+    """What a call not made answers (beside calls made at once with ``asyncio.gather``)."""
+    return None
 
 
 def _in_background(fn, name: str) -> concurrent.futures.Future:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterator
 from urllib.parse import quote
 
-from cumulus.http import DEFAULT, IDEMPOTENT, NO_RETRY, SLOW, Api, NotFound
+from cumulus.http import DEFAULT, IDEMPOTENT, NO_RETRY, SLOW, Api, NotFound, Retry, request_timeout
 
 # Contract 2.8. Unknown strings are an error in the established client; here they are shown as is.
 CLUSTER_STOPPED = {"stopped", "error"}
@@ -53,8 +53,14 @@ def create(api: Api, ws: str, body: dict) -> tuple[int, bool]:
     return int(answer["id"]), bool(answer["existing"])
 
 
-def details(api: Api, ws: str, cluster_id: int) -> dict:
-    return api.request("GET", f"{_ws(ws)}/id/{cluster_id}", retry=IDEMPOTENT)
+def details(api: Api, ws: str, cluster_id: int, seen: str | None = None, wait: float = 0) -> dict:
+    """The cluster's details; with ``seen`` (``startup.details_version`` of the last answer) and
+    ``wait``, the server holds the answer up to ``wait`` seconds until they change."""
+    if not (seen and wait):
+        return api.request("GET", f"{_ws(ws)}/id/{cluster_id}", retry=IDEMPOTENT)
+    held = Retry(connection=True, timeout=wait + request_timeout())
+    query = {"wait_for_change": f"{wait:g}", "seen": seen}
+    return api.request("GET", f"{_ws(ws)}/id/{cluster_id}", query=query, retry=held)
 
 
 def ssh_key(api: Api, ws: str, cluster_id: int, worker: str | None = None) -> dict:

@@ -163,3 +163,22 @@ def forget_login() -> bool:
         live.pop("token", None)
         live.pop("user", None)
     return had_token
+
+
+def save_setting(key: str, value: object) -> str:
+    """Saves one dotted Dask config key (``cumulus.workspace``, ``distributed.comm.timeouts.connect``)
+    in the client's file, keeping everything else; this process sees it too. Answers the file."""
+    path = config_file()
+    data = _read_file(path)
+    parts = key.split(".")
+    node = data
+    for depth, part in enumerate(parts[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ValueError(f"{'.'.join(parts[:depth + 1])} is {child!r} in {path}, not a section: "
+                             f"{key} cannot go under it.")
+        node = child
+    node[parts[-1]] = value
+    _write_file(path, data)
+    dask.config.set({key: value})
+    return path

@@ -5,9 +5,8 @@ expiring links the server answers."""
 from __future__ import annotations
 
 import os
-import urllib.request
 
-from cumulus.http import IDEMPOTENT, Api, CumulusError
+from cumulus.http import IDEMPOTENT, Api, CumulusError, send
 
 TRANSFER_TIMEOUT = 600
 
@@ -35,10 +34,9 @@ def upload_dir(api: Api, store: dict, directory: str) -> int:
         if answer["existing"].get(relative, {}).get("size") == size:
             continue
         with open(full, "rb") as f:
-            req = urllib.request.Request(answer["urls"][relative], data=f, method="PUT")
-            req.add_header("Content-Type", "binary/octet-stream")
-            req.add_header("Content-Length", str(size))
-            urllib.request.urlopen(req, timeout=TRANSFER_TIMEOUT).read()
+            send("PUT", answer["urls"][relative], data=f, timeout=TRANSFER_TIMEOUT, retry=IDEMPOTENT,
+                 headers={"Content-Type": "binary/octet-stream", "Content-Length": str(size)},
+                 what=f"the filestore's upload link for {relative}")
         sent += 1
     return sent
 
@@ -53,8 +51,8 @@ def download_dir(api: Api, store_id: int, directory: str) -> int:
         if not dest.startswith(root + os.sep):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        with urllib.request.urlopen(blob["url"], timeout=TRANSFER_TIMEOUT) as res, open(dest, "wb") as out:
-            while chunk := res.read(1 << 20):
-                out.write(chunk)
+        with open(dest, "wb") as out:
+            send("GET", blob["url"], into=out, timeout=TRANSFER_TIMEOUT, retry=IDEMPOTENT,
+                 what=f"the filestore's download link for {blob['relative_path']}")
         count += 1
     return count

@@ -13,7 +13,6 @@ from cumulus.http import ArgumentError
 RENAMED = {"cpu": "worker_cpu", "memory": "worker_memory", "vm_type": "worker_vm_types", "gpu": "worker_gpu",
            "keepalive": "no_client_timeout", "account": "workspace"}
 REFUSED = {
-    "container": "clusters run built software environments here; give software= instead",
     "disk_size": "workers use their instance type's disk",
     "package_sync_ignore": "give software= to choose the environment instead",
 }

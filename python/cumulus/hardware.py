@@ -28,7 +28,7 @@ SPOT_POLICIES = {
     "spot": {"spot": True, "spot_on_demand_fallback": False},
     "spot_with_fallback": {"spot": True, "spot_on_demand_fallback": True},
 }
-# The established client's defaults where no type or size is asked (client-contract.md 2.1).
+# The established client's defaults where no type or size is asked.
 DEFAULT_TYPES = {
     ("vm_aws", False, False): ["m6i.xlarge", "m5.xlarge"],
     ("vm_aws", True, False): ["m7g.xlarge", "m6g.xlarge"],
@@ -248,7 +248,9 @@ def add_cli_options(parser, what: str) -> None:
                        help=f"instance type of {what}, in order of preference (repeatable)")
     group.add_argument("--cpu", metavar="N", help=f"cores of {what} (a number, or MIN-MAX)")
     group.add_argument("--memory", metavar="SIZE", help=f'memory of {what}, e.g. "16 GiB" (or MIN-MAX)')
-    group.add_argument("--gpu", type=int, metavar="N", help="GPUs of each worker")
+    # Coiled's --gpu is a switch (one GPU); --gpus N asks for more.
+    group.add_argument("--gpu", action="store_const", const=1, help="a GPU on each worker")
+    group.add_argument("--gpus", dest="gpu", type=int, metavar="N", help="GPUs of each worker")
     group.add_argument("--arm", action="store_true", default=None, help="ARM instances")
     group.add_argument("--spot-policy", choices=sorted(SPOT_POLICIES), help="spot or on-demand workers")
     group.add_argument("--region", help="the cloud region to run in")

@@ -1,12 +1,14 @@
 """Calls to the Cumulus API, with the retry and error rules every client of this API shares.
 
 Built on urllib so the client needs nothing beyond the standard library; async callers run the
-same code in a thread (``Api.arequest``), which keeps one code path for retries and errors.
+same code in a thread (``Api.arequest``), which keeps one code path for retries and errors. Calls
+outside the API (signed upload and download links, STS, Jupyter's contents API) and the instance
+agent's calls go through ``send``, the same attempts under the same rules. The scheduler preloads do
+not: each is served as a file of its own and runs in an interpreter that may not have this package.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import http.client
 import json
@@ -17,7 +19,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any
+from typing import IO, Any, Callable
 
 from cumulus import __version__
 
@@ -63,6 +65,18 @@ class ServerUnreachable(CumulusError):
 
 class ArgumentError(CumulusError, ValueError):
     """An argument the client refuses before calling the server, named as the caller wrote it."""
+
+
+class HttpError(CumulusError):
+    """An error answer from a URL outside the API (``send``): ``status``, and ``body`` as text."""
+
+
+class _Failed(Exception):
+    """An attempt that will not be tried again: the status (None: no answer), reason and body."""
+
+    def __init__(self, status: int | None, reason: str, body: Any):
+        super().__init__(reason)
+        self.status, self.reason, self.body = status, reason, body
 
 
 class Retry:
@@ -168,6 +182,66 @@ def _unreachable(err: BaseException, timeout: float) -> tuple[str, bool]:
     return str(reason) or type(reason).__name__, True
 
 
+def _may_retry(retry: Retry, started: float, attempt: int) -> bool:
+    if retry.seconds is None:
+        return True
+    return time.monotonic() - started + _pause(attempt) < retry.seconds
+
+
+def _attempts(method: str, url: str, data: Any, headers: dict, retry: Retry, timeout: float,
+              read: Callable[[Any], Any], decode_errors: bool = True) -> Any:
+    """``read(response)`` of the first attempt answered, trying again under ``retry``'s rules; else
+    ``_Failed``. A body that is a file is read again from its start at each attempt."""
+    started = time.monotonic()
+    attempt = 0
+    while True:
+        if hasattr(data, "seek"):
+            data.seek(0)
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as response:
+                return read(response)
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            body = _decode(raw, err.headers.get("Content-Type", "")) if decode_errors else raw.decode("utf-8", "replace")
+            failure = _Failed(err.code, err.reason, body)
+            retryable = err.code in retry.statuses and _may_retry(retry, started, attempt)
+        except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+            reason, transient = _unreachable(err, timeout)
+            failure = _Failed(None, reason, None)
+            retryable = (retry.connection and transient
+                         and time.monotonic() - started + _pause(attempt) < CONNECTION_RETRY_SECONDS)
+        if not retryable:
+            raise failure
+        time.sleep(_pause(attempt))
+        attempt += 1
+
+
+def send(method: str, url: str, *, data: Any = None, headers: dict | None = None, timeout: float,
+         retry: Retry = NO_RETRY, into: IO[bytes] | None = None, what: str | None = None) -> bytes | None:
+    """A call to a URL outside the API: the answer's bytes, or with ``into`` the answer streamed into
+    that file (None). An error answer raises ``HttpError`` naming ``what`` was called (default: the
+    host), no answer ``ServerUnreachable``."""
+    name = what or urllib.parse.urlsplit(url).netloc
+
+    def read(response) -> bytes | None:
+        if into is None:
+            return response.read()
+        into.seek(0)
+        into.truncate()
+        while chunk := response.read(1 << 20):
+            into.write(chunk)
+        return None
+
+    try:
+        return _attempts(method, url, data, dict(headers or {}), retry, timeout, read, decode_errors=False)
+    except _Failed as failed:
+        if failed.status is None:
+            raise ServerUnreachable(f"Cannot reach {name}: {failed.reason}") from None
+        raise HttpError(f"{name} answered {failed.status}: {str(failed.body).strip()[:300] or failed.reason}",
+                        failed.status, failed.body) from None
+
+
 class Api:
     """One server and one token; every call of the client goes through ``request``."""
 
@@ -221,41 +295,28 @@ class Api:
             headers["Authorization"] = auth_header(self.token)
         url = self.url(path, query)
 
-        started = time.monotonic()
-        attempt = 0
         timeout = max(retry.timeout or 0, request_timeout())
-        while True:
-            req = urllib.request.Request(url, data=data, headers=headers, method=method)
-            try:
-                with urllib.request.urlopen(req, timeout=timeout) as response:
-                    return _decode(response.read(), response.headers.get("Content-Type", ""))
-            except urllib.error.HTTPError as err:
-                failure = (err.code, err.reason, _decode(err.read(), err.headers.get("Content-Type", "")))
-                retryable = err.code in retry.statuses and self._may_retry(retry, started, attempt)
-            except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
-                reason, transient = _unreachable(err, timeout)
-                failure = (None, reason, None)
-                retryable = (retry.connection and transient
-                             and time.monotonic() - started + _pause(attempt) < CONNECTION_RETRY_SECONDS)
-            if not retryable:
-                status, reason, body = failure
-                if status is None:
-                    raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}")
-                try:
-                    raise_for(status, reason, body)
-                except AuthenticationError as refused:
-                    if not (auth and self.auth_hint):
-                        raise
-                    raise AuthenticationError(f"{refused} {self.auth_hint}", status, body) from None
-            time.sleep(_pause(attempt))
-            attempt += 1
 
-    @staticmethod
-    def _may_retry(retry: Retry, started: float, attempt: int) -> bool:
-        if retry.seconds is None:
-            return True
-        return time.monotonic() - started + _pause(attempt) < retry.seconds
+        def read(response) -> Any:
+            return _decode(response.read(), response.headers.get("Content-Type", ""))
+
+        try:
+            return _attempts(method, url, data, headers, retry, timeout, read)
+        except _Failed as failed:
+            status, reason, body = failed.status, failed.reason, failed.body
+        if status is None:
+            raise ServerUnreachable(f"Cannot reach the Cumulus server at {self.server}: {reason}")
+        try:
+            raise_for(status, reason, body)
+        except AuthenticationError as refused:
+            if not (auth and self.auth_hint):
+                raise
+            raise AuthenticationError(f"{refused} {self.auth_hint}", status, body) from None
 
     async def arequest(self, method: str, path: str, **kwargs) -> Any:
+        # Imported here: the agent (every instance's first process) never calls this, and asyncio
+        # is a third of its import time on a start's busy cores.
+        import asyncio
+
         call = functools.partial(self.request, method, path, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(None, call)

@@ -15,16 +15,14 @@ import hashlib
 import json
 import os
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import uuid
 from dataclasses import dataclass
 from typing import Callable
 
 from cumulus import cluster_api, config
 from cumulus.account import choose_workspace, fetch_identity
-from cumulus.http import Api, CumulusError
+from cumulus.http import Api, CumulusError, HttpError, send
 from cumulus.run_command import SKIPPED_DIRS, directory_files
 
 NOTEBOOK_TAG = {"cumulus-cluster-type": "notebook"}
@@ -120,13 +118,11 @@ class Contents:
         q = urllib.parse.urlencode({**(query or {}), "token": self.pass_})
         url = f"{self.base}api/contents/{urllib.parse.quote(path)}?{q}"
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=120) as res:
-                return json.loads(res.read() or b"null")
-        except urllib.error.HTTPError as e:
-            raise CumulusError(f"Jupyter answered {e.code} to {method} {path or '/'}: "
-                               f"{e.read().decode('utf-8', 'replace')[:300]}") from None
+            answer = send(method, url, data=data, headers={"Content-Type": "application/json"}, timeout=120)
+        except HttpError as e:
+            raise CumulusError(f"Jupyter answered {e.status} to {method} {path or '/'}: {str(e.body)[:300]}") from None
+        return json.loads(answer or b"null")
 
     def upload(self, local_dir: str) -> dict:
         """Copies the directory's files in; answers ``{path: sha256}`` of what it sent."""
@@ -182,19 +178,22 @@ def start(
     workspace: str | None = None,
     idle_timeout: str | None = "20 minutes",
     sync: str | None = None,
+    tags: dict | None = None,
     say: Callable[[str], None] = print,
     server: str | None = None,
     token: str | None = None,
     **cluster_args,
 ) -> Notebook:
     """Starts (or finds running) the notebook cluster ``name`` and answers the link to its Jupyter.
-    ``sync``: a local directory to copy in (and bring changes back from at ``stop``)."""
+    ``sync``: a local directory to copy in (and bring changes back from at ``stop``); ``tags``: the
+    cluster's (``environ=`` and the hardware arguments are ``cumulus.Cluster``'s)."""
     from cumulus.cluster import Cluster
 
     scheduler_options = {"jupyter": True, "no_client_timeout": None}
     cluster = Cluster(
         name=name or f"notebook-{uuid.uuid4().hex[:8]}", n_workers=n_workers, workspace=workspace, software=software,
-        idle_timeout=idle_timeout, tags=NOTEBOOK_TAG, scheduler_options=scheduler_options, shutdown_on_close=False,
+        idle_timeout=idle_timeout, tags={**(tags or {}), **NOTEBOOK_TAG}, scheduler_options=scheduler_options,
+        shutdown_on_close=False,
         wait_for_workers=False if n_workers == 0 else None, server=server, token=token, **cluster_args,
     )
     try:

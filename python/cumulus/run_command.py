@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 from cumulus import hardware
 from cumulus.http import ArgumentError, CumulusError
+from cumulus.sizes import MIB
 
 RUN_TAG = {"cumulus-cluster-type": "run"}
-MAX_UPLOAD_BYTES = 100 * 2**20
+MAX_UPLOAD_BYTES = 100 * MIB
 # Not sent along: version control, caches and virtual environments.
 SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".cumulus", ".mypy_cache",
                 ".pytest_cache", ".ipynb_checkpoints", ".tox"}
@@ -64,7 +65,7 @@ def directory_files(path: str, limit: int = MAX_UPLOAD_BYTES):
             total += os.path.getsize(full)
             if total > limit:
                 raise CumulusError(
-                    f"The files under {path} add up to more than {limit // 2**20} MiB: use a smaller "
+                    f"The files under {path} add up to more than {limit // MIB} MiB: use a smaller "
                     "directory, or put large data in a filestore or object storage."
                 )
             yield full, os.path.relpath(full, path).replace(os.sep, "/")
@@ -84,7 +85,7 @@ def pack_directory(path: str, limit: int = MAX_UPLOAD_BYTES) -> tuple[bytes, int
 # Runs on the scheduler, inside its event loop (``Client.run_on_scheduler``); made a function of
 # ``__main__`` below so Dask sends it by value: the scheduler needs nothing of this package.
 REMOTE = r'''
-async def cumulus_run_command(run_id, command, archive, env, cpus, dask_scheduler=None):
+async def cumulus_run_command(run_id, command, archive, env, cpus, terminal=None, dask_scheduler=None):
     import asyncio, codecs, io, os, sys, time, zipfile
     topic = "cumulus-run-" + run_id
     workdir = os.path.join(os.getcwd(), "runs", run_id)
@@ -112,12 +113,33 @@ async def cumulus_run_command(run_id, command, archive, env, cpus, dask_schedule
         if cpus:
             os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:cpus])
 
-    proc = await asyncio.create_subprocess_exec(
-        "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
-        preexec_fn=pin if cpus and hasattr(os, "sched_setaffinity") else None,
-    )
     runs = dask_scheduler.__dict__.setdefault("_cumulus_runs", {})
+    if terminal is not None:
+        # --interactive: the command gets a terminal of its own (a pty, sized as the caller's), its
+        # input what cumulus_run_input writes into it, its output one stream.
+        import fcntl, struct, termios
+        base["TERM"] = terminal.get("term") or "xterm"
+        master, slave = os.openpty()
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", terminal["rows"], terminal["cols"], 0, 0))
+
+        def attach():
+            pin() if cpus and hasattr(os, "sched_setaffinity") else None
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        proc = await asyncio.create_subprocess_exec(
+            "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=slave, stdout=slave, stderr=slave,
+            start_new_session=True, preexec_fn=attach,
+        )
+        os.close(slave)
+        dask_scheduler.__dict__.setdefault("_cumulus_terminals", {})[run_id] = master
+        for data in dask_scheduler.__dict__.setdefault("_cumulus_typed_ahead", {}).pop(run_id, []):
+            os.write(master, data)
+    else:
+        proc = await asyncio.create_subprocess_exec(
+            "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+            preexec_fn=pin if cpus and hasattr(os, "sched_setaffinity") else None,
+        )
     runs[run_id] = proc
     sent = [0]
     print(f"[cumulus run {run_id}] started: {command}", flush=True)
@@ -149,13 +171,40 @@ async def cumulus_run_command(run_id, command, archive, env, cpus, dask_schedule
                 plugin.last_activity = time.monotonic()
             await asyncio.sleep(5)
 
+    class TerminalOutput:
+        """The pty's output as a stream: what the command wrote, then b"" once it has gone (EIO)."""
+
+        def __init__(self, fd):
+            self.fd = fd
+            self.chunks = asyncio.Queue()
+            asyncio.get_running_loop().add_reader(fd, self.ready)
+
+        def ready(self):
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                asyncio.get_running_loop().remove_reader(self.fd)
+            self.chunks.put_nowait(chunk)
+
+        async def read(self, _n):
+            return await self.chunks.get()
+
     busy = asyncio.ensure_future(keep_busy())
     try:
-        await asyncio.gather(pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr"))
+        if terminal is not None:
+            await pump(TerminalOutput(master), "stdout")
+        else:
+            await asyncio.gather(pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr"))
         code = await proc.wait()
     finally:
         busy.cancel()
         runs.pop(run_id, None)
+        if terminal is not None:
+            dask_scheduler._cumulus_terminals.pop(run_id, None)
+            dask_scheduler._cumulus_typed_ahead.pop(run_id, None)
+            os.close(master)
     code = code if code >= 0 else 128 - code
     print(f"[cumulus run {run_id}] exited with code {code}", flush=True)
     return {"code": code, "events": sent[0]}
@@ -168,6 +217,21 @@ def cumulus_subscribed(topic, client_id, dask_scheduler=None):
 def cumulus_forget(topic, dask_scheduler=None):
     dask_scheduler.events.pop(topic, None)
     dask_scheduler.event_counts.pop(topic, None)
+
+
+def cumulus_run_input(run_id, data, rows=None, cols=None, dask_scheduler=None):
+    """Keys for an --interactive command's terminal (and its new size, when the caller's changed)."""
+    import fcntl, os, struct, termios
+    master = getattr(dask_scheduler, "_cumulus_terminals", {}).get(run_id)
+    if master is None:
+        # Typed before the command has started: kept for it (cumulus_run_command writes it first).
+        dask_scheduler.__dict__.setdefault("_cumulus_typed_ahead", {}).setdefault(run_id, []).append(data)
+        return True
+    if rows and cols:
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    while data:
+        data = data[os.write(master, data):]
+    return True
 
 
 async def cumulus_stop_command(run_id, dask_scheduler=None):
@@ -186,7 +250,8 @@ async def cumulus_stop_command(run_id, dask_scheduler=None):
 def _remote_functions():
     namespace: dict = {"__name__": "__main__"}
     exec(compile(REMOTE, "<cumulus run>", "exec"), namespace)
-    return namespace["cumulus_run_command"], namespace["cumulus_stop_command"], namespace["cumulus_subscribed"], namespace["cumulus_forget"]
+    return (namespace["cumulus_run_command"], namespace["cumulus_stop_command"], namespace["cumulus_subscribed"],
+            namespace["cumulus_forget"], namespace["cumulus_run_input"])
 
 
 @contextlib.contextmanager
@@ -208,31 +273,60 @@ def _env(call: str, name: str, value) -> dict:
     return {str(k): str(v) for k, v in value.items()}
 
 
-def run(
+def run(command=None, /, **kwargs):
+    """``cumulus.run`` in both of its forms.
+
+    Coiled's: ``@cumulus.run(memory="8 GiB")`` over a function, or ``cumulus.run(fn, **options)``,
+    makes the function run remotely, as ``@cumulus.function`` with the same options does (calling it
+    answers its result). Cumulus's: ``cumulus.run("python train.py", ...)`` (a string or a list of
+    words) runs a command on a run cluster and answers a ``RunResult`` (``run_command``)."""
+    if callable(command):
+        from cumulus.functions import function
+
+        return function(command, **kwargs)
+    if command is None and "command" not in kwargs:
+        from cumulus.functions import function
+
+        return function(**kwargs)
+    if command is None:
+        command = kwargs.pop("command")
+    return run_command(command, **kwargs)
+
+
+def run_command(
     command,
     *,
     name: str | None = None,
     software: str | None = None,
+    container: str | None = None,
+    ignore_container_entrypoint: bool = False,
     env: dict | None = None,
     secret_env: dict | None = None,
     workspace: str | None = None,
     directory: str | None = ".",
     n_workers: int = 0,
     idle_timeout: str | None = "20 minutes",
+    tags: dict | None = None,
     stream: bool = True,
     stdout=None,
     stderr=None,
     quiet: bool = False,
     server: str | None = None,
     token: str | None = None,
+    interactive: bool = False,
+    credentials: str | None = "local",
     **hardware_args,
 ) -> RunResult:
     """Runs ``command`` (a shell string or a list of words) on a run cluster; answers its exit code
     and output. ``directory`` is sent along (None: nothing); ``env`` and ``secret_env`` are the
     command's variables (the secret ones travel only over the cluster's TLS connection, never to
-    the server). Hardware arguments are ``cumulus.Cluster``'s; the command runs on the scheduler's
-    instance, so ``scheduler_vm_types``/``scheduler_cpu``/``scheduler_memory`` size it (``cpu``,
-    ``memory`` and ``vm_types`` are accepted as short names for them)."""
+    the server); ``tags`` are the cluster's. ``container`` runs it in that image
+    (``Cluster(container=...)``: the image's environment, made once and checked for Dask). Hardware
+    arguments are ``cumulus.Cluster``'s; the command runs on the scheduler's instance, so
+    ``scheduler_vm_types``/``scheduler_cpu``/``scheduler_memory`` size it (``cpu``, ``memory`` and
+    ``vm_types`` are accepted as short names for them). ``interactive``: the command gets a terminal
+    joined to this one (``run_terminal``), its output one stream, kept in ``stdout``. ``credentials``
+    is ``Cluster``'s: ``"local"`` forwards this machine's AWS credentials, None nothing."""
     import shlex
 
     call = "cumulus.run"
@@ -270,8 +364,10 @@ def run(
             n_workers=n_workers,
             workspace=workspace,
             software=software,
+            container=container,
+            ignore_container_entrypoint=ignore_container_entrypoint,
             idle_timeout=idle_timeout,
-            tags=RUN_TAG,
+            tags={**_env(call, "tags", tags), **RUN_TAG},
             # A named run cluster waits for the next run without a client; its idle timeout stops it.
             scheduler_options={"no_client_timeout": None} if name else None,
             shutdown_on_close=name is None,
@@ -279,6 +375,7 @@ def run(
             server=server,
             token=token,
             quiet=quiet,
+            credentials=credentials,
             **hardware_args,
         )
     result = RunResult(code=-1, cluster_name=cluster.name)
@@ -301,7 +398,7 @@ def run(
             target.write(text)
             target.flush()
 
-    remote_run, remote_stop, subscribed, forget = _remote_functions()
+    remote_run, remote_stop, subscribed, forget, remote_input = _remote_functions()
     cpus = _pinned_cpus(hardware_args)
     try:
         with Client(cluster) as client:
@@ -314,7 +411,10 @@ def run(
                 say(f"Sent {n_files} file(s) from {os.path.abspath(directory)}.")
             say(f"Running on {cluster.name}: {command}")
             try:
-                answer = client.run_on_scheduler(remote_run, run_id, command, archive, variables, cpus)
+                if interactive:
+                    answer = _joined_run(client, remote_run, remote_input, run_id, command, archive, variables, cpus)
+                else:
+                    answer = client.run_on_scheduler(remote_run, run_id, command, archive, variables, cpus)
             except KeyboardInterrupt:
                 client.run_on_scheduler(remote_stop, run_id)
                 raise
@@ -334,6 +434,20 @@ def run(
     result.stdout = "".join(t for s, t in result.chunks if s == "stdout")
     result.stderr = "".join(t for s, t in result.chunks if s == "stderr")
     return result
+
+
+def _joined_run(client, remote_run, remote_input, run_id, command, archive, variables, cpus) -> dict:
+    """The command run in a terminal of its own, joined to this one until it ends."""
+    from cumulus import run_terminal
+
+    def send(data: bytes, rows, cols) -> bool:
+        try:
+            return bool(client.run_on_scheduler(remote_input, run_id, data, rows, cols))
+        except Exception:  # noqa: BLE001 - the run has ended and its client closed: nothing to type into
+            return False
+
+    with run_terminal.joined(send):
+        return client.run_on_scheduler(remote_run, run_id, command, archive, variables, cpus, run_terminal.size())
 
 
 def _pinned_cpus(args: dict) -> int | None:

@@ -13,16 +13,17 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from importlib.metadata import distributions
 from typing import Callable
 from urllib.parse import quote
 
-from cumulus.http import IDEMPOTENT, NO_RETRY, SLOW_REQUEST_TIMEOUT, Api, CumulusError, Retry
+from cumulus.http import IDEMPOTENT, NO_RETRY, SLOW_REQUEST_TIMEOUT, Api, CumulusError, Retry, send
+from cumulus.pip_sources import pip_sources
 
 # Creating an environment is not repeated (it is not idempotent); the server checks it before answering.
 SLOW_ONCE = Retry(statuses=frozenset(), seconds=0, timeout=SLOW_REQUEST_TIMEOUT)
@@ -60,6 +61,7 @@ def scan() -> dict:
             "python_major_version": None, "python_minor_version": None, "python_patch_version": None,
         })
     major, minor, patch = platform.python_version_tuple()
+    index_urls, find_links = pip_sources()
     # No conda python here: the contract's pseudo package says which Python this is.
     packages.append({
         "name": "python", "version": platform.python_version(), "source": "conda", "channel": "ANY-AVAILABLE",
@@ -71,7 +73,8 @@ def scan() -> dict:
         "architecture": "aarch64" if platform.machine() in ("arm64", "aarch64") else "x86_64",
         "packages": packages,
         "metadata": {"base_prefix": sys.base_prefix, "platform": sys.platform, "prefix": sys.prefix, "sys_path": sys.path},
-        "index_urls": [],
+        "index_urls": index_urls,
+        "find_links": find_links,
         "pip_check_errors": None,
         "gpu_enabled": False,
         "lockfile_name": None,
@@ -139,10 +142,13 @@ def package_sync(api: Api, ws: str, say: Callable[[str], None] = print, *, statu
     # The same packages found in another order are the same environment (the same md5).
     packages.sort(key=lambda p: p["name"].lower())
     spec = {"packages": packages, "raw_pip": None, "raw_conda": None, "lockfile_name": None, "lockfile_content": None}
-    body = {**spec, "name": None, "md5": spec_md5(spec), "force_rebuild": False, "architecture": scanned["architecture"],
+    sources = {"index_urls": scanned.get("index_urls") or [], "find_links": scanned.get("find_links") or []}
+    # Where pip looks is part of what is built: other indexes are another environment.
+    identity = spec_md5({**spec, **sources}) if any(sources.values()) else spec_md5(spec)
+    body = {**spec, "name": None, "md5": identity, "force_rebuild": False, "architecture": scanned["architecture"],
             "gpu_enabled": False, "container": None, "use_entrypoint": None, "region_name": None,
             "enable_experimental_installer": False,
-            "scan": {"platform": sys.platform, "base_prefix": sys.base_prefix, "prefix": sys.prefix, "index_urls": [],
+            "scan": {"platform": sys.platform, "base_prefix": sys.base_prefix, "prefix": sys.prefix, **sources,
                      "packages": [_scan_row(p) for p in scanned["packages"]], "errored_packages": []}}
     alias = api.request("POST", _base(ws), json_body=body, retry=SLOW_ONCE)
     mark("sync request")
@@ -185,23 +191,45 @@ def upload_wheel(api: Api, ws: str, path: str) -> int:
         "wheel_md5": base64.b64encode(digest.digest()).decode(), "region_name": None,
     })
     if answer["should_upload"]:
-        request = urllib.request.Request(answer["upload_url"], data=content, method="PUT", headers={
-            "Content-Type": "binary/octet-stream", "content-md5": base64.b64encode(digest.digest()).decode()})
-        with urllib.request.urlopen(request, timeout=600) as res:
-            res.read()
+        send("PUT", answer["upload_url"], data=content, timeout=600, retry=IDEMPOTENT, what="the wheel's upload link",
+             headers={"Content-Type": "binary/octet-stream", "content-md5": base64.b64encode(digest.digest()).decode()})
     return int(answer["id"])
 
 
 def create(api: Api, ws: str, name: str, *, pip: str | None = None, conda: str | None = None,
-           container: str | None = None, force: bool = False) -> dict:
-    """A named environment from a requirements file, a conda environment.yml or an image."""
+           container: str | None = None, force: bool = False, **fields) -> dict:
+    """A named environment from a requirements file, a conda environment.yml or an image (``fields``:
+    the create call's others, ``use_entrypoint``, ``gpu_enabled``, ``architecture``)."""
     raw_pip = raw_conda = None
     if pip:
         with open(pip) as f:
             raw_pip = [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
     if conda:
         raw_conda = _read_conda(conda)
-    return create_raw(api, ws, name, raw_pip=raw_pip, raw_conda=raw_conda, container=container, force=force)
+    return create_raw(api, ws, name, raw_pip=raw_pip, raw_conda=raw_conda, container=container, force=force, **fields)
+
+
+def container_env_name(image: str, use_entrypoint: bool = True) -> str:
+    """The environment a cluster of this image runs (``Cluster(container=...)``): one per image."""
+    words = re.sub(r"[^a-z0-9]+", "-", image.lower()).strip("-")
+    digest = hashlib.sha256(f"{image} {use_entrypoint}".encode()).hexdigest()[:8]
+    return f"image-{words[:40].strip('-')}-{digest}"
+
+
+def container_env(api: Api, ws: str, image: str, use_entrypoint: bool = True, say: Callable[[str], None] = print,
+                  *, status: Callable[[str], None] | None = None, show_log: bool = False) -> str:
+    """The workspace's environment of an image (``container_env_name``; created once), its build
+    (the pull and the check that the image runs Dask) waited for; answers its name. A build that
+    fails raises its reason (an image without Dask, a private image without the credentials...)."""
+    name = container_env_name(image, use_entrypoint)
+    alias = create_raw(api, ws, name, container=image, use_entrypoint=use_entrypoint)
+    wait_for_build(api, ws, alias, say, status=status, show_log=show_log)
+    return name
+
+
+def split_container(image: str) -> tuple[str, bool]:
+    """Coiled's image words: a trailing ``!`` ignores the image's entrypoint. Answers (image, use_entrypoint)."""
+    return (image[:-1], False) if image.endswith("!") else (image, True)
 
 
 def create_raw(api: Api, ws: str, name: str, *, raw_pip: list | None = None, raw_conda: dict | None = None,

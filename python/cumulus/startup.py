@@ -6,6 +6,7 @@ Pure functions over the details and ``states`` answers (contract 2.3, 2.4), kept
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 from cumulus.http import CumulusError
@@ -37,6 +38,28 @@ def wait_target(wait_for_workers, desired: int) -> int:
     if isinstance(wait_for_workers, int) and wait_for_workers >= 0:
         return min(wait_for_workers, desired)
     raise ValueError(f"wait_for_workers must be a bool, a count or a fraction in [0, 1], not {wait_for_workers!r}")
+
+
+def details_version(details) -> str:
+    """What the server compares a held details request's ``seen`` with (details-wait.ts): the first
+    16 hex digits of the SHA-256 of every ``current_state`` in the details as ``state@updated``,
+    sorted and joined by commas."""
+    states: list = []
+
+    def walk(value) -> None:
+        if isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key == "current_state" and isinstance(item, dict) and "state" in item:
+                    updated = item.get("updated")
+                    states.append(f"{item['state']}@{'' if updated is None else updated}")
+                else:
+                    walk(item)
+
+    walk(details)
+    return hashlib.sha256(",".join(sorted(states)).encode()).hexdigest()[:16]
 
 
 def counts(details: dict) -> dict:

@@ -129,7 +129,9 @@ class User:
 
 
 class CumulusServer:
-    def __init__(self):
+    def __init__(self, env: dict | None = None):
+        # Variables for this server (None: without it), over the test run's own.
+        self.extra_env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = tempfile.mkdtemp(prefix="cumulus-pytest-")
@@ -155,6 +157,11 @@ class CumulusServer:
         # Embedded PGlite unless asked otherwise: the suite owns its data dir, not a shared database.
         if os.environ.get("CUMULUS_TEST_DATABASE_URL"):
             env["DATABASE_URL"] = os.environ["CUMULUS_TEST_DATABASE_URL"]
+        for name, value in self.extra_env.items():
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
         return env
 
     def start(self) -> "CumulusServer":
@@ -288,13 +295,13 @@ def instance_processes(data_dir: str) -> dict:
     return found
 
 
-def start_as_new_user() -> tuple[CumulusServer, str, str]:
+def start_as_new_user(env: dict | None = None) -> tuple[CumulusServer, str, str]:
     """A fresh server and a signed-up user whose API token the client in this process uses.
 
     For a test module's setUpModule: returns (server, token, workspace); the environment is
     restored when the module ends. The caller closes the server.
     """
-    server = CumulusServer().start()
+    server = CumulusServer(env).start()
     user = server.register()
     token = server.api_token(user)
     patch = mock.patch.dict(os.environ, {"CUMULUS_SERVER": server.url, "CUMULUS_API_TOKEN": token})

@@ -28,6 +28,11 @@ def job_id(stdout: str) -> int:
     return int(re.search(r"Submitted batch job (\d+)", stdout).group(1))
 
 
+def cluster_id(stdout: str) -> int:
+    """The job's cluster, what Coiled's `batch status|wait|logs CLUSTER` take."""
+    return int(re.search(r"Submitted batch job \d+: .* \((\d+)\)\.", stdout).group(1))
+
+
 class ArrayAndOptionsTest(unittest.TestCase):
     def test_slurm_arrays(self):
         self.assertEqual(parse_array("0-12:3,20"), ([0, 3, 6, 9, 12, 20], None))
@@ -53,6 +58,11 @@ class ArrayAndOptionsTest(unittest.TestCase):
                 with open("data.txt", "w") as f:
                     f.write("x\n")
                 self.assertEqual(header_arguments("job.py"), ["--ntasks", "4", "--env", "A=1"])
+                # Coiled's comments, as its batch page writes them: the rest of the line is the one value.
+                with open("coiled.py", "w") as f:
+                    f.write("# COILED n-tasks     10\n# COILED memory      8 GiB\n# COILED region us-east-2\n")
+                self.assertEqual(header_arguments("coiled.py"),
+                                 ["--n-tasks", "10", "--memory", "8 GiB", "--region", "us-east-2"])
                 command, files = command_and_files(["job.py", "data.txt"])
                 self.assertEqual(command, "python job.py data.txt")
                 self.assertEqual([f["path"] for f in files], ["job.py", "data.txt"])
@@ -90,15 +100,16 @@ class BatchCliTest(unittest.TestCase):
         self.assertIn("all 3 task(s) succeeded", run.stdout)
         job = job_id(run.stdout)
 
-        status = self.cli("batch", "status", str(job))
+        # As Coiled's, by the job's cluster; and by the job's own id.
+        status = self.cli("batch", "status", str(cluster_id(run.stdout)))
         self.assertEqual(status.returncode, 0, status.stderr)
         self.assertIn(f"job {job}: done", status.stdout)
         self.assertEqual(len(re.findall(r"^\d+\s+done\s+0\s", status.stdout, re.M)), 3, status.stdout)
 
-        logs = self.cli("batch", "logs", str(job), "--task", "1")
+        logs = self.cli("batch", "logs", "--job", str(job), "--task", "1")
         self.assertIn("1: 4 squared is 16 (hello)", logs.stdout)
         self.assertNotIn("squared is 9", logs.stdout)
-        every = self.cli("batch", "logs", str(job))
+        every = self.cli("batch", "logs", "--job", str(job))
         self.assertIn("[task 2] 2: 5 squared is 25 (hello)", every.stdout)
         # Like `batch status`, `batch logs` without a job id shows the latest job.
         latest = self.cli("batch", "logs", "--task", "1")
@@ -106,7 +117,7 @@ class BatchCliTest(unittest.TestCase):
         self.assertIn("1: 4 squared is 16 (hello)", latest.stdout)
 
         listed = self.cli("batch", "list")
-        self.assertRegex(listed.stdout, rf"(?m)^{job}\s+done\s+3/3\s+0\s")
+        self.assertRegex(listed.stdout, rf"(?m)^{job}\s+{cluster_id(run.stdout)}\s+done\s+3/3\s+0\s")
 
     def test_inputs_are_uploaded_and_outputs_downloaded_through_filestores(self):
         data = os.path.join(self.work, "data")
@@ -131,17 +142,18 @@ class BatchCliTest(unittest.TestCase):
                        '[ "$CUMULUS_BATCH_TASK_ID" != 2 ] || exit 5')
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("failed: 1 of 3 tasks failed: task 2 (exit code 5)", run.stdout)
-        status = self.cli("batch", "status", str(job_id(run.stdout)))
+        status = self.cli("batch", "status", "--job", str(job_id(run.stdout)))
         self.assertRegex(status.stdout, r"(?m)^2\s+error\s+5\s+.*Exited with code 5$")
 
     def test_cancel_stops_a_running_job(self):
         run = self.cli("batch", "run", "--workspace", workspace, "sleep 600")
         self.assertEqual(run.returncode, 0, run.stderr)
         job = job_id(run.stdout)
-        cancelled = self.cli("batch", "cancel", str(job))
+        self.assertIn(f"Follow it with `cumulus batch status {cluster_id(run.stdout)}`", run.stdout)
+        cancelled = self.cli("batch", "cancel", "--job", str(job))
         self.assertEqual(cancelled.returncode, 0, cancelled.stderr)
         self.assertIn(f"Cancelled batch job {job}", cancelled.stdout)
-        waited = self.cli("batch", "wait", str(job))
+        waited = self.cli("batch", "wait", str(cluster_id(run.stdout)))
         self.assertEqual(waited.returncode, 1)
         self.assertIn("cancelled", waited.stdout)
 

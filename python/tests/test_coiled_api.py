@@ -136,8 +136,8 @@ class FunctionDecoratorTest(unittest.TestCase):
         self.assertEqual(type(local.cluster).__name__, "LocalCluster")
 
     def test_options_without_meaning_here_are_refused_by_name(self):
-        with self.assertRaisesRegex(ValueError, "container"):
-            coiled.function(container="ghcr.io/some/image")(len)
+        with self.assertRaisesRegex(ValueError, "disk_size"):
+            coiled.function(disk_size=100)(len)
         with self.assertRaisesRegex(ValueError, r"vm_type='m6i.xlarge'.*local=True"):
             coiled.function(local=True, vm_type="m6i.xlarge")(len)
 

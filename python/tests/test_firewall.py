@@ -1,4 +1,4 @@
-"""A cluster's own firewall from the client's arguments (client-contract.md 2.2): what
+"""A cluster's own firewall from the client's arguments: what
 ``firewall_spec`` a Cluster's arguments become, where "me" is, and what a local-backend user gets
 by default (nothing to refuse) or when they ask (the server's reason). The mapping against a
 recorded server answer; "me" and the refusal against a real server."""

@@ -6,9 +6,11 @@ a tiny one that plays back answers; everything else runs against the real Cumulu
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
+import tempfile
 import threading
 import time
 import unittest
@@ -18,6 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from cumulus.http import (
     DEFAULT,
     IDEMPOTENT,
+    HttpError,
     NO_RETRY,
     Api,
     AuthenticationError,
@@ -26,6 +29,7 @@ from cumulus.http import (
     PermissionsError,
     ServerUnreachable,
     auth_header,
+    send,
 )
 from tests.harness import free_port
 
@@ -54,7 +58,7 @@ def serve(script: Script, port: int = 0) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(raw)
 
-        do_GET = do_POST = do_DELETE = _answer
+        do_GET = do_POST = do_DELETE = do_PUT = _answer
 
         def log_message(self, *args):
             pass
@@ -173,3 +177,44 @@ class TransportTest(unittest.TestCase):
                     api.request("GET", "/x", retry=DEFAULT)
                 self.assertLess(time.monotonic() - began, 4)
                 self.assertTrue(str(caught.exception).endswith(": no answer within 1.5 s"), str(caught.exception))
+
+
+class SendTest(unittest.TestCase):
+    """Calls outside the API (signed links, STS, Jupyter) and the agent's go through ``send``: the same
+    attempts, a file body sent whole again on each, an answer streamed into a file, errors named."""
+
+    def url(self, *answers) -> tuple[str, Script]:
+        script = Script(*answers)
+        httpd = serve(script)
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        return f"http://127.0.0.1:{httpd.server_address[1]}/signed?sig=1", script
+
+    def test_a_file_is_sent_whole_again_when_a_busy_answer_is_retried(self):
+        url, script = self.url((503, b"busy", "text/plain"), (200, b"stored", "text/plain"))
+        with tempfile.TemporaryFile() as f:
+            f.write(b"x" * 100_000)
+            f.flush()
+            answer = send("PUT", url, data=f, headers={"Content-Length": "100000"}, timeout=5, retry=IDEMPOTENT)
+        self.assertEqual(answer, b"stored")
+        self.assertEqual([(r[0], len(r[3])) for r in script.requests], [("PUT", 100_000), ("PUT", 100_000)])
+
+    def test_an_answer_streams_into_a_file_and_errors_name_what_was_called(self):
+        url, script = self.url((200, b"y" * 3_000_000, "application/octet-stream"),
+                               (403, b"<Error><Message>Expired</Message></Error>", "application/xml"))
+        out = io.BytesIO(b"left over from an earlier attempt")
+        self.assertIsNone(send("GET", url, into=out, timeout=5))
+        self.assertEqual(out.getvalue(), b"y" * 3_000_000)
+        with self.assertRaises(HttpError) as caught:
+            send("GET", url, timeout=5, what="the download link")
+        self.assertEqual((caught.exception.status, caught.exception.body),
+                         (403, "<Error><Message>Expired</Message></Error>"))
+        self.assertEqual(str(caught.exception), "the download link answered 403: <Error><Message>Expired</Message></Error>")
+        self.assertEqual(len(script.requests), 2)  # no retry by default: a signed link refused stays refused
+
+    def test_no_answer_is_server_unreachable_naming_the_host(self):
+        port = free_port()
+        with self.assertRaises(ServerUnreachable) as caught:
+            send("GET", f"http://127.0.0.1:{port}/x", timeout=2)
+        self.assertEqual(str(caught.exception),
+                         f"Cannot reach 127.0.0.1:{port}: connection refused (is the server running?)")

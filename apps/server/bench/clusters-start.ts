@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { createToken } from '../src/domains/identity/tokens/service.js';
-import { registerBenchUser, startBenchServer } from './server.js';
+import { benchCaller, registerBenchUser, startBenchServer } from './server.js';
 
 const RUNS = 3;
 const PYTHON = '/usr/bin/python3';
@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Seconds from starting /usr/bin/python3 to a LocalCluster with 2 workers (imports included). */
-function localCluster(): Promise<number> {
+export function localCluster(): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(PYTHON, ['-c', LOCAL_CLUSTER], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -61,19 +61,7 @@ export async function benchClusterStart(): Promise<void> {
   const user = await registerBenchUser(server, 'clusterbench');
   const { token } = await createToken(server.deps.db, user, { label: 'bench' });
   const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${bench.base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // The few fields read here: id, default_account.slug, current_state.
-    return (await res.json()) as {
-      id: number;
-      default_account: { slug: string };
-      current_state: { state: string; reason: string };
-    };
-  };
+  const call = benchCaller(bench.base, token);
   const slug = (await call('GET', '/api/v2/user/me')).default_account.slug;
   const api: number[] = [];
   const local: number[] = [];

@@ -8,6 +8,7 @@ import { benchHotPaths } from './http/hot-paths.js';
 import { benchNewcomer } from './newcomer.js';
 import { benchRestart } from './restart.js';
 import { benchSoftware } from './software.js';
+import { benchSshStart } from './ssh-start.js';
 import { benchTeam } from './team.js';
 import { benchUsage } from './usage.js';
 
@@ -35,5 +36,6 @@ const benches: Record<string, () => Promise<void>> = {
   ec2: () => benchEc2(),
   newcomer: () => benchNewcomer(),
   restart: () => benchRestart(),
+  'ssh-start': () => benchSshStart(),
 };
 for (const [name, run] of Object.entries(benches)) if (!only || only === name) await run();

@@ -58,3 +58,25 @@ export async function registerBenchUser(server: Server, username: string): Promi
     .returning();
   return user!;
 }
+
+/** The fields benchmarks read of an answer (a cluster's id and state, user/me's workspace). */
+export interface BenchAnswer extends Record<string, unknown> {
+  id: number;
+  default_account: { slug: string };
+  current_state: { state: string; reason: string };
+}
+
+/** JSON calls to a bench server with an API token; a call the server refuses stops the benchmark. */
+export function benchCaller(base: string, token: string) {
+  const headers = { authorization: `ApiToken ${token}`, 'content-type': 'application/json' };
+  return async (method: string, path: string, body?: unknown): Promise<BenchAnswer> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await res.json()) as BenchAnswer;
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+}

@@ -3,14 +3,9 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as batch from './domains/batch/index.js';
-import * as billing from './domains/billing/index.js';
-import * as cloud from './domains/cloud/index.js';
 import * as clusters from './domains/clusters/index.js';
 import * as identity from './domains/identity/index.js';
-import * as platform from './domains/platform/index.js';
 import * as software from './domains/software/index.js';
-import * as staff from './domains/staff/index.js';
 import { installAccess } from './http/access.js';
 import type { App } from './http/app-types.js';
 import { type ClusterTokenResolver, installAuth } from './http/auth.js';
@@ -22,6 +17,7 @@ import { RequestLog } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { cachingSerializerCompiler } from './http/serializer.js';
 import { z } from './http/zod.js';
+import { type AppDeps, DOMAIN_MODULES } from './modules.js';
 import { VERSION } from './version.js';
 
 export interface AppOptions {
@@ -30,53 +26,7 @@ export interface AppOptions {
   resolveClusterToken?: ClusterTokenResolver;
 }
 
-/** Everything the app's routes are given: the kernel's deps and what lower domains ask of higher ones. */
-export type AppDeps = clusters.ClusterDeps;
-
-// Each domain registers its routes through its face (index.ts); in this order the API document lists them.
-const ROUTES: Array<(app: App, deps: AppDeps) => void> = [
-  platform.registerHealthRoutes,
-  platform.registerDeploymentRoutes,
-  platform.registerDocsRoutes,
-  identity.registerAuthRoutes,
-  identity.registerProviderRoutes,
-  identity.registerTokenRoutes,
-  identity.registerUserRoutes,
-  identity.registerInteractionRoutes,
-  platform.registerClientRoutes,
-  staff.registerStaffRoutes,
-  identity.registerOrganizationRoutes,
-  identity.registerOrganizationSsoRoutes,
-  identity.registerWorkspaceRoutes,
-  identity.registerInviteRoutes,
-  identity.registerGroupRoutes,
-  clusters.registerClusterRoutes,
-  clusters.registerBackendOptionRoutes,
-  clusters.registerHttpsCertificateRoutes,
-  clusters.registerClusterFacingRoutes,
-  batch.registerRunTaskRoutes,
-  clusters.registerJupyterFacingRoutes,
-  clusters.registerClusterProxy,
-  clusters.registerWorkerRoutes,
-  clusters.registerInstanceRoutes,
-  clusters.registerInstanceSpecRoutes,
-  clusters.registerLogRoutes,
-  clusters.registerMetricRoutes,
-  clusters.registerAnalyticsRoutes,
-  software.registerSoftwareRoutes,
-  software.registerPackageIndexRoutes,
-  software.registerPackageCacheRoutes,
-  software.registerBuildFacingRoutes,
-  batch.registerJobRoutes,
-  clusters.registerFilestoreRoutes,
-  billing.registerUsageRoutes,
-  billing.registerPricingRoutes,
-  billing.registerSubscriptionRoutes,
-  clusters.registerTagRoutes,
-  billing.registerVmTypeRoutes,
-  cloud.registerCloudRoutes,
-  cloud.registerSetupRoutes,
-];
+export type { AppDeps };
 
 /** Builds the HTTP app without listening, so tests can `inject` into it. */
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
@@ -143,14 +93,14 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     resolveSoftwareToken: software.resolveSoftwareToken,
   });
   // The one pre-handler that resolves what each route's config says it needs into request.access.
-  installAccess(app, [
-    ...identity.identityAccessResolvers(deps.db),
-    ...clusters.clusterAccessResolvers(deps.db),
-    ...batch.batchAccessResolvers(deps.db),
-  ]);
+  installAccess(
+    app,
+    DOMAIN_MODULES.flatMap((domain) => domain.accessResolvers(deps)),
+  );
   addDefaultErrorResponses(app);
 
-  for (const register of ROUTES) register(app, deps);
+  // Every domain's routes, in the order of DOMAIN_MODULES: the order the API document lists them.
+  for (const domain of DOMAIN_MODULES) for (const register of domain.routes) register(app, deps);
 
   app.get('/api/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
     app.swagger(),

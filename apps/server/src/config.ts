@@ -41,6 +41,10 @@ const envSchema = z.object({
     .optional(),
   CUMULUS_MAIL_FROM: z.string().min(3).default('Cumulus <no-reply@cumulus.local>'),
   CUMULUS_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  /** The podman that runs container environments on the local backend; `off`: containers refused. */
+  CUMULUS_PODMAN: z.string().min(1).default('podman'),
+  /** Its OCI runtime: `auto` tries podman's default, then runc and crun (the first that starts a container). */
+  CUMULUS_CONTAINER_RUNTIME: z.enum(['auto', 'runc', 'crun']).default('auto'),
   /**
    * Who the local backend runs clusters and builds as: `users` (each cluster and each build its own
    * unprivileged uid; needs root), `operator` (the server's own user, for its operator alone), or
@@ -98,6 +102,11 @@ const envSchema = z.object({
    * and see what's-new banners. Unset (a self-hosted install): neither greets anyone.
    */
   CUMULUS_HOSTED_SERVICE: z.enum(['true', 'false']).default('false'),
+  /**
+   * This machine is a Slurm login node (sbatch, squeue and scancel on the PATH, SLURM_CONF where
+   * needed): workspace admins may connect its Slurm cluster without SSH, jobs submitted as the server's own user.
+   */
+  CUMULUS_SLURM_LOCAL_LOGIN: z.enum(['true', 'false']).default('false'),
   /** Single sign-on through an OpenID Connect provider (Okta, Entra ID, Keycloak…): all three or none. */
   CUMULUS_OIDC_ISSUER: z.url().optional(),
   CUMULUS_OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
@@ -146,6 +155,27 @@ const envSchema = z.object({
       'CUMULUS_AWS_CF_TEMPLATE_URL must be the https URL of the template in S3 (https://<bucket>.s3.amazonaws.com/...)',
     )
     .optional(),
+  /**
+   * Where GCP service account keys are exchanged for access tokens (Google's OAuth token endpoint),
+   * never the key file's own `token_uri`: a key is checked against Google, not a URL it names.
+   */
+  CUMULUS_GCP_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  /** Compute Engine's API root (its REST paths start `/compute/v1`). */
+  CUMULUS_GCP_COMPUTE_URL: z.url().default('https://compute.googleapis.com'),
+  /** The image a VM boots when a workspace names none (a family or an image, `projects/P/global/images/...`). */
+  CUMULUS_GCP_IMAGE: z
+    .string()
+    .trim()
+    .min(1)
+    .max(256)
+    .default('projects/debian-cloud/global/images/family/debian-12'),
+  /** The same for Arm machine types (t2a, c4a). */
+  CUMULUS_GCP_IMAGE_ARM64: z
+    .string()
+    .trim()
+    .min(1)
+    .max(256)
+    .default('projects/debian-cloud/global/images/family/debian-12-arm64'),
   /** The machine image a region gets when a workspace names none: the newest image with this name (wildcards allowed). */
   CUMULUS_AWS_AMI_NAME: z.string().trim().min(1).max(128).default('cumulus-instance-*'),
   /** The same for the arm64 image (Graviton types) a region gets: the newest arm64 image with this name. */
@@ -219,6 +249,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   python: string;
+  /** Container environments on the local backend (compute/podman.ts); null: off. */
+  containers: { podman: string; runtime: 'auto' | 'runc' | 'crun' } | null;
   staffEmails: ReadonlySet<string>;
   /** At SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
@@ -234,6 +266,7 @@ export interface Config {
   usage: UsageConfig;
   billing: BillingConfig;
   aws: AwsConfig;
+  gcp: GcpConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
   /** Who local clusters and builds run as (compute/local-sandbox.ts). */
@@ -241,6 +274,8 @@ export interface Config {
   links: LinksConfig;
   /** A hosted service (CUMULUS_HOSTED_SERVICE): the welcome survey and what's-new banners are shown. */
   hostedService: boolean;
+  /** This machine is a Slurm login node its workspaces may submit from (CUMULUS_SLURM_LOCAL_LOGIN). */
+  slurmLocalLogin: boolean;
   signIn: SignInConfig;
 }
 
@@ -284,6 +319,13 @@ export interface AwsConfig {
   /** The name the arm64 image is looked up by (among images of that architecture). */
   amiNameArm64: string;
   amiOwner: string | null;
+}
+
+export interface GcpConfig {
+  tokenUrl: string;
+  computeUrl: string;
+  /** The boot image per architecture (x86_64, arm64). */
+  images: { x86_64: string; arm64: string };
 }
 
 export interface UsageConfig {
@@ -368,6 +410,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.CUMULUS_SMTP_URL,
     mailFrom: e.CUMULUS_MAIL_FROM,
     python: e.CUMULUS_PYTHON,
+    containers:
+      e.CUMULUS_PODMAN === 'off' ? null : { podman: e.CUMULUS_PODMAN, runtime: e.CUMULUS_CONTAINER_RUNTIME },
     staffEmails: new Set(
       e.CUMULUS_STAFF_EMAILS.split(',')
         .map((s) => s.trim().toLowerCase())
@@ -414,6 +458,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       amiNameArm64: e.CUMULUS_AWS_AMI_NAME_ARM64,
       amiOwner: e.CUMULUS_AWS_AMI_OWNER ?? null,
     },
+    gcp: {
+      tokenUrl: e.CUMULUS_GCP_TOKEN_URL,
+      computeUrl: e.CUMULUS_GCP_COMPUTE_URL.replace(/\/+$/, ''),
+      images: { x86_64: e.CUMULUS_GCP_IMAGE, arm64: e.CUMULUS_GCP_IMAGE_ARM64 },
+    },
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),
@@ -431,6 +480,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bookDemoUrl: e.CUMULUS_BOOK_DEMO_URL ?? null,
     },
     hostedService: e.CUMULUS_HOSTED_SERVICE === 'true',
+    slurmLocalLogin: e.CUMULUS_SLURM_LOCAL_LOGIN === 'true',
     signIn: {
       dnsServers: (e.CUMULUS_DNS_SERVERS ?? '')
         .split(',')

@@ -4,8 +4,14 @@ import type { ChangeFeed } from './db/changes.js';
 import type { Db } from './db/client.js';
 import type { SecretBox } from './lib/crypto.js';
 
-/** The control loops a service can wake (each domain with a loop adds its name). */
-export type LoopName = 'clusters' | 'mail-outbox' | 'software-builds' | 'batch-jobs' | 'metering' | 'limits';
+/**
+ * The control loops a service can wake: the kernel's mail outbox, and each domain's, which its
+ * module adds from its list of loops (`interface LoopNames extends LoopNamesOf<typeof loops>`).
+ */
+export interface LoopNames {
+  'mail-outbox': true;
+}
+export type LoopName = keyof LoopNames;
 
 export interface Loops {
   /**

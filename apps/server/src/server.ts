@@ -3,19 +3,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type AppDeps, type AppOptions, buildApp } from './app.js';
 import { createEc2Backend } from './compute/aws/ec2-backend.js';
 import { type Backends, workspaceBackends } from './compute/backend.js';
+import { createGceBackend } from './compute/gcp/gce-backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
 import { LocalSandbox } from './compute/local-sandbox.js';
+import { Podman } from './compute/podman.js';
+import { createSlurmBackend } from './compute/slurm/slurm-backend.js';
+import { createSshBackend } from './compute/ssh/ssh-backend.js';
 import { machineShapeOf } from './compute/vm-types.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
-import type { LoopName } from './deps.js';
+import type { LoopContext } from './domain-module.js';
 import * as batch from './domains/batch/index.js';
 import * as billing from './domains/billing/index.js';
 import * as cloud from './domains/cloud/index.js';
 import * as clusters from './domains/clusters/index.js';
 import * as identity from './domains/identity/index.js';
-import * as software from './domains/software/index.js';
+import * as onboarding from './domains/onboarding/index.js';
 import type { App } from './http/app-types.js';
 import { drain } from './http/drain.js';
 import { SecretBox } from './lib/crypto.js';
@@ -24,6 +28,7 @@ import { Periodic } from './loops/periodic.js';
 import { Runner } from './loops/runner.js';
 import { ServingClock } from './loops/serving.js';
 import { createMailDelivery } from './mail/delivery.js';
+import { DOMAIN_MODULES } from './modules.js';
 
 /**
  * Connections the kernel holds for the server while its event loop is busy. Node's default (511)
@@ -71,9 +76,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     }));
   const ownsDatabase = !options.database;
   await database.migrate();
-  await identity.seedInteractionTypes(database.db);
+  await onboarding.seedInteractionTypes(database.db);
 
-  const loops = new Map<LoopName, Periodic | Runner>();
+  const loops = new Map<string, Periodic | Runner>();
   const cloudSecrets = new SecretBox(config.secret, cloud.CLOUD_SECRET_PURPOSE);
   // Who local clusters and builds run as: decided at their first launch, or at startLoops.
   const sandbox = new LocalSandbox({
@@ -81,6 +86,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     dataDir: config.dataDir,
     python: config.python,
   });
+  const podman = config.containers ? new Podman(config.containers) : undefined;
   const backends =
     options.backends ??
     workspaceBackends(
@@ -90,6 +96,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         baseEnv: config.instanceEnv,
         stopGraceMs: config.clusters.stopGraceMs,
         sandbox,
+        ...(podman && { podman }),
         builder: createLocalBuilder({
           python: config.python,
           dataDir: config.dataDir,
@@ -97,6 +104,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           env: config.software.buildEnv,
           indexUrl: config.software.pipIndexUrl,
           extraIndexUrl: config.software.pipExtraIndexUrl,
+          ...(podman && { podman }),
         }),
       }),
       [
@@ -106,8 +114,28 @@ export async function createServer(config: Config, options: ServerOptions = {}):
             cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId, region),
           shapeOf: machineShapeOf,
         }),
+        createGceBackend({
+          placementOf: (workspaceId, region) =>
+            cloud.gcpPlacementOf(database.db, cloudSecrets, workspaceId, region),
+          shapeOf: machineShapeOf,
+          computeUrl: config.gcp.computeUrl,
+          tokenUrl: config.gcp.tokenUrl,
+          images: config.gcp.images,
+        }),
+        createSshBackend({
+          hosts: cloud.sshHostsPort(database.db, cloudSecrets),
+          lostAfterMs: config.clusters.heartbeatTimeoutMs,
+          stopGraceMs: config.clusters.stopGraceMs,
+        }),
+        createSlurmBackend({ clusters: cloud.slurmClustersPort(database.db, cloudSecrets) }),
       ],
-      (workspaceId) => cloud.chosenBackend(database.db, workspaceId),
+      // A workspace with a Slurm cluster runs its new clusters there; one with SSH hosts, on them.
+      async (workspaceId) =>
+        (await cloud.hasSlurmCluster(database.db, workspaceId))
+          ? { type: 'slurm' }
+          : (await cloud.hasSshHosts(database.db, workspaceId))
+            ? { type: 'ssh' }
+            : cloud.chosenBackend(database.db, workspaceId),
     );
   const deps: AppDeps = {
     config,
@@ -118,11 +146,27 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     cloudSecrets,
     loops: { wake: (name) => loops.get(name)?.wake() },
     backends,
+    // Identity (and clusters, above it) sit below billing, which owns plans, and below onboarding,
+    // which keeps the flags its tokens tick: handed in here.
+    identityPorts: {
+      plans: billing.planPort,
+      onboarding: {
+        tokenMade: (tx, userId) => onboarding.setFlag(tx, userId, 'has-api-key', true).then(() => undefined),
+        clientUsed: (tx, userId) => onboarding.recordClientUsed(tx, userId),
+      },
+    },
     // Clusters sit below batch and billing: what they need of them is handed in here.
     clusterPorts: {
       assertMayStart: billing.assertWithinCreditLimits,
       attachBatchJobs: batch.attachJobs,
       batchSetup: batch.batchSetup,
+    },
+    // Software sits below clusters: what it needs of them is handed in here.
+    softwarePorts: {
+      buildEnded: (buildId) => clusters.lookAtClustersOfBuild(deps, buildId),
+      buildsOfClusters: () => clusters.buildsOfClusters(database.db),
+      registryLogin: (workspaceId, image) =>
+        cloud.registryLoginOf(database.db, cloudSecrets, workspaceId, image),
     },
   };
   const app = await buildApp(deps, options);
@@ -145,72 +189,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     log,
   );
-  loops.set(
-    'clusters',
-    new Runner(
-      database.db,
-      clusters.clusterDomain({
-        db: database.db,
-        backends,
-        secrets: deps.secrets,
-        timings: config.clusters,
-        serverUrl: config.publicUrl,
-        log,
-        servingSince: () => serving.since(),
-      }),
-      log,
-    ),
-  );
-  loops.set(
-    'software-builds',
-    new Runner(
-      database.db,
-      software.buildDomain({
-        db: database.db,
-        loops: deps.loops,
-        backends,
-        dataDir: config.dataDir,
-        serverUrl: config.publicUrl,
-        log,
-        buildEnded: (buildId) => clusters.lookAtClustersOfBuild(deps, buildId),
-      }),
-      log,
-    ),
-  );
-  loops.set(
-    'batch-jobs',
-    new Runner(database.db, batch.jobDomain({ db: database.db, loops: deps.loops, log }), log),
-  );
   await billing.ensureMeter(database.db);
-  loops.set(
-    'metering',
-    new Runner(
-      database.db,
-      billing.meterDomain({
-        db: database.db,
-        rates: {
-          localCoreHourUsd: config.usage.localCoreHourUsd,
-          localGibHourUsd: config.usage.localGibHourUsd,
-        },
-        minuteMs: config.usage.minuteMs,
-      }),
-      log,
-    ),
-  );
-  loops.set('limits', new Runner(database.db, billing.limitsDomain(deps, config.usage.minuteMs), log));
+  // Every domain's loops, all given the same context; their chores make up housekeeping.
+  const context: LoopContext<AppDeps> = { deps, log, servingSince: () => serving.since() };
+  const domainLoops = DOMAIN_MODULES.flatMap((domain) => domain.loops);
+  for (const loop of domainLoops)
+    if ('domain' in loop) loops.set(loop.name, new Runner(database.db, loop.domain(context), log));
+    else if ('periodic' in loop)
+      loops.set(loop.periodic, new Periodic(loop.periodic, loop.everyMs, () => loop.run(context), log));
   const housekeeping = new Periodic(
     'housekeeping',
     minutes(15),
     async () => {
-      await identity.pruneCredentials(database.db);
-      await billing.pruneUsage(database.db, config.usage.retentionMs);
-      await clusters.pruneHostMetrics(database.db, config.clusters.hostMetricsRetentionMs);
-      await software.collectEnvironments(database.db, backends, {
-        retentionMs: config.software.retentionMs,
-        dataDir: config.dataDir,
-        log,
-        buildsOfClusters: () => clusters.buildsOfClusters(database.db),
-      });
+      for (const loop of domainLoops) if ('chore' in loop) await loop.run(context);
       return false;
     },
     log,

@@ -2,7 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, hostMetrics, instances } from '../src/db/schema/index.js';
-import { pruneHostMetrics } from '../src/domains/clusters/index.js';
+import { pruneHostMetrics } from '../src/domains/observability/index.js';
 import { analyticsWorld } from './helpers/analytics-world.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

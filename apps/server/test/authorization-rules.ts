@@ -30,10 +30,10 @@ import {
   subscriptions,
 } from '../src/db/schema/index.js';
 import { outputPath } from '../src/domains/batch/output.js';
-import { upsertScheduler } from '../src/domains/clusters/analytics/reports.js';
 import { fileOf, signedLink } from '../src/domains/clusters/filestores/files.js';
 import { findUserBy, login } from '../src/domains/identity/auth/service.js';
 import { createPendingToken, createToken } from '../src/domains/identity/tokens/service.js';
+import { upsertScheduler } from '../src/domains/observability/analytics/reports.js';
 import { packageFilePath } from '../src/domains/software/files.js';
 import type { TestUser } from './helpers/factories.js';
 import type { TestServer } from './helpers/server.js';
@@ -65,7 +65,7 @@ export interface RouteRule {
   credentials?: (c: CallContext) => Promise<string>;
 }
 
-// The common shapes of console.md section 6.
+// The common shapes of who may call what.
 export const everyone = (status: number): Expect => ({
   anonymous: status,
   outsider: status,
@@ -484,6 +484,12 @@ export const RULES: Record<string, RouteRule> = {
     expect: everyone(200),
     params: (c) => ({ token: c.world.inviteToken }),
   },
+  // Opened while signed in: the signed-in user accepts it (each caller its own world's invite).
+  'POST /api/v2/users/invites/token/{token}/accept': {
+    expect: signedIn(200),
+    fresh: true,
+    params: (c) => ({ token: c.world.inviteToken }),
+  },
   'GET /api/v2/users/invites/organization-invite/{invite_id}': {
     expect: readers(200),
     params: (c) => ({ invite_id: c.world.invite.id }),
@@ -877,6 +883,44 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/setup/account/{account}/gcp/available-networks': { expect: memberAdmins(200) },
   'GET /api/v2/setup/account/{account}/gcp/available-subnets': { expect: memberAdmins(200) },
   'GET /api/v2/setup/account/{account}/gcp/available-target-tags': { expect: memberAdmins(200) },
+  // SSH hosts: readers see them; admins register (here one nothing answers on: refused with why), check, remove.
+  'GET /api/v2/ssh-hosts/{account}': { expect: readers(200) },
+  'POST /api/v2/ssh-hosts/{account}': {
+    expect: memberAdmins(400),
+    body: () => ({
+      name: 'matrix',
+      address: '127.0.0.1',
+      port: 1,
+      user: 'matrix',
+      host_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMatrixMatrixMatrixMatrixMatrixMatrixMatrixMa',
+      private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nmatrix\n-----END OPENSSH PRIVATE KEY-----\n',
+      cores: 1,
+      memory_mib: 1024,
+    }),
+  },
+  'POST /api/v2/ssh-hosts/{account}/{host}/check': {
+    expect: memberAdmins(404),
+    params: () => ({ host: 2_000_000 }),
+  },
+  'DELETE /api/v2/ssh-hosts/{account}/{host}': {
+    expect: memberAdmins(404),
+    params: () => ({ host: 2_000_000 }),
+  },
+  // Slurm clusters: readers see them; admins connect (here from this machine, which the test server
+  // does not allow: refused with why), check, disconnect.
+  'GET /api/v2/slurm-clusters/{account}': { expect: readers(200) },
+  'POST /api/v2/slurm-clusters/{account}': {
+    expect: memberAdmins(400),
+    body: () => ({ name: 'matrix', login: 'local', node_cores: 1, node_memory_mib: 1024 }),
+  },
+  'POST /api/v2/slurm-clusters/{account}/{cluster}/check': {
+    expect: memberAdmins(404),
+    params: () => ({ cluster: 2_000_000 }),
+  },
+  'DELETE /api/v2/slurm-clusters/{account}/{cluster}': {
+    expect: memberAdmins(404),
+    params: () => ({ cluster: 2_000_000 }),
+  },
   'GET /api/v2/setup/account/{account}/docker': { expect: readers(200) },
   'PATCH /api/v2/setup/account/{account}/docker': {
     expect: memberAdmins(200),

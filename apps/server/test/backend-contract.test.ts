@@ -6,9 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEc2Backend } from '../src/compute/aws/ec2-backend.js';
 import type { Backend, InstanceRef, LaunchSpec } from '../src/compute/backend.js';
 import { createLocalBackend } from '../src/compute/local.js';
+import { createSlurmBackend } from '../src/compute/slurm/slurm-backend.js';
+import { createSshBackend, type SshPlacement } from '../src/compute/ssh/ssh-backend.js';
 import { machineShapeOf } from '../src/compute/vm-types.js';
 import { PYTHON, testSandbox, waitFor } from './helpers/clusters.js';
 import { awsEnvironment, startMoto } from './helpers/moto.js';
+import { startSlurmRig } from './helpers/slurm.js';
+import { startSshRig } from './helpers/ssh-hosts.js';
 
 /**
  * The contract every backend keeps (compute/backend.ts), one suite for all of them: a launch
@@ -70,6 +74,61 @@ const makers: Record<string, () => Promise<Subject>> = {
         await moto.stop();
       },
     };
+  },
+  async ssh() {
+    const rig = await startSshRig(1);
+    const [rigHost] = rig.hosts;
+    const host = {
+      id: 1,
+      workspaceId: 1,
+      name: 'contract-host',
+      address: rigHost!.address,
+      port: rigHost!.port,
+      user: rig.user,
+      privateKey: rig.privateKey,
+      hostKey: rigHost!.hostKey,
+      cores: 4,
+      memoryMib: 8192,
+      gpus: 0,
+      labels: [],
+      python: PYTHON,
+    };
+    // The registry's part (domains/cloud/ssh-hosts) kept in memory: the contract is the backend's.
+    const placed = new Map<string, SshPlacement>();
+    const backend = createSshBackend({
+      lostAfterMs: 60_000,
+      stopGraceMs: 2_000,
+      hosts: {
+        healthyHosts: async () => [host],
+        host: async (_workspaceId, id) => (id === host.id ? host : null),
+        placementsOn: async () => [...placed.values()],
+        placementOf: async (backendId) => placed.get(backendId) ?? null,
+        place: async (placement) => void placed.set(placement.backendId, placement),
+        unplace: async (backendId) => void placed.delete(backendId),
+      },
+    });
+    return { backend, close: () => rig.close() };
+  },
+  async slurm() {
+    const rig = await startSlurmRig({ cores: 4, memoryMib: 4096 });
+    const backend = createSlurmBackend({
+      clusters: {
+        clusterOf: async (workspaceId) => ({
+          id: 1,
+          workspaceId,
+          name: 'contract-slurm',
+          login: { mode: 'local', name: 'this machine' },
+          partition: rig.partition,
+          account: null,
+          qos: null,
+          timeLimitMinutes: null,
+          nodeCores: rig.cores,
+          nodeMemoryMib: rig.memoryMib,
+          python: PYTHON,
+        }),
+      },
+    });
+    return { backend, close: () => rig.close() };
   },
 };
 

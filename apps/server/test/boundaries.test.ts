@@ -3,6 +3,8 @@ import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as schema from '../src/db/schema/index.js';
+import { DOMAIN_MODULES } from '../src/modules.js';
 
 // The server's shape (docs/architecture.md): the kernel (db, http, lib, loops, mail, compute,
 // config) sits below every domain and knows none of them; each domain lives in src/domains/<name>/
@@ -10,77 +12,20 @@ import { describe, expect, it } from 'vitest';
 // order, so there is no cycle; each table belongs to one domain, and the others read it through
 // what that domain exports (its read model), never by naming the table.
 
-/** Lowest first: a domain may import the faces of the domains before it, never after. */
-const DOMAINS = ['platform', 'identity', 'software', 'clusters', 'batch', 'billing', 'cloud', 'staff'];
+/** Lowest first (the order of DOMAIN_MODULES): a domain may import the faces of the domains before it, never after. */
+const DOMAINS = DOMAIN_MODULES.map((domain) => domain.name);
 
 /** Files that assemble the app (and the admin command line): they import domains, through their faces. */
-const ROOTS = ['app.ts', 'server.ts', 'main.ts', 'admin.ts'];
+const ROOTS = ['app.ts', 'server.ts', 'main.ts', 'admin.ts', 'modules.ts'];
 
-/** Who owns each table (the name db/schema exports it by); `kernel`: the mail outbox and when the control plane served. */
+/**
+ * Who owns each table (the name db/schema exports it by): the domain whose module lists it, or
+ * `kernel` (the mail outbox and when the control plane served).
+ */
 const TABLE_OWNERS: Record<string, string> = {
-  users: 'identity',
-  userProfiles: 'identity',
-  userIdentities: 'identity',
-  identityLinkTokens: 'identity',
-  organizationSsoConnections: 'identity',
-  organizationSsoDomains: 'identity',
-  authSessions: 'identity',
-  apiTokens: 'identity',
-  emailVerifications: 'identity',
-  passwordResets: 'identity',
-  loginFailures: 'identity',
-  organizations: 'identity',
-  organizationMemberships: 'identity',
-  workspaces: 'identity',
-  workspaceMemberships: 'identity',
-  organizationInvites: 'identity',
-  workspaceInvites: 'identity',
-  customGroups: 'identity',
-  organizationCustomGroups: 'identity',
-  plans: 'identity',
-  interactionTypes: 'identity',
-  interactions: 'identity',
-  userFlags: 'identity',
-  clientInteractions: 'identity',
-  banners: 'identity',
-  softwareAliases: 'software',
-  softwareSpecs: 'software',
-  softwareBuilds: 'software',
-  softwareBuildLogs: 'software',
-  packageFiles: 'software',
-  clusters: 'clusters',
-  clusterProcesses: 'clusters',
-  instances: 'clusters',
-  stateHistory: 'clusters',
-  clusterEvents: 'clusters',
-  instanceLogs: 'clusters',
-  instanceSpecs: 'clusters',
-  clusterFiles: 'clusters',
-  httpsCertificates: 'clusters',
-  daskSchedulers: 'clusters',
-  computations: 'clusters',
-  taskGroups: 'clusters',
-  analyticsExceptions: 'clusters',
-  analyticsSamples: 'clusters',
-  hostMetrics: 'clusters',
-  analyticsDurations: 'clusters',
-  analyticsSpans: 'clusters',
-  analyticsProfiles: 'clusters',
-  filestores: 'clusters',
-  filestoreAttachments: 'clusters',
-  batchJobs: 'batch',
-  runTasks: 'batch',
-  subscriptions: 'billing',
-  billingEvents: 'billing',
-  stripeEvents: 'billing',
-  usageMinutes: 'billing',
-  usageHourly: 'billing',
-  usageDaily: 'billing',
-  meters: 'billing',
-  cloudCredentials: 'cloud',
-  cloudSetupAttempts: 'cloud',
-  cloudSetups: 'cloud',
-  cloudSetupRegions: 'cloud',
+  ...Object.fromEntries(
+    DOMAIN_MODULES.flatMap((domain) => Object.keys(domain.tables).map((table) => [table, domain.name])),
+  ),
   emailOutbox: 'kernel',
   controlPlane: 'kernel',
 };
@@ -173,6 +118,17 @@ function tablesOf(sources: Sources): Map<string, string> {
       tables.set(m[1]!, m[2]!);
   }
   return tables;
+}
+
+/** Where db/schema defines each table: exported name -> its folder (db/schema/<folder>/file.ts). */
+function tableFoldersOf(sources: Sources): Map<string, string> {
+  const folders = new Map<string, string>();
+  for (const [path, text] of sources) {
+    const folder = path.match(/^db\/schema\/([^/]+)\/[^/]+\.ts$/)?.[1];
+    if (!folder) continue;
+    for (const m of text.matchAll(/export const (\w+) = pgTable\(/g)) folders.set(m[1]!, folder);
+  }
+  return folders;
 }
 
 /** Strongly connected components of more than one unit: the import cycles. */
@@ -328,6 +284,9 @@ describe('the boundary check', () => {
     ['domains/software/deep.ts', ''],
     ['compute/a.ts', "import type { B } from './b.js';\nexport type A = 1;"],
     ['compute/b.ts', "import type { A } from './a.js';\nexport type B = 2;"],
+    ['domains/software/a.ts', "import { b } from './b.js';\nexport const a = 1;"],
+    ['domains/software/b.ts', "import { c } from './c.js';\nexport const b = 2;"],
+    ['domains/software/c.ts', "export { a } from './a.js';"],
   ]);
   planted.set('db/schema/index.ts', "export * from './a.js';");
   const report = analyse(planted);
@@ -344,8 +303,11 @@ describe('the boundary check', () => {
     ]);
   });
 
-  it('finds files that import each other inside the kernel or a domain, type imports too', () => {
-    expect(report.fileCycles).toContainEqual(['compute/a.ts', 'compute/b.ts']);
+  it('finds files that import each other inside the kernel or a domain, through others and type imports too', () => {
+    expect(report.fileCycles).toEqual([
+      ['compute/a.ts', 'compute/b.ts'],
+      ['domains/software/a.ts', 'domains/software/b.ts', 'domains/software/c.ts'],
+    ]);
   });
 
   it("finds another domain's tables named in imports and in SQL, and tables nobody owns", () => {
@@ -393,7 +355,28 @@ describe('server boundaries', () => {
     expect(report.foreignTables).toEqual([]);
   });
 
+  it('defines each table in db/schema/<its owner>/', () => {
+    const sources = sourcesUnder(SRC);
+    const folders = tableFoldersOf(sources);
+    expect(folders.size).toBe(tablesOf(sources).size);
+    const misplaced = [...folders]
+      .filter(([name, folder]) => TABLE_OWNERS[name] !== folder)
+      .map(([name, folder]) => `${name} is in db/schema/${folder}/ and belongs to ${TABLE_OWNERS[name]}`);
+    expect(misplaced).toEqual([]);
+  });
+
   it('knows every domain folder', () => {
     expect(readdirSync(join(SRC, 'domains')).sort()).toEqual([...DOMAINS].sort());
+  });
+
+  it("lists each domain's tables by the names db/schema exports them by, each table once", () => {
+    const listed = DOMAIN_MODULES.flatMap((domain) =>
+      Object.entries(domain.tables).map(([name, table]) => ({
+        name,
+        same: (schema as Record<string, unknown>)[name] === table,
+      })),
+    );
+    expect(listed.filter((t) => !t.same)).toEqual([]);
+    expect(new Set(listed.map((t) => t.name)).size).toBe(listed.length);
   });
 });

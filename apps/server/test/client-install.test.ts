@@ -52,7 +52,7 @@ describe('the Python client of this server (Get Started, install step)', () => {
     writeFileSync(archive, download.rawPayload);
     const { stdout: listing } = await run('tar', ['-tzf', archive]);
     expect(listing).toMatch(/^cumulus-[\d.]+\/pyproject\.toml$/m);
-    expect(listing).toMatch(/^cumulus-[\d.]+\/cumulus\/cli\.py$/m);
+    expect(listing).toMatch(/^cumulus-[\d.]+\/cumulus\/cli\/main\.py$/m);
     expect(listing).not.toMatch(/__pycache__|\.pyc$/m);
 
     // The commands Get Started shows, run as shown in a fresh home, with the archive on disk instead of its URL.

@@ -1,4 +1,3 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   CloudFormationClient,
   CreateStackCommand,
@@ -12,6 +11,7 @@ import { cloudCredentials, clusters, instances } from '../src/db/schema/index.js
 import type { Api } from './helpers/api.js';
 import { waitFor } from './helpers/clusters.js';
 import { addMember, createClusterRow, createUser, type TestUser } from './helpers/factories.js';
+import { GceRig } from './helpers/gce-rig/rig.js';
 import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -23,6 +23,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  */
 let moto: Moto;
 let ts: TestServer;
+let rig: GceRig;
 let admin: TestUser;
 let api: Api;
 let slug: string;
@@ -37,7 +38,8 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: moto.keys.accessKeyId,
     AWS_SECRET_ACCESS_KEY: moto.keys.secretAccessKey,
   });
-  ts = await startTestServer();
+  rig = await new GceRig().start();
+  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
   admin = await createUser(ts);
   api = ts.api.as(admin.key);
   const me = (await api.get('/api/v2/user/me')).body;
@@ -47,6 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ts?.close();
+  await rig?.stop();
   await moto?.stop();
   restoreEnv?.();
 });
@@ -173,21 +176,19 @@ describe('where AWS calls go', () => {
 });
 
 describe('GCP and Azure', () => {
-  const gcpKey = (project: string) => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    return {
-      type: 'service_account',
-      project_id: project,
-      private_key_id: randomBytes(20).toString('hex'),
-      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      client_email: `cumulus@${project}.iam.gserviceaccount.com`,
-      client_id: '123456789012345678901',
-      token_uri: 'https://oauth2.googleapis.com/token',
-    };
-  };
+  const gcpKey = (project: string) => rig.tokens.createKey('cumulus', project);
   const gcpUrl = () => `/api/v2/cloud-credentials/${slug}/gcp`;
 
-  it('checks a service account key and its project, and masks its key id', async () => {
+  it("refuses a key Google does not take, in Google's words, and stores nothing", async () => {
+    const key = gcpKey('my-project-43');
+    rig.tokens.revoke(key.private_key_id!);
+    const res = await api.post(gcpUrl(), { credentials: key });
+    expect(res.status).toBe(400);
+    expect(res.body.credentials[0]).toBe('Google refused this service account key: Invalid JWT Signature.');
+    expect((await api.get(gcpUrl())).body.configured).toBe(false);
+  });
+
+  it('checks a service account key and its project by a token exchange, and masks its key id', async () => {
     const key = gcpKey('my-project-42');
     const wrongProject = await api.post(gcpUrl(), { credentials: key, project_id: 'other-project' });
     expect(wrongProject.status).toBe(400);
@@ -200,11 +201,13 @@ describe('GCP and Azure', () => {
     expect(userKey.status).toBe(400);
 
     const res = await api.post(gcpUrl(), {
-      credentials: key,
+      credentials: { ...key, token_uri: 'http://127.0.0.1:9/not-google' },
       project_id: 'my-project-42',
       default_region: 'us-east1',
     });
     expect(res.status).toBe(200);
+    // Exchanged at the server's token endpoint, not the key's token_uri.
+    expect(rig.tokens.exchanges).toContain(key.client_email);
     expect(res.body.summary).toMatchObject({ project_id: 'my-project-42', client_email: key.client_email });
     expect(JSON.stringify(res.body)).not.toContain(key.private_key_id);
     expect(JSON.stringify((await api.get(gcpUrl())).body)).not.toContain('PRIVATE KEY');

@@ -1,4 +1,3 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   CreateSubnetCommand,
   CreateVpcCommand,
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePolicy } from '../src/domains/cloud/role-template.js';
 import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
+import { GceRig } from './helpers/gce-rig/rig.js';
 import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -32,6 +32,7 @@ let moto: Moto;
 let proxy: Ec2Proxy;
 let restoreEnv: () => void;
 let ts: TestServer;
+let rig: GceRig;
 let api: Api;
 let slug: string;
 const ec2 = (region: string) => new EC2Client({ region, endpoint: moto.url, credentials: moto.keys });
@@ -69,12 +70,14 @@ beforeAll(async () => {
   moto = await startMoto();
   proxy = await startEc2Proxy(moto.url);
   restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
-  ts = await startTestServer();
+  rig = await new GceRig().start();
+  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
   api = ts.api.as((await createUser(ts)).key);
   slug = (await me()).slug;
 }, 120_000);
 afterAll(async () => {
   await ts?.close();
+  await rig?.stop();
   await proxy?.close();
   await moto?.stop();
   restoreEnv?.();
@@ -429,16 +432,10 @@ describe('AWS setup without credentials', () => {
 describe('GCP setup and the docker registry', () => {
   it('stores GCP network settings checked by shape once a key is there', async () => {
     expect((await api.post(setup('gcp/global'), {})).status).toBe(409);
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    await api.post(`/api/v2/cloud-credentials/${slug}/gcp`, {
-      credentials: {
-        type: 'service_account',
-        project_id: 'cumulus-test-1',
-        private_key_id: randomBytes(20).toString('hex'),
-        private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        client_email: 'c@cumulus-test-1.iam.gserviceaccount.com',
-      },
+    const saved = await api.post(`/api/v2/cloud-credentials/${slug}/gcp`, {
+      credentials: rig.tokens.createKey('c', 'cumulus-test-1'),
     });
+    expect(saved.status).toBe(200);
     const bad = await api.post(setup('gcp/global'), { network: 'Not_A_Name' });
     expect(bad.status).toBe(400);
     const res = await api.post(setup('gcp/global'), { network: 'dask-net', target_tags: ['dask'] });
@@ -470,8 +467,8 @@ describe('GCP setup and the docker registry', () => {
     expect((await api.patch(setup('gcp/settings'), { worker_instance_types: ['m6i.xlarge'] })).status).toBe(
       400,
     );
-    // Set up, but this server runs no clusters on GCP: new clusters stay on its own backend.
-    expect(await me()).toMatchObject({ setup_complete: true, active_backend: 'in_process' });
+    // Set up: new clusters run on Compute Engine (test/gce-clusters.test.ts runs one).
+    expect(await me()).toMatchObject({ setup_complete: true, active_backend: 'vm_gcp' });
     expect((await api.delete(setup('gcp'))).body).toEqual({ deleted: true });
   });
 

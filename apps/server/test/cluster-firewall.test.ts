@@ -12,7 +12,7 @@ import { createUser, type TestUser } from './helpers/factories.js';
 import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
 
 /**
- * A cluster's own firewall (client-contract.md 2.2, `firewall_spec`): on vm_aws a security group
+ * A cluster's own firewall (`firewall_spec`): on vm_aws a security group
  * of the cluster's, in the workspace's VPC, with exactly its ingress rules and every port open
  * between its machines, on every machine besides the workspace's group, gone once the cluster
  * stops. A bad rule is a 400 naming it; the local backend refuses a firewall, saying why.

@@ -22,7 +22,7 @@ import { createUser } from './helpers/factories.js';
 import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
- * Hardware a cluster asks for (client-contract.md 2.2): the local backend gives a worker the
+ * Hardware a cluster asks for: the local backend gives a worker the
  * threads and memory limit it asks, up to this machine's, and has no instance type but `local`;
  * vm_aws runs the catalogue's types of AWS. What a backend cannot give is a 400 naming the field,
  * nothing written; what is given is what limits and usage count.
@@ -402,12 +402,14 @@ describe('where and on what a vm_aws cluster runs', () => {
       use_aws_creds_endpoint: true,
       extra_user_container: 'ghcr.io/me/app:1',
       coiled_cloud_env_image: 'ghcr.io/me/env:1',
+      host_setup_script: 'apt-get install -y thing',
     });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body).sort()).toEqual([
       'coiled_cloud_env_image',
       'extra_user_container',
       'extra_worker_on_scheduler',
+      'host_setup_script',
       'n_worker_specs_per_host',
       'options.keypair_name',
       'private_to_creator',
@@ -430,6 +432,7 @@ describe('where and on what a vm_aws cluster runs', () => {
       use_aws_creds_endpoint: false,
       extra_user_container: null,
       coiled_cloud_env_image: null,
+      host_setup_script: '',
       workers: 0,
     });
     expect(quiet.status).toBe(201);

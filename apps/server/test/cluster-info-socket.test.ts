@@ -6,7 +6,7 @@ import { createUser, type TestUser } from './helpers/factories.js';
 import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
- * The cluster-info WebSocket as established clients use it (client-contract.md section 7): one
+ * The cluster-info WebSocket as established clients use it: one
  * message read after connecting, `update_options` sent, progress streamed until FINISHED; 4403
  * for callers who may not set the workspace's options.
  */

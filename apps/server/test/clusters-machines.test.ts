@@ -21,7 +21,6 @@ beforeAll(async () => {
     worker_options: { nthreads: 2, memory_limit: '1 GiB' },
     worker_instance_types: ['local'],
     scheduler_options: { idle_timeout: '1 hour' },
-    host_setup_script: 'echo set up\n', // kept trimmed, as every text field
     custom_subdomain: 'machines-dash',
   });
   const [row] = await c.ts.server.deps.db.select().from(clusters).where(eq(clusters.id, details.id));
@@ -103,13 +102,6 @@ describe('cluster-facing calls', () => {
       subdomain: 'machines-dash',
     });
 
-    const file = await asCluster.get(`${facing}/db-file-ref/host-setup-script`);
-    expect(file.body).toMatchObject({
-      key: 'host-setup-script',
-      path: 'host-setup.sh',
-      content: 'echo set up',
-    });
-    expect(file.body.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await asCluster.get(`${facing}/db-file-ref/nothing`)).status).toBe(404);
 
     // What each preload does where it runs: GCP's says there is nothing to watch here; AWS's

@@ -36,6 +36,8 @@ describe('the documentation at /docs', () => {
       expect(res.status, pageHref(page)).toBe(200);
       served.set(pageHref(page), res.text);
     }
+    // The search page is an address of /docs too: its links are checked with the pages'.
+    served.set('/docs/search', (await ts.api.get('/docs/search')).text);
   });
   afterAll(() => ts?.close());
 
@@ -196,6 +198,87 @@ describe('the documentation at /docs', () => {
       expect(html, address).not.toMatch(/<pre>|<pre class=/);
       expect(html, address).not.toContain('<div class="table">');
     }
+  });
+
+  describe('search', () => {
+    const search = (q: string) => ts.api.get(`/docs/search?q=${encodeURIComponent(q)}`);
+    /** The listed results (the navigation's links are not among them). */
+    const resultsOf = (html: string) => {
+      const list = /<ol class="results">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
+      return [...list.matchAll(/<li><a href="([^"]+)">([\s\S]*?)<\/a><p>([\s\S]*?)<\/p><\/li>/g)].map(
+        (m) => ({
+          href: m[1]!,
+          name: m[2]!.replace(/<[^>]+>/g, '').replace(/\s+/g, ' '),
+          snippet: m[3]!,
+        }),
+      );
+    };
+
+    it('has a box on every page: a plain form (no script), labelled, that keeps what was asked', async () => {
+      for (const [address, html] of served) {
+        expect(html, address).toContain(
+          '<form role="search" action="/docs/search" method="get" class="search">',
+        );
+        expect(html, address).toContain(
+          '<label for="docs-search" class="sr-only">Search the documentation</label>',
+        );
+        expect(html, address).toContain('<input id="docs-search" type="search" name="q" value=""');
+      }
+      // The CSP lets the form go to this server, and still runs no script.
+      const res = await search('idle timeout');
+      expect(res.headers['content-security-policy']).toMatch(/form-action 'self'/);
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+      expect(res.text).toContain('value="idle timeout"');
+    });
+
+    it("finds sections across every page by their words, linked to the section's anchor", async () => {
+      const res = await search('Idle_Timeout');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<title>Results for Idle_Timeout · Cumulus docs</title>');
+      expect(res.text).toContain('<h1 id="search">Results for “Idle_Timeout”</h1>');
+      const results = resultsOf(res.text);
+      expect(results.length).toBeGreaterThan(1);
+      expect(results).toContainEqual(
+        expect.objectContaining({
+          href: '/docs/clusters#names-limits-and-stopping',
+          name: 'Clusters: › Names, limits and stopping',
+        }),
+      );
+      // On several pages, and each link leads to a served page and an anchor it has.
+      expect(new Set(results.map((r) => r.href.split('#')[0])).size).toBeGreaterThan(1);
+      for (const { href } of results) {
+        const [target = '', anchor] = href.split('#', 2);
+        expect(served.has(target), href).toBe(true);
+        if (anchor !== undefined) expect(idsOf(served.get(target)!).has(anchor), href).toBe(true);
+      }
+      // The words are marked in the text around them.
+      expect(results[0]!.snippet.toLowerCase()).toContain('<mark>idle_timeout</mark>');
+    });
+
+    it('needs every word, ranks a heading match first, and finds page titles', async () => {
+      const both = resultsOf((await search('tls certificate')).text);
+      expect(both.length).toBeGreaterThan(0);
+      for (const r of both) expect(r.snippet.toLowerCase()).toMatch(/tls|certificate/);
+      // A section named by the words comes before one that only mentions them.
+      expect(resultsOf((await search('security tls')).text)[0]!.href).toBe('/docs/clusters#security-tls');
+      // A page's title leads to the page itself.
+      const notebooks = resultsOf((await search('notebooks')).text);
+      expect(notebooks.map((r) => r.href)).toContain('/docs/notebooks');
+    });
+
+    it('says when nothing holds the words, and shows what was asked as text', async () => {
+      const res = await search('<script>zzqx</script>');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<h1 id="search">No results for “&lt;script&gt;zzqx&lt;/script&gt;”</h1>');
+      expect(res.text).not.toContain('<script>');
+      expect(resultsOf(res.text)).toEqual([]);
+      // No words: how to search, no results.
+      const empty = await ts.api.get('/docs/search');
+      expect(empty.status).toBe(200);
+      expect(empty.text).toContain('<h1 id="search">Search the documentation</h1>');
+      // A long paste is cut, not refused.
+      expect((await search('x'.repeat(5000))).status).toBe(200);
+    });
   });
 });
 

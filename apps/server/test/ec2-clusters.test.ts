@@ -32,6 +32,7 @@ import { openTestDatabase } from './helpers/database.js';
 import { Ec2Machines } from './helpers/ec2-vms.js';
 import { createUser, type TestUser } from './helpers/factories.js';
 import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
+import { repeatedLaunch } from './helpers/relaunch.js';
 
 /**
  * Clusters on vm_aws against moto's EC2 (behind a proxy that speaks EC2's protocol, counts calls
@@ -364,18 +365,7 @@ describe('a vm_aws cluster', () => {
     const [row] = await rowsOf();
     const [cluster] = await database.db.select().from(clusters).where(eq(clusters.id, clusterId));
     const backend = await ts.server.deps.backends.forCluster(cluster!);
-    const again = await backend.launch({
-      instanceId: row!.id,
-      backendId: row!.backendId,
-      role: row!.role,
-      name: row!.name,
-      clusterId,
-      workspaceId: cluster!.workspaceId,
-      instanceTypes: ['m6i.xlarge'],
-      clusterToken: 'unused',
-      serverUrl: ts.url,
-      unreachableTimeoutMs: 60_000,
-    });
+    const again = await backend.launch(repeatedLaunch(row!, cluster!, ['m6i.xlarge'], ts.url));
     expect(again).toMatchObject({ adopted: true, instanceId: row!.backendData!.instanceId });
     expect(proxy.calls.get('RunInstances') ?? 0).toBe(0);
     expect(

@@ -4,7 +4,7 @@ import { createClusterRow, createUser, type TestUser } from './helpers/factories
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
- * Filestores (client-contract.md section 6): stores per workspace, files through expiring links
+ * Filestores: stores per workspace, files through expiring links
  * Cumulus serves itself, attachments to clusters that their instances sync.
  */
 let ts: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banners } from '../src/db/schema/index.js';
-import { errorClassOf } from '../src/domains/identity/interactions/service.js';
+import { errorClassOf } from '../src/domains/onboarding/service.js';
 import {
   addMember,
   createClusterRow,

@@ -93,7 +93,9 @@ describe('batch jobs', () => {
       const { jobId, clusterId } = await submit(
         {
           user_command:
-            `mkdir -p ${dir}; printf '%s %s %s' "$CUMULUS_BATCH_TASK_INPUT" "$CUMULUS_BATCH_TASK_COUNT" ` +
+            `mkdir -p ${dir}; printf '%s %s %s %s' "$CUMULUS_BATCH_TASK_INPUT" "$CUMULUS_BATCH_TASK_COUNT" ` +
+            // Coiled's names for the task's id and value, as scripts written for Coiled read them.
+            '"coiled:$COILED_BATCH_TASK_ID:$COILED_BATCH_TASK_INPUT" ' +
             `"$([ "$(printf %s "$TOKEN" | rev)" = 2retnuh ] && echo secret-ok)" > ${dir}/$CUMULUS_BATCH_TASK_ID; ` +
             'echo "task $CUMULUS_BATCH_TASK_ID says hello"; [ "$CUMULUS_BATCH_TASK_ID" != 7 ] || exit 3',
           task_array_ntasks: n,
@@ -130,7 +132,9 @@ describe('batch jobs', () => {
         Array.from({ length: n }, (_, i) => String(i)),
       );
       for (let i = 0; i < n; i++)
-        expect(readFileSync(path.join(dir, String(i)), 'utf8')).toBe(`line-${i} ${n} secret-ok`);
+        expect(readFileSync(path.join(dir, String(i)), 'utf8')).toBe(
+          `line-${i} ${n} coiled:${i}:line-${i} secret-ok`,
+        );
 
       const output = await c.api.get(`/api/v2/jobs/${jobId}/tasks/3/output`);
       expect(output.status).toBe(200);
@@ -269,16 +273,23 @@ describe('batch jobs', () => {
       });
       expect(bad.status).toBe(400);
       expect(bad.body.task_map_env_vals[0]).toBe('Give one value per task: 3 tasks, 1 value.');
-      // A container for the tasks is refused by name, not stored and ignored.
+      // Tasks in a container need a cluster of a container image: another is refused, naming why.
       const contained = await c.api.post('/api/v2/jobs/', {
         workspace: c.slug,
         user_command: 'echo',
         run_in_container: true,
       });
-      expect(contained.status).toBe(400);
-      expect(contained.body.run_in_container[0]).toMatch(
-        /not in a container: run_in_container is not supported/,
+      expect(contained.status).toBe(200);
+      const uncontained = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, {
+        name: 'not-in-a-container',
+        workers: 0,
+        batch_job_ids: [contained.body.id],
+      });
+      expect(uncontained.status).toBe(400);
+      expect(uncontained.body.env_name[0]).toContain(
+        `Batch job ${contained.body.id} runs its tasks in a container (run_in_container): give its cluster the environment of a container image`,
       );
+      expect((await c.api.delete(`/api/v2/jobs/${contained.body.id}`)).status).toBe(200);
       const gz = await c.api.post('/api/v2/jobs/compressed', gzipSync(JSON.stringify({ user_command: '' })), {
         headers: { 'content-type': 'application/octet-stream' },
       });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BACKEND_ID_VAR,
   findInstanceProcesses,
@@ -14,6 +14,18 @@ import {
  * started or signalled a process: a launch must not be told its instance is missing, nor a stop
  * that it still runs, by a scan older than the change.
  */
+const scans = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:fs/promises', async (original) => {
+  const fs = await original<typeof import('node:fs/promises')>();
+  return {
+    ...fs,
+    readdir: (...args: Parameters<typeof fs.readdir>) => {
+      if (args[0] === '/proc') scans.count++;
+      return fs.readdir(...args);
+    },
+  };
+});
+
 const started: ChildProcess[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill('SIGKILL');
@@ -51,11 +63,19 @@ describe('local instance processes', () => {
 
   it('does not answer from a scan begun before a process was started', async () => {
     const id = `late-${randomUUID()}`;
-    // Begun now: its list of processes is read before the one below exists.
+    const scansAtStart = scans.count;
+    // Begun now; whether its reading of /proc sees the process below is a race it must not decide.
     const before = findInstanceProcesses();
     const child = instanceProcess(id);
     processesChanged();
     expect((await findInstanceProcesses(id)).map((p) => p.pid)).toEqual([child.pid]);
-    expect((await before).some((p) => p.backendId === id)).toBe(false);
+    await before;
+    expect(scans.count - scansAtStart).toBe(2);
+  });
+
+  it('shares one scan among callers at the same moment when nothing changed between them', async () => {
+    const scansAtStart = scans.count;
+    await Promise.all([findInstanceProcesses(), findInstanceProcesses('x'), findInstanceProcesses('y')]);
+    expect(scans.count - scansAtStart).toBe(1);
   });
 });

@@ -294,6 +294,49 @@ describe('the log formatter, with what it cannot simply stringify', () => {
         expect(line).not.toContain('SECRET');
         expect(line).toContain('[hidden]');
       });
+
+      it("hides credentials in a child logger's bindings", async () => {
+        const { logger, lines, settled } = captureLog(format);
+        logger.child({ reqId: 'r-9', auth: { token: 'SECRET-3' } }).info({ apiKey: 'SECRET-4' }, 'bound');
+        await settled();
+        expect(lines.join('')).not.toContain('SECRET');
+        expect(lines.join('')).toContain('r-9');
+      });
+
+      it("writes a key once when a call's field repeats a binding: the later value wins", async () => {
+        const { logger, lines, settled } = captureLog(format);
+        const child = logger.child({ reqId: 'r-1', step: 'bound' }).child({ step: 'rebound' });
+        child.info({ reqId: 'r-2', n: 1 }, 'twice');
+        child.info('once');
+        await settled();
+        expect(lines).toHaveLength(2);
+        const [twice, once] = lines as [string, string];
+        for (const line of lines)
+          for (const key of ['reqId', 'step']) expect(line.split(key)).toHaveLength(2);
+        if (format === 'json') {
+          expect(JSON.parse(twice)).toMatchObject({ reqId: 'r-2', step: 'rebound', n: 1, msg: 'twice' });
+          expect(JSON.parse(once)).toMatchObject({ reqId: 'r-1', step: 'rebound', msg: 'once' });
+        } else {
+          expect(twice).toMatch(/ twice reqId=r-2 n=1 step=rebound\n$/);
+          expect(once).toMatch(/ once reqId=r-1 step=rebound\n$/);
+        }
+      });
+
+      it("hides the password of a URL in the message, as in a field's value", async () => {
+        const url = 'https://ada:SECRET-5@pypi.example/simple';
+        const { line, record } = await logged(format, { index: url }, `pip reads ${url}`);
+        expect(line).not.toContain('SECRET');
+        if (record) expect(record.msg).toBe('pip reads https://ada:****@pypi.example/simple');
+        else expect(line).toContain('pip reads https://ada:****@pypi.example/simple');
+      });
+
+      it('cuts a long message once, saying how many characters it left out', async () => {
+        const message = `a long message ${'z'.repeat(100_000)}`;
+        const { line, record } = await logged(format, {}, message);
+        const left = message.length - LOG_LIMITS.chars;
+        const shown = record ? record.msg : line.slice(line.indexOf(' a long') + 1, -1);
+        expect(shown).toBe(`${message.slice(0, LOG_LIMITS.chars)}… [${left} more characters]`);
+      });
     });
   }
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizations, users, workspaces } from '../src/db/schema/index.js';
-import { TIER_LIMITS } from '../src/domains/identity/plans/tiers.js';
+import { TIER_LIMITS } from '../src/domains/billing/plans/tiers.js';
 import { addMember, createOrganization, createUser, createWorkspace, uniq } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

@@ -6,7 +6,7 @@ import { createUser } from './helpers/factories.js';
 import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 
 /**
- * The plan's spot and ARM usage limits (console.md sections 3 and 6: tiers gate them), on a
+ * The plan's spot and ARM usage limits (tiers gate them), on a
  * workspace set up on vm_aws against moto's EC2: a cluster create or a scale-up that would run
  * more spot or ARM instances across the organization than the plan allows is refused with a 403
  * naming the limit; null is no limit, 0 allows none. No VM boots here: the refusals come before

@@ -1,9 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusters } from '../src/db/schema/index.js';
-import { SchedulerWaits } from '../src/domains/clusters/cluster-facing/scheduler-waits.js';
+import { ClusterWaits } from '../src/domains/clusters/cluster-waits.js';
 import { createUser } from './helpers/factories.js';
-import { type RunningCluster, seedRunningCluster } from './helpers/running-cluster.js';
+import { type RunningCluster, seedStartingScheduler } from './helpers/running-cluster.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const BOOTSTRAP = '/api/v2/cluster_facing/bootstrap';
@@ -29,21 +27,7 @@ describe('a worker waiting for its scheduler', () => {
   /** A seeded cluster whose scheduler has not reported yet: its worker's bootstrap can be answered. */
   async function startingCluster(): Promise<RunningCluster & { scheduler: string }> {
     const { db, secrets } = ts.server.deps;
-    const cluster = await seedRunningCluster(db, userId);
-    const scheduler = `${cluster.backendId}-scheduler`;
-    await db
-      .update(clusters)
-      .set({ tlsKeyBox: secrets.encrypt('key') })
-      .where(eq(clusters.id, cluster.id));
-    await db.execute(sql`
-      with p as (
-        insert into cluster_processes (cluster_id, role, name, state)
-        values (${cluster.id}, 'scheduler', 's', 'starting') returning id
-      )
-      insert into instances (cluster_id, process_id, role, name, backend_type, backend_id, state, desired_state)
-      select ${cluster.id}, id, 'scheduler', 's', 'in_process', ${scheduler}, 'starting', 'ready' from p
-    `);
-    return { ...cluster, scheduler };
+    return seedStartingScheduler(db, secrets, userId, 'starting');
   }
 
   const ask = (cluster: RunningCluster, wait?: number) =>
@@ -110,11 +94,11 @@ describe('a worker waiting for its scheduler', () => {
   });
 });
 
-describe('SchedulerWaits', () => {
+describe('ClusterWaits', () => {
   const never = async () => null;
 
   it('lets go of a wait whose caller went away', async () => {
-    const waits = new SchedulerWaits();
+    const waits = new ClusterWaits();
     const gone = new AbortController();
     const waiting = waits.until(1, 10_000, never, gone.signal);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -124,9 +108,28 @@ describe('SchedulerWaits', () => {
     expect(waits.held).toBe(0);
   });
 
+  it('looks again at once when woken while it looked (the wake is not lost)', async () => {
+    // No recheck within the test: only the wake that came during the first look ends the wait.
+    const waits = new ClusterWaits(60_000);
+    let looks = 0;
+    const look = async () => {
+      looks += 1;
+      if (looks === 1) {
+        waits.wake(1);
+        return null;
+      }
+      return 'found';
+    };
+    const began = Date.now();
+    expect(await waits.until(1, 60_000, look, new AbortController().signal)).toBe('found');
+    expect(Date.now() - began).toBeLessThan(5000);
+    expect(looks).toBe(2);
+    expect(waits.held).toBe(0);
+  });
+
   it('looks again when woken for its cluster only', async () => {
     // No look of its own meanwhile: only the wake can end the first wait before the test's timeout.
-    const waits = new SchedulerWaits(60_000);
+    const waits = new ClusterWaits(60_000);
     let address: string | null = null;
     const looks = { 1: 0, 2: 0 };
     const look = (id: 1 | 2) => async () => {

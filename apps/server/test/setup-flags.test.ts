@@ -1,7 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from './helpers/api.js';
 import { addMember, createOrganization, createUser, createWorkspace } from './helpers/factories.js';
+import { GceRig } from './helpers/gce-rig/rig.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -10,10 +10,15 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * who can use it (GCP here: its setup needs no cloud call).
  */
 let ts: TestServer;
+let rig: GceRig;
 beforeAll(async () => {
-  ts = await startTestServer();
+  rig = await new GceRig().start();
+  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
 });
-afterAll(() => ts.close());
+afterAll(async () => {
+  await ts.close();
+  await rig.stop();
+});
 
 const SETUP_FLAGS = ['completed-setup-once', 'access-to-account-with-completed-setup'] as const;
 
@@ -24,15 +29,9 @@ async function setupFlags(api: Api) {
   );
 }
 
+/** A key Google (the rig's token endpoint) takes. */
 function gcpKey() {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    type: 'service_account',
-    project_id: 'cumulus-test-1',
-    private_key_id: randomBytes(20).toString('hex'),
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    client_email: 'c@cumulus-test-1.iam.gserviceaccount.com',
-  };
+  return rig.tokens.createKey('c', 'cumulus-test-1');
 }
 
 describe('the flags of a completed cloud setup', () => {

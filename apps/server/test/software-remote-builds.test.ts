@@ -143,7 +143,7 @@ describe('builds on a build machine', () => {
       headers: { authorization: `Bearer ${job.token}` },
     });
     expect(other.status).toBe(404);
-  });
+  }, 240_000);
 
   it("end in error with pip's message from the machine, and refuse strangers and forged upload links", async () => {
     const build = await buildOf({ name: 'remote-broken', raw_pip: ['no-such-package-cumulus-test==9.9'] });
@@ -170,5 +170,5 @@ describe('builds on a build machine', () => {
       },
     );
     expect(forged.status).toBe(403);
-  });
+  }, 240_000);
 });

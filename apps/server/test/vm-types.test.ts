@@ -4,7 +4,7 @@ import type { Api } from './helpers/api.js';
 import { createUser } from './helpers/factories.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-/** The instance type catalogue as clients choose from it (client-contract.md section 7) and the console lists it. */
+/** The instance type catalogue as clients choose from it and the console lists it. */
 let ts: TestServer;
 let api: Api;
 

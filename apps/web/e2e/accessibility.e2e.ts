@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { uniqueName } from './harness/api';
+import { seriousViolations } from './harness/axe';
 import { heading, type Screen, seedEveryPage, signedInScreens } from './harness/every-page';
 import { signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 const STAFF_EMAIL = `${uniqueName('a11y-staff')}@example.com`;
 const suite = consoleSuite({ env: { CUMULUS_STAFF_EMAILS: STAFF_EMAIL } });
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-/** WCAG 2.1, levels A and AA. */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const anyHeading = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
 
@@ -31,28 +24,9 @@ const PUBLIC_SCREENS: Screen[] = [
   { name: 'pro-plan', path: '/go-cumulus-pro', ready: anyHeading },
   { name: 'docs', path: '/docs', ready: heading('Cumulus documentation') },
   { name: 'docs-operations', path: '/docs/operations', ready: anyHeading },
+  { name: 'docs-search', path: '/docs/search?q=idle+timeout', ready: heading('Results for “idle timeout”') },
+  { name: 'docs-search-none', path: '/docs/search?q=zzqx', ready: heading('No results for “zzqx”') },
 ];
-
-/** The serious and critical violations axe finds on the page as it is now, one line per node. */
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  // Evaluated over the DevTools protocol: the console's CSP refuses an injected script tag.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  // Enter animations (dialogs, fading cards) would be measured half-way: let them end.
-  await page.waitForTimeout(300);
-  const violations = await page.evaluate(async (tags) => {
-    const { axe } = window as unknown as { axe: { run: (options: object) => Promise<AxeResults> } };
-    const results = await axe.run({ runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return results.violations;
-  }, WCAG_TAGS);
-  return violations
-    .filter((rule) => rule.impact === 'serious' || rule.impact === 'critical')
-    .flatMap((rule) =>
-      rule.nodes.map(
-        (node) =>
-          `${where}: ${rule.id} (${rule.impact}) at ${node.target.join(' ')}: ${node.html.slice(0, 160)}`,
-      ),
-    );
-}
 
 describe('accessibility', () => {
   it('axe finds nothing serious or critical (WCAG 2.1 A and AA) on any page, at 1440 and 390 px', async () => {

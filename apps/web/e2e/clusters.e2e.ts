@@ -68,6 +68,73 @@ describe('Clusters', () => {
     }
   });
 
+  it('a Stop button that cannot stop says why: on the page beside it, and in the list on hover and focus', async () => {
+    const session = await suite.open();
+    const { page } = session;
+    const { base, smtp } = suite.server;
+    const user = await createVerifiedUser(base, smtp, 'halt');
+    const api = await apiAs(base, user);
+    const clusters = `/api/v2/clusters/account/${user.username}/`;
+    const cluster = await api.call('POST', clusters, { name: 'done-etl', workers: 0 });
+    await api.call('DELETE', `${clusters}id/${cluster.id}?reason=test`);
+    const reason = 'done-etl is stopped: there is nothing left to stop.';
+
+    await page.goto(`/clusters/${cluster.id}?account=${user.username}`);
+    await signIn(page, user, { firstTime: true });
+    await eventually(
+      async () => expect(await stateChip(page).textContent()).toBe('Stopped'),
+      CLUSTER_DEADLINE_MS,
+    );
+    // The page says it in words next to the button, and the button (still focusable) is described by them.
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
+    expect(await stop.getAttribute('aria-disabled')).toBe('true');
+    await page.getByText(reason, { exact: true }).waitFor();
+    expect(await page.getByText(reason, { exact: true }).isVisible()).toBe(true);
+    expect(await stop.evaluate((el) => el.getAttribute('aria-describedby') !== null)).toBe(true);
+    expect(
+      await stop.evaluate(
+        (el) =>
+          document.getElementById((el.getAttribute('aria-describedby') ?? '').split(' ')[0] ?? '')
+            ?.textContent,
+      ),
+    ).toBe(reason);
+    await stop.focus();
+    expect(await stop.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Pressing it does nothing: no confirmation opens.
+    await stop.press('Enter');
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await session.screenshot('cluster-stop-why');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.getByText(reason, { exact: true }).isVisible()).toBe(true);
+    await session.screenshot('cluster-stop-why-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // The Dashboard's row: the reason on hover (the pointer reaches the button), and on keyboard focus.
+    await page.goto('/clusters');
+    const row = page.getByRole('row').filter({ hasText: 'done-etl' });
+    const rowStop = row.getByRole('button', { name: 'Stop done-etl' });
+    await rowStop.waitFor();
+    expect(await rowStop.getAttribute('aria-disabled')).toBe('true');
+    const tooltip = page.locator('[role=tooltip]');
+    await rowStop.hover();
+    await tooltip.filter({ hasText: reason }).waitFor({ timeout: 5_000 });
+    await session.screenshot('dashboard-stop-why');
+    // And by keyboard alone, on a fresh page.
+    await page.reload();
+    await rowStop.waitFor();
+    expect(await tooltip.count()).toBe(0);
+    await rowStop.focus();
+    await tooltip.filter({ hasText: reason }).waitFor({ timeout: 5_000 });
+    expect(
+      await rowStop.evaluate(
+        (el) =>
+          document.getElementById((el.getAttribute('aria-describedby') ?? '').split(' ')[0] ?? '')
+            ?.textContent,
+      ),
+    ).toContain(reason);
+    expectNoConsoleErrors(session.errors);
+  });
+
   it('Create cluster offers the worker sizes this machine can run, and only those', async () => {
     const session = await suite.open();
     const { page } = session;
@@ -258,7 +325,9 @@ describe('Clusters', () => {
       async () => expect(await stateChip(page).textContent()).toBe('Stopped'),
       CLUSTER_DEADLINE_MS,
     );
-    expect(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stop', exact: true }).getAttribute('aria-disabled')).toBe(
+      'true',
+    );
     await eventually(async () => expect(await instanceProcesses(base)).toEqual([]), 60_000);
     // The timeline ends where the header does, each state once (the page polls no more).
     const timeline = page.getByRole('list', { name: 'State timeline' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser } from './harness/api';
+import { seriousViolations } from './harness/axe';
 import { expectNoConsoleErrors, signIn, waitForSchedulerAndWorkerLines } from './harness/journeys';
 import { runPython } from './harness/python';
 import { consoleSuite } from './harness/suite';
@@ -58,8 +59,42 @@ describe('Metrics', () => {
         .getByText('slowinc')
         .waitFor({ timeout: 180_000 });
       await page.getByRole('region', { name: 'Dask tasks' }).getByText('memory').waitFor();
-      await page.getByRole('region', { name: 'Memory per instance' }).getByText('now').first().waitFor();
+      const memory = page.getByRole('region', { name: 'Memory per instance' });
+      await memory.getByText('now').first().waitFor();
       await session.screenshot('cluster-metrics', { fullPage: true });
+
+      // The chart (uPlot, drawn on a canvas) has a time and a value axis; at the cursor its legend
+      // gives each series' value there instead of its newest.
+      const canvas = memory.locator('canvas');
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+      await memory.getByText(/^At [A-Z][a-z]{2} \d+, \d\d:\d\d:\d\d$/).waitFor();
+      expect(await memory.getByRole('listitem').filter({ hasText: 'now' }).count()).toBe(0);
+      expect(
+        await memory
+          .getByRole('listitem')
+          .filter({ hasText: /scheduler\s*\d+(\.\d)? [KMG]iB/ })
+          .count(),
+      ).toBe(1);
+      await session.screenshot('cluster-metrics-cursor');
+      await page.mouse.move(0, 0);
+      await memory.getByText('now').first().waitFor();
+
+      // The same numbers as a table, for screen readers and exact figures; axe finds nothing serious.
+      await memory.getByRole('button', { name: 'Show as table' }).click();
+      const table = memory.getByRole('table', { name: 'Memory per instance' });
+      await table.getByRole('columnheader', { name: 'scheduler' }).waitFor();
+      expect(await table.getByRole('row').count()).toBeGreaterThan(1);
+      expect(
+        await table
+          .getByRole('cell')
+          .filter({ hasText: /\d [KMG]iB$/ })
+          .count(),
+      ).toBeGreaterThan(0);
+      expect(await seriousViolations(page, 'metrics with a table')).toEqual([]);
+      await session.screenshot('cluster-metrics-table');
+      await memory.getByRole('button', { name: 'Show as chart' }).click();
+      await memory.locator('canvas').first().waitFor();
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('region', { name: 'CPU per instance' }).waitFor();
@@ -67,7 +102,8 @@ describe('Metrics', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow).toBeLessThanOrEqual(0);
-      await session.screenshot('cluster-metrics-phone');
+      expect(await seriousViolations(page, 'metrics @390')).toEqual([]);
+      await session.screenshot('cluster-metrics-phone', { fullPage: true });
       await page.setViewportSize({ width: 1440, height: 900 });
       expectNoConsoleErrors(session.errors);
     } finally {

@@ -88,8 +88,8 @@ describe('rough edges a new user of a self-hosted install meets', () => {
       await dialog.waitFor();
       await eventually(async () => expect(await dialog.getByLabel('pip requirements').count()).toBe(1));
       await page.waitForTimeout(500);
-      // The local backend builds pip only: no conda or container tab that could only fail.
-      expect(await dialog.getByRole('tab').count()).toBe(0);
+      // The local backend builds pip and (with podman) container images: no conda tab that could only fail.
+      expect(await dialog.getByRole('tab').allTextContents()).toEqual(['pip', 'Container']);
       expect(await pastRightEdge(page, '[role=dialog] button:has-text("Cancel")', '[role=dialog]')).toBe(0);
       expect(
         await pastRightEdge(page, '[role=dialog] button:has-text("Create and build")', '[role=dialog]'),

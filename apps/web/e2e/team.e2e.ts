@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser, linkIn, PASSWORD, uniqueName } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 const suite = consoleSuite();
@@ -33,6 +33,28 @@ async function pickOrganization(page: Page, name: string) {
   await page.getByRole('combobox', { name: 'Search for an organization' }).fill(name);
   await page.getByRole('option', { name: new RegExp(name) }).click();
   await page.getByRole('combobox', { name: `Organization: ${name}` }).waitFor();
+}
+
+/**
+ * Picks a workspace in the Scope picker and waits for the picker to name it. Right after a sign-in
+ * the picker renders again as the user's data loads, and a click can be lost with the element it
+ * landed on: the whole pick is tried again until the picker names the workspace.
+ */
+async function pickScopeOf(
+  page: Page,
+  workspace: string,
+  option: { name: string | RegExp; exact?: boolean },
+) {
+  const trigger = page.getByRole('combobox', { name: /^Scope/ });
+  const search = page.getByRole('combobox', { name: 'Search scopes' });
+  const picked = page.getByRole('combobox', { name: new RegExp(`^Scope: ${workspace}`) });
+  await eventually(async () => {
+    if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+    await search.waitFor({ timeout: 5_000 });
+    await search.fill(workspace);
+    await page.getByRole('option', option).click({ timeout: 5_000 });
+    await picked.waitFor({ timeout: 5_000 });
+  }, 60_000);
 }
 
 const toast = (page: Page, text: string) =>
@@ -192,10 +214,7 @@ describe('Team', () => {
     expect(await teammateCard.getByText('Invitation not yet accepted').count()).toBe(0);
     // ... and can pick it as the Dashboard's scope.
     await teammatePage.goto('/clusters');
-    await teammatePage.getByRole('combobox', { name: /^Scope/ }).click();
-    await teammatePage.getByRole('combobox', { name: 'Search scopes' }).fill(workspace);
-    await teammatePage.getByRole('option', { name: new RegExp(workspace) }).click();
-    await teammatePage.getByRole('combobox', { name: new RegExp(`^Scope: ${workspace}`) }).waitFor();
+    await pickScopeOf(teammatePage, workspace, { name: new RegExp(workspace) });
     expectNoConsoleErrors(teammateSession.errors);
 
     // The invite became a membership: adding the teammate again leads to their edit page.
@@ -286,6 +305,141 @@ describe('Team', () => {
       '/api/v2/user/me/memberships',
     );
     expect(memberships.map((m) => m.account.slug)).toContain(workspace);
+    expectNoConsoleErrors(session.errors);
+  });
+
+  it("an invitee who signs up from the link in the inviter's own browser signs in as herself, with the invited workspace", async () => {
+    // Issue 37 item 1 as the reporter walked it: one browser. The admin invites carol@ from Add >
+    // Teammate, then opens the mailed link right there to sign Carol up. Carol's account got the
+    // workspace, but the console went on in the admin's session: "Carol" saw one workspace, the
+    // admin's own.
+    const { base, smtp } = suite.server;
+    const admin = await createVerifiedUser(base, smtp, 'walker');
+    const session = await suite.open();
+    const { page } = session;
+    const sent: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v2/users/organizations/add-membership'))
+        sent.push(request.postDataJSON());
+    });
+    const carol = `${uniqueName('carol')}@example.com`;
+    const workspace = admin.username;
+
+    await page.goto('/team');
+    await signIn(page, admin, { firstTime: true });
+    const menu = await openAddMenu(page);
+    await menu.getByRole('menuitem', { name: 'Teammate' }).click();
+    await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();
+    expect(await page.getByRole('checkbox', { name: `Access to ${workspace}` }).isChecked()).toBe(true);
+    await page.getByLabel('Username or Email').fill(carol);
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page.waitForURL('**/team?tab=team');
+    expect(sent).toEqual([
+      expect.objectContaining({
+        email_or_username: carol,
+        workspaces: [expect.objectContaining({ is_admin: false })],
+      }),
+    ]);
+    const inviteRow = page.getByRole('row').filter({ hasText: carol });
+    await inviteRow.getByRole('button', { name: `Workspaces: ${workspace}` }).waitFor();
+
+    // The admin, still signed in, opens the invitation to sign Carol up in this same browser.
+    const adminKey = await storedToken(page);
+    const mail = await smtp.waitFor(carol, (m) => m.text.includes('/signup?invite='), 30_000);
+    await page.goto(linkIn(mail, /http:\/\/\S+\/signup\?invite=\S+/));
+    await page
+      .getByRole('status')
+      .filter({ hasText: `You are signed in as ${admin.username} in this browser.` })
+      .waitFor();
+    await session.screenshot('team-signup-invited-signed-in');
+    const carolUser = { username: uniqueName('carol'), password: PASSWORD };
+    await page.getByLabel('Full name').fill('Carol Shaw');
+    await page.getByLabel('Username').fill(carolUser.username);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    // Not the admin's console: the sign-in page, where Carol signs in as herself.
+    await page.waitForURL('**/login**');
+    await signIn(page, carolUser, { firstTime: true });
+    await page.getByRole('button', { name: new RegExp(`${carol}.*account menu`) }).waitFor();
+    await page.goto('/clusters');
+    // The admin's personal organization and its workspace share the name: pick the workspace.
+    await pickScopeOf(page, workspace, { name: `${workspace} ${workspace}`, exact: true });
+    const carolApi = await apiAs(base, carolUser);
+    const memberships: Array<{ account: { slug: string } }> = await carolApi.call(
+      'GET',
+      '/api/v2/user/me/memberships',
+    );
+    expect(memberships.map((m) => m.account.slug).sort()).toEqual([carolUser.username, workspace].sort());
+    // The admin's session in this browser ended with it.
+    const me = await fetch(`${base}/api/v2/user/me`, { headers: { authorization: `Token ${adminKey}` } });
+    expect(me.status).toBe(401);
+    expectNoConsoleErrors(session.errors);
+  });
+
+  it("a signed-in user who opens an invitation's sign-in link joins as themselves, or signs out first", async () => {
+    // The invitation's sign-in link used to send a signed-in reader straight to the console,
+    // leaving the invitation pending until their next sign-in.
+    const { base, smtp } = suite.server;
+    const admin = await createVerifiedUser(base, smtp, 'host');
+    const dave = await createVerifiedUser(base, smtp, 'dave');
+    const api = await apiAs(base, admin);
+    const organization = await api.call('POST', '/api/v2/users/organizations/create', {
+      name: teamName('Lab '),
+    });
+    const workspace = await api.call('POST', '/api/v2/users/workspaces/', {
+      name: teamName('lab-'),
+      organization_id: organization.id,
+    });
+    // Invited at a work address his account does not carry.
+    const address = `${uniqueName('dave-work')}@example.com`;
+    await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: address,
+      organization_id: organization.id,
+      workspaces: [{ workspace_id: workspace.id }],
+    });
+    const mail = await smtp.waitFor(address, (m) => m.text.includes('/login?open=true&invite='), 30_000);
+    const link = linkIn(mail, /http:\/\/\S+\/login\?open=true&invite=\S+/);
+
+    const session = await suite.open();
+    const { page } = session;
+    await page.goto('/clusters');
+    await signIn(page, dave, { firstTime: true });
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Join your team' }).waitFor();
+    await page.getByText(`invited ${address} to join ${organization.name} (${workspace.name})`).waitFor();
+    await session.screenshot('invite-accept-signed-in');
+    await page.getByRole('button', { name: `Accept as ${dave.username}` }).click();
+    await page.waitForURL('**/team**');
+    const memberships: Array<{ account: { slug: string } }> = await (await apiAs(base, dave)).call(
+      'GET',
+      '/api/v2/user/me/memberships',
+    );
+    expect(memberships.map((m) => m.account.slug)).toContain(workspace.slug);
+    // Accepted: the link is spent, and says so with a way on.
+    await page.goto(link);
+    await page.getByText('This invitation link is no longer valid').waitFor();
+    await page.getByRole('link', { name: 'Go to the console' }).waitFor();
+
+    // Someone else's choice: sign out, and the same page is the sign-in form, the invitation kept.
+    const other = await createVerifiedUser(base, smtp, 'erin');
+    const second = `${uniqueName('erin-work')}@example.com`;
+    await api.call('POST', '/api/v2/users/organizations/add-membership', {
+      email_or_username: second,
+      organization_id: organization.id,
+      workspaces: [],
+    });
+    const secondMail = await smtp.waitFor(second, (m) => m.text.includes('/login?open=true&invite='), 30_000);
+    await page.goto(linkIn(secondMail, /http:\/\/\S+\/login\?open=true&invite=\S+/));
+    await page.getByRole('button', { name: 'Sign out and sign in as someone else' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(page.url()).toContain('invite=');
+    await signIn(page, other, { firstTime: true });
+    const erinOrganizations: Array<{ organization_id: number }> = await (await apiAs(base, other)).call(
+      'GET',
+      '/api/v2/users/user/organization/memberships',
+    );
+    expect(erinOrganizations.map((m) => m.organization_id)).toContain(organization.id);
     expectNoConsoleErrors(session.errors);
   });
 

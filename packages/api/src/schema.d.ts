@@ -483,6 +483,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/client/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The address clients sign in to (`cumulus login --server`). */
+                            server_url: string;
+                            /** @description The Python client of this server, for `pip install`. */
+                            package_url: string;
+                            client_version: string;
+                            /** @description Null when the interpreter cannot be read. */
+                            python: {
+                                /** @description The interpreter this server's clusters run (CUMULUS_PYTHON). */
+                                path: string;
+                                version: string;
+                                /** @description Its Dask `distributed` version. */
+                                distributed: string | null;
+                                /** @description A virtual environment's interpreter: the install commands make the client's environment read its packages. */
+                                virtualenv: boolean;
+                            } | null;
+                            /** @description The terminal commands (bash) that make an environment seeing the clusters' interpreter's packages and install this client into it. */
+                            install_commands: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/client/cumulus.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Python client as a source distribution (gzip tar): `pip install --no-build-isolation <this URL>`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registration/": {
         parameters: {
             query?: never;
@@ -3189,1445 +3298,6 @@ export interface paths {
         };
         trace?: never;
     };
-    "/api/v1/interaction_types/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            next: string | null;
-                            previous: string | null;
-                            results: {
-                                name: string;
-                                expired: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/interactions/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            next: string | null;
-                            previous: string | null;
-                            results: {
-                                id: number;
-                                interaction_type: string;
-                                created: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        interaction_type: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            interaction_type: string;
-                            created: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/flag": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    name?: ("has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once") | ("has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once")[];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            completed: boolean;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/flag/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: "has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            completed: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: "has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        completed: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            completed: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/get-started": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            completed: boolean;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        completed?: boolean;
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            completed: boolean;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/interaction": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        action: string;
-                        version?: number | null;
-                        success?: boolean | null;
-                        cumulus_version?: string | null;
-                        coiled_version?: string | null;
-                        source?: string | null;
-                        error_message?: string | null;
-                        error_class?: string | null;
-                        additional_text?: string | null;
-                        additional_data?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/user-interactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Staff only: client interactions, newest first, with their user, workspace and organization. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    /** @description A workspace slug (or id). */
-                    account?: string;
-                    /** @description An organization id or name. */
-                    organization?: string;
-                    /** @description A user id, username or email. */
-                    user?: string;
-                    /** @description Only interactions at or after this time (ISO 8601, or a date). */
-                    timestamp?: string;
-                    action?: string;
-                    version?: number;
-                    source?: string;
-                    success?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                    /** @description Error messages containing this text. */
-                    error_message?: string;
-                    error_class?: string;
-                    /** @description Only staff users' interactions (true) or only others' (false). */
-                    is_staff?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                timestamp: string;
-                                action: string;
-                                version: number | null;
-                                success: boolean | null;
-                                source: string;
-                                client_version: string | null;
-                                error_message: string | null;
-                                error_class: string | null;
-                                additional_text: string | null;
-                                additional_data: unknown;
-                                user: {
-                                    id: number;
-                                    username: string;
-                                    email: string;
-                                    is_staff: boolean;
-                                } | null;
-                                account: {
-                                    id: number;
-                                    name: string;
-                                    slug: string;
-                                } | null;
-                                organization: {
-                                    id: number;
-                                    name: string;
-                                } | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/user-interactions/hello": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                            total: number;
-                            last_day: number;
-                            failures_last_day: number;
-                            latest: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/user-interactions/keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Keys starting with this text. */
-                    query?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: string[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/interactions/user-interactions/key/values": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query: {
-                    key: "account" | "organization" | "user" | "action" | "version" | "source" | "error_class";
-                    starts_with?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: string[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/banners": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    page_size?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            next: string | null;
-                            previous: string | null;
-                            results: {
-                                id: number;
-                                title: string;
-                                message: string;
-                                level: string;
-                                start: string;
-                                end: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/client/install": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The address clients sign in to (`cumulus login --server`). */
-                            server_url: string;
-                            /** @description The Python client of this server, for `pip install`. */
-                            package_url: string;
-                            client_version: string;
-                            /** @description Null when the interpreter cannot be read. */
-                            python: {
-                                /** @description The interpreter this server's clusters run (CUMULUS_PYTHON). */
-                                path: string;
-                                version: string;
-                                /** @description Its Dask `distributed` version. */
-                                distributed: string | null;
-                                /** @description A virtual environment's interpreter: the install commands make the client's environment read its packages. */
-                                virtualenv: boolean;
-                            } | null;
-                            /** @description The terminal commands (bash) that make an environment seeing the clusters' interpreter's packages and install this client into it. */
-                            install_commands: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/client/cumulus.tar.gz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The Python client as a source distribution (gzip tar): `pip install --no-build-isolation <this URL>`. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/staff/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    /** @description Part of a username, email or full name. */
-                    search?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                username: string;
-                                email: string;
-                                full_name: string;
-                                is_staff: boolean;
-                                /** @description False: locked by staff; the user cannot sign in or use a token. */
-                                is_active: boolean;
-                                /** @description Too many failed sign-ins lately (cleared by `unlock`). */
-                                locked_out: boolean;
-                                /** @description The console shows them the Notebooks page. */
-                                should_see_notebook_page: boolean;
-                                email_verified: boolean;
-                                date_joined: string;
-                                last_login: string | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/staff/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag (never your own), or shows them the Notebooks page (`should_see_notebook_page`). */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        is_staff?: boolean;
-                        is_active?: boolean;
-                        should_see_notebook_page?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            email: string;
-                            full_name: string;
-                            is_staff: boolean;
-                            /** @description False: locked by staff; the user cannot sign in or use a token. */
-                            is_active: boolean;
-                            /** @description Too many failed sign-ins lately (cleared by `unlock`). */
-                            locked_out: boolean;
-                            /** @description The console shows them the Notebooks page. */
-                            should_see_notebook_page: boolean;
-                            email_verified: boolean;
-                            date_joined: string;
-                            last_login: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        trace?: never;
-    };
-    "/api/v2/staff/users/{id}/unlock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        address?: string;
-                    } | null;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                            cleared: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/staff/emails": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                to: string;
-                                subject: string;
-                                text: string;
-                                status: string;
-                                attempts: number;
-                                last_error: string | null;
-                                created: string;
-                                sent_at: string | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/staff/clusters": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Clusters needing attention: failed clusters staff have not marked seen (`staff-has-seen`), newest first. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    /** @description Clusters staff have already marked seen (true) or not yet (false). */
-                    seen?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                name: string;
-                                created: string;
-                                updated: string;
-                                current_state: {
-                                    /** @enum {string} */
-                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
-                                    reason: string;
-                                    updated: string;
-                                };
-                                desired_workers: number;
-                                ready_workers: number;
-                                creator: {
-                                    id: number;
-                                    username: string;
-                                } | null;
-                                account: {
-                                    id: number;
-                                    slug: string;
-                                    name: string;
-                                };
-                                tags: {
-                                    [key: string]: string;
-                                };
-                                backend_type: string;
-                                scheduler_address: string | null;
-                                idle_timeout: number;
-                                reason: string;
-                                staff_has_seen: boolean;
-                                staff_seen_at: string | null;
-                                staff_seen_by: {
-                                    id: number;
-                                    username: string;
-                                } | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/users/organizations/create": {
         parameters: {
             query?: never;
@@ -6842,6 +5512,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/invites/token/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Accepts the invitation a mailed link's token names for the signed-in user, who opened the link while signed in (as signing in through it would); answers what was joined. Unknown or expired tokens are not found. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            organization: string;
+                            inviter: string | null;
+                            email: string;
+                            workspaces: string[];
+                            expiration: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/users/invites/organization-invite/{invite_id}": {
         parameters: {
             query?: never;
@@ -7543,6 +6279,3705 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/interaction_types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                name: string;
+                                expired: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                id: number;
+                                interaction_type: string;
+                                created: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        interaction_type: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            interaction_type: string;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/flag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    name?: ("has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once") | ("has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            completed: boolean;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/flag/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: "has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            completed: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: "has-api-key" | "get-started" | "access-to-account-with-completed-setup" | "has-created-cluster" | "has-created-at-least-three-clusters" | "user-source-dialog" | "completed-setup-once";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            completed: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/get-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            completed: boolean;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        completed?: boolean;
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            completed: boolean;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/interaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        action: string;
+                        version?: number | null;
+                        success?: boolean | null;
+                        cumulus_version?: string | null;
+                        coiled_version?: string | null;
+                        source?: string | null;
+                        error_message?: string | null;
+                        error_class?: string | null;
+                        additional_text?: string | null;
+                        additional_data?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Staff only: client interactions, newest first, with their user, workspace and organization. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description A workspace slug (or id). */
+                    account?: string;
+                    /** @description An organization id or name. */
+                    organization?: string;
+                    /** @description A user id, username or email. */
+                    user?: string;
+                    /** @description Only interactions at or after this time (ISO 8601, or a date). */
+                    timestamp?: string;
+                    action?: string;
+                    version?: number;
+                    source?: string;
+                    success?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    /** @description Error messages containing this text. */
+                    error_message?: string;
+                    error_class?: string;
+                    /** @description Only staff users' interactions (true) or only others' (false). */
+                    is_staff?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                timestamp: string;
+                                action: string;
+                                version: number | null;
+                                success: boolean | null;
+                                source: string;
+                                client_version: string | null;
+                                error_message: string | null;
+                                error_class: string | null;
+                                additional_text: string | null;
+                                additional_data: unknown;
+                                user: {
+                                    id: number;
+                                    username: string;
+                                    email: string;
+                                    is_staff: boolean;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    name: string;
+                                    slug: string;
+                                } | null;
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/hello": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            total: number;
+                            last_day: number;
+                            failures_last_day: number;
+                            latest: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Keys starting with this text. */
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: string[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/interactions/user-interactions/key/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    key: "account" | "organization" | "user" | "action" | "version" | "source" | "error_class";
+                    starts_with?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: string[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/banners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                id: number;
+                                title: string;
+                                message: string;
+                                level: string;
+                                start: string;
+                                end: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Creates (or finds) the spec of an environment and queues its build; the same content is built once unless `force_rebuild`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string | null;
+                        container?: string | null;
+                        /** @default false */
+                        force_rebuild?: boolean;
+                        md5?: string | null;
+                        use_entrypoint?: boolean | null;
+                        /** @default false */
+                        gpu_enabled?: boolean;
+                        /**
+                         * @default x86_64
+                         * @enum {string}
+                         */
+                        architecture?: "x86_64" | "aarch64";
+                        region_name?: string | null;
+                        /** @default false */
+                        enable_experimental_installer?: boolean;
+                        packages?: {
+                            name: string;
+                            /**
+                             * @default pip
+                             * @enum {string}
+                             */
+                            source?: "pip" | "conda";
+                            channel?: string | null;
+                            conda_name?: string | null;
+                            /** @default  */
+                            specifier?: string;
+                            /** @default true */
+                            include?: boolean;
+                            client_version?: string | null;
+                            file?: number | null;
+                        }[] | null;
+                        raw_pip?: string[] | null;
+                        raw_conda?: ({
+                            /** @default [] */
+                            channels?: string[];
+                            /** @default [] */
+                            dependencies?: (string | {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        lockfile_name?: string | null;
+                        lockfile_content?: string | null;
+                        scan?: {
+                            platform?: string | null;
+                            base_prefix?: string | null;
+                            prefix?: string | null;
+                            /** @default [] */
+                            index_urls?: string[];
+                            /** @default [] */
+                            find_links?: string[];
+                            /** @default [] */
+                            packages?: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @default [] */
+                            errored_packages?: {
+                                [key: string]: unknown;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    /** @description The client’s package indexes, their credentials hidden. */
+                                    index_urls: string[];
+                                    /** @description The client’s find-links, their credentials hidden. */
+                                    find_links: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/package-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        md5: string;
+                        wheel_md5: string;
+                        region_name?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            should_upload: boolean;
+                            upload_url: string | null;
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    include_package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                account_slug: string;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                };
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                package_sync: boolean;
+                                spec_count: number;
+                                /** @description The latest build's state (null: no build yet). */
+                                status: string | null;
+                                /** @description Disk its environments take on this server's backend. */
+                                disk_bytes: number;
+                                created: string;
+                                updated: string;
+                                latest_spec: {
+                                    id: number;
+                                    md5: string;
+                                    alias_id: number;
+                                    created: string;
+                                    creator_id: number | null;
+                                    gpu_enabled: boolean;
+                                    architecture: string;
+                                    packages: {
+                                        name: string;
+                                        specifier: string;
+                                        /** @enum {string} */
+                                        source: "pip" | "conda";
+                                        conda_name: string | null;
+                                        client_version: string | null;
+                                        include: boolean;
+                                        channel: string | null;
+                                        file: {
+                                            id: number;
+                                            file_name: string;
+                                        } | null;
+                                        requested: boolean;
+                                        error: string | null;
+                                    }[];
+                                    raw_pip: string[] | null;
+                                    raw_conda: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    has_raw_pip: boolean;
+                                    has_raw_conda: boolean;
+                                    container_uri: string | null;
+                                    use_entrypoint: boolean;
+                                    python_specifier: string | null;
+                                    lockfile_name: string | null;
+                                    scan_result: {
+                                        id: number;
+                                        platform: string | null;
+                                        base_prefix: string | null;
+                                        prefix: string | null;
+                                        /** @description The client’s package indexes, their credentials hidden. */
+                                        index_urls: string[];
+                                        /** @description The client’s find-links, their credentials hidden. */
+                                        find_links: string[];
+                                        packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        errored_packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                    } | null;
+                                    latest_build_id: number | null;
+                                    latest_build: {
+                                        id: number;
+                                        spec_id: number;
+                                        alias_id: number;
+                                        alias_name: string;
+                                        /** @enum {string} */
+                                        state: "queued" | "building" | "built" | "error";
+                                        reason: string;
+                                        created: string;
+                                        started: string | null;
+                                        ended: string | null;
+                                        backend_type: string;
+                                        region_name: string | null;
+                                        size_bytes: number | null;
+                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                        archived: boolean;
+                                        lockfile_hash: string | null;
+                                        /** @description What the build installed (its lockfile), empty until built. */
+                                        packages: {
+                                            name: string;
+                                            version: string;
+                                            /** @enum {string} */
+                                            source: "index" | "file" | "system";
+                                            sha256: string | null;
+                                        }[];
+                                    } | null;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    /** @description The client’s package indexes, their credentials hidden. */
+                                    index_urls: string[];
+                                    /** @description The client’s find-links, their credentials hidden. */
+                                    find_links: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/id/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            account_slug: string;
+                            account: {
+                                id: number;
+                                slug: string;
+                                name: string;
+                            };
+                            organization: {
+                                id: number;
+                                name: string;
+                            };
+                            creator: {
+                                id: number;
+                                username: string;
+                            } | null;
+                            package_sync: boolean;
+                            spec_count: number;
+                            /** @description The latest build's state (null: no build yet). */
+                            status: string | null;
+                            /** @description Disk its environments take on this server's backend. */
+                            disk_bytes: number;
+                            created: string;
+                            updated: string;
+                            latest_spec: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    /** @description The client’s package indexes, their credentials hidden. */
+                                    index_urls: string[];
+                                    /** @description The client’s find-links, their credentials hidden. */
+                                    find_links: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/id/{id}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/alias/{pk}/specs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                md5: string;
+                                alias_id: number;
+                                created: string;
+                                creator_id: number | null;
+                                gpu_enabled: boolean;
+                                architecture: string;
+                                packages: {
+                                    name: string;
+                                    specifier: string;
+                                    /** @enum {string} */
+                                    source: "pip" | "conda";
+                                    conda_name: string | null;
+                                    client_version: string | null;
+                                    include: boolean;
+                                    channel: string | null;
+                                    file: {
+                                        id: number;
+                                        file_name: string;
+                                    } | null;
+                                    requested: boolean;
+                                    error: string | null;
+                                }[];
+                                raw_pip: string[] | null;
+                                raw_conda: {
+                                    [key: string]: unknown;
+                                } | null;
+                                has_raw_pip: boolean;
+                                has_raw_conda: boolean;
+                                container_uri: string | null;
+                                use_entrypoint: boolean;
+                                python_specifier: string | null;
+                                lockfile_name: string | null;
+                                scan_result: {
+                                    id: number;
+                                    platform: string | null;
+                                    base_prefix: string | null;
+                                    prefix: string | null;
+                                    /** @description The client’s package indexes, their credentials hidden. */
+                                    index_urls: string[];
+                                    /** @description The client’s find-links, their credentials hidden. */
+                                    find_links: string[];
+                                    packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                    errored_packages: {
+                                        [key: string]: unknown;
+                                    }[];
+                                } | null;
+                                latest_build_id: number | null;
+                                latest_build: {
+                                    id: number;
+                                    spec_id: number;
+                                    alias_id: number;
+                                    alias_name: string;
+                                    /** @enum {string} */
+                                    state: "queued" | "building" | "built" | "error";
+                                    reason: string;
+                                    created: string;
+                                    started: string | null;
+                                    ended: string | null;
+                                    backend_type: string;
+                                    region_name: string | null;
+                                    size_bytes: number | null;
+                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                    archived: boolean;
+                                    lockfile_hash: string | null;
+                                    /** @description What the build installed (its lockfile), empty until built. */
+                                    packages: {
+                                        name: string;
+                                        version: string;
+                                        /** @enum {string} */
+                                        source: "index" | "file" | "system";
+                                        sha256: string | null;
+                                    }[];
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec/{pk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    pk: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            md5: string;
+                            alias_id: number;
+                            created: string;
+                            creator_id: number | null;
+                            gpu_enabled: boolean;
+                            architecture: string;
+                            packages: {
+                                name: string;
+                                specifier: string;
+                                /** @enum {string} */
+                                source: "pip" | "conda";
+                                conda_name: string | null;
+                                client_version: string | null;
+                                include: boolean;
+                                channel: string | null;
+                                file: {
+                                    id: number;
+                                    file_name: string;
+                                } | null;
+                                requested: boolean;
+                                error: string | null;
+                            }[];
+                            raw_pip: string[] | null;
+                            raw_conda: {
+                                [key: string]: unknown;
+                            } | null;
+                            has_raw_pip: boolean;
+                            has_raw_conda: boolean;
+                            container_uri: string | null;
+                            use_entrypoint: boolean;
+                            python_specifier: string | null;
+                            lockfile_name: string | null;
+                            scan_result: {
+                                id: number;
+                                platform: string | null;
+                                base_prefix: string | null;
+                                prefix: string | null;
+                                /** @description The client’s package indexes, their credentials hidden. */
+                                index_urls: string[];
+                                /** @description The client’s find-links, their credentials hidden. */
+                                find_links: string[];
+                                packages: {
+                                    [key: string]: unknown;
+                                }[];
+                                errored_packages: {
+                                    [key: string]: unknown;
+                                }[];
+                            } | null;
+                            latest_build_id: number | null;
+                            latest_build: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec/{id}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                spec_id: number;
+                                alias_id: number;
+                                alias_name: string;
+                                /** @enum {string} */
+                                state: "queued" | "building" | "built" | "error";
+                                reason: string;
+                                created: string;
+                                started: string | null;
+                                ended: string | null;
+                                backend_type: string;
+                                region_name: string | null;
+                                size_bytes: number | null;
+                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                archived: boolean;
+                                lockfile_hash: string | null;
+                                /** @description What the build installed (its lockfile), empty until built. */
+                                packages: {
+                                    name: string;
+                                    version: string;
+                                    /** @enum {string} */
+                                    source: "index" | "file" | "system";
+                                    sha256: string | null;
+                                }[];
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/spec-yaml/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The spec as a conda environment.yml. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            spec_id: number;
+                            alias_id: number;
+                            alias_name: string;
+                            /** @enum {string} */
+                            state: "queued" | "building" | "built" | "error";
+                            reason: string;
+                            created: string;
+                            started: string | null;
+                            ended: string | null;
+                            backend_type: string;
+                            region_name: string | null;
+                            size_bytes: number | null;
+                            /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                            archived: boolean;
+                            lockfile_hash: string | null;
+                            /** @description What the build installed (its lockfile), empty until built. */
+                            packages: {
+                                name: string;
+                                version: string;
+                                /** @enum {string} */
+                                source: "index" | "file" | "system";
+                                sha256: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    pageToken?: string;
+                };
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                eventId: string;
+                                timestamp: number;
+                                message: string;
+                            }[];
+                            nextToken: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/account/{account}/build/{id}/lockfile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the build installed, `name==version` a line: `pip install -r` recreates it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    name?: string;
+                    package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Only environments this username created. */
+                    creator?: string;
+                    status?: "queued" | "building" | "built" | "error";
+                    order_by?: "name" | "package_sync" | "status" | "updated" | "created";
+                    order_by_direction?: "asc" | "desc";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                account_slug: string;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                };
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                package_sync: boolean;
+                                spec_count: number;
+                                /** @description The latest build's state (null: no build yet). */
+                                status: string | null;
+                                /** @description Disk its environments take on this server's backend. */
+                                disk_bytes: number;
+                                created: string;
+                                updated: string;
+                                latest_spec: {
+                                    id: number;
+                                    md5: string;
+                                    alias_id: number;
+                                    created: string;
+                                    creator_id: number | null;
+                                    gpu_enabled: boolean;
+                                    architecture: string;
+                                    packages: {
+                                        name: string;
+                                        specifier: string;
+                                        /** @enum {string} */
+                                        source: "pip" | "conda";
+                                        conda_name: string | null;
+                                        client_version: string | null;
+                                        include: boolean;
+                                        channel: string | null;
+                                        file: {
+                                            id: number;
+                                            file_name: string;
+                                        } | null;
+                                        requested: boolean;
+                                        error: string | null;
+                                    }[];
+                                    raw_pip: string[] | null;
+                                    raw_conda: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    has_raw_pip: boolean;
+                                    has_raw_conda: boolean;
+                                    container_uri: string | null;
+                                    use_entrypoint: boolean;
+                                    python_specifier: string | null;
+                                    lockfile_name: string | null;
+                                    scan_result: {
+                                        id: number;
+                                        platform: string | null;
+                                        base_prefix: string | null;
+                                        prefix: string | null;
+                                        /** @description The client’s package indexes, their credentials hidden. */
+                                        index_urls: string[];
+                                        /** @description The client’s find-links, their credentials hidden. */
+                                        find_links: string[];
+                                        packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        errored_packages: {
+                                            [key: string]: unknown;
+                                        }[];
+                                    } | null;
+                                    latest_build_id: number | null;
+                                    latest_build: {
+                                        id: number;
+                                        spec_id: number;
+                                        alias_id: number;
+                                        alias_name: string;
+                                        /** @enum {string} */
+                                        state: "queued" | "building" | "built" | "error";
+                                        reason: string;
+                                        created: string;
+                                        started: string | null;
+                                        ended: string | null;
+                                        backend_type: string;
+                                        region_name: string | null;
+                                        size_bytes: number | null;
+                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
+                                        archived: boolean;
+                                        lockfile_hash: string | null;
+                                        /** @description What the build installed (its lockfile), empty until built. */
+                                        packages: {
+                                            name: string;
+                                            version: string;
+                                            /** @enum {string} */
+                                            source: "index" | "file" | "system";
+                                            sha256: string | null;
+                                        }[];
+                                    } | null;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    key: "name" | "account" | "user" | "status";
+                    starts_with: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/software-environment/approximate-packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Turns a client's scan of its environment into requirements clusters here can install. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default x86_64
+                         * @enum {string}
+                         */
+                        architecture?: "x86_64" | "aarch64";
+                        packages: {
+                            name: string;
+                            priority_override?: number | null;
+                            python_major_version?: (string | number) | null;
+                            python_minor_version?: (string | number) | null;
+                            python_patch_version?: (string | number) | null;
+                            /**
+                             * @default pip
+                             * @enum {string}
+                             */
+                            source?: "pip" | "conda";
+                            channel_url?: string | null;
+                            channel?: string | null;
+                            subdir?: string | null;
+                            conda_name?: string | null;
+                            /** @default  */
+                            version?: string;
+                            wheel_target?: string | null;
+                            /** @default false */
+                            requested?: boolean;
+                        }[];
+                        metadata?: ({
+                            base_prefix?: string | null;
+                            platform?: string | null;
+                            prefix?: string | null;
+                            sys_path?: string[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        index_urls?: string[] | null;
+                        pip_check_errors?: {
+                            [key: string]: string[];
+                        } | null;
+                        /** @default false */
+                        gpu_enabled?: boolean;
+                        lockfile_name?: string | null;
+                        lockfile_content?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            conda_name: string | null;
+                            specifier: string;
+                            include: boolean;
+                            note: string | null;
+                            error: string | null;
+                            channel_url: string | null;
+                            client_version: string | null;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How closely each package must match between client and cluster. */
+        get: {
+            parameters: {
+                query?: {
+                    account?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            level: number;
+                            /** @enum {string} */
+                            source: "pip" | "conda";
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/simple/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PEP 503: the projects of the workspace index. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/simple/{project}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PEP 503: a project's files, with their sha256. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    project: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/index/{account}/files/{id}/{file_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    id: number;
+                    file_name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The wheel. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/cache": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The packages every environment here has already (the build interpreter), filtered and paged. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    name?: string;
+                    version?: string;
+                    source?: "pip" | "conda";
+                    channel_url?: string;
+                    platform?: string;
+                    python_version?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                name: string;
+                                version: string;
+                                /** @enum {string} */
+                                source: "pip" | "conda";
+                                channel_url: string | null;
+                                platform: string;
+                                python_version: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/cache/invalidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Forgets the cached packages: the next use reads the interpreter again. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invalidated: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/packages/cache/flush": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Staff: reads the interpreter again now and answers how many packages it has. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            flushed: boolean;
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/spec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The spec of the calling machine's build. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            build_id: number;
+                            /** @enum {string} */
+                            kind: "pip" | "conda" | "container";
+                            requirements: string[];
+                            wheels: {
+                                id: number;
+                                file_name: string;
+                                sha256: string | null;
+                                url: string;
+                            }[];
+                            lockfile: string | null;
+                            container_uri: string | null;
+                            raw_conda: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/agent.tar.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The build agent (the `cumulus` Python package) as a gzip tar archive: what a build machine fetches at boot to run `python -m cumulus.agent.build`. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/build/{build}/spec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    build: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            build_id: number;
+                            /** @enum {string} */
+                            kind: "pip" | "conda" | "container";
+                            requirements: string[];
+                            wheels: {
+                                id: number;
+                                file_name: string;
+                                sha256: string | null;
+                                url: string;
+                            }[];
+                            lockfile: string | null;
+                            container_uri: string | null;
+                            raw_conda: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/build/{build}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Phone-home of a build machine: log lines to append, its state, and once built its lockfile. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    build: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state?: "building" | "built" | "error";
+                        reason?: string;
+                        logs?: string[];
+                        lockfile?: string;
+                        packages?: {
+                            name: string;
+                            version: string;
+                            /**
+                             * @default index
+                             * @enum {string}
+                             */
+                            source?: "index" | "file" | "system";
+                            /** @default null */
+                            sha256?: string | null;
+                        }[];
+                        size_bytes?: number;
+                        location?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/build/{build}/start-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A signed link to PUT the built environment's archive to (gzip tar). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    build: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            upload_url: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/software-environment/build/{build}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A wheel the build installs (`file_id`), or without it the build's environment archive. */
+        get: {
+            parameters: {
+                query?: {
+                    file_id?: number;
+                };
+                header?: never;
+                path: {
+                    build: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/clusters/account/{account}/": {
         parameters: {
             query?: never;
@@ -7760,7 +10195,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    wait_for_change?: number;
+                    seen?: string;
+                };
                 header?: never;
                 path: {
                     account: string;
@@ -9201,6 +11639,7 @@ export interface paths {
                 query: {
                     backend_id: string;
                     wait_for_scheduler?: number;
+                    started_at?: string;
                 };
                 header?: never;
                 path?: never;
@@ -9241,6 +11680,10 @@ export interface paths {
                             };
                             idle_timeout_seconds: number;
                             preloads: string[];
+                            preload_sources: {
+                                [key: string]: string;
+                            } | null;
+                            reported_started: boolean;
                             tls_cert: string;
                             tls_key: string;
                             heartbeat_interval_seconds: number;
@@ -10097,7 +12540,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A file kept for the cluster, e.g. `host-setup-script` (the create call's script). */
+        /** @description A file kept for the cluster (404 when there is none). */
         get: {
             parameters: {
                 query?: never;
@@ -10150,401 +12593,6 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/pending-run-task/{instance_backend_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The task the instance should run next: one it holds, else the oldest pending one for its role, which it now holds (`assigned`). `task` is null when there is none. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    instance_backend_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task: {
-                                id: number;
-                                batch_job_id: number | null;
-                                array_task_id: number;
-                                /** @enum {string} */
-                                run_on: "scheduler" | "worker" | "any";
-                                command: string;
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @enum {string} */
-                                state: "pending" | "assigned" | "running" | "done" | "error";
-                                exit_code: number | null;
-                                reason: string;
-                                assigned_to: {
-                                    instance_id: number;
-                                    backend_id: string;
-                                    name: string;
-                                    private_ip_address: string | null;
-                                } | null;
-                                start: string | null;
-                                stop: string | null;
-                                user_files: {
-                                    path: string;
-                                    content: string;
-                                }[];
-                                workdir: string | null;
-                                pipe_to_files: boolean;
-                                timeout_seconds: number | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/next-run-task/{instance_backend_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Ends the instance's last task (`report`: `done` or `error`, as `POST run-task` does) and claims its next one, already `running`, in one call. A refused report (409) answers `report: null`; `task` is null when there is nothing to run for now. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    instance_backend_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        report?: {
-                            task_id: number;
-                            /** @enum {string} */
-                            state: "done" | "error";
-                            exit_code?: number;
-                            reason?: string;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            report: {
-                                id: number;
-                                batch_job_id: number | null;
-                                array_task_id: number;
-                                /** @enum {string} */
-                                run_on: "scheduler" | "worker" | "any";
-                                command: string;
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @enum {string} */
-                                state: "pending" | "assigned" | "running" | "done" | "error";
-                                exit_code: number | null;
-                                reason: string;
-                                assigned_to: {
-                                    instance_id: number;
-                                    backend_id: string;
-                                    name: string;
-                                    private_ip_address: string | null;
-                                } | null;
-                                start: string | null;
-                                stop: string | null;
-                                stop_task: boolean;
-                            } | null;
-                            task: {
-                                id: number;
-                                batch_job_id: number | null;
-                                array_task_id: number;
-                                /** @enum {string} */
-                                run_on: "scheduler" | "worker" | "any";
-                                command: string;
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @enum {string} */
-                                state: "pending" | "assigned" | "running" | "done" | "error";
-                                exit_code: number | null;
-                                reason: string;
-                                assigned_to: {
-                                    instance_id: number;
-                                    backend_id: string;
-                                    name: string;
-                                    private_ip_address: string | null;
-                                } | null;
-                                start: string | null;
-                                stop: string | null;
-                                user_files: {
-                                    path: string;
-                                    content: string;
-                                }[];
-                                workdir: string | null;
-                                pipe_to_files: boolean;
-                                timeout_seconds: number | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/pending-run-tasks/{instance_backend_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The tasks the instance holds and has not started (after a restart, say). */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    instance_backend_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            tasks: {
-                                id: number;
-                                batch_job_id: number | null;
-                                array_task_id: number;
-                                /** @enum {string} */
-                                run_on: "scheduler" | "worker" | "any";
-                                command: string;
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @enum {string} */
-                                state: "pending" | "assigned" | "running" | "done" | "error";
-                                exit_code: number | null;
-                                reason: string;
-                                assigned_to: {
-                                    instance_id: number;
-                                    backend_id: string;
-                                    name: string;
-                                    private_ip_address: string | null;
-                                } | null;
-                                start: string | null;
-                                stop: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/run-task/{task_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Reports a task `running` (also while it runs), `done` or `error` (with `exit_code`). Done and errored tasks never move again (409); a `running` report of a task that ended meanwhile (cancelled, timed out) answers `stop_task`. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    task_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        state: "running" | "done" | "error";
-                        exit_code?: number;
-                        reason?: string;
-                        backend_id?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            batch_job_id: number | null;
-                            array_task_id: number;
-                            /** @enum {string} */
-                            run_on: "scheduler" | "worker" | "any";
-                            command: string;
-                            env: {
-                                [key: string]: string;
-                            };
-                            /** @enum {string} */
-                            state: "pending" | "assigned" | "running" | "done" | "error";
-                            exit_code: number | null;
-                            reason: string;
-                            assigned_to: {
-                                instance_id: number;
-                                backend_id: string;
-                                name: string;
-                                private_ip_address: string | null;
-                            } | null;
-                            start: string | null;
-                            stop: string | null;
-                            stop_task: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;
@@ -12104,6 +14152,926 @@ export interface paths {
                             source: "dask" | "system";
                             task_id: number | null;
                         }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Gets or creates stores by name. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        names: string[];
+                        workspace?: string | null;
+                        region?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filestores: {
+                                id: number;
+                                name: string;
+                                workspace: string;
+                                region: string;
+                                created: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    workspace?: string;
+                };
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filestores: {
+                                id: number;
+                                name: string;
+                                workspace: string;
+                                region: string;
+                                created: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/cluster/{cluster_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    cluster_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attachments: {
+                                id: number;
+                                complete: boolean;
+                                input: boolean;
+                                output: boolean;
+                                primary: boolean;
+                                path: string;
+                                filestore: {
+                                    id: number;
+                                    name: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/vm/{vm_role}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The calling instance's attachments. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    vm_role: "scheduler" | "worker";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attachments: {
+                                id: number;
+                                complete: boolean;
+                                input: boolean;
+                                output: boolean;
+                                primary: boolean;
+                                path: string;
+                                filestore: {
+                                    id: number;
+                                    name: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        cluster_id: number;
+                        attachments: {
+                            id: number;
+                            /** @default false */
+                            input?: boolean;
+                            /** @default false */
+                            output?: boolean;
+                            path?: string | null;
+                            /** @default false */
+                            primary?: boolean;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attachments: {
+                                id: number;
+                                complete: boolean;
+                                input: boolean;
+                                output: boolean;
+                                primary: boolean;
+                                path: string;
+                                filestore: {
+                                    id: number;
+                                    name: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/fs/{fs_id}/status/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fs_id: number;
+                    action: "start" | "finish";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            complete: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/fs/{fs_id}/signed-urls/{direction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Expiring links, one per path, that Cumulus serves; `existing` says what the store has already. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fs_id: number;
+                    direction: "upload" | "download";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        paths: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            urls: {
+                                [key: string]: string;
+                            };
+                            existing: {
+                                [key: string]: {
+                                    size: number;
+                                    modified: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/fs/{fs_id}/download-with-urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fs_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            blobs_with_urls: {
+                                relative_path: string;
+                                key: string;
+                                size: number;
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/fs/{fs_id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fs_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/filestore/blob/{fs_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A file of a store, at the link `signed-urls` or `download-with-urls` gave. */
+        get: {
+            parameters: {
+                query: {
+                    path: string;
+                    expires: number;
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    fs_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tags/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Tag keys of the clusters in scope, with how many clusters carry each. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Also the tags Cumulus and clients set themselves (`cumulus-*`, `coiled-*`). */
+                    system_tags?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                    starts_with?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                key: string;
+                                /** @description Set by Cumulus or a client (`cumulus-*`, `coiled-*`), not by a user. */
+                                system: boolean;
+                                cluster_count: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tags/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Tag key/value pairs of the clusters in scope, with how many clusters carry each. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Only this tag’s values. */
+                    key?: string;
+                    /** @description Only values starting with this text (any case). */
+                    starts_with?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                key: string;
+                                value: string;
+                                system: boolean;
+                                cluster_count: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tags/alert-contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Alerts of the clusters in scope that carry the given tags, most severe first; messages are markdown. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    account?: string;
+                    organization?: number;
+                    user?: number;
+                    compound_scope?: string;
+                    custom_staff_scope?: string;
+                    /** @description Only clusters with these tags: `key` or `key:value`, comma separated. */
+                    tags?: string | string[];
+                    /** @description 30 warning, 40 error. */
+                    min_level?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                level: number;
+                                title: string;
+                                message: string;
+                                first_occurred: string;
+                                cluster_id: number;
+                                cluster_name: string;
+                                /** @description The workspace’s slug. */
+                                account: string;
+                                tags: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                            count: number;
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -14455,7 +17423,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/software-environment/account/{account}": {
+    "/api/v2/cluster_facing/pending-run-task/{instance_backend_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The task the instance should run next: one it holds, else the oldest pending one for its role, which it now holds (`assigned`). `task` is null when there is none. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    instance_backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            task: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                user_files: {
+                                    path: string;
+                                    content: string;
+                                }[];
+                                workdir: string | null;
+                                pipe_to_files: boolean;
+                                timeout_seconds: number | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/next-run-task/{instance_backend_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -14464,188 +17523,90 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Creates (or finds) the spec of an environment and queues its build; the same content is built once unless `force_rebuild`. */
+        /** @description Ends the instance's last task (`report`: `done` or `error`, as `POST run-task` does) and claims its next one, already `running`, in one call. A refused report (409) answers `report: null`; `task` is null when there is nothing to run for now. */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    account: string;
+                    instance_backend_id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        name?: string | null;
-                        container?: string | null;
-                        /** @default false */
-                        force_rebuild?: boolean;
-                        md5?: string | null;
-                        use_entrypoint?: boolean | null;
-                        /** @default false */
-                        gpu_enabled?: boolean;
-                        /**
-                         * @default x86_64
-                         * @enum {string}
-                         */
-                        architecture?: "x86_64" | "aarch64";
-                        region_name?: string | null;
-                        /** @default false */
-                        enable_experimental_installer?: boolean;
-                        packages?: {
-                            name: string;
-                            /**
-                             * @default pip
-                             * @enum {string}
-                             */
-                            source?: "pip" | "conda";
-                            channel?: string | null;
-                            conda_name?: string | null;
-                            /** @default  */
-                            specifier?: string;
-                            /** @default true */
-                            include?: boolean;
-                            client_version?: string | null;
-                            file?: number | null;
-                        }[] | null;
-                        raw_pip?: string[] | null;
-                        raw_conda?: ({
-                            /** @default [] */
-                            channels?: string[];
-                            /** @default [] */
-                            dependencies?: (string | {
-                                [key: string]: unknown;
-                            })[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        lockfile_name?: string | null;
-                        lockfile_content?: string | null;
-                        scan?: {
-                            platform?: string | null;
-                            base_prefix?: string | null;
-                            prefix?: string | null;
-                            /** @default [] */
-                            index_urls?: string[];
-                            /** @default [] */
-                            packages?: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @default [] */
-                            errored_packages?: {
-                                [key: string]: unknown;
-                            }[];
+                        report?: {
+                            task_id: number;
+                            /** @enum {string} */
+                            state: "done" | "error";
+                            exit_code?: number;
+                            reason?: string;
                         } | null;
                     };
                 };
             };
             responses: {
                 /** @description Default Response */
-                201: {
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            id: number;
-                            name: string;
-                            account_slug: string;
-                            account: {
+                            report: {
                                 id: number;
-                                slug: string;
-                                name: string;
-                            };
-                            organization: {
-                                id: number;
-                                name: string;
-                            };
-                            creator: {
-                                id: number;
-                                username: string;
-                            } | null;
-                            package_sync: boolean;
-                            spec_count: number;
-                            /** @description The latest build's state (null: no build yet). */
-                            status: string | null;
-                            /** @description Disk its environments take on this server's backend. */
-                            disk_bytes: number;
-                            created: string;
-                            updated: string;
-                            latest_spec: {
-                                id: number;
-                                md5: string;
-                                alias_id: number;
-                                created: string;
-                                creator_id: number | null;
-                                gpu_enabled: boolean;
-                                architecture: string;
-                                packages: {
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
                                     name: string;
-                                    specifier: string;
-                                    /** @enum {string} */
-                                    source: "pip" | "conda";
-                                    conda_name: string | null;
-                                    client_version: string | null;
-                                    include: boolean;
-                                    channel: string | null;
-                                    file: {
-                                        id: number;
-                                        file_name: string;
-                                    } | null;
-                                    requested: boolean;
-                                    error: string | null;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                stop_task: boolean;
+                            } | null;
+                            task: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                                user_files: {
+                                    path: string;
+                                    content: string;
                                 }[];
-                                raw_pip: string[] | null;
-                                raw_conda: {
-                                    [key: string]: unknown;
-                                } | null;
-                                has_raw_pip: boolean;
-                                has_raw_conda: boolean;
-                                container_uri: string | null;
-                                use_entrypoint: boolean;
-                                python_specifier: string | null;
-                                lockfile_name: string | null;
-                                scan_result: {
-                                    id: number;
-                                    platform: string | null;
-                                    base_prefix: string | null;
-                                    prefix: string | null;
-                                    index_urls: string[];
-                                    packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                    errored_packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } | null;
-                                latest_build_id: number | null;
-                                latest_build: {
-                                    id: number;
-                                    spec_id: number;
-                                    alias_id: number;
-                                    alias_name: string;
-                                    /** @enum {string} */
-                                    state: "queued" | "building" | "built" | "error";
-                                    reason: string;
-                                    created: string;
-                                    started: string | null;
-                                    ended: string | null;
-                                    backend_type: string;
-                                    region_name: string | null;
-                                    size_bytes: number | null;
-                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                    archived: boolean;
-                                    lockfile_hash: string | null;
-                                    /** @description What the build installed (its lockfile), empty until built. */
-                                    packages: {
-                                        name: string;
-                                        version: string;
-                                        /** @enum {string} */
-                                        source: "index" | "file" | "system";
-                                        sha256: string | null;
-                                    }[];
-                                } | null;
+                                workdir: string | null;
+                                pipe_to_files: boolean;
+                                timeout_seconds: number | null;
                             } | null;
                         };
                     };
@@ -14680,7 +17641,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/software-environment/account/{account}/package-upload": {
+    "/api/v2/cluster_facing/pending-run-tasks/{instance_backend_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The tasks the instance holds and has not started (after a restart, say). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    instance_backend_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tasks: {
+                                id: number;
+                                batch_job_id: number | null;
+                                array_task_id: number;
+                                /** @enum {string} */
+                                run_on: "scheduler" | "worker" | "any";
+                                command: string;
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                state: "pending" | "assigned" | "running" | "done" | "error";
+                                exit_code: number | null;
+                                reason: string;
+                                assigned_to: {
+                                    instance_id: number;
+                                    backend_id: string;
+                                    name: string;
+                                    private_ip_address: string | null;
+                                } | null;
+                                start: string | null;
+                                stop: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/run-task/{task_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -14689,2333 +17734,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Reports a task `running` (also while it runs), `done` or `error` (with `exit_code`). Done and errored tasks never move again (409); a `running` report of a task that ended meanwhile (cancelled, timed out) answers `stop_task`. */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    account: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        md5: string;
-                        wheel_md5: string;
-                        region_name?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            should_upload: boolean;
-                            upload_url: string | null;
-                            id: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/alias": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    include_package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                };
-                header?: never;
-                path: {
-                    account: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                name: string;
-                                account_slug: string;
-                                account: {
-                                    id: number;
-                                    slug: string;
-                                    name: string;
-                                };
-                                organization: {
-                                    id: number;
-                                    name: string;
-                                };
-                                creator: {
-                                    id: number;
-                                    username: string;
-                                } | null;
-                                package_sync: boolean;
-                                spec_count: number;
-                                /** @description The latest build's state (null: no build yet). */
-                                status: string | null;
-                                /** @description Disk its environments take on this server's backend. */
-                                disk_bytes: number;
-                                created: string;
-                                updated: string;
-                                latest_spec: {
-                                    id: number;
-                                    md5: string;
-                                    alias_id: number;
-                                    created: string;
-                                    creator_id: number | null;
-                                    gpu_enabled: boolean;
-                                    architecture: string;
-                                    packages: {
-                                        name: string;
-                                        specifier: string;
-                                        /** @enum {string} */
-                                        source: "pip" | "conda";
-                                        conda_name: string | null;
-                                        client_version: string | null;
-                                        include: boolean;
-                                        channel: string | null;
-                                        file: {
-                                            id: number;
-                                            file_name: string;
-                                        } | null;
-                                        requested: boolean;
-                                        error: string | null;
-                                    }[];
-                                    raw_pip: string[] | null;
-                                    raw_conda: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                    has_raw_pip: boolean;
-                                    has_raw_conda: boolean;
-                                    container_uri: string | null;
-                                    use_entrypoint: boolean;
-                                    python_specifier: string | null;
-                                    lockfile_name: string | null;
-                                    scan_result: {
-                                        id: number;
-                                        platform: string | null;
-                                        base_prefix: string | null;
-                                        prefix: string | null;
-                                        index_urls: string[];
-                                        packages: {
-                                            [key: string]: unknown;
-                                        }[];
-                                        errored_packages: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } | null;
-                                    latest_build_id: number | null;
-                                    latest_build: {
-                                        id: number;
-                                        spec_id: number;
-                                        alias_id: number;
-                                        alias_name: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "building" | "built" | "error";
-                                        reason: string;
-                                        created: string;
-                                        started: string | null;
-                                        ended: string | null;
-                                        backend_type: string;
-                                        region_name: string | null;
-                                        size_bytes: number | null;
-                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                        archived: boolean;
-                                        lockfile_hash: string | null;
-                                        /** @description What the build installed (its lockfile), empty until built. */
-                                        packages: {
-                                            name: string;
-                                            version: string;
-                                            /** @enum {string} */
-                                            source: "index" | "file" | "system";
-                                            sha256: string | null;
-                                        }[];
-                                    } | null;
-                                } | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/alias/name/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            account_slug: string;
-                            account: {
-                                id: number;
-                                slug: string;
-                                name: string;
-                            };
-                            organization: {
-                                id: number;
-                                name: string;
-                            };
-                            creator: {
-                                id: number;
-                                username: string;
-                            } | null;
-                            package_sync: boolean;
-                            spec_count: number;
-                            /** @description The latest build's state (null: no build yet). */
-                            status: string | null;
-                            /** @description Disk its environments take on this server's backend. */
-                            disk_bytes: number;
-                            created: string;
-                            updated: string;
-                            latest_spec: {
-                                id: number;
-                                md5: string;
-                                alias_id: number;
-                                created: string;
-                                creator_id: number | null;
-                                gpu_enabled: boolean;
-                                architecture: string;
-                                packages: {
-                                    name: string;
-                                    specifier: string;
-                                    /** @enum {string} */
-                                    source: "pip" | "conda";
-                                    conda_name: string | null;
-                                    client_version: string | null;
-                                    include: boolean;
-                                    channel: string | null;
-                                    file: {
-                                        id: number;
-                                        file_name: string;
-                                    } | null;
-                                    requested: boolean;
-                                    error: string | null;
-                                }[];
-                                raw_pip: string[] | null;
-                                raw_conda: {
-                                    [key: string]: unknown;
-                                } | null;
-                                has_raw_pip: boolean;
-                                has_raw_conda: boolean;
-                                container_uri: string | null;
-                                use_entrypoint: boolean;
-                                python_specifier: string | null;
-                                lockfile_name: string | null;
-                                scan_result: {
-                                    id: number;
-                                    platform: string | null;
-                                    base_prefix: string | null;
-                                    prefix: string | null;
-                                    index_urls: string[];
-                                    packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                    errored_packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } | null;
-                                latest_build_id: number | null;
-                                latest_build: {
-                                    id: number;
-                                    spec_id: number;
-                                    alias_id: number;
-                                    alias_name: string;
-                                    /** @enum {string} */
-                                    state: "queued" | "building" | "built" | "error";
-                                    reason: string;
-                                    created: string;
-                                    started: string | null;
-                                    ended: string | null;
-                                    backend_type: string;
-                                    region_name: string | null;
-                                    size_bytes: number | null;
-                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                    archived: boolean;
-                                    lockfile_hash: string | null;
-                                    /** @description What the build installed (its lockfile), empty until built. */
-                                    packages: {
-                                        name: string;
-                                        version: string;
-                                        /** @enum {string} */
-                                        source: "index" | "file" | "system";
-                                        sha256: string | null;
-                                    }[];
-                                } | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/alias/id/{pk}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    pk: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            account_slug: string;
-                            account: {
-                                id: number;
-                                slug: string;
-                                name: string;
-                            };
-                            organization: {
-                                id: number;
-                                name: string;
-                            };
-                            creator: {
-                                id: number;
-                                username: string;
-                            } | null;
-                            package_sync: boolean;
-                            spec_count: number;
-                            /** @description The latest build's state (null: no build yet). */
-                            status: string | null;
-                            /** @description Disk its environments take on this server's backend. */
-                            disk_bytes: number;
-                            created: string;
-                            updated: string;
-                            latest_spec: {
-                                id: number;
-                                md5: string;
-                                alias_id: number;
-                                created: string;
-                                creator_id: number | null;
-                                gpu_enabled: boolean;
-                                architecture: string;
-                                packages: {
-                                    name: string;
-                                    specifier: string;
-                                    /** @enum {string} */
-                                    source: "pip" | "conda";
-                                    conda_name: string | null;
-                                    client_version: string | null;
-                                    include: boolean;
-                                    channel: string | null;
-                                    file: {
-                                        id: number;
-                                        file_name: string;
-                                    } | null;
-                                    requested: boolean;
-                                    error: string | null;
-                                }[];
-                                raw_pip: string[] | null;
-                                raw_conda: {
-                                    [key: string]: unknown;
-                                } | null;
-                                has_raw_pip: boolean;
-                                has_raw_conda: boolean;
-                                container_uri: string | null;
-                                use_entrypoint: boolean;
-                                python_specifier: string | null;
-                                lockfile_name: string | null;
-                                scan_result: {
-                                    id: number;
-                                    platform: string | null;
-                                    base_prefix: string | null;
-                                    prefix: string | null;
-                                    index_urls: string[];
-                                    packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                    errored_packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } | null;
-                                latest_build_id: number | null;
-                                latest_build: {
-                                    id: number;
-                                    spec_id: number;
-                                    alias_id: number;
-                                    alias_name: string;
-                                    /** @enum {string} */
-                                    state: "queued" | "building" | "built" | "error";
-                                    reason: string;
-                                    created: string;
-                                    started: string | null;
-                                    ended: string | null;
-                                    backend_type: string;
-                                    region_name: string | null;
-                                    size_bytes: number | null;
-                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                    archived: boolean;
-                                    lockfile_hash: string | null;
-                                    /** @description What the build installed (its lockfile), empty until built. */
-                                    packages: {
-                                        name: string;
-                                        version: string;
-                                        /** @enum {string} */
-                                        source: "index" | "file" | "system";
-                                        sha256: string | null;
-                                    }[];
-                                } | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/alias/id/{id}/builds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                spec_id: number;
-                                alias_id: number;
-                                alias_name: string;
-                                /** @enum {string} */
-                                state: "queued" | "building" | "built" | "error";
-                                reason: string;
-                                created: string;
-                                started: string | null;
-                                ended: string | null;
-                                backend_type: string;
-                                region_name: string | null;
-                                size_bytes: number | null;
-                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                archived: boolean;
-                                lockfile_hash: string | null;
-                                /** @description What the build installed (its lockfile), empty until built. */
-                                packages: {
-                                    name: string;
-                                    version: string;
-                                    /** @enum {string} */
-                                    source: "index" | "file" | "system";
-                                    sha256: string | null;
-                                }[];
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/alias/{pk}/specs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    account: string;
-                    pk: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                md5: string;
-                                alias_id: number;
-                                created: string;
-                                creator_id: number | null;
-                                gpu_enabled: boolean;
-                                architecture: string;
-                                packages: {
-                                    name: string;
-                                    specifier: string;
-                                    /** @enum {string} */
-                                    source: "pip" | "conda";
-                                    conda_name: string | null;
-                                    client_version: string | null;
-                                    include: boolean;
-                                    channel: string | null;
-                                    file: {
-                                        id: number;
-                                        file_name: string;
-                                    } | null;
-                                    requested: boolean;
-                                    error: string | null;
-                                }[];
-                                raw_pip: string[] | null;
-                                raw_conda: {
-                                    [key: string]: unknown;
-                                } | null;
-                                has_raw_pip: boolean;
-                                has_raw_conda: boolean;
-                                container_uri: string | null;
-                                use_entrypoint: boolean;
-                                python_specifier: string | null;
-                                lockfile_name: string | null;
-                                scan_result: {
-                                    id: number;
-                                    platform: string | null;
-                                    base_prefix: string | null;
-                                    prefix: string | null;
-                                    index_urls: string[];
-                                    packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                    errored_packages: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } | null;
-                                latest_build_id: number | null;
-                                latest_build: {
-                                    id: number;
-                                    spec_id: number;
-                                    alias_id: number;
-                                    alias_name: string;
-                                    /** @enum {string} */
-                                    state: "queued" | "building" | "built" | "error";
-                                    reason: string;
-                                    created: string;
-                                    started: string | null;
-                                    ended: string | null;
-                                    backend_type: string;
-                                    region_name: string | null;
-                                    size_bytes: number | null;
-                                    /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                    archived: boolean;
-                                    lockfile_hash: string | null;
-                                    /** @description What the build installed (its lockfile), empty until built. */
-                                    packages: {
-                                        name: string;
-                                        version: string;
-                                        /** @enum {string} */
-                                        source: "index" | "file" | "system";
-                                        sha256: string | null;
-                                    }[];
-                                } | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/spec/{pk}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    pk: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            md5: string;
-                            alias_id: number;
-                            created: string;
-                            creator_id: number | null;
-                            gpu_enabled: boolean;
-                            architecture: string;
-                            packages: {
-                                name: string;
-                                specifier: string;
-                                /** @enum {string} */
-                                source: "pip" | "conda";
-                                conda_name: string | null;
-                                client_version: string | null;
-                                include: boolean;
-                                channel: string | null;
-                                file: {
-                                    id: number;
-                                    file_name: string;
-                                } | null;
-                                requested: boolean;
-                                error: string | null;
-                            }[];
-                            raw_pip: string[] | null;
-                            raw_conda: {
-                                [key: string]: unknown;
-                            } | null;
-                            has_raw_pip: boolean;
-                            has_raw_conda: boolean;
-                            container_uri: string | null;
-                            use_entrypoint: boolean;
-                            python_specifier: string | null;
-                            lockfile_name: string | null;
-                            scan_result: {
-                                id: number;
-                                platform: string | null;
-                                base_prefix: string | null;
-                                prefix: string | null;
-                                index_urls: string[];
-                                packages: {
-                                    [key: string]: unknown;
-                                }[];
-                                errored_packages: {
-                                    [key: string]: unknown;
-                                }[];
-                            } | null;
-                            latest_build_id: number | null;
-                            latest_build: {
-                                id: number;
-                                spec_id: number;
-                                alias_id: number;
-                                alias_name: string;
-                                /** @enum {string} */
-                                state: "queued" | "building" | "built" | "error";
-                                reason: string;
-                                created: string;
-                                started: string | null;
-                                ended: string | null;
-                                backend_type: string;
-                                region_name: string | null;
-                                size_bytes: number | null;
-                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                archived: boolean;
-                                lockfile_hash: string | null;
-                                /** @description What the build installed (its lockfile), empty until built. */
-                                packages: {
-                                    name: string;
-                                    version: string;
-                                    /** @enum {string} */
-                                    source: "index" | "file" | "system";
-                                    sha256: string | null;
-                                }[];
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/spec/{id}/builds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                spec_id: number;
-                                alias_id: number;
-                                alias_name: string;
-                                /** @enum {string} */
-                                state: "queued" | "building" | "built" | "error";
-                                reason: string;
-                                created: string;
-                                started: string | null;
-                                ended: string | null;
-                                backend_type: string;
-                                region_name: string | null;
-                                size_bytes: number | null;
-                                /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                archived: boolean;
-                                lockfile_hash: string | null;
-                                /** @description What the build installed (its lockfile), empty until built. */
-                                packages: {
-                                    name: string;
-                                    version: string;
-                                    /** @enum {string} */
-                                    source: "index" | "file" | "system";
-                                    sha256: string | null;
-                                }[];
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/spec-yaml/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The spec as a conda environment.yml. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/build/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            spec_id: number;
-                            alias_id: number;
-                            alias_name: string;
-                            /** @enum {string} */
-                            state: "queued" | "building" | "built" | "error";
-                            reason: string;
-                            created: string;
-                            started: string | null;
-                            ended: string | null;
-                            backend_type: string;
-                            region_name: string | null;
-                            size_bytes: number | null;
-                            /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                            archived: boolean;
-                            lockfile_hash: string | null;
-                            /** @description What the build installed (its lockfile), empty until built. */
-                            packages: {
-                                name: string;
-                                version: string;
-                                /** @enum {string} */
-                                source: "index" | "file" | "system";
-                                sha256: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/build/logs/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    pageToken?: string;
-                };
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: {
-                                eventId: string;
-                                timestamp: number;
-                                message: string;
-                            }[];
-                            nextToken: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/account/{account}/build/{id}/lockfile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description What the build installed, `name==version` a line: `pip install -r` recreates it. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/alias": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    name?: string;
-                    package_sync?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                    account?: string;
-                    organization?: number;
-                    user?: number;
-                    compound_scope?: string;
-                    custom_staff_scope?: string;
-                    /** @description Only environments this username created. */
-                    creator?: string;
-                    status?: "queued" | "building" | "built" | "error";
-                    order_by?: "name" | "package_sync" | "status" | "updated" | "created";
-                    order_by_direction?: "asc" | "desc";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                name: string;
-                                account_slug: string;
-                                account: {
-                                    id: number;
-                                    slug: string;
-                                    name: string;
-                                };
-                                organization: {
-                                    id: number;
-                                    name: string;
-                                };
-                                creator: {
-                                    id: number;
-                                    username: string;
-                                } | null;
-                                package_sync: boolean;
-                                spec_count: number;
-                                /** @description The latest build's state (null: no build yet). */
-                                status: string | null;
-                                /** @description Disk its environments take on this server's backend. */
-                                disk_bytes: number;
-                                created: string;
-                                updated: string;
-                                latest_spec: {
-                                    id: number;
-                                    md5: string;
-                                    alias_id: number;
-                                    created: string;
-                                    creator_id: number | null;
-                                    gpu_enabled: boolean;
-                                    architecture: string;
-                                    packages: {
-                                        name: string;
-                                        specifier: string;
-                                        /** @enum {string} */
-                                        source: "pip" | "conda";
-                                        conda_name: string | null;
-                                        client_version: string | null;
-                                        include: boolean;
-                                        channel: string | null;
-                                        file: {
-                                            id: number;
-                                            file_name: string;
-                                        } | null;
-                                        requested: boolean;
-                                        error: string | null;
-                                    }[];
-                                    raw_pip: string[] | null;
-                                    raw_conda: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                    has_raw_pip: boolean;
-                                    has_raw_conda: boolean;
-                                    container_uri: string | null;
-                                    use_entrypoint: boolean;
-                                    python_specifier: string | null;
-                                    lockfile_name: string | null;
-                                    scan_result: {
-                                        id: number;
-                                        platform: string | null;
-                                        base_prefix: string | null;
-                                        prefix: string | null;
-                                        index_urls: string[];
-                                        packages: {
-                                            [key: string]: unknown;
-                                        }[];
-                                        errored_packages: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } | null;
-                                    latest_build_id: number | null;
-                                    latest_build: {
-                                        id: number;
-                                        spec_id: number;
-                                        alias_id: number;
-                                        alias_name: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "building" | "built" | "error";
-                                        reason: string;
-                                        created: string;
-                                        started: string | null;
-                                        ended: string | null;
-                                        backend_type: string;
-                                        region_name: string | null;
-                                        size_bytes: number | null;
-                                        /** @description Its files were removed by garbage collection; a rebuild restores them. */
-                                        archived: boolean;
-                                        lockfile_hash: string | null;
-                                        /** @description What the build installed (its lockfile), empty until built. */
-                                        packages: {
-                                            name: string;
-                                            version: string;
-                                            /** @enum {string} */
-                                            source: "index" | "file" | "system";
-                                            sha256: string | null;
-                                        }[];
-                                    } | null;
-                                } | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/values": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query: {
-                    key: "name" | "account" | "user" | "status";
-                    starts_with: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/software-environment/approximate-packages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Turns a client's scan of its environment into requirements clusters here can install. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @default x86_64
-                         * @enum {string}
-                         */
-                        architecture?: "x86_64" | "aarch64";
-                        packages: {
-                            name: string;
-                            priority_override?: number | null;
-                            python_major_version?: (string | number) | null;
-                            python_minor_version?: (string | number) | null;
-                            python_patch_version?: (string | number) | null;
-                            /**
-                             * @default pip
-                             * @enum {string}
-                             */
-                            source?: "pip" | "conda";
-                            channel_url?: string | null;
-                            channel?: string | null;
-                            subdir?: string | null;
-                            conda_name?: string | null;
-                            /** @default  */
-                            version?: string;
-                            wheel_target?: string | null;
-                            /** @default false */
-                            requested?: boolean;
-                        }[];
-                        metadata?: ({
-                            base_prefix?: string | null;
-                            platform?: string | null;
-                            prefix?: string | null;
-                            sys_path?: string[] | null;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        index_urls?: string[] | null;
-                        pip_check_errors?: {
-                            [key: string]: string[];
-                        } | null;
-                        /** @default false */
-                        gpu_enabled?: boolean;
-                        lockfile_name?: string | null;
-                        lockfile_content?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            conda_name: string | null;
-                            specifier: string;
-                            include: boolean;
-                            note: string | null;
-                            error: string | null;
-                            channel_url: string | null;
-                            client_version: string | null;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description How closely each package must match between client and cluster (client-contract.md 4.1). */
-        get: {
-            parameters: {
-                query?: {
-                    account?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            level: number;
-                            /** @enum {string} */
-                            source: "pip" | "conda";
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/index/{account}/simple/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description PEP 503: the projects of the workspace index. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/index/{account}/simple/{project}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description PEP 503: a project's files, with their sha256. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    project: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/index/{account}/files/{id}/{file_name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    account: string;
-                    id: number;
-                    file_name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The wheel. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/cache": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The packages every environment here has already (the build interpreter), filtered and paged. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    name?: string;
-                    version?: string;
-                    source?: "pip" | "conda";
-                    channel_url?: string;
-                    platform?: string;
-                    python_version?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                name: string;
-                                version: string;
-                                /** @enum {string} */
-                                source: "pip" | "conda";
-                                channel_url: string | null;
-                                platform: string;
-                                python_version: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/cache/invalidate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Forgets the cached packages: the next use reads the interpreter again. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            invalidated: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/packages/cache/flush": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Staff: reads the interpreter again now and answers how many packages it has. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            flushed: boolean;
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/spec": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The spec of the calling machine's build. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            build_id: number;
-                            /** @enum {string} */
-                            kind: "pip" | "conda" | "container";
-                            requirements: string[];
-                            wheels: {
-                                id: number;
-                                file_name: string;
-                                sha256: string | null;
-                                url: string;
-                            }[];
-                            lockfile: string | null;
-                            container_uri: string | null;
-                            raw_conda: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/agent.tar.gz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The build agent (the `cumulus` Python package) as a gzip tar archive: what a build machine fetches at boot to run `python -m cumulus.agent.build`. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/build/{build}/spec": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    build: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            build_id: number;
-                            /** @enum {string} */
-                            kind: "pip" | "conda" | "container";
-                            requirements: string[];
-                            wheels: {
-                                id: number;
-                                file_name: string;
-                                sha256: string | null;
-                                url: string;
-                            }[];
-                            lockfile: string | null;
-                            container_uri: string | null;
-                            raw_conda: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/build/{build}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** @description Phone-home of a build machine: log lines to append, its state, and once built its lockfile. */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    build: number;
+                    task_id: number;
                 };
                 cookie?: never;
             };
@@ -17023,23 +17748,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        state?: "building" | "built" | "error";
+                        state: "running" | "done" | "error";
+                        exit_code?: number;
                         reason?: string;
-                        logs?: string[];
-                        lockfile?: string;
-                        packages?: {
-                            name: string;
-                            version: string;
-                            /**
-                             * @default index
-                             * @enum {string}
-                             */
-                            source?: "index" | "file" | "system";
-                            /** @default null */
-                            sha256?: string | null;
-                        }[];
-                        size_bytes?: number;
-                        location?: string;
+                        backend_id?: string;
                     };
                 };
             };
@@ -17051,7 +17763,28 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            ok: boolean;
+                            id: number;
+                            batch_job_id: number | null;
+                            array_task_id: number;
+                            /** @enum {string} */
+                            run_on: "scheduler" | "worker" | "any";
+                            command: string;
+                            env: {
+                                [key: string]: string;
+                            };
+                            /** @enum {string} */
+                            state: "pending" | "assigned" | "running" | "done" | "error";
+                            exit_code: number | null;
+                            reason: string;
+                            assigned_to: {
+                                instance_id: number;
+                                backend_id: string;
+                                name: string;
+                                private_ip_address: string | null;
+                            } | null;
+                            start: string | null;
+                            stop: string | null;
+                            stop_task: boolean;
                         };
                     };
                 };
@@ -17079,127 +17812,6 @@ export interface paths {
                 };
             };
         };
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/build/{build}/start-upload": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description A signed link to PUT the built environment's archive to (gzip tar). */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    build: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            upload_url: string;
-                            expires_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/cluster_facing/software-environment/build/{build}/download": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description A wheel the build installs (`file_id`), or without it the build's environment archive. */
-        get: {
-            parameters: {
-                query?: {
-                    file_id?: number;
-                };
-                header?: never;
-                path: {
-                    build: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -17919,686 +18531,6 @@ export interface paths {
                 path: {
                     job_id: number;
                     array_task_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Gets or creates stores by name. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        names: string[];
-                        workspace?: string | null;
-                        region?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            filestores: {
-                                id: number;
-                                name: string;
-                                workspace: string;
-                                region: string;
-                                created: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/name/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    workspace?: string;
-                };
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            filestores: {
-                                id: number;
-                                name: string;
-                                workspace: string;
-                                region: string;
-                                created: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/cluster/{cluster_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    cluster_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            attachments: {
-                                id: number;
-                                complete: boolean;
-                                input: boolean;
-                                output: boolean;
-                                primary: boolean;
-                                path: string;
-                                filestore: {
-                                    id: number;
-                                    name: string;
-                                };
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/vm/{vm_role}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The calling instance's attachments. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    vm_role: "scheduler" | "worker";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            attachments: {
-                                id: number;
-                                complete: boolean;
-                                input: boolean;
-                                output: boolean;
-                                primary: boolean;
-                                path: string;
-                                filestore: {
-                                    id: number;
-                                    name: string;
-                                };
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/attach": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        cluster_id: number;
-                        attachments: {
-                            id: number;
-                            /** @default false */
-                            input?: boolean;
-                            /** @default false */
-                            output?: boolean;
-                            path?: string | null;
-                            /** @default false */
-                            primary?: boolean;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            attachments: {
-                                id: number;
-                                complete: boolean;
-                                input: boolean;
-                                output: boolean;
-                                primary: boolean;
-                                path: string;
-                                filestore: {
-                                    id: number;
-                                    name: string;
-                                };
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/fs/{fs_id}/status/{action}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    fs_id: number;
-                    action: "start" | "finish";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            complete: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/fs/{fs_id}/signed-urls/{direction}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Expiring links, one per path, that Cumulus serves; `existing` says what the store has already. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    fs_id: number;
-                    direction: "upload" | "download";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        paths: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            urls: {
-                                [key: string]: string;
-                            };
-                            existing: {
-                                [key: string]: {
-                                    size: number;
-                                    modified: number;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/fs/{fs_id}/download-with-urls": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    fs_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            blobs_with_urls: {
-                                relative_path: string;
-                                key: string;
-                                size: number;
-                                url: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/fs/{fs_id}/clear": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    fs_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ok: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/filestore/blob/{fs_id}/download": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description A file of a store, at the link `signed-urls` or `download-with-urls` gave. */
-        get: {
-            parameters: {
-                query: {
-                    path: string;
-                    expires: number;
-                    signature: string;
-                };
-                header?: never;
-                path: {
-                    fs_id: number;
                 };
                 cookie?: never;
             };
@@ -20408,246 +20340,6 @@ export interface paths {
                                     [key: string]: string | null;
                                 } | null;
                             } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/tags/labels": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Tag keys of the clusters in scope, with how many clusters carry each. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    account?: string;
-                    organization?: number;
-                    user?: number;
-                    compound_scope?: string;
-                    custom_staff_scope?: string;
-                    /** @description Also the tags Cumulus and clients set themselves (`cumulus-*`, `coiled-*`). */
-                    system_tags?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
-                    starts_with?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                key: string;
-                                /** @description Set by Cumulus or a client (`cumulus-*`, `coiled-*`), not by a user. */
-                                system: boolean;
-                                cluster_count: number;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/tags/values": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Tag key/value pairs of the clusters in scope, with how many clusters carry each. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    account?: string;
-                    organization?: number;
-                    user?: number;
-                    compound_scope?: string;
-                    custom_staff_scope?: string;
-                    /** @description Only this tag’s values. */
-                    key?: string;
-                    /** @description Only values starting with this text (any case). */
-                    starts_with?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                key: string;
-                                value: string;
-                                system: boolean;
-                                cluster_count: number;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/tags/alert-contents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Alerts of the clusters in scope that carry the given tags, most severe first; messages are markdown. */
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                    account?: string;
-                    organization?: number;
-                    user?: number;
-                    compound_scope?: string;
-                    custom_staff_scope?: string;
-                    /** @description Only clusters with these tags: `key` or `key:value`, comma separated. */
-                    tags?: string | string[];
-                    /** @description 30 warning, 40 error. */
-                    min_level?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                level: number;
-                                title: string;
-                                message: string;
-                                first_occurred: string;
-                                cluster_id: number;
-                                cluster_name: string;
-                                /** @description The workspace’s slug. */
-                                account: string;
-                                tags: {
-                                    [key: string]: string;
-                                };
-                            }[];
-                            count: number;
                         };
                     };
                 };
@@ -23760,21 +23452,20 @@ export interface paths {
         };
         trace?: never;
     };
-    "/api/v2/cluster_facing/run-task/{task_id}/output": {
+    "/api/v2/ssh-hosts/{account}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        /** @description A task's output file, kept after the cluster stops (jobs with `pipe_to_files`). */
-        put: {
+        /** @description The workspace's SSH hosts with their health and what Cumulus runs there (no private key). */
+        get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    task_id: number;
+                    account: string;
                 };
                 cookie?: never;
             };
@@ -23787,7 +23478,33 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            size_bytes: number;
+                            items: {
+                                id: number;
+                                name: string;
+                                address: string;
+                                port: number;
+                                user: string;
+                                host_key: string;
+                                cores: number;
+                                memory_mib: number;
+                                gpus: number;
+                                labels: string[];
+                                python: string;
+                                health: {
+                                    /** @enum {string} */
+                                    status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_dask";
+                                    message: string;
+                                    python_version?: string;
+                                    dask_version?: string;
+                                    free_cores?: number;
+                                    free_memory_mib?: number;
+                                } | null;
+                                checked_at: string | null;
+                                used_cores: number;
+                                used_memory_mib: number;
+                                created: string;
+                            }[];
+                            count: number;
                         };
                     };
                 };
@@ -23815,14 +23532,104 @@ export interface paths {
                 };
             };
         };
-        post?: never;
+        put?: never;
+        /** @description Registers an SSH host (admins) once it is reached as the account given with the pinned host key and has Python with Dask; the private key is sealed and never returned. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        address: string;
+                        /** @default 22 */
+                        port?: number;
+                        user: string;
+                        host_key: string;
+                        private_key: string;
+                        cores: number;
+                        memory_mib: number;
+                        /** @default 0 */
+                        gpus?: number;
+                        /** @default [] */
+                        labels?: string[];
+                        /** @default python3 */
+                        python?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            address: string;
+                            port: number;
+                            user: string;
+                            host_key: string;
+                            cores: number;
+                            memory_mib: number;
+                            gpus: number;
+                            labels: string[];
+                            python: string;
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_dask";
+                                message: string;
+                                python_version?: string;
+                                dask_version?: string;
+                                free_cores?: number;
+                                free_memory_mib?: number;
+                            } | null;
+                            checked_at: string | null;
+                            used_cores: number;
+                            used_memory_mib: number;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v2/analytics/metrics-compress": {
+    "/api/v2/ssh-hosts/{account}/{host}/check": {
         parameters: {
             query?: never;
             header?: never;
@@ -23831,10 +23638,489 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The body of `analytics/metrics`, gzip or zlib compressed (`Content-Type: application/octet-stream`). */
+        /** @description Checks an SSH host again now (admins) and answers it with its health. */
         post: {
             parameters: {
                 query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    host: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            address: string;
+                            port: number;
+                            user: string;
+                            host_key: string;
+                            cores: number;
+                            memory_mib: number;
+                            gpus: number;
+                            labels: string[];
+                            python: string;
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_dask";
+                                message: string;
+                                python_version?: string;
+                                dask_version?: string;
+                                free_cores?: number;
+                                free_memory_mib?: number;
+                            } | null;
+                            checked_at: string | null;
+                            used_cores: number;
+                            used_memory_mib: number;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/ssh-hosts/{account}/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Forgets an SSH host (admins); refused while clusters run there. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    host: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/slurm-clusters/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The workspace's Slurm cluster (none or one) with its health (no private key). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                login: "ssh" | "local";
+                                address: string | null;
+                                port: number | null;
+                                user: string | null;
+                                host_key: string | null;
+                                partition: string | null;
+                                slurm_account: string | null;
+                                qos: string | null;
+                                time_limit_minutes: number | null;
+                                node_cores: number;
+                                node_memory_mib: number;
+                                python: string;
+                                health: {
+                                    /** @enum {string} */
+                                    status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_slurm";
+                                    message: string;
+                                    partition_state?: string;
+                                } | null;
+                                checked_at: string | null;
+                                created: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** @description Connects the workspace's Slurm cluster (admins) once its login node answers sinfo for the partition; the private key is sealed and never returned. New clusters of the workspace then run as Slurm jobs. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @default ssh
+                         * @enum {string}
+                         */
+                        login?: "ssh" | "local";
+                        address?: string;
+                        /** @default 22 */
+                        port?: number;
+                        user?: string;
+                        host_key?: string;
+                        private_key?: string;
+                        partition?: string;
+                        slurm_account?: string;
+                        qos?: string;
+                        time_limit_minutes?: number;
+                        node_cores: number;
+                        node_memory_mib: number;
+                        /** @default python3 */
+                        python?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            login: "ssh" | "local";
+                            address: string | null;
+                            port: number | null;
+                            user: string | null;
+                            host_key: string | null;
+                            partition: string | null;
+                            slurm_account: string | null;
+                            qos: string | null;
+                            time_limit_minutes: number | null;
+                            node_cores: number;
+                            node_memory_mib: number;
+                            python: string;
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_slurm";
+                                message: string;
+                                partition_state?: string;
+                            } | null;
+                            checked_at: string | null;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/slurm-clusters/{account}/{cluster}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Checks the Slurm cluster again now (admins) and answers it with its health. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            login: "ssh" | "local";
+                            address: string | null;
+                            port: number | null;
+                            user: string | null;
+                            host_key: string | null;
+                            partition: string | null;
+                            slurm_account: string | null;
+                            qos: string | null;
+                            time_limit_minutes: number | null;
+                            node_cores: number;
+                            node_memory_mib: number;
+                            python: string;
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_slurm";
+                                message: string;
+                                partition_state?: string;
+                            } | null;
+                            checked_at: string | null;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/slurm-clusters/{account}/{cluster}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Disconnects the Slurm cluster (admins); refused while clusters run there. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Part of a username, email or full name. */
+                    search?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -23848,13 +24134,23 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            computations: number;
-                            task_groups: number;
-                            exceptions: number;
-                            durations: number;
-                            spans: number;
-                            samples: number;
-                            host_samples: number;
+                            items: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                full_name: string;
+                                is_staff: boolean;
+                                /** @description False: locked by staff; the user cannot sign in or use a token. */
+                                is_active: boolean;
+                                /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                                locked_out: boolean;
+                                /** @description The console shows them the Notebooks page. */
+                                should_see_notebook_page: boolean;
+                                email_verified: boolean;
+                                date_joined: string;
+                                last_login: string | null;
+                            }[];
+                            count: number;
                         };
                     };
                 };
@@ -23882,6 +24178,333 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Locks or unlocks a user (`is_active`), or sets their staff flag (never your own), or shows them the Notebooks page (`should_see_notebook_page`). */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        is_staff?: boolean;
+                        is_active?: boolean;
+                        should_see_notebook_page?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            full_name: string;
+                            is_staff: boolean;
+                            /** @description False: locked by staff; the user cannot sign in or use a token. */
+                            is_active: boolean;
+                            /** @description Too many failed sign-ins lately (cleared by `unlock`). */
+                            locked_out: boolean;
+                            /** @description The console shows them the Notebooks page. */
+                            should_see_notebook_page: boolean;
+                            email_verified: boolean;
+                            date_joined: string;
+                            last_login: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/staff/users/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            cleared: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                to: string;
+                                subject: string;
+                                text: string;
+                                status: string;
+                                attempts: number;
+                                last_error: string | null;
+                                created: string;
+                                sent_at: string | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staff/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Clusters needing attention: failed clusters staff have not marked seen (`staff-has-seen`), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description Clusters staff have already marked seen (true) or not yet (false). */
+                    seen?: boolean | ("0" | "1" | "true" | "false" | "True" | "False" | "yes" | "no");
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                name: string;
+                                created: string;
+                                updated: string;
+                                current_state: {
+                                    /** @enum {string} */
+                                    state: "pending" | "starting" | "scaling" | "ready" | "pausing" | "paused" | "stopping" | "stopped" | "error";
+                                    reason: string;
+                                    updated: string;
+                                };
+                                desired_workers: number;
+                                ready_workers: number;
+                                creator: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                account: {
+                                    id: number;
+                                    slug: string;
+                                    name: string;
+                                };
+                                tags: {
+                                    [key: string]: string;
+                                };
+                                backend_type: string;
+                                scheduler_address: string | null;
+                                idle_timeout: number;
+                                reason: string;
+                                staff_has_seen: boolean;
+                                staff_seen_at: string | null;
+                                staff_seen_by: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -24018,66 +24641,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/jobs/compressed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description The body of `POST jobs/`, gzip-compressed (at most 2.4 MB compressed). */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/filestore/blob/{fs_id}/upload": {
         parameters: {
             query?: never;
@@ -24138,6 +24701,194 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics/metrics-compress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The body of `analytics/metrics`, gzip or zlib compressed (`Content-Type: application/octet-stream`). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            computations: number;
+                            task_groups: number;
+                            exceptions: number;
+                            durations: number;
+                            spans: number;
+                            samples: number;
+                            host_samples: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/run-task/{task_id}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description A task's output file, kept after the cluster stops (jobs with `pipe_to_files`). */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            size_bytes: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/compressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The body of `POST jobs/`, gzip-compressed (at most 2.4 MB compressed). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

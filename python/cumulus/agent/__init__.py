@@ -5,3 +5,5 @@ states and addresses (phone-home), ships output lines as logs, heartbeats, and s
 when the control plane has been unreachable too long. Standard library and ``distributed`` only,
 and nothing specific to local processes: the same agent runs on cloud VMs. See PROTOCOL.md.
 """
+
+from __future__ import annotations

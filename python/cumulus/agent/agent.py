@@ -1,5 +1,7 @@
 """The agent's life: bootstrap, run Dask, heartbeat, stop."""
 
+from __future__ import annotations
+
 import os
 import re
 import signal
@@ -9,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from typing import Any, Callable
 
 from .backoff import Backoff
 from .control import ControlPlane, Refused
@@ -37,12 +40,12 @@ INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SE
 MAX_RETRY_SECONDS = 10.0
 
 
-def check_dashboard(python, then):
+def check_dashboard(python: str, then: Callable[[], object]) -> None:
     """Finds out, in the background and at low priority once the scheduler is up (so its start
     does not wait or compete), whether Dask in the scheduler's interpreter can serve its dashboard
     (a bokeh it supports); calls `then()` if it can."""
 
-    def check():
+    def check() -> None:
         try:
             # Not one of the instance's own processes (the backend finds those by this variable);
             # still in its process group, so stopping the instance ends it too.
@@ -62,7 +65,7 @@ class Stop(Exception):
     """The control plane wants this instance gone, or cannot be reached for too long."""
 
 
-def private_address(server):
+def private_address(server: str) -> str:
     """The local address that reaches the control plane (what other instances can reach too)."""
     parsed = urllib.parse.urlparse(server)
     host = parsed.hostname or "127.0.0.1"
@@ -77,7 +80,7 @@ def private_address(server):
 
 
 class Agent:
-    def __init__(self, control, workdir):
+    def __init__(self, control: ControlPlane, workdir: str) -> None:
         self.control = control
         self.workdir = workdir
         self.logs = LogShipper(control)
@@ -97,14 +100,14 @@ class Agent:
         self.jupyter = None
         self.host_metrics = None
 
-    def say(self, message):
+    def say(self, message: str) -> None:
         print(message, flush=True)
         self.logs.add(f"[cumulus-agent] {message}", "system")
 
-    def backoff(self):
+    def backoff(self) -> Backoff:
         return Backoff(cap=min(MAX_RETRY_SECONDS, max(1.0, 2 * self.heartbeat_interval)))
 
-    def unreachable(self, error):
+    def unreachable(self, error: object) -> None:
         """Notes a failed attempt; Stop once the control plane has been away longer than allowed."""
         with self.away_lock:
             first = self.away_since is None
@@ -116,7 +119,7 @@ class Agent:
         if silent > self.unreachable_timeout:
             raise Stop(f"the control plane was unreachable for {int(silent)} s ({error})")
 
-    def reached(self):
+    def reached(self) -> None:
         """Notes an answer; after an outage, says so and has this instance's state reported again."""
         self.last_contact = time.monotonic()
         with self.away_lock:
@@ -125,7 +128,7 @@ class Agent:
             self.say(f"the control plane is reachable again after {time.monotonic() - since:.0f} s")
             self.rereport_due = True
 
-    def call(self, fn, *args, **kwargs):
+    def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Calls the control plane, retrying (backing off) until it answers; Stop once unreachable for too long."""
         backoff = self.backoff()
         while True:
@@ -141,23 +144,23 @@ class Agent:
             self.reached()
             return result
 
-    def report(self, what, fn, *args, **kwargs):
+    def report(self, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Reports a state of the instance or its process (``what``), and remembers it to say again."""
         self.reports[what] = (fn, args, kwargs)
         return self.call(fn, *args, **kwargs)
 
-    def rereport(self):
+    def rereport(self) -> None:
         """Says again what this instance last reported: an outage of the control plane loses nothing."""
         self.rereport_due = False
         for fn, args, kwargs in list(self.reports.values()):
             self.call(fn, *args, **kwargs)
 
-    def heartbeat(self):
+    def heartbeat(self) -> None:
         answer = self.call(self.control.heartbeat)
         if answer.get("stop"):
             raise Stop("the control plane asked this instance to stop")
 
-    def try_heartbeat(self):
+    def try_heartbeat(self) -> bool:
         """One heartbeat; False when the control plane cannot be reached (Dask goes on meanwhile)."""
         try:
             answer = self.control.heartbeat()
@@ -171,24 +174,34 @@ class Agent:
             raise Stop("the control plane asked this instance to stop")
         return True
 
-    def run(self):
-        boot = self.call(self.control.bootstrap)
+    def run(self) -> int:
+        # Only the private address: a cloud's public one is not on the VM (the control plane asks the cloud).
+        host = os.environ.get("CUMULUS_AGENT_HOST") or private_address(self.control.server)
+        # One call says the instance started and its Dask process is starting, and brings the
+        # preloads: Dask is spawned one round trip after the agent starts.
+        boot = self.call(self.control.bootstrap, started_at=host)
         self.role = boot["role"]
         self.heartbeat_interval = float(boot["heartbeat_interval_seconds"])
         self.unreachable_timeout = float(boot["unreachable_timeout_seconds"])
-        host = os.environ.get("CUMULUS_AGENT_HOST") or private_address(self.control.server)
         self.say(f"instance {boot['instance_name']} ({self.role}) of cluster {boot['cluster_name']} at {host}")
-        # Only the private address: a cloud's public one is not on the VM (the control plane asks the cloud).
-        self.report("instance", self.control.instance_state, "started", private_ip_address=host)
+        folded = bool(boot.get("reported_started"))
+        started = (self.control.instance_state, ("started",), {"private_ip_address": host})
+        if folded:
+            # Said again after an outage, like any report.
+            self.reports["instance"] = started
+        else:
+            self.report("instance", started[0], *started[1], **started[2])
         self.host_metrics = HostMetrics(self.control)
         self.host_metrics.start()
 
         # First, so that no other preload reads the versions before it.
         preloads = [PACKAGE_VERSIONS]
+        sources = boot.get("preload_sources") or {}
         for name in boot.get("preloads", []):
             path = os.path.join(self.workdir, f"preload_{name.replace('-', '_')}.py")
+            source = sources.get(name)
             with open(path, "w") as f:
-                f.write(self.call(self.control.preload, name))
+                f.write(source if source is not None else self.call(self.control.preload, name))
             preloads.append(path)
         config = dask_config(boot, self.workdir)
         # A worker starts Dask at once: it imports while the scheduler starts, then waits for the
@@ -200,7 +213,12 @@ class Agent:
             boot["python"] = self.call(unpacked_python, self.control, boot["environment"], self.workdir, self.say)
         args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.python = boot.get("python") or sys.executable
-        self.report("process", self.control.process_state, self.role, "starting")
+        starting = (self.control.process_state, (self.role, "starting"), {})
+        if folded and not boot.get("environment"):
+            self.reports["process"] = starting
+        else:
+            # An environment was unpacked since (or an older control plane): starting now.
+            self.report("process", starting[0], *starting[1])
         self.env = environment(boot, config)
         # Work that Dask does not see (Jupyter's kernels) marks the instance active here (scheduler preload).
         self.env["CUMULUS_ACTIVITY_FILE"] = os.path.join(self.workdir, "activity")
@@ -214,7 +232,7 @@ class Agent:
         self.batch = boot.get("batch")
         return self.watch(host)
 
-    def scheduler_address(self, boot):
+    def scheduler_address(self, boot: dict) -> str | None:
         """The scheduler's address, asked for until the control plane has it (heartbeating meanwhile);
         None when Dask exited meanwhile (watch() reports why). Each ask is held by the control plane
         until it knows the address (or half a heartbeat interval went by), so the worker hears it as
@@ -238,7 +256,7 @@ class Agent:
                     raise Stop("terminated")
         return boot["scheduler_address"]
 
-    def watch(self, host):
+    def watch(self, host: str) -> int:
         """Heartbeats until told to stop; reports the Dask address once seen and a crash if any.
         While the control plane cannot be reached Dask goes on, and heartbeats back off."""
         reported = False
@@ -295,7 +313,7 @@ class Agent:
             if self.terminate.wait(min(wait, self.heartbeat_interval)):
                 raise Stop("terminated")
 
-    def spot_notice(self):
+    def spot_notice(self) -> str | None:
         """Why Dask exited, when the aws-spot preload retired it on EC2's interruption notice; else None."""
         try:
             with open(os.path.join(self.workdir, "spot-notice")) as f:
@@ -303,12 +321,12 @@ class Agent:
         except OSError:
             return None
 
-    def dashboard_url(self, host):
+    def dashboard_url(self, host: str) -> str | None:
         """Where the scheduler's HTTP server listens (the dashboard, when it has one): its origin."""
         port = re.search(r":(\d+)", self.dask.dashboard or "")
         return f"http://{host}:{port.group(1)}" if port else None
 
-    def shutdown(self, why, graceful):
+    def shutdown(self, why: str, graceful: bool) -> None:
         self.say(f"stopping: {why}")
         if self.host_metrics is not None:
             self.host_metrics.stop()
@@ -331,7 +349,7 @@ class Agent:
         self.logs.close()
 
 
-def main():
+def main() -> int:
     server = os.environ["CUMULUS_SERVER"]
     control = ControlPlane(server, os.environ["CUMULUS_CLUSTER_TOKEN"], os.environ["CUMULUS_BACKEND_ID"])
     agent = Agent(control, os.getcwd())
@@ -345,7 +363,11 @@ def main():
         return code
     except Stop as stop:
         reachable = "unreachable" not in str(stop) and "refused" not in str(stop)
-        agent.shutdown(str(stop), graceful=reachable)
+        # Where the backend says why its instances end (CUMULUS_BACKEND_REPORTS_END: a Slurm job
+        # scancel'd, timed out, preempted), a signal is not reported as a stop: the control plane
+        # hears the backend's reason instead of a stop nobody asked for.
+        signalled = str(stop) == "terminated" and os.environ.get("CUMULUS_BACKEND_REPORTS_END") == "1"
+        agent.shutdown(str(stop), graceful=reachable and not signalled)
         return 0
     except Exception as e:  # pragma: no cover - reported, then the instance ends
         agent.shutdown(f"agent failed: {e!r}", graceful=True)

@@ -7,6 +7,8 @@ visible), installs the requirements and wheels with pip while its output goes to
 uploads the environment as a gzip tar archive and reports the lockfile. See PROTOCOL.md.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import platform
@@ -14,8 +16,8 @@ import subprocess
 import sys
 import tarfile
 import threading
-import urllib.error
-import urllib.request
+from typing import Any, Callable
+from cumulus.http import CumulusError, send
 
 from .control import ControlPlane, Refused
 
@@ -24,7 +26,7 @@ FLUSH_SECONDS = 0.5
 FLUSH_LINES = 500
 
 
-def normalise(name):
+def normalise(name: str) -> str:
     out, dash = [], False
     for ch in name.lower():
         if ch in "-_.":
@@ -40,7 +42,7 @@ def normalise(name):
 class BuildLog:
     """Ships log lines to the build's phone-home in batches, from a thread of its own."""
 
-    def __init__(self, report):
+    def __init__(self, report: Callable[[dict], object]) -> None:
         self.report = report
         self.lines = []
         self.lock = threading.Lock()
@@ -48,7 +50,7 @@ class BuildLog:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
-    def add(self, line):
+    def add(self, line: str) -> None:
         print(line, flush=True)
         with self.lock:
             self.lines.append(line[:10000])
@@ -56,26 +58,26 @@ class BuildLog:
         if full:
             self.flush()
 
-    def flush(self):
+    def flush(self) -> None:
         with self.lock:
             batch, self.lines = self.lines[:2000], self.lines[2000:]
         if batch:
             try:
                 self.report({"logs": batch})
-            except (OSError, urllib.error.URLError) as e:
+            except (OSError, CumulusError) as e:
                 print(f"could not send log lines: {e}", file=sys.stderr)
 
-    def _run(self):
+    def _run(self) -> None:
         while not self.done.wait(FLUSH_SECONDS):
             self.flush()
 
-    def close(self):
+    def close(self) -> None:
         self.done.set()
         self.thread.join()
         self.flush()
 
 
-def run(args, log, env=None):
+def run(args: list[str], log: BuildLog, env: dict[str, str] | None = None) -> tuple:
     """Runs a command, each output line to the log; answers its exit code and the lines' tail."""
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     tail = []
@@ -86,30 +88,26 @@ def run(args, log, env=None):
     return proc.wait(), tail
 
 
-def failure(name, code, tail):
+def failure(name: str, code: int, tail: list[str]) -> str:
     errors = [line[len("ERROR:"):].strip() for line in tail if line.startswith("ERROR:")]
     why = " ".join(errors) or next((line for line in reversed(tail) if line.strip()), "")
     return f"{name} exited with code {code}" + (f": {why}" if why else "")
 
 
-def download(control, url, target):
-    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {control.token}"})
-    with urllib.request.urlopen(req, timeout=300) as res, open(target, "wb") as out:
-        while chunk := res.read(1 << 20):
-            out.write(chunk)
+def download(control: ControlPlane, url: str, target: str) -> None:
+    with open(target, "wb") as out:
+        send("GET", url, headers={"Authorization": f"Bearer {control.token}"}, timeout=300, into=out)
 
 
-def upload(url, path):
+def upload(url: str, path: str) -> Any:
     size = os.path.getsize(path)
     with open(path, "rb") as body:
-        req = urllib.request.Request(url, data=body, method="PUT")
-        req.add_header("Content-Type", "application/gzip")
-        req.add_header("Content-Length", str(size))
-        with urllib.request.urlopen(req, timeout=3600) as res:
-            return json.loads(res.read())
+        answer = send("PUT", url, data=body, timeout=3600,
+                      headers={"Content-Type": "application/gzip", "Content-Length": str(size)})
+    return json.loads(answer)
 
 
-def build(control, root, log):
+def build(control: ControlPlane, root: str, log: BuildLog) -> dict:
     spec = control.request("GET", "/software-environment/spec")
     build_id = spec["build_id"]
     if spec["kind"] != "pip":
@@ -162,14 +160,14 @@ def build(control, root, log):
     return {"state": "built", "lockfile": lockfile, "packages": packages}
 
 
-def machine():
+def machine() -> str:
     """This machine's architecture (x86_64, aarch64), which the lockfile names: the control plane
     keeps an environment for the machines of that architecture only. CUMULUS_MACHINE_ARCH says it
     where platform.machine() cannot (the tests' EC2 rig plays arm64 machines on x86_64)."""
     return os.environ.get("CUMULUS_MACHINE_ARCH") or platform.machine()
 
 
-def locked_packages(python, report_path):
+def locked_packages(python: str, report_path: str) -> list:
     listed = json.loads(subprocess.check_output([python, "-m", "pip", "list", "--local", "--format=json"], text=True))
     hashes = {}
     try:
@@ -193,14 +191,14 @@ def locked_packages(python, report_path):
     return sorted(out, key=lambda p: p["name"])
 
 
-def main():
+def main() -> int:
     server = os.environ["CUMULUS_SERVER"]
     control = ControlPlane(server, os.environ["CUMULUS_BUILD_TOKEN"], backend_id=None, timeout=30)
     root = os.environ.get("CUMULUS_BUILD_ROOT") or os.path.join(os.getcwd(), "cumulus-builds")
     os.makedirs(root, exist_ok=True)
     build_id = None
 
-    def report(body):
+    def report(body: dict) -> Any:
         return control.request("PATCH", f"/software-environment/build/{build_id}", body)
 
     try:

@@ -1,5 +1,7 @@
 """The Dask process an instance runs: its command line, environment and output."""
 
+from __future__ import annotations
+
 import base64
 import importlib.util
 import json
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
+from typing import Callable, Iterable
 
 ADDRESS_PATTERNS = {
     "scheduler": re.compile(r"Scheduler at:\s+(\S+)"),
@@ -18,17 +21,17 @@ DASHBOARD_PATTERN = re.compile(r"[Dd]ashboard at:\s+(\S+)")
 ERROR_PATTERN = re.compile(r"^\s*(?:[\w.]+(?:Error|Exception|Exit)|Traceback|.* - (?:ERROR|CRITICAL) - )")
 
 
-def has_dashboard():
+def has_dashboard() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
-def write_private(path, text):
+def write_private(path: str, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(text)
 
 
-def dask_config(boot, workdir):
+def dask_config(boot: dict, workdir: str) -> dict:
     """The cluster's Dask config plus mutual TLS with the cluster's own certificate."""
     cert = os.path.join(workdir, "tls-cert.pem")
     key = os.path.join(workdir, "tls-key.pem")
@@ -46,7 +49,7 @@ def dask_config(boot, workdir):
     return config
 
 
-def environment(boot, config):
+def environment(boot: dict, config: dict) -> dict[str, str]:
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in (boot.get("environ") or {}).items()})
     # What dask.config.serialize writes, without importing Dask into the agent.
@@ -59,7 +62,7 @@ def environment(boot, config):
     return env
 
 
-def write_scheduler_file(path, address):
+def write_scheduler_file(path: str, address: str) -> None:
     """Where a waiting dask-worker reads its scheduler's address (written whole, then renamed)."""
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -67,7 +70,8 @@ def write_scheduler_file(path, address):
     os.replace(tmp, path)
 
 
-def command(boot, host, preload_paths, workdir, scheduler_file=None):
+def command(boot: dict, host: str, preload_paths: list[str], workdir: str,
+            scheduler_file: str | None = None) -> list[str]:
     # The cluster's software environment, if it has one; else the agent's own interpreter.
     python = boot.get("python") or sys.executable
     dashboard = ["--dashboard-address", f"{host}:0"] if has_dashboard() else ["--no-dashboard"]
@@ -104,7 +108,8 @@ def command(boot, host, preload_paths, workdir, scheduler_file=None):
 class DaskProcess:
     """Runs the command, forwards each output line, and notices the Dask address in it."""
 
-    def __init__(self, role, args, env, cwd, on_line):
+    def __init__(self, role: str, args: list[str], env: dict[str, str], cwd: str,
+                 on_line: Callable[[str], object]) -> None:
         self.role = role
         self.address = None
         self.dashboard = None
@@ -118,7 +123,7 @@ class DaskProcess:
         self.reader = threading.Thread(target=self._read, name="cumulus-dask-output", daemon=True)
         self.reader.start()
 
-    def _read(self):
+    def _read(self) -> None:
         pattern = ADDRESS_PATTERNS[self.role]
         for line in self.popen.stdout:
             line = line.rstrip("\n")
@@ -134,10 +139,10 @@ class DaskProcess:
                 if match:
                     self.dashboard = match.group(1)
 
-    def poll(self):
+    def poll(self) -> int | None:
         return self.popen.poll()
 
-    def stop(self, grace):
+    def stop(self, grace: float) -> None:
         if self.popen.poll() is None:
             self.popen.terminate()
             try:
@@ -148,7 +153,7 @@ class DaskProcess:
         self.reader.join(2)
 
 
-def last_error(lines):
+def last_error(lines: Iterable[str]) -> str | None:
     """The last line of the output that names an error, so a crash says why."""
     for line in reversed(list(lines)):
         if ERROR_PATTERN.match(line) and not line.lstrip().startswith("Traceback"):
@@ -156,7 +161,7 @@ def last_error(lines):
     return None
 
 
-def exit_reason(name, code, lines=()):
+def exit_reason(name: str, code: int, lines: Iterable[str] = ()) -> str:
     if code is not None and code < 0:
         return f"{name} was killed by signal {-code}"
     error = last_error(lines) if code else None

@@ -2,13 +2,20 @@
 what each task wrote (new or changed files) after it ends. Files travel through the signed links
 the control plane answers; its calls use the cluster's token."""
 
+from __future__ import annotations
+
 import os
-import urllib.request
+from typing import TYPE_CHECKING, Callable
+
+from cumulus.http import IDEMPOTENT, send
+
+if TYPE_CHECKING:
+    from .control import ControlPlane
 
 TRANSFER_TIMEOUT = 600
 
 
-def attachment_dir(attachment, workdir):
+def attachment_dir(attachment: dict, workdir: str) -> str:
     """Where an attachment's files are: its path, under the task work directory unless absolute
     (and under this instance's own root when instances share a machine)."""
     path = attachment.get("path") or "."
@@ -19,18 +26,18 @@ def attachment_dir(attachment, workdir):
 
 
 class Filestores:
-    def __init__(self, control, role, say):
+    def __init__(self, control: ControlPlane, role: str, say: Callable[[str], None]) -> None:
         self.control = control
         self.role = role
         self.say = say
         self.attachments = None
 
-    def load(self):
+    def load(self) -> list:
         if self.attachments is None:
             self.attachments = self.control.filestore("GET", f"/vm/{self.role}")["attachments"]
         return self.attachments
 
-    def sync_inputs(self, workdir):
+    def sync_inputs(self, workdir: str) -> None:
         for a in self.load():
             if not a["input"]:
                 continue
@@ -43,13 +50,12 @@ class Filestores:
                 if not dest.startswith(os.path.normpath(target) + os.sep):
                     continue
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
-                with urllib.request.urlopen(blob["url"], timeout=TRANSFER_TIMEOUT) as res, open(dest, "wb") as out:
-                    while chunk := res.read(1 << 20):
-                        out.write(chunk)
+                with open(dest, "wb") as out:
+                    send("GET", blob["url"], timeout=TRANSFER_TIMEOUT, into=out, retry=IDEMPOTENT)
             self.control.filestore("POST", f"/fs/{fs['id']}/status/finish")
             self.say(f"filestore {fs['name']}: {len(blobs)} file(s) copied into {target}")
 
-    def sync_outputs(self, workdir, since):
+    def sync_outputs(self, workdir: str, since: float) -> None:
         """Uploads what changed in each output store's directory since `since` (epoch seconds)."""
         for a in self.load():
             if not a["output"]:
@@ -68,8 +74,6 @@ class Filestores:
             for relative in changed:
                 full = os.path.join(source, relative)
                 with open(full, "rb") as f:
-                    req = urllib.request.Request(urls[relative], data=f, method="PUT")
-                    req.add_header("Content-Type", "binary/octet-stream")
-                    req.add_header("Content-Length", str(os.path.getsize(full)))
-                    urllib.request.urlopen(req, timeout=TRANSFER_TIMEOUT).read()
+                    send("PUT", urls[relative], data=f, timeout=TRANSFER_TIMEOUT, retry=IDEMPOTENT,
+                         headers={"Content-Type": "binary/octet-stream", "Content-Length": str(os.path.getsize(full))})
             self.say(f"filestore {fs['name']}: {len(changed)} file(s) kept")

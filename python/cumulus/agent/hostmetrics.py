@@ -8,12 +8,18 @@ CPU, memory and disk are those of this agent's process tree (the instance's own)
 instances of a cluster do not all report the host's; network and GPU stay the machine's
 (``scope`` of a sample says which CPU, memory and disk are)."""
 
+from __future__ import annotations
+
 import os
 import shutil
 import subprocess
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .control import ControlPlane
 
 MAX_PENDING = 720
 # Whole disks and partitions alike appear in /proc/diskstats: count only devices, not partitions
@@ -21,12 +27,12 @@ MAX_PENDING = 720
 VIRTUAL_DISKS = ("loop", "ram", "zram", "dm-", "md", "sr", "fd")
 
 
-def read(path):
+def read(path: str) -> str:
     with open(path) as f:
         return f.read()
 
 
-def cpu_times(text):
+def cpu_times(text: str) -> tuple:
     """(busy, total) jiffies of all cores, from /proc/stat."""
     fields = [int(v) for v in text.splitlines()[0].split()[1:]]
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
@@ -34,7 +40,7 @@ def cpu_times(text):
     return total - idle, total
 
 
-def memory(text):
+def memory(text: str) -> tuple:
     """(used, total) bytes from /proc/meminfo: used is what is not available."""
     info = {}
     for line in text.splitlines():
@@ -46,7 +52,7 @@ def memory(text):
     return total - info.get("MemAvailable", info.get("MemFree", 0)), total
 
 
-def network(text):
+def network(text: str) -> tuple:
     """(received, sent) bytes over all interfaces but loopback, from /proc/net/dev."""
     rx = tx = 0
     for line in text.splitlines()[2:]:
@@ -60,7 +66,7 @@ def network(text):
     return rx, tx
 
 
-def disks(text, sysblock="/sys/block"):
+def disks(text: str, sysblock: str = "/sys/block") -> tuple:
     """(read, written) bytes of the machine's disks (sectors of 512 bytes), from /proc/diskstats."""
     try:
         devices = set(os.listdir(sysblock))
@@ -79,7 +85,7 @@ def disks(text, sysblock="/sys/block"):
     return read_bytes, written
 
 
-def gpus(timeout=10):
+def gpus(timeout: int = 10) -> tuple | None:
     """(utilisation percent averaged over GPUs, memory used, memory total in bytes), or None."""
     exe = shutil.which("nvidia-smi")
     if exe is None:
@@ -102,7 +108,7 @@ def gpus(timeout=10):
     )
 
 
-def process_tree(root, proc="/proc"):
+def process_tree(root: int, proc: str = "/proc") -> list[int]:
     """The pids of ``root`` and all its descendants, from each process's parent in /proc."""
     children = {}
     for name in os.listdir(proc):
@@ -121,12 +127,12 @@ def process_tree(root, proc="/proc"):
     return tree
 
 
-def stat_fields(text):
+def stat_fields(text: str) -> list[str]:
     """/proc/<pid>/stat after the command name (which may hold spaces): state, ppid, ..."""
     return text[text.rindex(")") + 2:].split()
 
 
-def tree_counters(root, proc="/proc"):
+def tree_counters(root: int, proc: str = "/proc") -> tuple:
     """(CPU jiffies, resident bytes, bytes read, bytes written) of ``root``'s process tree.
 
     CPU counts the children each process has waited for and I/O counts its reaped children too,
@@ -149,14 +155,14 @@ def tree_counters(root, proc="/proc"):
     return jiffies, rss, read_bytes, written
 
 
-def processes_scope():
+def processes_scope() -> bool:
     return os.environ.get("CUMULUS_METRICS_SCOPE") == "processes"
 
 
 class Counters:
     """What /proc says now; a sample is the difference between two readings."""
 
-    def __init__(self, root=None):
+    def __init__(self, root: int | None = None) -> None:
         self.at = time.monotonic()
         self.cpu = cpu_times(read("/proc/stat"))
         # This instance's own processes (None: the machine's numbers are the instance's).
@@ -168,7 +174,7 @@ class Counters:
             self.disk = (0, 0)
 
 
-def sample(before, now):
+def sample(before: Counters, now: Counters) -> dict:
     seconds = max(1e-3, now.at - before.at)
     busy, total = (now.cpu[0] - before.cpu[0]), (now.cpu[1] - before.cpu[1])
     used, size = memory(read("/proc/meminfo"))
@@ -199,7 +205,7 @@ def sample(before, now):
 class HostMetrics:
     """Samples every ``interval`` seconds in a thread, and sends what it has each time."""
 
-    def __init__(self, control, interval=None):
+    def __init__(self, control: ControlPlane, interval: float | None = None) -> None:
         self.control = control
         self.interval = float(interval or os.environ.get("CUMULUS_HOST_METRICS_INTERVAL_SECONDS") or 5)
         self.root = os.getpid() if processes_scope() else None
@@ -207,13 +213,13 @@ class HostMetrics:
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.run, name="host-metrics", daemon=True)
 
-    def start(self):
+    def start(self) -> None:
         self.thread.start()
 
-    def stop(self):
+    def stop(self) -> None:
         self.done.set()
 
-    def run(self):
+    def run(self) -> None:
         try:
             before = Counters(self.root)
         except (OSError, ValueError, IndexError) as e:
@@ -230,7 +236,7 @@ class HostMetrics:
             del self.pending[:-MAX_PENDING]
             self.send()
 
-    def send(self):
+    def send(self) -> None:
         batch = self.pending[:MAX_PENDING]
         try:
             self.control.host_metrics(batch)

@@ -8,6 +8,8 @@ cluster's TLS config, so ``Client()`` connects), then reports where it serves. W
 works, it marks the instance active, so the idle timeout waits for the notebook's user.
 """
 
+from __future__ import annotations
+
 import datetime
 import json
 import os
@@ -15,9 +17,14 @@ import socket
 import subprocess
 import threading
 import time
-import urllib.request
+from typing import TYPE_CHECKING, Any
+
+from cumulus.http import send
 
 from .control import Refused
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 START_SECONDS = 180
 ACTIVITY_POLL_SECONDS = 15
@@ -31,7 +38,7 @@ MISSING = ("Jupyter is not installed in this cluster's Python ({python}): put ju
            "(scripts/setup.sh does for the server's own Python).")
 
 
-def flavour(python, env):
+def flavour(python: str, env: dict[str, str]) -> str | None:
     """``lab`` when JupyterLab can run, ``tree`` for Jupyter Notebook alone, else None."""
     for module, ui in (("jupyterlab", "lab"), ("notebook", "tree")):
         done = subprocess.run([python, "-c", f"import {module}"], env=env, stdout=subprocess.DEVNULL,
@@ -41,13 +48,13 @@ def flavour(python, env):
     return None
 
 
-def free_port(host):
+def free_port(host: str) -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def command(python, ui, host, port, settings, root):
+def command(python: str, ui: str, host: str, port: int, settings: dict, root: str) -> list:
     app = "ServerApp" if ui == "lab" else "NotebookApp"
     return [
         # A cloud image or a container may well run everything as root.
@@ -61,7 +68,7 @@ def command(python, ui, host, port, settings, root):
 
 
 class Jupyter(threading.Thread):
-    def __init__(self, agent, host, scheduler_address):
+    def __init__(self, agent: Agent, host: str, scheduler_address: str) -> None:
         super().__init__(name="cumulus-jupyter", daemon=True)
         self.agent = agent
         self.host = host
@@ -70,10 +77,10 @@ class Jupyter(threading.Thread):
         self.last_line = ""
         self.stopping = threading.Event()
 
-    def say(self, message):
+    def say(self, message: str) -> None:
         self.agent.say(message)
 
-    def run(self):
+    def run(self) -> None:
         try:
             settings = self.agent.control.request("GET", "/scheduler/jupyter",
                                                   query={"backend_id": self.agent.control.backend_id})
@@ -89,7 +96,7 @@ class Jupyter(threading.Thread):
         except Exception as e:  # reported; Dask goes on without Jupyter
             self.say(f"Jupyter did not start: {e}")
 
-    def launch(self, settings):
+    def launch(self, settings: dict) -> None:
         env = {k: v for k, v in self.agent.env.items() if k not in PRIVATE_VARIABLES}
         # The kernels' `Client()` connects to this cluster: its address and TLS config (inherited).
         env["DASK_SCHEDULER_ADDRESS"] = self.scheduler_address
@@ -128,21 +135,19 @@ class Jupyter(threading.Thread):
         self.say(f"Jupyter serves at {settings['base_url']}{ui}")
         self.watch_activity(base, settings["token"])
 
-    def forward(self):
+    def forward(self) -> None:
         for line in self.proc.stdout:
             self.last_line = line.strip()[:300] or self.last_line
             self.agent.logs.add(f"[jupyter] {line.rstrip()}", "dask")
 
     @staticmethod
-    def get(url, token):
-        req = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    def get(url: str, token: str) -> Any:
         try:
-            with urllib.request.urlopen(req, timeout=10) as res:
-                return json.loads(res.read() or b"null")
+            return json.loads(send("GET", url, headers={"Authorization": f"token {token}"}, timeout=10) or b"null")
         except Exception:
             return None
 
-    def watch_activity(self, base, token):
+    def watch_activity(self, base: str, token: str) -> None:
         """A kernel that is busy, or did something since the last look, marks the instance active."""
         seen = None
         activity_file = self.agent.env.get("CUMULUS_ACTIVITY_FILE")
@@ -158,7 +163,7 @@ class Jupyter(threading.Thread):
                     f.write(datetime.datetime.now(datetime.timezone.utc).isoformat())
             seen = latest
 
-    def stop(self, grace=5):
+    def stop(self, grace: int = 5) -> None:
         self.stopping.set()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

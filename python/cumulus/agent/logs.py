@@ -3,10 +3,16 @@
 While the control plane cannot be reached, lines wait (the newest MAX_BUFFERED of them: what is
 dropped is counted and said) and sending backs off; they are sent once it is back."""
 
+from __future__ import annotations
+
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from .backoff import Backoff
+
+if TYPE_CHECKING:
+    from .control import ControlPlane
 
 BATCH_LINES = 500
 FLUSH_SECONDS = 1.0
@@ -14,7 +20,7 @@ MAX_BUFFERED = 20_000
 
 
 class LogShipper:
-    def __init__(self, control):
+    def __init__(self, control: ControlPlane) -> None:
         self.control = control
         self.buffer = []
         self.lock = threading.Lock()
@@ -30,7 +36,7 @@ class LogShipper:
         self.thread = threading.Thread(target=self._run, name="cumulus-log-shipper", daemon=True)
         self.thread.start()
 
-    def add(self, message, source="system", task_id=None):
+    def add(self, message: str, source: str = "system", task_id: str | None = None) -> None:
         line = {"timestamp_ms": int(time.time() * 1000), "source": source, "message": message[:20_000]}
         if task_id is not None:
             line["task_id"] = task_id
@@ -41,7 +47,7 @@ class LogShipper:
             if len(self.buffer) >= BATCH_LINES and not self.failing:
                 self.wake.set()
 
-    def _trim(self):
+    def _trim(self) -> None:
         """Control plane away: keeps the newest MAX_BUFFERED lines (called holding the lock)."""
         extra = len(self.buffer) - MAX_BUFFERED
         if extra > 0:
@@ -51,7 +57,7 @@ class LogShipper:
             self.gone += lines
             self.progress.notify_all()
 
-    def _take(self):
+    def _take(self) -> list[dict]:
         with self.lock:
             batch, self.buffer = self.buffer[:BATCH_LINES], self.buffer[BATCH_LINES:]
             if self.dropped and batch:
@@ -62,12 +68,12 @@ class LogShipper:
                 self.dropped = 0
             return batch
 
-    def _sent(self, batch):
+    def _sent(self, batch: list[dict]) -> None:
         with self.lock:
             self.gone += sum(1 for line in batch if "_note" not in line)
             self.progress.notify_all()
 
-    def _send(self, batch):
+    def _send(self, batch: list[dict]) -> bool | None:
         try:
             self.control.ship_logs([{k: v for k, v in line.items() if k != "_note"} for line in batch])
             self._sent(batch)
@@ -78,7 +84,7 @@ class LogShipper:
                 self._trim()
             return False
 
-    def _run(self):
+    def _run(self) -> None:
         backoff = Backoff(first=FLUSH_SECONDS, cap=30.0)
         wait = FLUSH_SECONDS
         while not self.closed:
@@ -97,7 +103,7 @@ class LogShipper:
                 self.failing = False
                 backoff.reset()
 
-    def flush(self, timeout=5.0):
+    def flush(self, timeout: float = 5.0) -> bool | None:
         """Waits (at most timeout seconds) until every line added so far has been sent, so what
         follows (a task's end, say) is heard after its output. True when it was."""
         deadline = time.monotonic() + timeout
@@ -111,7 +117,7 @@ class LogShipper:
                 self.progress.wait(left)
             return True
 
-    def close(self, timeout=5.0):
+    def close(self, timeout: float = 5.0) -> None:
         """Sends what is left (best effort, bounded by timeout)."""
         self.closed = True
         self.wake.set()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from importlib import metadata
+from typing import Any, Iterable
 
 import distributed.versions as versions
 
@@ -23,7 +24,7 @@ if not hasattr(versions, "_import_for_version"):
     versions._import_for_version = versions.get_package_info
 
 
-def get_package_info(pkgs):
+def get_package_info(pkgs: Iterable[Any]) -> dict:
     """Dask's own reading for every package already imported (or without installed metadata); the
     installed metadata's version for the others, without importing them."""
     by_import, found = [], {}

@@ -5,18 +5,25 @@ cluster token and unpacked once per machine under its content hash (``key``), so
 on a machine, and every cluster whose environment has the same packages, shares one copy.
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import tarfile
-import urllib.request
+from typing import TYPE_CHECKING, Callable
+
+from cumulus.http import send
+
+if TYPE_CHECKING:
+    from .control import ControlPlane
 
 
-def environments_root(workdir):
+def environments_root(workdir: str) -> str:
     """Beside the instances' work dirs (``$CUMULUS_WORK_DIR/environments``), or CUMULUS_ENVIRONMENTS_DIR."""
     return os.environ.get("CUMULUS_ENVIRONMENTS_DIR") or os.path.join(os.path.dirname(workdir), "environments")
 
 
-def unpacked_python(control, environment, workdir, say):
+def unpacked_python(control: ControlPlane, environment: dict, workdir: str, say: Callable[[str], None]) -> str:
     """The interpreter of the unpacked environment, downloading and unpacking it first if needed."""
     key = "".join(ch for ch in environment["key"] if ch.isalnum())[:64]
     root = environments_root(workdir)
@@ -28,10 +35,9 @@ def unpacked_python(control, environment, workdir, say):
     os.makedirs(root, exist_ok=True)
     archive = os.path.join(root, f"{key}.{os.getpid()}.tar.gz")
     say(f"downloading software environment {key[:12]}")
-    req = urllib.request.Request(control.server + environment["path"],
-                                 headers={"Authorization": f"Bearer {control.token}"})
-    with urllib.request.urlopen(req, timeout=600) as res, open(archive, "wb") as out:
-        shutil.copyfileobj(res, out, 1 << 20)
+    with open(archive, "wb") as out:
+        send("GET", control.server + environment["path"], headers={"Authorization": f"Bearer {control.token}"},
+             timeout=600, into=out, what="the control plane")
     work = f"{target}.{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     with tarfile.open(archive) as tar:

@@ -3,15 +3,21 @@ command in its own process group with the job's variables, streams its output in
 logs (tagged with the task), reports its start and exit code, and stops it when the control plane
 says the task is over (cancelled, timed out)."""
 
+from __future__ import annotations
+
 import os
 import signal
 import subprocess
 import threading
 import time
+from typing import TYPE_CHECKING, Any, Callable
 
 from .backoff import Backoff
 from .control import Refused
 from .filestores import Filestores
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 # While there is nothing to claim, ask again after this long, growing to the second value.
 IDLE_POLL_SECONDS = (0.1, 1.0)
@@ -23,7 +29,7 @@ KILL_GRACE_SECONDS = 5.0
 PRIVATE_VARIABLES = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BATCH_ROOT")
 
 
-def exit_description(code):
+def exit_description(code: int | None) -> str:
     if code == 0:
         return ""
     if code < 0:
@@ -34,7 +40,7 @@ def exit_description(code):
     return f"Exited with code {code}"
 
 
-def python_bin(python):
+def python_bin(python: str) -> str:
     """A folder whose `python` is the given interpreter: its own, or (an interpreter such as
     /usr/bin/python3 has no `python` beside it) one made in the work dir, so that `python` in a
     task's command never falls through to another interpreter on PATH."""
@@ -51,7 +57,8 @@ def python_bin(python):
 
 
 class TaskRunner(threading.Thread):
-    def __init__(self, agent, batch, scheduler_address, env, python):
+    def __init__(self, agent: Agent, batch: dict, scheduler_address: str, env: dict[str, str],
+                 python: str) -> None:
         super().__init__(name="cumulus-tasks", daemon=True)
         self.agent = agent
         self.control = agent.control
@@ -68,12 +75,12 @@ class TaskRunner(threading.Thread):
         self.filestores = Filestores(self.control, agent.role, self.say)
         self.inputs_synced = False
 
-    def say(self, message, task_id=None):
+    def say(self, message: str, task_id: str | None = None) -> None:
         self.agent.logs.add(f"[cumulus-agent] {message}", "system", task_id)
 
     # -- the loop ---------------------------------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         try:
             self.host_setup()
             idle = IDLE_POLL_SECONDS[0]
@@ -101,12 +108,12 @@ class TaskRunner(threading.Thread):
         except Exception as e:  # pragma: no cover - reported, the instance goes on with Dask
             self.say(f"the task runner failed: {e!r}")
 
-    def claim(self, ended):
+    def claim(self, ended: dict | None) -> dict | None:
         """The next task, already running: the last task's end goes with the claim (one call per
         task; the agent ships with its control plane, which always knows the call)."""
         return self.until_reached(self.control.next_task, ended)["task"]
 
-    def host_setup(self):
+    def host_setup(self) -> None:
         for i, script in enumerate(self.batch.get("host_setup") or []):
             self.say(f"running host setup script {i + 1}")
             proc = subprocess.Popen(["/bin/bash", "-c", script], cwd=self.agent.workdir, env=self.base_env,
@@ -116,7 +123,7 @@ class TaskRunner(threading.Thread):
             code = proc.wait()
             self.say(f"host setup script {i + 1} {'finished' if code == 0 else exit_description(code).lower()}")
 
-    def stop(self):
+    def stop(self) -> None:
         """Stops claiming, and the running task (TERM, then KILL)."""
         self.stopping.set()
         with self.lock:
@@ -126,12 +133,12 @@ class TaskRunner(threading.Thread):
 
     # -- one task ---------------------------------------------------------------------------
 
-    def workdir(self, task):
+    def workdir(self, task: dict) -> str:
         base = self.root or task.get("workdir") or os.path.join(self.agent.workdir, "batch")
         os.makedirs(base, exist_ok=True)
         return base
 
-    def run_task(self, task):
+    def run_task(self, task: dict) -> dict | None:
         """Runs the task; answers its end (``{task_id, state, exit_code?, reason?}``) for the caller
         to report, or None when there is nothing to say (it was stopped)."""
         task_id = task["id"]
@@ -208,7 +215,7 @@ class TaskRunner(threading.Thread):
         return {"task_id": task_id, "state": "done" if code == 0 else "error", "exit_code": exit_code,
                 "reason": description}
 
-    def stream(self, proc, task_id, output_path):
+    def stream(self, proc: subprocess.Popen, task_id: str, output_path: str) -> None:
         out = open(output_path, "w") if output_path else None
         try:
             for raw in proc.stdout:
@@ -220,7 +227,7 @@ class TaskRunner(threading.Thread):
             if out:
                 out.close()
 
-    def report(self, task_id, state, persist=True, **fields):
+    def report(self, task_id: str, state: str, persist: bool = True, **fields: Any) -> dict | None:
         """Tells the control plane of the task. A start and an end are said until the control plane
         hears them (it may be away: the result is kept meanwhile); a keepalive (``persist=False``)
         is tried once. None when it cannot be said."""
@@ -234,7 +241,8 @@ class TaskRunner(threading.Thread):
         except Exception:
             return None
 
-    def until_reached(self, fn, *args, attempts=None, **kwargs):
+    def until_reached(self, fn: Callable[..., Any], *args: Any, attempts: int | None = None,
+                      **kwargs: Any) -> Any:
         """Calls the control plane until it answers, backing off while it cannot be reached, for as
         long as the agent keeps trying (then, or when the instance stops, the last error is raised)."""
         backoff = self.agent.backoff()
@@ -254,7 +262,7 @@ class TaskRunner(threading.Thread):
             return result
 
 
-def kill(proc):
+def kill(proc: subprocess.Popen) -> None:
     """TERM to the task's process group, then KILL to what is left after the grace period."""
     try:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -267,7 +275,7 @@ def kill(proc):
     end_group(proc)
 
 
-def end_group(proc):
+def end_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -9,6 +9,8 @@ once a minute). The scheduler's event loop only collects; HTTP runs in a thread,
 time. Runs inside dask-scheduler; standard library and distributed only.
 """
 
+from __future__ import annotations
+
 import asyncio
 import gzip
 import json
@@ -38,7 +40,7 @@ MAX_PROFILE_JSON = 1024 * 1024
 ACTIVE = ("waiting", "processing", "no-worker", "queued")
 
 
-def post(path, body, timeout=30):
+def post(path, body, timeout: int = 30):
     data = json.dumps(body).encode()
     content_type = "application/json"
     if path == "/api/v2/analytics/metrics" and len(data) > COMPRESS_ABOVE:
@@ -51,14 +53,14 @@ def post(path, body, timeout=30):
         return json.loads(res.read() or b"null")
 
 
-def nonzero(counts):
+def nonzero(counts) -> dict:
     return {k: v for k, v in counts.items() if v}
 
 
 class AnalyticsPlugin(SchedulerPlugin):
     name = "cumulus-analytics"
 
-    def __init__(self, scheduler):
+    def __init__(self, scheduler) -> None:
         self.scheduler = scheduler
         self.dirty = {}  # task group name -> TaskGroup, in the order they changed
         self.exceptions = []
@@ -71,7 +73,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.sent_bytes = {}  # worker address -> bytes it had sent at the previous report
 
     # Called for every task transition: keep it to a dict lookup and a dict write.
-    def transition(self, key, start, finish, *args, **kwargs):
+    def transition(self, key, start, finish, *args, **kwargs) -> None:
         ts = self.scheduler.tasks.get(key)
         if ts is None or ts.group is None:
             return
@@ -99,7 +101,7 @@ class AnalyticsPlugin(SchedulerPlugin):
                 break
         return found
 
-    def gauge(self):
+    def gauge(self) -> dict:
         workers = list(self.scheduler.workers.values())
         states = {"waiting": 0, "memory": 0}
         for prefix in self.scheduler.task_prefixes.values():
@@ -117,7 +119,7 @@ class AnalyticsPlugin(SchedulerPlugin):
             "worker_cpu": round(float(sum(ws.metrics.get("cpu", 0) or 0 for ws in workers)), 1),
         }
 
-    def transferred(self):
+    def transferred(self) -> int:
         """Bytes workers sent each other since the previous report (their heartbeats' counters)."""
         total, seen = 0, {}
         for address, ws in self.scheduler.workers.items():
@@ -140,7 +142,7 @@ class AnalyticsPlugin(SchedulerPlugin):
                     seen[action] = total
         return out
 
-    def collect(self):
+    def collect(self) -> tuple | None:
         """The next report, or None when nothing changed. Runs on the event loop."""
         names = list(islice(self.dirty, MAX_GROUPS))
         groups = [self.dirty.pop(name) for name in names]
@@ -199,13 +201,13 @@ class AnalyticsPlugin(SchedulerPlugin):
             del self.finished[next(iter(self.finished))]
         return report, groups, exceptions, newly_done
 
-    def restore(self, groups, exceptions):
+    def restore(self, groups, exceptions) -> None:
         """A report that did not arrive: its groups and exceptions go into the next one."""
         for group in groups:
             self.dirty.setdefault(group.name, group)
         self.exceptions[:0] = exceptions
 
-    def tick(self):
+    def tick(self) -> None:
         if self.sending:
             return
         collected = self.collect()
@@ -215,7 +217,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.sending = True
         loop = self.scheduler.loop
 
-        def send():
+        def send() -> None:
             try:
                 post("/api/v2/analytics/metrics", report)
             except Exception as e:  # analytics are best effort
@@ -233,7 +235,7 @@ class AnalyticsPlugin(SchedulerPlugin):
             stop = max(c["stop"] for c in newly_done)
             asyncio.ensure_future(self.send_profile(start, stop))
 
-    async def send_profile(self, start, stop):
+    async def send_profile(self, start, stop) -> None:
         try:
             profile = await self.scheduler.get_profile(start=start, stop=stop + 1)
             body = {"ident": self.scheduler.id, "n_workers": len(self.scheduler.workers), "profile": profile}
@@ -242,7 +244,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         except Exception as e:  # analytics are best effort
             print(f"cumulus analytics: profile failed: {e}", file=sys.stderr, flush=True)
 
-    async def close(self):
+    async def close(self) -> None:
         # The last report, if the control plane answers within a few seconds.
         collected = None if self.sending else self.collect()
         if collected is not None:
@@ -253,7 +255,7 @@ class AnalyticsPlugin(SchedulerPlugin):
                 print(f"cumulus analytics: last report failed: {e}", file=sys.stderr, flush=True)
 
 
-async def dask_setup(scheduler):
+async def dask_setup(scheduler) -> None:
     plugin = AnalyticsPlugin(scheduler)
     scheduler.add_plugin(plugin)
     interval = parse_timedelta(dask.config.get("cumulus.analytics.interval", "5s"))

@@ -7,6 +7,8 @@ directly, so this one only says so in the log. The credentials a client forwards
 and the worker preload's ``cumulus_set_aws_environ``, on every backend.
 """
 
+from __future__ import annotations
 
-async def dask_setup(dask_server):
+
+async def dask_setup(dask_server) -> None:
     print("cumulus: aws-creds-loader preload: local instance, credentials come from its environment", flush=True)

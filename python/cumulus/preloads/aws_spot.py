@@ -8,6 +8,8 @@ closes. The notice goes in a file the instance's agent reads when Dask exits, so
 (the reconciler then replaces the worker). Only spot workers on EC2 load this preload.
 """
 
+from __future__ import annotations
+
 import asyncio
 import json
 import os
@@ -39,7 +41,7 @@ def interruption_notice():
         raise
 
 
-async def watch(worker):
+async def watch(worker) -> None:
     loop = asyncio.get_running_loop()
     while worker.status.name not in ("closing", "closed", "closing_gracefully"):
         try:
@@ -57,6 +59,6 @@ async def watch(worker):
         await asyncio.sleep(POLL_SECONDS)
 
 
-async def dask_setup(worker):
+async def dask_setup(worker) -> None:
     print(f"cumulus: aws-spot preload: watching {METADATA} for the spot interruption notice", flush=True)
     worker._cumulus_spot_watch = asyncio.ensure_future(watch(worker))

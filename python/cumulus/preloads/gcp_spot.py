@@ -4,6 +4,8 @@ On a GCP spot VM this preload would watch for preemption and retire the worker b
 goes. Local instances are never preempted, so this one only says so.
 """
 
+from __future__ import annotations
 
-async def dask_setup(dask_server):
+
+async def dask_setup(dask_server) -> None:
     print("cumulus: gcp-spot preload: local instance, no preemption to watch", flush=True)

@@ -5,6 +5,8 @@ for its first client. The timeout is scheduler_options.no_client_timeout (defaul
 changed at run time by the ``cumulus_set_keepalive`` handler; "none" or 0 disables it.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import threading
@@ -28,7 +30,7 @@ def timeout_seconds(value):
         return None
 
 
-def request_stop(reason, answered):
+def request_stop(reason, answered) -> None:
     """Asks the control plane to stop the cluster (it stops every instance, this one too); calls
     ``answered(ok)``."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
@@ -40,7 +42,7 @@ def request_stop(reason, answered):
                  "Content-Type": "application/json"},
     )
 
-    def run():
+    def run() -> None:
         try:
             urllib.request.urlopen(req, timeout=10).close()
         except Exception as e:  # the control plane is away: asked again at the next check
@@ -55,7 +57,7 @@ def request_stop(reason, answered):
 class NoClientShutdown(SchedulerPlugin):
     name = "cumulus-no-client-shutdown"
 
-    def __init__(self, scheduler, default):
+    def __init__(self, scheduler, default) -> None:
         self.scheduler = scheduler
         self.default = default
         self.seen_client = False
@@ -64,12 +66,12 @@ class NoClientShutdown(SchedulerPlugin):
         self.stopping = False
         self.asking = False
 
-    def add_client(self, scheduler=None, client=None, **kwargs):
+    def add_client(self, scheduler=None, client=None, **kwargs) -> None:
         # Seen here rather than by polling: a client may come and go between two checks.
         if client not in IGNORED_CLIENTS:
             self.seen_client = True
 
-    def check(self):
+    def check(self) -> None:
         if self.stopping or self.asking:
             return
         keepalive = getattr(self.scheduler, "_cumulus_keepalive", self.default)
@@ -86,14 +88,14 @@ class NoClientShutdown(SchedulerPlugin):
         if time.monotonic() - self.alone_since >= timeout:
             self.asking = True
 
-            def answered(ok):
+            def answered(ok) -> None:
                 self.stopping = ok
                 self.asking = False
 
             request_stop(f"No client connected for {int(timeout)} seconds (no_client_timeout)", answered)
 
 
-async def dask_setup(scheduler):
+async def dask_setup(scheduler) -> None:
     options = json.loads(os.environ.get("CUMULUS_SCHEDULER_OPTIONS") or "{}")
     watcher = NoClientShutdown(scheduler, options.get("no_client_timeout", DEFAULT))
     scheduler.add_plugin(watcher)

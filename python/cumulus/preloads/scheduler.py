@@ -5,6 +5,8 @@ when nothing has run for ``idle_timeout`` asks the control plane to stop the clu
 reason recorded). Runs inside dask-scheduler; standard library and distributed only.
 """
 
+from __future__ import annotations
+
 import asyncio
 import json
 import os
@@ -32,7 +34,7 @@ AWS_VARIABLES = {"AccessKeyId": "AWS_ACCESS_KEY_ID", "SecretAccessKey": "AWS_SEC
 PUSH_TIMEOUT = 10
 
 
-def call(method, path, body, timeout=10):
+def call(method, path, body, timeout: int = 10):
     req = urllib.request.Request(
         SERVER + path, data=json.dumps(body).encode(), method=method,
         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
@@ -41,8 +43,8 @@ def call(method, path, body, timeout=10):
         return json.loads(res.read() or b"null")
 
 
-def call_in_background(method, path, body):
-    def run():
+def call_in_background(method, path, body) -> None:
+    def run() -> None:
         try:
             call(method, path, body)
         except Exception as e:  # analytics are best effort
@@ -51,12 +53,12 @@ def call_in_background(method, path, body):
     threading.Thread(target=run, daemon=True).start()
 
 
-def request_stop(reason, answered):
+def request_stop(reason, answered) -> None:
     """Asks the control plane to stop the whole cluster (it stops every instance, this one too);
     calls ``answered(ok)``: a control plane that is away is asked again at the next check."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
 
-    def run():
+    def run() -> None:
         try:
             call("PATCH", "/api/v2/cluster_facing/scheduler/phone-home/instance",
                  {"backend_id": BACKEND_ID, "stop_cluster_reason": reason})
@@ -69,7 +71,7 @@ def request_stop(reason, answered):
     threading.Thread(target=run, daemon=True).start()
 
 
-def describe(seconds):
+def describe(seconds) -> str:
     if seconds % 60 == 0 and seconds >= 60:
         minutes = int(seconds // 60)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
@@ -79,7 +81,7 @@ def describe(seconds):
 class CumulusSchedulerPlugin(SchedulerPlugin):
     name = "cumulus"
 
-    def __init__(self, scheduler, idle_timeout):
+    def __init__(self, scheduler, idle_timeout) -> None:
         self.scheduler = scheduler
         self.idle_timeout = idle_timeout
         self.last_activity = time.monotonic()
@@ -91,10 +93,10 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.closed_reported = False
         self.aws = AwsCredentials(scheduler)
 
-    def transition(self, key, start, finish, *args, **kwargs):
+    def transition(self, key, start, finish, *args, **kwargs) -> None:
         self.last_activity = time.monotonic()
 
-    def add_client(self, scheduler=None, client=None, **kwargs):
+    def add_client(self, scheduler=None, client=None, **kwargs) -> None:
         self.last_activity = time.monotonic()
 
     def add_worker(self, scheduler=None, worker=None, **kwargs):
@@ -102,21 +104,21 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         # Awaited by the scheduler before it gives the worker any task.
         return self.aws.arrived(worker)
 
-    def remove_worker(self, scheduler=None, worker=None, **kwargs):
+    def remove_worker(self, scheduler=None, worker=None, **kwargs) -> None:
         self.event("remove-worker", worker)
 
-    def event(self, action, worker):
+    def event(self, action, worker) -> None:
         with self.events_lock:
             self.events.append({"name": "worker", "action": action, "worker": worker,
                                 "message": f"{action} {worker}", "created": time.time()})
 
-    def flush_events(self):
+    def flush_events(self) -> None:
         with self.events_lock:
             events, self.events = self.events, []
         if not events:
             return
 
-        def send():
+        def send() -> None:
             try:
                 call("POST", "/api/v2/analytics/events", {"ident": self.scheduler.id, "events": events})
             except Exception as e:  # the control plane is away: sent with the next flush (the newest kept)
@@ -127,7 +129,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
 
         threading.Thread(target=send, daemon=True).start()
 
-    def check_idle(self):
+    def check_idle(self) -> None:
         """The idle clock is the scheduler's own activity: an outage of the control plane neither
         makes the cluster idle nor busy. Once idle, the stop is asked until the control plane hears it."""
         self.flush_events()
@@ -146,7 +148,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
                                     "cluster_type": "cumulus", "reason": "idle"})
             self.asking = True
 
-            def answered(ok):
+            def answered(ok) -> None:
                 self.stopping = ok
                 self.asking = False
 
@@ -160,7 +162,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         except OSError:
             return False
 
-    async def close(self):
+    async def close(self) -> None:
         self.flush_events()
 
 
@@ -169,11 +171,11 @@ class AwsCredentials:
     process's environment and in every worker's, workers that arrive later included. Values are
     never logged."""
 
-    def __init__(self, scheduler):
+    def __init__(self, scheduler) -> None:
         self.scheduler = scheduler
         self.environ: dict | None = None
 
-    async def update(self, comm=None, credentials=None):
+    async def update(self, comm=None, credentials=None) -> str:
         credentials = credentials or {}
         if not credentials.get("AccessKeyId") or not credentials.get("SecretAccessKey"):
             return "refused: AccessKeyId and SecretAccessKey are required"
@@ -184,7 +186,7 @@ class AwsCredentials:
               f"they expire {credentials.get('Expiration') or 'when their source says'}", flush=True)
         return "OK"
 
-    async def push(self, address):
+    async def push(self, address) -> bool:
         try:
             await asyncio.wait_for(self.scheduler.rpc(address).cumulus_set_aws_environ(environ=self.environ), PUSH_TIMEOUT)
         except Exception as e:  # the worker left, or runs without the worker preload
@@ -197,7 +199,7 @@ class AwsCredentials:
         return self.push(address) if self.environ is not None else None
 
 
-def set_environ(environ):
+def set_environ(environ) -> None:
     for name, value in environ.items():
         if value is None:
             os.environ.pop(name, None)
@@ -215,8 +217,8 @@ def keepalive_seconds(keepalive):
         return None
 
 
-def keepalive_handlers(plugin):
-    def set_keepalive(comm=None, keepalive=None):
+def keepalive_handlers(plugin) -> dict:
+    def set_keepalive(comm=None, keepalive=None) -> str:
         # No-client shutdown reads this (see the no-client-shutdown preload); the control plane
         # shows it on the cluster's page.
         plugin.scheduler._cumulus_keepalive = keepalive
@@ -227,7 +229,7 @@ def keepalive_handlers(plugin):
     return {"cumulus_set_keepalive": set_keepalive, "coiled_set_keepalive": set_keepalive}
 
 
-async def dask_setup(scheduler):
+async def dask_setup(scheduler) -> None:
     idle_timeout = float(os.environ.get("CUMULUS_IDLE_TIMEOUT_SECONDS") or 0)
     plugin = CumulusSchedulerPlugin(scheduler, idle_timeout)
     scheduler.add_plugin(plugin)

@@ -3,12 +3,14 @@ the worker's heartbeat the bytes it has sent to other workers (the scheduler's a
 them as `transferred`), and takes the AWS credentials the scheduler forwards (the client's
 ``credentials="local"``) into the worker's environment, where tasks read them."""
 
+from __future__ import annotations
+
 import os
 
 AWS_PREFIX = "AWS_"
 
 
-def set_aws_environ(comm=None, environ=None):
+def set_aws_environ(comm=None, environ=None) -> str:
     """``cumulus_set_aws_environ``: the scheduler's push of AWS_* variables (None unsets one)."""
     for name, value in (environ or {}).items():
         if not name.startswith(AWS_PREFIX):
@@ -20,7 +22,7 @@ def set_aws_environ(comm=None, environ=None):
     return "OK"
 
 
-async def dask_setup(worker):
+async def dask_setup(worker) -> None:
     print(
         f"cumulus: worker {worker.name} of cluster {os.environ.get('CUMULUS_CLUSTER_NAME', '?')} "
         f"on instance {os.environ.get('CUMULUS_BACKEND_ID', '?')}",

@@ -36,6 +36,8 @@ export interface LaunchSpec {
   serverUrl: string;
   /** How long the agent keeps trying to reach the control plane before it gives up and stops. */
   unreachableTimeoutMs: number;
+  /** What it asks of a machine it shares (SSH hosts place it by this): its cores, and MiB of memory where it set a limit. */
+  size?: { cores: number; memoryMib: number | null };
   /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
   spot?: boolean;
   spotOnDemandFallback?: boolean;
@@ -50,10 +52,15 @@ export interface LaunchSpec {
   zone?: string;
   /** The cluster's own firewall (backend options `firewall_spec`), where it asked for one. */
   firewall?: FirewallSpec;
+  /**
+   * The cluster runs a container environment: the instance (its agent and Dask) runs in this image
+   * (the pulled image's id), through the image's entrypoint unless told not to.
+   */
+  container?: { image: string; useEntrypoint: boolean };
 }
 
 /**
- * A cluster's own ingress rules (client-contract.md 2.2, `firewall_spec`): each opens TCP ports to
+ * A cluster's own ingress rules (`firewall_spec`): each opens TCP ports to
  * an IPv4 CIDR, on top of what the workspace's network opens (the control plane, the cluster's own machines).
  */
 export interface FirewallSpec {
@@ -124,11 +131,16 @@ export interface BackendCapabilities {
   firewall: boolean;
   /** The kinds of software environment it builds (`pip`, `conda`, `container`). */
   builds: readonly ('pip' | 'conda' | 'container')[];
+  /**
+   * Instance types name labels of the backend's own machines (SSH hosts), not a catalogue's types:
+   * any name is taken at creation, and placement refuses one no machine carries.
+   */
+  typesAreLabels?: boolean;
 }
 
 /** How the backend introduces itself to clients (`GET /api/v1/{ws}/backend_options/`). */
 export interface BackendDescription {
-  /** One of the backend types of spec/console.md section 3 (`in_process`, `vm_aws`...). */
+  /** A backend type (`in_process`, `vm_aws`, `ssh`...). */
   backend: string;
   options: { provider_name: string } & Record<string, unknown>;
 }
@@ -164,10 +176,11 @@ export interface Backend {
    */
   defaultInstanceTypes?(workspaceId: number): Promise<{ scheduler: string[]; worker: string[] } | null>;
   /**
-   * Who tenants' code runs as on this backend's machines. Absent: machines of their own (a cloud
-   * VM per instance), which nothing else shares.
+   * Who tenants' code runs as on this backend's machines (for the workspace's clusters where that
+   * differs by workspace: a Slurm cluster submitted to from the server's own machine). Absent:
+   * machines of their own (a cloud VM per instance), which nothing else shares.
    */
-  tenancy?(): Promise<Tenancy>;
+  tenancy?(workspaceId: number): Promise<Tenancy>;
   launch(spec: LaunchSpec): Promise<BackendData>;
   /**
    * Removes what a cluster's machines shared (vm_aws: the cluster's security group; local: its

@@ -1,5 +1,6 @@
 import type { BuildReport, LockedPackage } from '../db/schema/index.js';
 import { BackendError } from './errors.js';
+import type { RegistryLogin } from './podman.js';
 
 /**
  * Turns a software spec into an environment clusters run with. A backend that can build declares
@@ -28,6 +29,8 @@ export interface BuildRequest {
   workspaceId?: number;
   /** The machines it is for (x86_64, aarch64): where builds are per architecture, it is built on one. */
   architecture?: string;
+  /** A container environment's image (kind `container`), and the login of the registry it is on. */
+  container?: { image: string; useEntrypoint: boolean; login: RegistryLogin | null };
 }
 
 export interface BuildWheel {
@@ -109,6 +112,10 @@ export function cannotBuild(kind: BuildRequest['kind'], backend: string): Backen
     false,
   );
 }
+
+/** pip's options that say where packages come from (a requirements file's `--index-url` lines...). */
+export const isSourceLine = (line: string) =>
+  /^\s*(--index-url|--extra-index-url|--find-links|--no-index|--trusted-host|-i\s|-f\s)/.test(line);
 
 /** PEP 503 project names: runs of `-`, `_` and `.` are one `-`, lower case. */
 export const normaliseProject = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');

@@ -7,9 +7,11 @@ import { createInterface } from 'node:readline';
 import type { LockedPackage } from '../db/schema/index.js';
 import { final, retryable } from './backend.js';
 import type { Builder, BuildIO, BuildRequest, BuildResult, BuildWheel } from './builder.js';
-import { cannotBuild, type Interpreter, normaliseProject } from './builder.js';
+import { cannotBuild, type Interpreter, isSourceLine, normaliseProject } from './builder.js';
+import { buildContainer, imageOfLocation, isContainerLocation } from './container-builder.js';
 import type { Identity, LocalSandbox } from './local-sandbox.js';
 import { pipConfigVariables } from './pip-config.js';
+import type { Podman } from './podman.js';
 import { metByInterpreter } from './requirements.js';
 
 export interface LocalBuilderOptions {
@@ -24,6 +26,8 @@ export interface LocalBuilderOptions {
   extraIndexUrl?: string | undefined;
   /** Who builds run as (pip runs packages' own build code): a uid of their own where it gives one. */
   sandbox?: LocalSandbox;
+  /** Runs container environments (the image is the environment), where podman is configured. */
+  podman?: Podman;
 }
 
 const ABOUT_INTERPRETER = `
@@ -88,16 +92,27 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
   };
 
   return {
-    kinds: ['pip'],
+    kinds: options.podman ? ['pip', 'container'] : ['pip'],
     interpreter,
     forget: () => {
       about = undefined;
     },
-    pythonOf: (location) => path.join(location, 'bin', 'python'),
-    remove: (location) => rm(location, { recursive: true, force: true }),
-    sizeOf: (location) => directorySize(location),
+    // In a container, the image's own python3 (the agent runs in it too).
+    pythonOf: (location) =>
+      isContainerLocation(location) ? 'python3' : path.join(location, 'bin', 'python'),
+    remove: async (location) => {
+      if (!isContainerLocation(location)) return rm(location, { recursive: true, force: true });
+      // An image a running container uses stays; it goes with the next collection.
+      await options.podman?.exec(['rmi', imageOfLocation(location)]).catch(() => undefined);
+    },
+    sizeOf: async (location) =>
+      isContainerLocation(location)
+        ? ((await options.podman?.inspect(imageOfLocation(location)).catch(() => null))?.sizeBytes ?? 0)
+        : directorySize(location),
 
     async build(request: BuildRequest, io: BuildIO): Promise<BuildResult> {
+      if (request.kind === 'container' && options.podman)
+        return buildContainer(options.podman, request, (await interpreter()).architecture, io);
       if (request.kind !== 'pip') throw cannotBuild(request.kind, 'local');
       await mkdir(root, { recursive: true });
       const key = `build-${request.buildId}`;
@@ -153,8 +168,10 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
     const { packages: own } = await interpreter();
     // Comments and options alone install nothing, nor does what the interpreter has already (a
     // package sync from this machine): pip is not started for them.
-    if (!request.lockfile && lines.length > 0 && lines.every((l) => metByInterpreter(l, own))) {
-      io.log(`The interpreter has all ${lines.length} requirements already: nothing to install`);
+    // Where pip would look (a package sync's indexes) does not matter then.
+    const wanted = lines.filter((l) => !isSourceLine(l));
+    if (!request.lockfile && wanted.length > 0 && wanted.every((l) => metByInterpreter(l, own))) {
+      io.log(`The interpreter has all ${wanted.length} requirements already: nothing to install`);
     } else if (lines.some((l) => !/^\s*(#|-|$)/.test(l))) {
       const requirements = path.join(work, 'cumulus-requirements.txt');
       await writeFile(requirements, `${lines.join('\n')}\n`, { mode: 0o644 });

@@ -22,6 +22,7 @@ import {
   signalGroups,
 } from './local-processes.js';
 import type { LocalSandbox } from './local-sandbox.js';
+import type { Podman } from './podman.js';
 
 /**
  * A spawn holds the event loop while it forks (15-30 ms here, with the embedded database's memory
@@ -46,11 +47,16 @@ export interface LocalBackendOptions {
   builder?: Builder;
   /** Who instances run as (local-sandbox.ts). */
   sandbox: LocalSandbox;
+  /** Runs instances of container environments in their image, where configured. */
+  podman?: Podman;
 }
 
 const POLL_MS = 100;
-/** Node's names for the architectures, in the words clients use (api.md: x86_64, aarch64). */
+/** Node's names for the architectures, in the words clients use (x86_64, aarch64). */
 const ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64' };
+
+/** The podman container an instance of a container environment runs in. */
+const containerName = (backendId: string) => `cumulus-${backendId}`;
 
 /** The identity key of a cluster's processes (local-sandbox.ts): one uid per cluster. */
 const clusterKey = (clusterId: number) => `cluster-${clusterId}`;
@@ -64,8 +70,18 @@ const uidOf = (ref: InstanceRef): number | undefined =>
  * that uid (a process of another tenant naming itself so is not this instance's).
  */
 async function processesOf(ref: InstanceRef): Promise<LocalProcess[]> {
+  return (await findInstanceProcesses(ref.backendId)).filter((p) => isInstanceProcess(ref, p));
+}
+
+/**
+ * Whether a process carrying the instance's backend id is its: one of its uid's (where it has one),
+ * or, for an instance in a container, the `podman run` the server started (its recorded pid): until
+ * the image's processes are up (seconds), that is all there is of the instance.
+ */
+function isInstanceProcess(ref: InstanceRef, p: LocalProcess): boolean {
   const uid = uidOf(ref);
-  return (await findInstanceProcesses(ref.backendId)).filter((p) => uid === undefined || p.uid === uid);
+  if (uid === undefined || p.uid === uid) return true;
+  return typeof ref.backendData?.container === 'string' && p.pid === ref.backendData.pid;
 }
 
 /**
@@ -76,6 +92,52 @@ async function processesOf(ref: InstanceRef): Promise<LocalProcess[]> {
  */
 export function createLocalBackend(options: LocalBackendOptions): Backend {
   const { sandbox } = options;
+
+  /**
+   * `podman run` of an instance of a container environment: the agent (its code mounted
+   * read-only) and Dask run in the image as the cluster's uid, with no capabilities and no way to
+   * gain privileges, on the host's network (as other local instances: the server and the client
+   * reach them at this machine's addresses), the instance's work dir its only writable mount. The
+   * variables are passed by name only (`-e NAME`): podman reads their values from its own
+   * environment, so no token appears on a command line.
+   */
+  async function containerCommand(
+    spec: LaunchSpec,
+    env: Record<string, string>,
+    workDir: string,
+    who: { uid: number; gid: number } | null,
+  ): Promise<string[]> {
+    const podman = options.podman;
+    if (!podman) throw final('Container environments are off on this server (CUMULUS_PODMAN=off)');
+    const { image, useEntrypoint } = spec.container!;
+    return [
+      podman.program,
+      'run',
+      '--rm',
+      '--init',
+      '--name',
+      containerName(spec.backendId),
+      ...(await podman.runFlags(image)),
+      '--network',
+      'host',
+      ...(who ? ['--user', `${who.uid}:${who.gid}`] : []),
+      '--volume',
+      `${sandbox.pythonPath}:${sandbox.pythonPath}:ro`,
+      '--volume',
+      `${workDir}:${workDir}`,
+      '--workdir',
+      workDir,
+      ...Object.keys(env)
+        .filter((name) => name !== 'PATH')
+        .flatMap((name) => ['--env', name]),
+      ...(useEntrypoint ? [] : ['--entrypoint', '[]']),
+      image,
+      'python3',
+      '-m',
+      'cumulus.agent',
+    ];
+  }
+
   return {
     type: 'in_process',
     // Local processes run no SSH server and, without bokeh, no dashboard.
@@ -120,28 +182,33 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       // The agent's own output, for when it fails before it can ship logs.
       const out = openSync(path.join(workDir, 'agent.log'), 'a', 0o600);
       try {
-        const child = spawn(options.python, ['-m', 'cumulus.agent'], {
+        const env: Record<string, string> = {
+          ...options.baseEnv,
+          // Its own home and temporary files: nothing it writes lands where another cluster looks.
+          ...(who && { HOME: workDir, TMPDIR: tmp, USER: who.name, LOGNAME: who.name }),
+          PYTHONPATH: sandbox.pythonPath,
+          PYTHONUNBUFFERED: '1',
+          CUMULUS_SERVER: spec.serverUrl,
+          CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
+          CUMULUS_INSTANCE_ID: String(spec.instanceId),
+          CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
+          // Instances share this machine: batch tasks run in the instance's own directory,
+          // not in the job's workdir (which every instance would share).
+          CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
+          // ...and their metrics: CPU, memory and disk of the instance's own processes, not the host's.
+          CUMULUS_METRICS_SCOPE: 'processes',
+          [BACKEND_ID_VAR]: spec.backendId,
+        };
+        const [program, ...args] = spec.container
+          ? await containerCommand(spec, env, workDir, who)
+          : [options.python, '-m', 'cumulus.agent'];
+        const child = spawn(program!, args, {
           cwd: workDir,
           detached: true,
           stdio: ['ignore', out, out],
-          ...(who && { uid: who.uid, gid: who.gid }),
-          env: {
-            ...options.baseEnv,
-            // Its own home and temporary files: nothing it writes lands where another cluster looks.
-            ...(who && { HOME: workDir, TMPDIR: tmp, USER: who.name, LOGNAME: who.name }),
-            PYTHONPATH: sandbox.pythonPath,
-            PYTHONUNBUFFERED: '1',
-            CUMULUS_SERVER: spec.serverUrl,
-            CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
-            CUMULUS_INSTANCE_ID: String(spec.instanceId),
-            CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
-            // Instances share this machine: batch tasks run in the instance's own directory,
-            // not in the job's workdir (which every instance would share).
-            CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
-            // ...and their metrics: CPU, memory and disk of the instance's own processes, not the host's.
-            CUMULUS_METRICS_SCOPE: 'processes',
-            [BACKEND_ID_VAR]: spec.backendId,
-          },
+          // In a container, podman runs as the server and the container as the cluster's uid.
+          ...(who && !spec.container && { uid: who.uid, gid: who.gid }),
+          env: spec.container ? { ...process.env, ...env } : env,
         });
         // Started: a scan begun before it does not answer anyone after.
         processesChanged();
@@ -150,7 +217,13 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
           child.once('spawn', () => resolve(child.pid!));
         });
         child.unref();
-        return { pid, pgid: pid, workDir, ...uid };
+        return {
+          pid,
+          pgid: pid,
+          workDir,
+          ...uid,
+          ...(spec.container && { container: containerName(spec.backendId) }),
+        };
       } finally {
         closeSync(out);
       }
@@ -168,7 +241,11 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       }
       signalGroups(processes, 'SIGKILL');
       for (let i = 0; i < 50; i++) {
-        if ((await processesOf(instance)).length === 0) return;
+        if ((await processesOf(instance)).length === 0) {
+          if (typeof instance.backendData?.container === 'string')
+            await options.podman?.remove(instance.backendData.container);
+          return;
+        }
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
       throw new Error(`instance ${instance.backendId} survived SIGKILL`);
@@ -196,7 +273,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       const found = await findInstanceProcesses();
       const running = new Set(
         refs
-          .filter((r) => found.some((p) => p.backendId === r.backendId && (uidOf(r) ?? p.uid) === p.uid))
+          .filter((r) => found.some((p) => p.backendId === r.backendId && isInstanceProcess(r, p)))
           .map((r) => r.backendId),
       );
       return new Map(

@@ -45,7 +45,7 @@ const nvme = { localDisk: true } as const;
 const t4 = (gpus = 1) => ({ gpus, gpuName: 'nvidia-tesla-t4' });
 const a10g = (gpus = 1) => ({ gpus, gpuName: 'nvidia-a10g' });
 
-/** The types clients default to (client-contract.md section 2.1) and their common neighbours. */
+/** The types clients default to and their common neighbours. */
 export const VM_TYPES: readonly VmType[] = [
   // AWS, general purpose
   vm('t3.medium', 'vm_aws', 2, 4, 0.0416),

@@ -24,7 +24,7 @@ export const conflict = (detail: string, code = 'CONFLICT', extra: ErrorBody = {
   new ApiError(409, { detail, code, ...extra });
 
 /**
- * A 409 that needs the caller's decision (console.md section 4, client-contract.md section 0.5):
+ * A 409 that needs the caller's decision:
  * `confirm` asks the user and repeats with confirm=true; `retry` repeats after 3 s. Both
  * spellings are sent, as the console and the Python client each read theirs.
  */

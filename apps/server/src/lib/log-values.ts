@@ -1,3 +1,5 @@
+import { withoutCredentials } from './redact.js';
+
 /**
  * What a log field may be written as: a plain JSON value (no cycle, no BigInt, no function, no
  * getter or toJSON left to run), bounded in depth, width and size, with secrets hidden. Whatever
@@ -41,9 +43,9 @@ export class Budget {
     return this.convert(key, value, 0);
   }
 
-  /** A string as written: cut past `max` characters, with a note of how many more there were. */
-  text(s: string, max = LOG_LIMITS.chars): string {
-    const kept = s.length > max ? cut(s, max) : s;
+  /** A string as written: URLs' credentials hidden, cut past `max` characters with a note of how many more there were. */
+  text(raw: string, max = LOG_LIMITS.chars): string {
+    const kept = cut(withoutCredentials(raw), max);
     this.left -= kept.length;
     return kept;
   }
@@ -189,6 +191,43 @@ function read(object: object, key: string | number): unknown {
   }
 }
 
+/** A record's own fields, as many as a record shows; a field that cannot be read says why. */
+export function entriesOf(fields: object): [string, unknown][] {
+  let keys: string[];
+  try {
+    keys = Object.keys(fields);
+  } catch (err) {
+    return [['fields', `[unreadable: ${thrownText(err)}]`]];
+  }
+  const out = keys.slice(0, LOG_LIMITS.width).map((key): [string, unknown] => [key, read(fields, key)]);
+  if (keys.length > LOG_LIMITS.width) out.push(['…', `${keys.length - LOG_LIMITS.width} more fields`]);
+  return out;
+}
+
+/**
+ * A record's fields (or a child logger's bindings) as written: each converted with one shared
+ * budget. A `block` (a whole email, say) may fill the whole record (see log.ts).
+ */
+export function plainFields(fields: object): Record<string, Plain> {
+  const budget = new Budget();
+  const out: Record<string, Plain> = {};
+  for (const [key, value] of entriesOf(fields))
+    out[key] =
+      key === BLOCK && typeof value === 'string'
+        ? budget.text(value, LOG_LIMITS.record)
+        : budget.field(key, value);
+  return out;
+}
+export const BLOCK = 'block';
+
+export function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
 /** What a thrown value says, whatever it is. */
 export function thrownText(thrown: unknown): string {
   try {
@@ -209,6 +248,7 @@ function first<T>(items: Iterable<T>, n: number): T[] {
   return out;
 }
 
-function cut(s: string, max: number): string {
-  return `${s.slice(0, max)}… [${s.length - max} more characters]`;
+/** A string cut past `max` characters, with a note of how many more there were. */
+export function cut(s: string, max = LOG_LIMITS.chars): string {
+  return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more characters]` : s;
 }

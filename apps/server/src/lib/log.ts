@@ -1,27 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Budget, LOG_LIMITS, type Plain, thrownText } from './log-values.js';
+import { type Logger, pino } from 'pino';
+import {
+  BLOCK,
+  Budget,
+  cut,
+  entriesOf,
+  isError,
+  LOG_LIMITS,
+  type Plain,
+  plainFields,
+  thrownText,
+} from './log-values.js';
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = 'text' | 'json';
-
-const RANK: Record<string, number> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: 99,
-};
-const TEXT_LEVEL: Record<LogLevel, string> = {
-  trace: 'TRACE',
-  debug: 'DEBUG',
-  info: 'INFO ',
-  warn: 'WARN ',
-  error: 'ERROR',
-  fatal: 'FATAL',
-};
 
 export interface LoggerOptions {
   level: string;
@@ -67,103 +58,113 @@ class Sink {
 }
 
 type Fields = Record<string, unknown>;
+/** A logger's bindings and its parents', as written (see `child` in createLogger). */
+const BINDINGS = Symbol('bindings');
+type Bound = { [BINDINGS]?: Record<string, Plain> };
 
-class Logger {
-  constructor(
-    private readonly sink: Sink,
-    private readonly format: LogFormat,
-    private readonly threshold: number,
-    private readonly bindings: Fields,
-    readonly level: string,
-    private readonly textSink: Sink,
-  ) {}
+/** Set while `announce` writes: its record goes out at once, and as text beside JSON lines. */
+let announcing = false;
 
-  child(bindings: Fields, options?: { level?: string }): Logger {
-    const level = options?.level ?? this.level;
-    return new Logger(
-      this.sink,
-      this.format,
-      RANK[level] ?? this.threshold,
-      { ...this.bindings, ...Object.fromEntries(entriesOf(bindings ?? {})) },
-      level,
-      this.textSink,
-    );
-  }
-
-  /**
-   * What the operator must read whatever level they chose (short of `silent`): an info record
-   * with its `block` framed. With JSON lines the record is written whole, and as readable text
-   * (the framed block) to stderr beside it, where an escaped string would hide a link.
-   */
-  announce(fields: Fields, message: string): void {
-    if (this.threshold >= RANK.silent!) return;
-    const text = this.line('text', 'info', message, fields);
-    if (this.format === 'json') {
-      this.sink.add(this.line('json', 'info', message, fields), true);
-      this.textSink.add(text, true);
-    } else this.sink.add(text, true);
-  }
-
-  silent(): void {}
-
-  isLevelEnabled(level: string): boolean {
-    return (RANK[level] ?? 0) >= this.threshold;
-  }
-
-  /** pino's calling conventions: (fields, message), (error, message?) or (message). */
-  write(level: LogLevel, first: unknown, rest: unknown[]): void {
-    const rank = RANK[level]!;
-    if (rank < this.threshold) return;
-    let fields: Fields | undefined;
-    let message: string;
-    if (isError(first)) {
-      fields = { err: first };
-      message = typeof rest[0] === 'string' ? rest[0] : thrownText(first);
-    } else if (first !== null && typeof first === 'object') {
-      fields = first as Fields;
-      message = typeof rest[0] === 'string' ? rest[0] : '';
-    } else {
-      message = first === undefined ? '' : thrownText(first);
-    }
-    this.sink.add(this.line(this.format, level, message, fields), rank >= RANK.error!);
-  }
-
-  /** One record as a line; should formatting fail all the same, a line saying so, never a throw. */
-  private line(format: LogFormat, level: LogLevel, message: string, fields: Fields | undefined): string {
-    try {
-      return format === 'json'
-        ? jsonLine(level, message, this.bindings, fields)
-        : textLine(level, message, this.bindings, fields);
-    } catch (err) {
-      const msg = `${message.slice(0, LOG_LIMITS.chars)} [the record's fields could not be written: ${thrownText(err)}]`;
-      return format === 'json'
-        ? `${JSON.stringify({ time: isoNow(), level, msg })}\n`
-        : `${isoNow()} ${TEXT_LEVEL[level]} ${msg}\n`;
-    }
-  }
-}
-
-// trace(...) ... fatal(...), on the prototype: Fastify makes a child logger per request.
-const proto = Logger.prototype as unknown as Record<LogLevel, (...args: unknown[]) => void>;
-for (const level of LOG_LEVELS) {
-  proto[level] = function (this: Logger, first?: unknown, ...rest: unknown[]) {
-    this.write(level, first, rest);
-  };
-}
-
-/** A logger Fastify takes as `loggerInstance`: readable text or one JSON object a line. */
+/**
+ * A pino logger Fastify takes as `loggerInstance`: readable text or one JSON object a line. pino
+ * decides levels, children and calling conventions; its `logMethod` hook writes each record, its
+ * fields and bindings as log-values.ts converts them (JSON lines through pino, text lines itself:
+ * see `textRecord`), so no call throws, whatever it logs.
+ */
 export function createLogger(options: LoggerOptions): FastifyBaseLogger {
   const sink = new Sink(options.write ?? streamWriter(process.stdout));
   if (!options.write) process.on('exit', sink.flush);
   const textSink = new Sink(options.writeText ?? streamWriter(process.stderr));
-  return new Logger(
-    sink,
-    options.format,
-    RANK[options.level] ?? RANK.info!,
-    {},
-    options.level,
-    textSink,
-  ) as unknown as FastifyBaseLogger;
+  const json = options.format === 'json';
+  // JSON lines are pino's; it hands them here with the record's level (`pino.metadata`).
+  const destination = {
+    [pino.symbols.needsMetadataGsym]: true,
+    write(this: { lastLevel: number }, line: string) {
+      sink.add(line, announcing || this.lastLevel >= ERROR);
+    },
+  };
+  const logger = pino(
+    {
+      level: options.level,
+      base: null,
+      timestamp: () => `,"time":"${isoNow()}"`,
+      serializers: { err: (err) => err }, // converted already (see `jsonRecord`)
+      formatters: { level: (label) => ({ level: label }) },
+      hooks: { logMethod: json ? jsonRecord(textSink) : textRecord(sink) },
+    },
+    destination as pino.DestinationStream,
+  );
+  // Bindings are converted as fields are, once per child, and kept here, not given to pino: pino
+  // would write a child's bindings before the call's fields even where a field repeats one (and a
+  // grandchild's after its parent's), a key twice in one line. Each record is written with
+  // {...bindings, ...fields}: every key once, the later value winning (see `jsonRecord`).
+  const child = logger.child as unknown as (this: Bound, bindings: Fields, options?: object) => Bound;
+  (logger as { child: unknown }).child = function (this: Bound, bindings: Fields, childOptions?: object) {
+    const plain = plainFields(bindings ?? {});
+    const instance = child.call(this, {}, childOptions);
+    instance[BINDINGS] = { ...this[BINDINGS], ...plain };
+    return instance;
+  };
+  return logger as unknown as FastifyBaseLogger;
+}
+
+/**
+ * pino's calling conventions, (fields, message), (error, message?) or (message), as
+ * (fields, message); the fields as given (read later, guarded, by `entriesOf`).
+ */
+function conventions(args: unknown[]): [fields: object | undefined, message: string] {
+  const [first, second] = args;
+  if (isError(first)) return [{ err: first }, typeof second === 'string' ? second : thrownText(first)];
+  if (first !== null && typeof first === 'object') return [first, typeof second === 'string' ? second : ''];
+  return [undefined, first === undefined ? '' : thrownText(first)];
+}
+
+/**
+ * JSON lines: pino's `logMethod` hook hands pino (fields, message) as log-values.ts converts them, so pino reads nothing raw (a throwing getter, a hostile proxy, a
+ * circular value, a BigInt); should writing fail all the same, a line saying so, never a throw.
+ * An announcement is also written as text, to `textSink`.
+ */
+function jsonRecord(textSink: Sink) {
+  return function logMethod(this: Logger & Bound, args: unknown[], write: pino.LogFn, level: number): void {
+    const [fields, message] = conventions(args);
+    if (announcing) textSink.add(safeTextLine(level, message, this[BINDINGS] ?? {}, fields), true);
+    // The message as text lines show it: URLs' credentials hidden, cut once.
+    const shown = new Budget().text(message);
+    const bindings = this[BINDINGS] ?? {};
+    try {
+      write.call(this, fields ? { ...bindings, ...plainFields(fields) } : bindings, shown);
+    } catch (err) {
+      write.call(this, bindings, `${shown} [the record's fields could not be written: ${thrownText(err)}]`);
+    }
+  };
+}
+
+/**
+ * Text lines are written here, in pino's `logMethod` hook (pino has decided the level is on):
+ * pino would build a JSON line only to have it dropped, so it is not called.
+ */
+function textRecord(sink: Sink) {
+  return function logMethod(this: Bound, args: unknown[], _write: pino.LogFn, level: number): void {
+    const [fields, message] = conventions(args);
+    sink.add(safeTextLine(level, message, this[BINDINGS] ?? {}, fields), announcing || level >= ERROR);
+  };
+}
+
+const ERROR = pino.levels.values.error!;
+const LEVEL_TEXT: Record<number, string> = Object.fromEntries(
+  Object.entries(pino.levels.labels).map(([value, label]) => [value, label.toUpperCase().padEnd(5)]),
+);
+
+// Requests log many lines a millisecond: the time is formatted once per millisecond.
+let clockMs = -1;
+let clockText = '';
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== clockMs) {
+    clockMs = now;
+    clockText = new Date(now).toISOString();
+  }
+  return clockText;
 }
 
 /**
@@ -183,27 +184,18 @@ const watchedStreams = new WeakSet<NodeJS.WriteStream>();
 const brokenStreams = new WeakSet<NodeJS.WriteStream>();
 
 /**
- * Writes what the operator must read at any level but `silent` (see Logger.announce); a logger
- * that is not ours (Fastify's own, when none is given) gets an info record.
+ * Writes what the operator must read whatever level they chose (short of `silent`): an info
+ * record with its `block` framed. With JSON lines the record is written whole, and as readable
+ * text (the framed block) to stderr beside it, where an escaped string would hide a link.
  */
 export function announce(log: FastifyBaseLogger, fields: Fields, message: string): void {
-  const ours = log as unknown as Partial<Pick<Logger, 'announce'>>;
-  if (typeof ours.announce === 'function') ours.announce(fields, message);
-  else log.info(fields, message);
-}
-
-function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
-  const budget = new Budget();
-  const record: Record<string, Plain> = { time: isoNow(), level };
-  for (const [key, value] of entriesOf(bindings)) record[key] = budget.field(key, value);
-  if (fields)
-    for (const [key, value] of entriesOf(fields))
-      record[key] =
-        key === BLOCK && typeof value === 'string'
-          ? budget.text(value, LOG_LIMITS.record)
-          : budget.field(key, value);
-  record.msg = budget.text(msg);
-  return `${JSON.stringify(record)}\n`;
+  if (log.level === 'silent') return;
+  announcing = true;
+  try {
+    log.child({}, { level: 'info' }).info(fields, message);
+  } finally {
+    announcing = false;
+  }
 }
 
 /**
@@ -211,11 +203,16 @@ function jsonLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
  * them) follow, indented. A `block` field (a whole email, say) is not a key=value: it follows the
  * line in a frame, so it reads as one piece among the request lines around it.
  */
-function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields | undefined): string {
+function textLine(
+  level: number,
+  msg: string,
+  bindings: Record<string, Plain>,
+  fields: object | undefined,
+): string {
   const budget = new Budget();
   const message = budget.text(msg);
   const nl = message.indexOf('\n');
-  let line = `${isoNow()} ${TEXT_LEVEL[level]} ${nl < 0 ? message : message.slice(0, nl)}`;
+  let line = `${isoNow()} ${LEVEL_TEXT[level]} ${nl < 0 ? message : message.slice(0, nl)}`;
   let stack = nl < 0 ? '' : `\n${indent(message.slice(nl + 1))}`;
   const add = (key: string, value: unknown) => {
     if (value === undefined) return;
@@ -231,23 +228,31 @@ function textLine(level: LogLevel, msg: string, bindings: Fields, fields: Fields
     } else if (typeof shown === 'number') line += ` ${key}=${shown}`;
     else line += ` ${key}=${typeof shown === 'string' ? quote(shown) : JSON.stringify(shown)}`;
   };
-  // As {...fields, ...bindings}: the request's bindings win over a field of the same name.
+  // As {...bindings, ...fields}, as JSON lines: each key once, a call's field winning over a binding.
   const given = fields ? entriesOf(fields) : [];
-  for (const [key, value] of given) add(key, key in bindings ? bindings[key] : value);
-  for (const [key, value] of entriesOf(bindings)) if (!given.some(([k]) => k === key)) add(key, value);
+  for (const [key, value] of given) add(key, value);
+  for (const key in bindings) if (!given.some(([k]) => k === key)) add(key, bindings[key]);
   return `${line}${stack}\n`;
+}
+
+/** `textLine`; should it fail all the same, the message and a note saying so, never a throw. */
+function safeTextLine(
+  level: number,
+  message: string,
+  bindings: Record<string, Plain>,
+  fields: object | undefined,
+) {
+  try {
+    return textLine(level, message, bindings, fields);
+  } catch (err) {
+    return `${isoNow()} ${LEVEL_TEXT[level]} ${cut(message)} [the record's fields could not be written: ${thrownText(err)}]\n`;
+  }
 }
 
 type ShownError = { type: Plain; message: Plain; stack?: Plain; cause?: Plain; errors?: Plain };
 
 function isShownError(shown: Plain | undefined): shown is ShownError {
-  return (
-    typeof shown === 'object' &&
-    shown !== null &&
-    !Array.isArray(shown) &&
-    'type' in shown &&
-    'message' in shown
-  );
+  return typeof shown === 'object' && shown !== null && 'type' in shown && 'message' in shown;
 }
 
 /** An error's stack, then what caused it, link by link (and an AggregateError's errors). */
@@ -264,54 +269,12 @@ function errorText(err: ShownError): string {
 }
 
 const plainText = (value: Plain) => (typeof value === 'string' ? value : JSON.stringify(value));
-
-function isError(value: unknown): boolean {
-  try {
-    return value instanceof Error;
-  } catch {
-    return false;
-  }
-}
-
-/** A record's own fields, as many as a record shows; a field that cannot be read says why. */
-function entriesOf(fields: Fields): [string, unknown][] {
-  let keys: string[];
-  try {
-    keys = Object.keys(fields);
-  } catch (err) {
-    return [['fields', `[unreadable: ${thrownText(err)}]`]];
-  }
-  const out = keys.slice(0, LOG_LIMITS.width).map((key): [string, unknown] => {
-    try {
-      return [key, fields[key]];
-    } catch (err) {
-      return [key, `[unreadable: ${thrownText(err)}]`];
-    }
-  });
-  if (keys.length > LOG_LIMITS.width) out.push(['…', `${keys.length - LOG_LIMITS.width} more fields`]);
-  return out;
-}
-
-const BLOCK = 'block';
 const RULE = '─'.repeat(72);
 const framed = (block: string) =>
   `┌${RULE}\n${block
     .split('\n')
     .map((l) => (l === '' ? '│' : `│ ${l}`))
     .join('\n')}\n└${RULE}`;
-
-// Requests log many lines a millisecond: the time is formatted once per millisecond.
-let clockMs = -1;
-let clockText = '';
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== clockMs) {
-    clockMs = now;
-    clockText = new Date(now).toISOString();
-  }
-  return clockText;
-}
-
 const quote = (s: string) => (/^[\w./:@+-]*$/.test(s) && s !== '' ? s : JSON.stringify(s));
 const indent = (s: string) =>
   s

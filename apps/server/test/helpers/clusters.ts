@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import { findInstanceProcesses, type LocalProcess } from '../../src/compute/local-processes.js';
 import { LocalSandbox } from '../../src/compute/local-sandbox.js';
@@ -51,12 +51,14 @@ export const FAST_TIMINGS = {
  */
 export async function startClusterServer(
   env: Record<string, string> = {},
-  options: ServerOptions & { port?: number } = {},
+  options: ServerOptions & { port?: number; host?: string } = {},
 ): Promise<TestServer & { url: string }> {
   const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  // `host`: an address instances elsewhere (another network namespace) reach; this machine's loopback otherwise.
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host}:${port}`;
   const ts = await startTestServer({ ...FAST_TIMINGS, CUMULUS_PUBLIC_URL: url, ...env }, options);
-  await ts.app.listen({ port, host: '127.0.0.1' });
+  await ts.app.listen({ port, host });
   const close = ts.close;
   return {
     ...ts,
@@ -68,6 +70,43 @@ export async function startClusterServer(
       await close();
     },
   };
+}
+
+/**
+ * The server goes away without stopping anything (a crash, a rolling restart) and the next one, on
+ * the same database and address (`options`), takes over; then every instance of the cluster that
+ * has not failed (`count` of them) heartbeats to it. Answers the next server.
+ */
+export async function restartAndAwaitInstances(
+  first: Awaited<ReturnType<typeof startClusterServer>>,
+  env: Record<string, string>,
+  options: ServerOptions & { port: number },
+  clusterId: number,
+  count: number,
+): Promise<Awaited<ReturnType<typeof startClusterServer>>> {
+  await first.server.close();
+  await first.smtp.stop();
+  rmSync(first.dataDir, { recursive: true, force: true });
+  const restartedAt = new Date();
+  const next = await startClusterServer(env, options);
+  await waitFor(
+    'every instance heartbeating to the new server',
+    async () => {
+      const fresh = await next.server.deps.db
+        .select({ id: instances.id })
+        .from(instances)
+        .where(
+          and(
+            eq(instances.clusterId, clusterId),
+            ne(instances.state, 'error'),
+            gt(instances.lastHeartbeat, restartedAt),
+          ),
+        );
+      return fresh.length === count;
+    },
+    90_000,
+  );
+  return next;
 }
 
 /** Stops, through its backend, every instance this server's database knows. */

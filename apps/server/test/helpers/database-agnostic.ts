@@ -7,13 +7,16 @@
  */
 export const DATABASE_AGNOSTIC = [
   'access-once',
+  'backend-contract',
   'batch-download',
   'boundaries',
+  'bundle-externals',
   'certificates',
   'client-install',
   'cluster-firewall',
   'clusters-machines',
   'console-assets',
+  'container-environments',
   'dashboards',
   'default-environment',
   'docs',
@@ -31,7 +34,10 @@ export const DATABASE_AGNOSTIC = [
   'requirements',
   'server-log',
   'software-builds',
+  'slurm-clusters',
+  'slurm-two-nodes',
   'software-remote-builds',
+  'ssh-connection',
   'start-build',
   'streaming-faults',
   'vm-types',
@@ -39,8 +45,9 @@ export const DATABASE_AGNOSTIC = [
 
 /**
  * Test files that change this machine's network (`ip addr add` on the loopback device: EC2's
- * addresses for the VMs of test/helpers/ec2-vms.ts). A browser running meanwhile fails its
+ * addresses for the VMs of test/helpers/ec2-vms.ts; a veth link to the Slurm rig's second node's
+ * namespace, test/helpers/slurm.ts). A browser running meanwhile fails its
  * requests in flight (Chromium: net::ERR_NETWORK_CHANGED), so `npm test`'s PostgreSQL pass, which
  * runs beside the browser suite, leaves them for after it (CUMULUS_TEST_NETWORK=without, =only).
  */
-export const NETWORK_CHANGING = ['ec2-clusters'].map((name) => `test/${name}.test.ts`);
+export const NETWORK_CHANGING = ['ec2-clusters', 'slurm-two-nodes'].map((name) => `test/${name}.test.ts`);

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -12,8 +12,9 @@ import {
   EC2Client,
   type Instance,
 } from '@aws-sdk/client-ec2';
-import { findInstanceProcesses, signalGroups } from '../../src/compute/local-processes.js';
+import { findInstanceProcesses } from '../../src/compute/local-processes.js';
 import { HELPER_HEADER } from './moto.js';
+import { bootScript, killVm } from './vm-boot.js';
 
 const run = promisify(execFile);
 /**
@@ -200,22 +201,7 @@ export class Ec2Machines {
     );
     const script = Buffer.from(attribute.UserData?.Value ?? '', 'base64').toString('utf8');
     const arch = await this.archOf(instance.ImageId);
-    const child = spawn('bash', ['-c', script], {
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/tmp',
-        CUMULUS_WORK_DIR: this.workRoot,
-        CUMULUS_PYTHON: '/usr/bin/python3',
-        CUMULUS_AGENT_HOST: host,
-        CUMULUS_SSH_HOME: home,
-        CUMULUS_METADATA_URL: metadata,
-        CUMULUS_SPOT_POLL_SECONDS: '0.5',
-        CUMULUS_MACHINE_ARCH: arch,
-      },
-    });
-    child.unref();
+    bootScript(script, { workRoot: this.workRoot, host, sshHome: home, metadataUrl: metadata, arch });
     this.bootMs.push(performance.now() - started);
   }
 
@@ -264,7 +250,8 @@ export class Ec2Machines {
       this.#added.push(ip);
     } catch (err) {
       // Another VM of this moto (or a run before) has it already: fine, but not ours to remove.
-      if (!String((err as { stderr?: string }).stderr).includes('File exists')) throw err;
+      // iproute2 says "File exists", or, with newer kernels, "Address already assigned".
+      if (!/File exists|already assigned/.test(String((err as { stderr?: string }).stderr))) throw err;
     }
   }
 
@@ -295,15 +282,8 @@ export class Ec2Machines {
   }
 
   /** What the VM ran, gone (TERM, then KILL). */
-  async kill(backendId: string): Promise<void> {
-    let processes = await findInstanceProcesses(backendId);
-    if (processes.length === 0) return;
-    signalGroups(processes, 'SIGTERM');
-    for (let i = 0; i < 50 && processes.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      processes = await findInstanceProcesses(backendId);
-    }
-    if (processes.length > 0) signalGroups(processes, 'SIGKILL');
+  kill(backendId: string): Promise<void> {
+    return killVm(backendId);
   }
 
   /** Backend ids whose processes run here now. */

@@ -21,9 +21,9 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../../src/db/schema/index.js';
+import { TIER_LIMITS } from '../../src/domains/billing/plans/tiers.js';
 import { findUserBy, login, register } from '../../src/domains/identity/auth/service.js';
 import { mintInviteToken } from '../../src/domains/identity/invites/token.js';
-import { TIER_LIMITS } from '../../src/domains/identity/plans/tiers.js';
 import { sha256 } from '../../src/lib/crypto.js';
 import type { TestServer } from './server.js';
 

@@ -42,3 +42,28 @@ export async function seedRunningCluster(db: Db, userId: number): Promise<Runnin
     heartbeat: `/api/v2/cluster_facing/instance/${backendId}/state`,
   };
 }
+
+/**
+ * A seeded running cluster (above) whose scheduler instance is `starting` (its agent just spawned,
+ * nothing reported), its Dask process in `processState`, with a TLS key sealed by `secrets`: what
+ * a scheduler's first bootstrap, or a worker's wait for its scheduler, is checked against.
+ */
+export async function seedStartingScheduler(
+  db: Db,
+  secrets: { encrypt(value: string): string },
+  userId: number,
+  processState: 'pending' | 'starting',
+): Promise<RunningCluster & { scheduler: string }> {
+  const cluster = await seedRunningCluster(db, userId);
+  const scheduler = `${cluster.backendId}-scheduler`;
+  await db.execute(sql`update clusters set tls_key_box = ${secrets.encrypt('key')} where id = ${cluster.id}`);
+  await db.execute(sql`
+    with p as (
+      insert into cluster_processes (cluster_id, role, name, state)
+      values (${cluster.id}, 'scheduler', 's', ${processState}) returning id
+    )
+    insert into instances (cluster_id, process_id, role, name, backend_type, backend_id, state, desired_state)
+    select ${cluster.id}, id, 'scheduler', 's', 'in_process', ${scheduler}, 'starting', 'ready' from p
+  `);
+  return { ...cluster, scheduler };
+}

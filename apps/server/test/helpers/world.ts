@@ -20,7 +20,7 @@ import {
 } from './factories.js';
 import type { TestServer } from './server.js';
 
-/** The callers the authorization matrix tries every route as (console.md section 6). */
+/** The callers the authorization matrix tries every route as. */
 export const ROLES = [
   'anonymous',
   'outsider',

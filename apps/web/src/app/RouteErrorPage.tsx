@@ -9,7 +9,7 @@ import { useLinks } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
 
 /**
- * The generic error screen (spec/console.md section 2): a 404 shows the not-found message, the
+ * The generic error screen: a 404 shows the not-found message, the
  * unauthorized error the logged-out message (clearing the token after 3 s), anything else the
  * unknown-error text, with a link to support when this server has a support address.
  */

@@ -3,7 +3,7 @@ import { generatePath, Navigate, type RouteObject, useParams } from 'react-route
 import { paths } from '@/lib/paths';
 import { ACCOUNT_PARAM } from '@/lib/workspace';
 
-/** Old account-prefixed links (spec section 2, "redirects"): the account moves to the query. */
+/** Old account-prefixed links: the account moves to the query. */
 function AccountScopedRedirect({ to }: { to: (params: Record<string, string>) => string }) {
   const params = useParams() as Record<string, string>;
   const search = new URLSearchParams({ [ACCOUNT_PARAM]: params.account ?? '' });

@@ -28,7 +28,7 @@ type BannerProps = {
   className?: string;
 };
 
-/** A full-width notice above the page: usage alerts, trials, announcements (spec section 2). */
+/** A full-width notice above the page: usage alerts, trials, announcements. */
 export function Banner({ tone = 'info', title, children, action, onDismiss, className }: BannerProps) {
   const { icon: Icon, classes } = TONES[tone];
   return (

@@ -12,7 +12,7 @@ type CopyButtonProps = Omit<React.ComponentProps<typeof Button>, 'value' | 'onCl
   onCopied?: () => void;
 };
 
-/** Copies `value` and shows a check for 2 s (spec constant). Failures are only logged (spec section 8). */
+/** Copies `value` and shows a check for 2 s (spec constant). Failures are only logged. */
 function CopyButton({
   value,
   label = 'Copy',

@@ -6,7 +6,7 @@ import { cn } from '@/lib/utils';
 
 type ErrorStateProps = {
   title?: React.ReactNode;
-  /** The user-readable message (spec/console.md section 8), e.g. "Can't connect to the server". */
+  /** The user-readable message, e.g. "Can't connect to the server". */
   message: React.ReactNode;
   /** Shows a Retry button when given; typically a query's refetch. */
   onRetry?: () => void;

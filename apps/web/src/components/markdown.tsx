@@ -9,7 +9,7 @@ import { cn } from '@/lib/utils';
 
 /**
  * Markdown (alerts' messages) as React elements, never as HTML: raw HTML shows as the text it is,
- * images as links, and every link follows the link rule of spec/console.md section 5 (lib/safe-href).
+ * images as links, and every link follows the link rule of lib/safe-href.
  */
 export function Markdown({ source, className }: { source: string; className?: string }) {
   const tokens = React.useMemo(() => marked.lexer(source, { gfm: true }), [source]);

@@ -60,7 +60,7 @@ type ScopePickerProps = {
 };
 
 /**
- * Picks what a list shows (console.md sections 3 and 5): Everything, an organization, a workspace
+ * Picks what a list shows: Everything, an organization, a workspace
  * or the user; staff also get the custom staff lists and can search every organization. The search
  * is debounced by 150 ms. Pair it with useScope() and scopeQuery() (see index.ts).
  */

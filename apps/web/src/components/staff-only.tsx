@@ -6,7 +6,7 @@ import { Page } from '@/components/page';
 import { usePageMeta } from '@/lib/page-meta';
 import { useSignedIn } from '@/lib/signed-in';
 
-/** console.md section 2, word for word ({product} is `cumulus`). */
+/** What a non-staff reader of a staff page sees, word for word. */
 export const STAFF_ONLY_MESSAGE =
   'Sorry, only cumulus admins can view this page. If this is a mistake, please contact cumulus support.';
 

@@ -3,9 +3,9 @@ import { cn } from '@/lib/utils';
 
 export type StateTone = 'success' | 'progress' | 'neutral' | 'error' | 'warning';
 
-// States from spec/client-contract.md 2.8 (cluster, process, instance, infra), build states, and
+// States as clients know them (cluster, process, instance, infra), build states, and
 // batch jobs' and their tasks' states.
-// Anything else is shown as a warning chip with its own name (spec/console.md section 4).
+// Anything else is shown as a warning chip with its own name.
 const TONE_BY_STATE: Record<string, Exclude<StateTone, 'warning'>> = {
   ready: 'success',
   started: 'success',

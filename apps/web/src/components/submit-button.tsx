@@ -6,7 +6,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { cn } from '@/lib/utils';
 
 type SubmitButtonProps = Omit<React.ComponentProps<typeof Button>, 'type'> & {
-  /** The form's rules pass; until then the button is disabled and says why (spec section 2). */
+  /** The form's rules pass; until then the button is disabled and says why. */
   valid?: boolean;
   pending?: boolean;
 };

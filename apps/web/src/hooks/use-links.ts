@@ -10,7 +10,7 @@ export type Links = {
   supportMailto: string | null;
   docsUrl: string | null;
   communityUrl: string | null;
-  /** "Join our Slack" for a Slack invite (spec/console.md section 2), "Community" for anything else. */
+  /** "Join our Slack" for a Slack invite, "Community" for anything else. */
   communityLabel: string;
   termsUrl: string | null;
   bookDemoUrl: string | null;

@@ -2,22 +2,19 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
+import { param, searchParams, wholeNumber } from '@/lib/search-params';
 
 const MAX_PAGE_SIZE = 1_000;
 
-function parseInteger(raw: string | null, fallback: number, min: number, max: number): number {
-  if (raw === null || !/^\d+$/.test(raw)) return fallback;
-  const value = Number(raw);
-  return value >= min && value <= max ? value : fallback;
-}
-
 /** `page` (from 0) and `pagesize` (default 50) of a query string; invalid values give the defaults. */
-export function readPagination(searchParams: URLSearchParams): { page: number; pageSize: number } {
-  return {
-    page: parseInteger(searchParams.get('page'), DEFAULT_PAGE, 0, Number.MAX_SAFE_INTEGER),
-    pageSize: parseInteger(searchParams.get('pagesize'), DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
-  };
-}
+export const PAGINATION_PARAMS = {
+  page: param('page', wholeNumber(), DEFAULT_PAGE),
+  pageSize: param('pagesize', wholeNumber({ min: 1, max: MAX_PAGE_SIZE }), DEFAULT_PAGE_SIZE),
+};
+const pagination = searchParams(PAGINATION_PARAMS);
+
+export const readPagination = (search: URLSearchParams): { page: number; pageSize: number } =>
+  pagination.parse(search);
 
 /**
  * `page` (from 0) and `pagesize` (default 50) live in the query string, as the spec's list

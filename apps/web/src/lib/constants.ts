@@ -1,4 +1,4 @@
-// Constants from spec/console.md section 9, named once so pages share them.
+// The console's constants, named once so pages share them.
 
 /** How long a copy button shows its confirmation. */
 export const COPY_CONFIRMATION_MS = 2_000;

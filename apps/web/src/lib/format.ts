@@ -29,6 +29,34 @@ export function runtimeSeconds(
   return (end - new Date(cluster.created).getTime()) / 1000;
 }
 
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+export const MIB = 1024 ** 2;
+
+/**
+ * "1.2 GiB", "340.5 MiB", "12 B" (binary units, as machines' memory is sold); "—" for nothing
+ * (`empty`). `digits` after the point above bytes (default 1); `perSecond` adds "/s".
+ */
+export function formatBytes(
+  bytes: number | null | undefined,
+  {
+    digits = 1,
+    perSecond = false,
+    empty = '—',
+  }: { digits?: number; perSecond?: boolean; empty?: string } = {},
+): string {
+  if (!bytes) return empty;
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : digits)} ${BYTE_UNITS[unit]}${perSecond ? '/s' : ''}`;
+}
+
+/** "16 GiB": a machine's memory, counted in MiB by the catalogue. */
+export const formatMemoryMib = (mib: number) => formatBytes(mib * MIB, { digits: 0 });
+
 /** "5 minutes ago". */
 export const timeAgo = (value: string | number | Date) =>
   formatDistanceToNowStrict(new Date(value), { addSuffix: true });

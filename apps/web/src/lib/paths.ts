@@ -4,7 +4,7 @@
 export const paths = {
   root: '/',
 
-  // Public (spec/console.md section 2, "Public").
+  // Public.
   login: '/login',
   signup: '/signup',
   verifyEmailConfirm: '/verify-email-confirm/:key',
@@ -58,7 +58,7 @@ export const paths = {
   account: '/account',
 } as const;
 
-/** Where to go after signing in (original path plus query), spec/console.md section 2. */
+/** Where to go after signing in (original path plus query). */
 export const RETURN_TO_PARAM = 'return-to';
 /** Same meaning, used by external clients that start a sign-in. */
 export const REDIRECT_URI_PARAM = 'redirect_uri';

@@ -7,7 +7,7 @@ import { readCookie, readStored, STORAGE_KEYS, writeStored } from '@/lib/storage
 export type TimeZoneChoice = 'browser' | 'UTC';
 export type ChartColorScheme = 'pretty' | 'high-contrast';
 
-/** Kept in a strict same-site cookie (spec section 2, Profile). */
+/** Kept in a strict same-site cookie. */
 export const CHART_COLOR_COOKIE = 'chart_color_scheme';
 const ONE_YEAR_S = 60 * 60 * 24 * 365;
 

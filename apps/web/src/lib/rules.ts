@@ -1,4 +1,4 @@
-// The account rules of spec/console.md sections 5 and 9; the server checks the same ones.
+// The account rules; the server checks the same ones.
 
 export const USERNAME_MAX = 150;
 export const FULL_NAME_MAX = 254;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { NO_OP_HREF, safeHref } from '@/lib/safe-href';
 
-describe('the markdown link rule (spec/console.md section 5)', () => {
+describe('the markdown link rule', () => {
   it('keeps links that start with # or /', () => {
     for (const href of ['#alerts', '/clusters/7?account=etl', '//cdn.example.org/x', '/a:b']) {
       expect(safeHref(href)).toBe(href);

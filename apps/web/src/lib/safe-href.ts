@@ -1,5 +1,5 @@
 /**
- * The link rule for rendered markdown (spec/console.md section 5): a link is kept when it starts
+ * The link rule for rendered markdown: a link is kept when it starts
  * with # or /, has no scheme, or uses http, https, mailto or tel; any other is replaced with a
  * harmless no-op link. A scheme that only appears after ? or # (`page?next=https:...`) is no scheme.
  */

@@ -1,4 +1,4 @@
-// Everything the console keeps in the browser's storage (spec/console.md section 9, "Storage keys").
+// Everything the console keeps in the browser's storage.
 export const STORAGE_KEYS = {
   /** The session key or API token the console calls with. */
   token: 'cumulus.token',

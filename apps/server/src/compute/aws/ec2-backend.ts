@@ -2,7 +2,7 @@ import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
 import type { Backend, MachineShape, Observation } from '../backend.js';
 import type { Interpreter } from '../builder.js';
 import { final, retryable } from '../errors.js';
-import type { Bootable, Vm, VmCloud } from '../vm/cloud.js';
+import { type Bootable, notSetUpIn, type Vm, type VmCloud, vmSettingsOf } from '../vm/cloud.js';
 import { createVmBackend } from '../vm/vm-backend.js';
 import { createEc2Builder } from './build-machines.js';
 import { type AwsOptions, awsCode, awsMessage, credentialsOf, ec2Client } from './clients.js';
@@ -181,16 +181,8 @@ export function ec2Cloud(options: Ec2BackendOptions): VmCloud<Ec2Placement> {
     defaultType: DEFAULT_TYPE,
 
     placementOf: options.placementOf,
-    notSetUp: (region) =>
-      region
-        ? `${region} is not one of the workspace's set-up AWS regions (or its AWS setup is not complete).`
-        : "The workspace's AWS setup is not complete (credentials, global setup and a region).",
-    settingsOf: (p) => ({
-      schedulerTypes: p.settings.scheduler_instance_types,
-      workerTypes: p.settings.worker_instance_types,
-      spot: p.settings.spot,
-      spotOnDemandFallback: p.settings.spot_on_demand_fallback,
-    }),
+    notSetUp: notSetUpIn('AWS'),
+    settingsOf: (p) => vmSettingsOf(p.settings),
     // Builds run on a build machine per build (build-machines.ts); instances unpack the archive.
     builder: (placementOf) =>
       createEc2Builder({

@@ -1,3 +1,4 @@
+import type { StoredVmSettings } from '../vm/cloud.js';
 import type { AwsSecret } from './clients.js';
 
 /** Where and how a workspace's instances run (its credentials, region, network and settings). */
@@ -7,12 +8,7 @@ export interface Ec2Placement {
   subnetIds: string[];
   securityGroupId: string | null;
   instanceProfileArn: string | null;
-  settings: {
-    worker_instance_types: string[];
-    scheduler_instance_types: string[];
-    spot: boolean;
-    spot_on_demand_fallback: boolean;
-    disk_size_gib: number;
+  settings: StoredVmSettings & {
     /** Region → the image instances boot (x86_64 unless set otherwise). */
     amis: Partial<Record<string, string>>;
     /** Region → the image arm64 types boot. */

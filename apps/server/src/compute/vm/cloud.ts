@@ -29,6 +29,31 @@ export interface VmSettings {
   spotOnDemandFallback: boolean;
 }
 
+/** A workspace's launch settings as the Cloud page stores them, the same for every VM cloud. */
+export interface StoredVmSettings {
+  worker_instance_types: string[];
+  scheduler_instance_types: string[];
+  spot: boolean;
+  spot_on_demand_fallback: boolean;
+  disk_size_gib: number;
+}
+
+/** The stored settings in the words of vm-backend.ts. */
+export const vmSettingsOf = (s: StoredVmSettings): VmSettings => ({
+  schedulerTypes: s.scheduler_instance_types,
+  workerTypes: s.worker_instance_types,
+  spot: s.spot,
+  spotOnDemandFallback: s.spot_on_demand_fallback,
+});
+
+/** What a user reads when the workspace's setup of a cloud (`AWS`, `GCP`) is not complete there. */
+export const notSetUpIn =
+  (cloud: string) =>
+  (region: string | undefined): string =>
+    region
+      ? `${region} is not one of the workspace's set-up ${cloud} regions (or its ${cloud} setup is not complete).`
+      : `The workspace's ${cloud} setup is not complete (credentials, global setup and a region).`;
+
 /** A machine as the cloud describes it. */
 export interface Vm {
   id: string;

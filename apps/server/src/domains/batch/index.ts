@@ -3,16 +3,13 @@
 // clusters. Above clusters: a job attaches to its cluster through what clusters export.
 // Other domains import this file only.
 
-// Routes: the jobs API, and what instances of batch clusters call about their tasks.
-export { registerJobRoutes } from './routes.js';
-export { registerRunTaskRoutes } from './facing-routes.js';
+// Its face to the assembly: routes (the jobs API, and what instances of batch clusters call about
+// their tasks), the job loop, access to a job, its tables.
+export { batchModule } from './module.js';
 
 // Access to a job, resolved once per request by the pre-handler (http/access.ts).
 export type { JobAccess, JobRequirement } from './access.js';
-export { batchAccessResolvers, jobOf } from './access.js';
-
-// The job loop.
-export { jobDomain } from './reconcile.js';
+export { jobOf } from './access.js';
 
 // What clusters ask of batch (their ClusterPorts, handed in by server.ts).
 export { attachJobs } from './attach.js';

@@ -147,7 +147,7 @@ export async function jobDetailsFor(db: Db, job: BatchJob): Promise<z.infer<type
   };
 }
 
-/** `GET jobs/cluster/{id}`: the jobs a cluster runs, with their tasks (client-contract.md section 5). */
+/** `GET jobs/cluster/{id}`: the jobs a cluster runs, with their tasks. */
 export async function jobsOfCluster(
   db: Db,
   { cluster }: ClusterAccess,

@@ -87,7 +87,7 @@ export function registerJobRoutes(app: App, deps: ClusterDeps): void {
     async (request) => ({ id: (await createJob(deps, workspaceOf(request), request.body)).id }),
   );
 
-  // The job spec as gzip-compressed JSON bytes (client-contract.md section 5), whatever the content type says.
+  // The job spec as gzip-compressed JSON bytes, whatever the content type says.
   app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();

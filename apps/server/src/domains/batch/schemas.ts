@@ -24,7 +24,7 @@ const userFile = z.object({
 });
 
 /**
- * A batch job as clients submit it (client-contract.md section 5). The tasks are `task_array`
+ * A batch job as clients submit it. The tasks are `task_array`
  * (their ids) or `task_array_ntasks` (ids 0..n-1), one task without either; ids in
  * `scheduler_task_array` run on the scheduler. A task map gives each task its own value of one
  * variable (`task_map_env_var` = `task_map_env_vals[i]`) or its own variables.
@@ -66,13 +66,6 @@ export const jobSpec = z
         code: 'custom',
         path: ['task_array_ntasks'],
         message: 'Give task_array or task_array_ntasks, not both.',
-      });
-    if (spec.run_in_container)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['run_in_container'],
-        message:
-          "Tasks run in their cluster's software environment, not in a container: run_in_container is not supported.",
       });
     const n = spec.task_array?.length ?? spec.task_array_ntasks ?? 1;
     for (const key of ['task_map_env_vals', 'task_map_env_vars_and_vals'] as const) {

@@ -16,15 +16,25 @@ export function arrayTaskIds(spec: JobSpec): number[] {
   return Array.from({ length: spec.task_array_ntasks ?? 1 }, (_, i) => i);
 }
 
-/** Each task's own variables: its id, the count and the job, and its value of the task map. */
+/** The task map's default variable, which Coiled's scripts read as `COILED_BATCH_TASK_INPUT`. */
+const TASK_INPUT = 'CUMULUS_BATCH_TASK_INPUT';
+
+/**
+ * Each task's own variables: its id, the count and the job, and its value of the task map. A script
+ * written for Coiled reads the id as `COILED_BATCH_TASK_ID` and the default map's value as
+ * `COILED_BATCH_TASK_INPUT`: both are set too, to the same values.
+ */
 export function taskEnv(spec: JobSpec, jobId: number, ids: number[], index: number): Record<string, string> {
   const env: Record<string, string> = {
     CUMULUS_BATCH_JOB_ID: String(jobId),
     CUMULUS_BATCH_TASK_ID: String(ids[index]),
     CUMULUS_BATCH_TASK_COUNT: String(ids.length),
+    COILED_BATCH_TASK_ID: String(ids[index]),
   };
-  if (spec.task_map_env_var && spec.task_map_env_vals)
+  if (spec.task_map_env_var && spec.task_map_env_vals) {
     env[spec.task_map_env_var] = spec.task_map_env_vals[index]!;
+    if (spec.task_map_env_var === TASK_INPUT) env.COILED_BATCH_TASK_INPUT = spec.task_map_env_vals[index]!;
+  }
   Object.assign(env, spec.task_map_env_vars_and_vals?.[index]);
   return env;
 }

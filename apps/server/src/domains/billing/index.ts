@@ -1,17 +1,16 @@
 // biome-ignore-all assist/source/organizeImports: a domain's face reads by topic, not by file.
-// billing: what compute costs and who pays (the console's Billing and Usage): prices and VM
-// types, usage metering, the limits that stop clusters, Stripe subscriptions and billing events.
+// billing: what compute costs and who pays (the console's Billing and Usage): plans (an
+// organization's tier and the limits that come with it, plans/), prices and VM types, usage
+// metering, the limits that stop clusters, Stripe subscriptions and billing events.
 // Above identity, clusters and batch. Other domains import this file only.
 
-// Routes.
-export { registerPricingRoutes } from './pricing/routes.js';
-export { registerVmTypeRoutes } from './pricing/vm-type-routes.js';
-export { registerSubscriptionRoutes } from './subscriptions/routes.js';
-export { registerUsageRoutes } from './usage/routes.js';
+// Its face to the assembly: routes, loops (metering and the limits that act), its tables.
+export { billingModule } from './module.js';
+// The meter's rows, made at start-up.
+export { ensureMeter } from './usage/meter.js';
 
-// Loops: metering and the limits that act.
-export { ensureMeter, meterDomain, pruneUsage } from './usage/meter.js';
-export { limitsDomain } from './usage/limits.js';
+// What identity and clusters ask of billing's plans (IdentityPorts.plans, handed in by server.ts).
+export { planPort } from './plans/port.js';
 
 // What clusters ask of billing (their ClusterPorts, handed in by server.ts).
 export { assertWithinCreditLimits } from './usage/limits.js';

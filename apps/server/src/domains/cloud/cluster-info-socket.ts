@@ -19,7 +19,7 @@ const MAX_MESSAGE = 64 * 1024;
 type Say = (message: string, flags?: { is_error?: boolean; raise?: boolean }) => void;
 
 /**
- * `ws(s)://…/ws/api/v1/{ws}/cluster-info/` (client-contract.md section 7): established clients
+ * `ws(s)://…/ws/api/v1/{ws}/cluster-info/`: established clients
  * set a workspace's backend options through it. The client connects with its token, reads one
  * message, sends `{type: "update_options", data}`; the server streams `{type: "update_options",
  * message}` lines while it checks and applies them and ends with `FINISHED`. A caller who may

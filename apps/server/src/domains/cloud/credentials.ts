@@ -7,6 +7,7 @@ import {
   callerIdentity,
   credentialsOf,
 } from '../../compute/aws/clients.js';
+import { exchangeKey, GcpTokenError } from '../../compute/gcp/auth.js';
 import type { Db } from '../../db/client.js';
 import {
   type CloudCredentialRow,
@@ -170,7 +171,10 @@ export async function saveAwsCredentials(
   return presentCredentials('aws', row);
 }
 
-/** Checks a GCP service account key's shape and project (no call to Google). */
+/**
+ * Checks a GCP service account key's shape and project, then that Google takes it: a token
+ * exchange at the server's token endpoint (`CUMULUS_GCP_TOKEN_URL`); refused keys answer Google's words.
+ */
 export async function saveGcpCredentials(
   deps: Deps,
   access: WorkspaceAccess,
@@ -179,6 +183,10 @@ export async function saveGcpCredentials(
 ) {
   const { workspace } = access;
   const key = checkGcpKey(body.credentials, body.project_id);
+  await exchangeKey(key, deps.config.gcp.tokenUrl).catch((err: unknown) => {
+    if (!(err instanceof GcpTokenError)) throw err;
+    throw fieldError('credentials', `Google refused this service account key: ${err.message}`);
+  });
   const row = await storeCredentials(
     deps,
     access.user,

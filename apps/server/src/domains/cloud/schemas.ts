@@ -50,7 +50,7 @@ export const AZURE_REGIONS = [
 export const awsRegion = z.enum(AWS_REGIONS);
 export const gcpRegion = z.enum(GCP_REGIONS);
 
-/** `GET cloud/config/` (console.md section 3, Cloud config). */
+/** `GET cloud/config/`. */
 export const cloudConfigSchema = z.object({
   aws: z.object({ default_region: z.string(), supported_regions: z.array(z.string()) }),
   gcp: z.object({

@@ -5,25 +5,29 @@ import {
   cloudCredentials,
   cloudSetupRegions,
   cloudSetups,
+  slurmClusters,
+  sshHosts,
 } from '../../db/schema/index.js';
 import { clustersHoldingMachines } from '../clusters/index.js';
-import { findWorkspace, recordCloudSetupComplete, setWorkspaceCloud } from '../identity/index.js';
+import { findWorkspace, setWorkspaceCloud } from '../identity/index.js';
+import { recordCloudSetupComplete } from '../onboarding/index.js';
 
 /** The backend type of each cloud's clusters. */
 export const BACKEND_OF: Record<CloudProvider, string> = { aws: 'vm_aws', gcp: 'vm_gcp', azure: 'vm_azure' };
 export const PROVIDER_NAME: Record<CloudProvider, string> = { aws: 'AWS', gcp: 'GCP', azure: 'Azure' };
 /** Clouds this server can run clusters in (the others store credentials and settings only). */
-export const RUNNABLE: readonly CloudProvider[] = ['aws'];
+export const RUNNABLE: readonly CloudProvider[] = ['aws', 'gcp'];
 
 /**
  * Writes what the workspace shows of its cloud (`active_backend`, `setup_complete`,
  * `configured_customer_hosted`) from its credentials and setup, in the caller's transaction:
  * a cloud is set up once it has credentials, its global setup and a region (AWS: with a machine
  * image, so clusters can launch); new clusters run there once it is, and on this server's own
- * backend otherwise.
+ * backend otherwise. A workspace with a Slurm cluster runs its new clusters there, and one with SSH
+ * hosts on them, whatever its cloud (server.ts picks the backend in the same order).
  */
 export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Promise<void> {
-  const [creds, setups, regions] = await Promise.all([
+  const [creds, setups, regions, hosts, slurm] = await Promise.all([
     tx
       .select({ provider: cloudCredentials.provider })
       .from(cloudCredentials)
@@ -40,6 +44,12 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
       })
       .from(cloudSetupRegions)
       .where(eq(cloudSetupRegions.workspaceId, workspaceId)),
+    tx.select({ id: sshHosts.id }).from(sshHosts).where(eq(sshHosts.workspaceId, workspaceId)).limit(1),
+    tx
+      .select({ id: slurmClusters.id })
+      .from(slurmClusters)
+      .where(eq(slurmClusters.workspaceId, workspaceId))
+      .limit(1),
   ]);
   const has = (rows: { provider: string }[], p: string) => rows.some((r) => r.provider === p);
   const complete = (['aws', 'gcp'] as const).filter(
@@ -49,7 +59,8 @@ export async function refreshWorkspaceBackend(tx: Db, workspaceId: number): Prom
   await setWorkspaceCloud(tx, workspaceId, {
     configuredCustomerHosted: creds.length > 0,
     setupComplete: complete.length > 0,
-    activeBackend: runnable ? BACKEND_OF[runnable] : 'in_process',
+    activeBackend:
+      slurm.length > 0 ? 'slurm' : hosts.length > 0 ? 'ssh' : runnable ? BACKEND_OF[runnable] : 'in_process',
   });
   if (complete.length > 0) await recordCloudSetupComplete(tx, workspaceId);
 }

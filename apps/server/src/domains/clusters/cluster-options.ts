@@ -4,7 +4,7 @@ import { checkFirewallSpec } from './firewall-spec.js';
 import type { CreateClusterBody } from './schemas.js';
 
 /**
- * The create call's fields beyond size (client-contract.md 2.2 and its backend `options`): where
+ * The create call's fields beyond size (and its backend `options`): where
  * the cluster runs (region, zone), its GPUs, disks, firewall, sidecars and privacy. Each is either
  * honoured by the workspace's backend or refused here, naming the field and why; never stored and
  * ignored.
@@ -129,7 +129,7 @@ export function checkDisks(backend: Backend, body: CreateClusterBody, refuse: Re
 }
 
 /**
- * A cluster's own firewall (`firewall_spec`, client-contract.md 2.2): checked rule by rule, and
+ * A cluster's own firewall (`firewall_spec`): checked rule by rule, and
  * honoured where the backend makes a firewall per cluster (vm_aws: a security group). The local
  * backend has none: it refuses one (the Python client sends none there unless asked). `firewall`
  * and `ingress` are the client's own arguments, which it sends as `firewall_spec`.
@@ -160,7 +160,7 @@ export function checkFirewall(backend: Backend, body: CreateClusterBody, refuse:
 /**
  * What no backend of this server does: sidecar and user containers, clusters hidden from the
  * workspace, an EC2 key pair of the caller's (every cluster has its own key), more than one Dask
- * process per instance, the AWS credentials endpoint.
+ * process per instance, the AWS credentials endpoint, a host setup script before Dask.
  */
 export function checkUnsupported(backend: Backend, body: CreateClusterBody, refuse: Refuse): void {
   const options = optionsOf(body);
@@ -197,6 +197,11 @@ export function checkUnsupported(backend: Backend, body: CreateClusterBody, refu
         field,
         `Instances of backend ${backend.type} run Dask in the cluster's software environment, not in a container: ${field} is not supported.`,
       );
+  if (body.host_setup_script)
+    refuse(
+      'host_setup_script',
+      "A cluster's instances run no host setup script before Dask starts: put the setup in the cluster's software environment (a batch job's host_setup does run before its tasks).",
+    );
   if (typeof options.keypair_name === 'string' && options.keypair_name)
     refuse(
       'options.keypair_name',

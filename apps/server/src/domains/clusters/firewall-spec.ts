@@ -2,7 +2,7 @@ import type { FirewallSpec } from '../../compute/backend.js';
 import { z } from '../../http/zod.js';
 
 /**
- * A cluster's own firewall as clients send it (client-contract.md 2.2): backend options
+ * A cluster's own firewall as clients send it: backend options
  * `firewall_spec: {"ingress": [{"ports": [int, ...], "cidr": "a.b.c.d/n"}, ...]}`.
  */
 

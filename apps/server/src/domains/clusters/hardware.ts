@@ -6,7 +6,7 @@ import type { CreateClusterBody } from './schemas.js';
 
 /**
  * What a new cluster's machines are and what it counts for, from the hardware its create call
- * asked (client-contract.md 2.2: instance types, `worker_options` nthreads and memory_limit).
+ * asked (instance types, `worker_options` nthreads and memory_limit).
  * Asked-for hardware a backend cannot give is refused, naming the field, never ignored:
  * - the local backend (`in_process`) runs every instance as a process on this machine: its only
  *   instance type is `local`; a worker's threads and memory limit are what it was asked, up to
@@ -172,7 +172,7 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
     ['scheduler_instance_types', schedulerTypes],
   ] as const)
     for (const t of types)
-      if (vmType(t)?.backendType !== backend.type)
+      if (!backend.capabilities.typesAreLabels && vmType(t)?.backendType !== backend.type)
         refuse(
           field,
           `${t} is not an instance type of ${backend.type} that Cumulus knows (GET /api/v2/pricing/vm-types/?backend_type=${backend.type} lists them).`,

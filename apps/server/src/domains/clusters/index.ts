@@ -1,38 +1,25 @@
 // biome-ignore-all assist/source/organizeImports: a domain's face reads by topic, not by file.
 // clusters: Dask clusters and what they are made of (instances, workers, specs, certificates,
-// filestores), what their instances report (cluster-facing, logs, metrics, analytics), their
-// dashboards and tags, and the reconciler that runs them. Above identity and software; what it
-// needs of batch and billing comes in through ClusterPorts (ports.ts).
+// filestores), what their instances report (cluster-facing, logs), their dashboards and tags, and
+// the reconciler that runs them. Above identity and software; what it needs of batch and billing
+// comes in through ClusterPorts (ports.ts). Observability (metrics, analytics) reads it from above.
 // Other domains import this file only.
 
-// Routes.
-export { pruneHostMetrics } from './analytics/reports.js';
-export { registerAnalyticsRoutes } from './analytics/routes.js';
-export { registerBackendOptionRoutes } from './backend-options/routes.js';
-export { registerClusterFacingRoutes } from './cluster-facing/routes.js';
-export { proxyOriginGuard, registerClusterProxy } from './dashboards/proxy.js';
-export { registerFilestoreRoutes } from './filestores/routes.js';
-export { registerHttpsCertificateRoutes } from './https-certificates/routes.js';
-export { registerInstanceSpecRoutes } from './instance-specs/routes.js';
-export { registerInstanceRoutes } from './instances/routes.js';
-export { registerLogRoutes } from './logs/routes.js';
-export { registerMetricRoutes } from './metrics/routes.js';
-export { registerJupyterFacingRoutes } from './notebooks/jupyter-routes.js';
-export { registerClusterRoutes } from './routes.js';
-export { registerTagRoutes } from './tags/routes.js';
-export { registerWorkerRoutes } from './workers/routes.js';
+// Its face to the assembly: routes, the cluster loop, access to a cluster, its tables; the guard
+// the dashboards' proxy puts on every request.
+export { clustersModule } from './module.js';
+export { proxyOriginGuard } from './dashboards/proxy.js';
 
 // What domains above hand in, and the deps of the calls that need it.
 export type { ClusterDeps, ClusterPorts } from './ports.js';
 
 // Starting and stopping clusters; the one writer of what a cluster should be.
 export type { ClusterAccess, ClusterRequirement } from './access.js';
-export { assertMayCreate, clusterAccessById, clusterAccessResolvers, clusterOf } from './access.js';
+export { assertMayCreate, clusterAccessById, clusterNotFound, clusterOf } from './access.js';
 export { desire, lookAtClustersOfBuild } from './desired.js';
-export { createCluster, requestStop } from './service.js';
-export { clusterDomain } from './reconcile/index.js';
+export { createCluster, requestStop, resumeCluster, stopCluster } from './service.js';
 export { liveCores, nodesInUse } from './limits.js';
-export { instanceShouldRun } from './states.js';
+export { instanceShouldRun, isAtRest, isEnded, isWantedInstance } from './states.js';
 
 // Calls from a cluster's instances (their token, the instance calling).
 export { backendId } from './cluster-facing/schemas.js';
@@ -44,16 +31,29 @@ export { listAttentionClusters } from './staff-seen.js';
 export { outputFiles } from './filestores/service.js';
 
 // Read model: how other domains read the clusters domain's tables.
+export type { ClusterEvent, NewClusterEvent } from './read-model.js';
 export {
   buildsOfClusters,
+  clusterEventsOf,
+  clusterRecordCounts,
   clustersHoldingMachines,
   clusterView,
   findCluster,
+  findClusterBySlug,
   findInstance,
+  instanceByBackendId,
   instanceSpecView,
+  instancesOf,
   instanceView,
   liveClusterView,
+  logLineCount,
+  logLinesPerStep,
+  processesOf,
+  recordClusterEvents,
+  stateChanges,
+  workspaceClusters,
 } from './read-model.js';
 
-// Schemas other domains' routes share.
-export { clusterSummarySchema, createClusterBody, workspaceParams } from './schemas.js';
+// Schemas and answers other domains' routes share.
+export { clusterSummarySchema, createClusterBody, jsonObject, workspaceParams } from './schemas.js';
+export { presentSummaries } from './present.js';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { clusters, instanceSpecs } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { WorkspaceAccess } from '../identity/index.js';
-import { activePlan, lockCoreLimit, workspaceIdsOf } from '../identity/index.js';
+import { lockCoreLimit, type PlanPort, workspaceIdsOf } from '../identity/index.js';
 import { sqlLiveCluster } from './states.js';
 
 /** Cores a cluster counts for: its scheduler's (one where not known), `workerCores` per worker. */
@@ -24,6 +24,7 @@ export const coreLimitExceeded = (limit: number, inUse: number, needed: number, 
  */
 export async function assertWithinCoreLimit(
   tx: Db,
+  plans: PlanPort,
   access: WorkspaceAccess,
   userId: number,
   extraCores: number,
@@ -32,7 +33,7 @@ export async function assertWithinCoreLimit(
   const coreLimit = await lockCoreLimit(tx, access.workspace.id, userId);
   if (coreLimit === null) return;
   // The plan caps every member's core limit.
-  const { coreLimitMembers } = await activePlan(tx, access.organization.id);
+  const { coreLimitMembers } = await plans.activePlan(tx, access.organization.id);
   const limit = coreLimitMembers === null ? coreLimit : Math.min(coreLimit, coreLimitMembers);
   const [used] = await tx
     .select({
@@ -95,11 +96,12 @@ export async function nodesInUse(tx: Db, organizationId: number, excludeClusterI
 /** Refuses more instances than the organization's plan allows at once (its node limit). */
 export async function assertWithinNodeLimit(
   tx: Db,
+  plans: PlanPort,
   organization: { id: number; name: string },
   extraNodes: number,
   excludeClusterId?: number,
 ): Promise<void> {
-  const { nodeLimit } = await activePlan(tx, organization.id);
+  const { nodeLimit } = await plans.activePlan(tx, organization.id);
   if (nodeLimit === null) return;
   const inUse = await nodesInUse(tx, organization.id, excludeClusterId);
   if (inUse + extraNodes <= nodeLimit) return;
@@ -181,12 +183,13 @@ const KIND_LIMITS = [
  */
 export async function assertWithinSpotArmLimits(
   tx: Db,
+  plans: PlanPort,
   organization: { id: number; name: string },
   extra: InstanceKinds,
   excludeClusterId?: number,
 ): Promise<void> {
   if (extra.spot === 0 && extra.arm === 0) return;
-  const plan = await activePlan(tx, organization.id);
+  const plan = await plans.activePlan(tx, organization.id);
   const limits = { spot: plan.spotUsageLimit, arm: plan.armUsageLimit };
   if (limits.spot === null && limits.arm === null) return;
   const inUse = await kindsInUse(tx, organization.id, excludeClusterId);

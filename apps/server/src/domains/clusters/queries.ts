@@ -18,7 +18,7 @@ import { presentSummaries } from './present.js';
 import type { listClustersQuery, paginateQuery } from './schemas.js';
 import { PROCESS_UP } from './states.js';
 
-/** `GET clusters/account/{ws}/`: a bare array, newest first (client-contract.md section 2.5). */
+/** `GET clusters/account/{ws}/`: a bare array, newest first. */
 export async function listClusters(
   db: Db,
   user: User,

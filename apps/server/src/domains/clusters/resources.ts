@@ -1,6 +1,6 @@
 import type { Backend, MachineShape } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
-import { type Cluster, clusterFiles, instanceSpecs } from '../../db/schema/index.js';
+import { type Cluster, instanceSpecs } from '../../db/schema/index.js';
 import type { ClusterMachines } from './limits.js';
 import type { CreateClusterBody } from './schemas.js';
 
@@ -25,13 +25,9 @@ export async function clusterMachines(
   };
 }
 
-/** The key of a cluster's host setup script among its files (`cluster_facing/db-file-ref/{key}`). */
-export const HOST_SETUP_KEY = 'host-setup-script';
-
 /**
  * What a new cluster gets beside its row, in the same transaction: the instance specs of its
- * scheduler and workers (the backend's machine for the types asked) and the files its instances
- * fetch (the host setup script).
+ * scheduler and workers (the backend's machine for the types asked).
  */
 export async function recordClusterResources(
   tx: Db,
@@ -77,11 +73,4 @@ export async function recordClusterResources(
       };
     }),
   );
-  if (body.host_setup_script)
-    await tx.insert(clusterFiles).values({
-      clusterId: cluster.id,
-      key: HOST_SETUP_KEY,
-      path: 'host-setup.sh',
-      content: body.host_setup_script,
-    });
 }

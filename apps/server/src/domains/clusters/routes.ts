@@ -4,6 +4,8 @@ import { itemsOf } from '../../http/pagination.js';
 import { text, z } from '../../http/zod.js';
 import { scopeOf, workspaceOf } from '../identity/index.js';
 import { clusterOf } from './access.js';
+import { ClusterWaits, hearStateChanges } from './cluster-waits.js';
+import { detailsOnceChanged } from './details-wait.js';
 import type { ClusterDeps } from './ports.js';
 import { presentClusterState, presentDetails, presentSummaries } from './present.js';
 import { clusterSize, clusterStates, listClusters, paginateClusters } from './queries.js';
@@ -17,6 +19,7 @@ import {
   createClusterBody,
   createClusterResult,
   deleteClusterQuery,
+  detailsQuery,
   eventParams,
   listClustersQuery,
   nameLookupQuery,
@@ -74,16 +77,35 @@ export function registerClusterRoutes(app: App, deps: ClusterDeps): void {
     async (request) => listClusters(db, currentUser(request), workspaceOf(request), request.query),
   );
 
+  const waits = new ClusterWaits();
+  const unhear = hearStateChanges(waits);
+  app.addHook('preClose', async () => {
+    unhear();
+    waits.close();
+  });
+
   app.get(
     `${base}/id/:pk`,
-    { config: ofCluster, schema: { tags, params: clusterParams, response: { 200: clusterDetailsSchema } } },
-    async (request) => {
+    {
+      config: ofCluster,
+      schema: {
+        tags,
+        params: clusterParams,
+        querystring: detailsQuery,
+        response: { 200: clusterDetailsSchema },
+      },
+    },
+    async (request, reply) => {
       const { access, cluster } = clusterOf(request);
-      return presentDetails(db, deps.secrets, cluster, access.workspace, {
-        userId: currentUser(request).id,
-        config: deps.config,
-        secret: deps.config.secret,
-      });
+      const reader = { userId: currentUser(request).id, config: deps.config, secret: deps.config.secret };
+      const present = (row: typeof cluster) =>
+        presentDetails(db, deps.secrets, row, access.workspace, reader);
+      const { wait_for_change: wait = 0, seen } = request.query;
+      if (!wait || seen === undefined) return present(cluster);
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      const hold = { seen, ms: wait * 1000, signal: gone.signal };
+      return (await detailsOnceChanged(db, waits, cluster.id, hold, present)) ?? present(cluster);
     },
   );
 

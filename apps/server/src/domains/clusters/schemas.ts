@@ -1,5 +1,6 @@
 import { CLUSTER_STATES, INSTANCE_STATES, PROCESS_STATES } from '../../db/schema/index.js';
 import { id, queryBool, text, z } from '../../http/zod.js';
+import { MAX_DETAILS_WAIT_SECONDS } from './details-wait.js';
 import { attachmentSpec } from './filestores/schemas.js';
 
 const MAX_DICT_JSON = 64 * 1024;
@@ -33,7 +34,7 @@ export const clusterName = z
 
 const stringList = z.array(text(100)).max(50);
 
-/** `POST clusters/account/{ws}/`, as clients send it (client-contract.md section 2.2). */
+/** `POST clusters/account/{ws}/`, as clients send it. */
 export const createClusterBody = z.object({
   name: clusterName,
   workers: z.number().int().min(0).max(1000).nullish(),
@@ -90,6 +91,19 @@ export const listClustersQuery = z.object({
   name: text(100).optional(),
 });
 export const nameLookupQuery = z.object({ include_paused: queryBool.optional() });
+export const detailsQuery = z.object({
+  /**
+   * A client waiting for a starting cluster: hold the answer up to this many seconds while the
+   * details' version is still `seen` (answered at once when it differs), instead of asking again
+   * and again. Without `seen` it is not held.
+   */
+  wait_for_change: z.coerce.number().min(0).max(MAX_DETAILS_WAIT_SECONDS).optional(),
+  /**
+   * The version of the details the client has: the first 16 hex digits of the SHA-256 of every
+   * `current_state` in them as `state@updated`, sorted and joined by commas.
+   */
+  seen: z.string().trim().max(64).optional(),
+});
 export const statesQuery = z.object({ start_time: z.string().trim().max(64).optional() });
 export const deleteClusterQuery = z.object({
   reason: text(6000).optional(),
@@ -148,7 +162,7 @@ export const clusterSummarySchema = z.object({
   idle_timeout: z.number().int(),
 });
 
-/** `GET clusters/account/{ws}/id/{id}` (client-contract.md section 2.3). */
+/** `GET clusters/account/{ws}/id/{id}`. */
 export const clusterDetailsSchema = clusterSummarySchema.extend({
   coiled_hosted: z.boolean(),
   scheduler: schedulerSchema.nullable(),
@@ -231,7 +245,7 @@ export const tagFilter = csv(20).transform((tags) =>
   }),
 );
 
-/** `GET clusters/paginate` (api.md section 7). `tags` are `key` or `key:value`, comma separated. */
+/** `GET clusters/paginate`. `tags` are `key` or `key:value`, comma separated. */
 export const paginateQuery = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -255,7 +269,7 @@ export const paginateQuery = z.object({
 
 export const sshKeyQuery = z.object({ worker: text(200).optional() });
 
-/** `GET .../ssh-key` (client-contract.md section 2.5), plus whether SSH works on this backend. */
+/** `GET .../ssh-key`, plus whether SSH works on this backend. */
 export const sshKeySchema = z.object({
   private_key: z.string().describe('Ed25519 private key, OpenSSH text (unencrypted).'),
   public_key: z.string().describe('The matching `ssh-ed25519 ...` line for authorized_keys.'),

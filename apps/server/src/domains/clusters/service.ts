@@ -6,8 +6,9 @@ import type { z } from '../../http/zod.js';
 import { clusterCertificate } from '../../lib/certificates.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
 import { ed25519KeyPair } from '../../lib/ssh-keys.js';
-import { assertMayRunThere, setFlag, type WorkspaceAccess } from '../identity/index.js';
-import { buildForCluster, defaultEnvironmentBuild } from '../software/index.js';
+import { assertMayRunThere, type WorkspaceAccess } from '../identity/index.js';
+import { setFlag } from '../onboarding/index.js';
+import { assertClientDaskMatches, buildForCluster, defaultEnvironmentBuild } from '../software/index.js';
 import { assertMayCreate, assertMayManage, type ClusterAccess, clusterNotFound } from './access.js';
 import { desire, type Wants } from './desired.js';
 import { parseDurationSeconds } from './durations.js';
@@ -75,7 +76,7 @@ export async function createCluster(
   assertNoClientTimeout(schedulerOptions);
   const desiredWorkers = asked.workers ?? DEFAULT_WORKERS;
   const backend = await deps.backends.forWorkspace(access.workspace.id);
-  await assertMayRunThere(db, backend, user, 'clusters');
+  await assertMayRunThere(db, backend, user, 'clusters', access.workspace.id);
   // A role naming no instance type runs the workspace's (what it launches is what it records).
   const typed = await withDefaultInstanceTypes(backend, access.workspace.id, asked);
   // What the cluster asked of the machines, refused (400 naming the field) where the backend cannot give it.
@@ -117,12 +118,18 @@ export async function createCluster(
     }
     await assertWithinCoreLimit(
       tx,
+      deps.identityPorts.plans,
       access,
       user.id,
       clusterCores(desiredWorkers, cores, hardware.schedulerCores),
     );
-    await assertWithinNodeLimit(tx, access.organization, 1 + desiredWorkers);
-    await assertWithinSpotArmLimits(tx, access.organization, kindsOf(machines, desiredWorkers, true));
+    await assertWithinNodeLimit(tx, deps.identityPorts.plans, access.organization, 1 + desiredWorkers);
+    await assertWithinSpotArmLimits(
+      tx,
+      deps.identityPorts.plans,
+      access.organization,
+      kindsOf(machines, desiredWorkers, true),
+    );
     const software = await buildForCluster(
       tx,
       access.workspace.id,
@@ -130,6 +137,12 @@ export async function createCluster(
       { id: body.env_id, name: body.env_name },
       [machines.workerArch, machines.schedulerArch],
     );
+    if (software?.container)
+      assertClientDaskMatches(
+        body.env_id != null ? 'env_id' : 'env_name',
+        software.container,
+        body.local_versions,
+      );
     const token = randomHex(32);
     const now = new Date();
     const tls = clusterCertificate();
@@ -167,7 +180,9 @@ export async function createCluster(
       .returning();
     await recordClusterResources(tx, backend, row!, body, machines.spotWorkers, hardware.machines);
     if (body.batch_job_ids?.length)
-      await deps.clusterPorts.attachBatchJobs(tx, access.workspace, row!.id, body.batch_job_ids);
+      await deps.clusterPorts.attachBatchJobs(tx, access.workspace, row!.id, body.batch_job_ids, {
+        inContainer: !!software?.container,
+      });
     if (body.filestores_to_attach?.length) await attachStores(tx, row!, body.filestores_to_attach);
     await options.alsoWrite?.(tx, row!.id);
     await recordState(tx, row!.id, 'cluster', row!.id, name, 'pending', row!.stateReason, now);
@@ -193,14 +208,22 @@ async function resume(
   if (cluster.creatorId !== null)
     await assertWithinCoreLimit(
       tx,
+      deps.identityPorts.plans,
       access,
       cluster.creatorId,
       clusterCores(cluster.desiredWorkers, cluster.workerCores),
     );
-  await assertWithinNodeLimit(tx, access.organization, 1 + cluster.desiredWorkers, cluster.id);
+  await assertWithinNodeLimit(
+    tx,
+    deps.identityPorts.plans,
+    access.organization,
+    1 + cluster.desiredWorkers,
+    cluster.id,
+  );
   const machines = await machinesOf(tx, cluster.id);
   await assertWithinSpotArmLimits(
     tx,
+    deps.identityPorts.plans,
     access.organization,
     kindsOf(machines, cluster.desiredWorkers, true),
     cluster.id,

@@ -16,7 +16,7 @@ const noSsh = (type: string) =>
   (NO_SSH[type] ?? `Instances of backend ${type} serve no SSH, so this key opens nothing.`) + REACH_INSTEAD;
 
 /**
- * `GET clusters/account/{ws}/id/{id}/ssh-key` (client-contract.md section 2.5): the cluster's
+ * `GET clusters/account/{ws}/id/{id}/ssh-key`: the cluster's
  * Ed25519 key and where its scheduler (or the worker asked for, by name or address) is.
  */
 export async function sshAccess(deps: Deps, cluster: Cluster, worker: string | undefined) {

@@ -13,6 +13,7 @@ import {
   type ProcessState,
   stateHistory,
 } from '../../db/schema/index.js';
+import { stateChanged } from './cluster-waits.js';
 import { sqlNotEnded } from './states.js';
 
 /**
@@ -31,7 +32,7 @@ export async function setClusterState(
   reason = '',
 ): Promise<boolean> {
   const now = new Date();
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(clusters)
       .set({ state, stateReason: reason, stateUpdated: now, updated: now })
@@ -41,18 +42,27 @@ export async function setClusterState(
     await recordState(tx, clusterId, 'cluster', clusterId, row.name, state, reason, now);
     return true;
   });
+  return heard(clusterId, changed);
+}
+
+/** A committed transition wakes the requests held until the cluster changes (cluster-waits.ts). */
+function heard(clusterId: number, changed: boolean): boolean {
+  if (changed) stateChanged(clusterId);
+  return changed;
 }
 
 export async function setInfraState(db: Db, clusterId: number, state: InfraState, reason = '') {
   const now = new Date();
-  await db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(clusters)
       .set({ infraState: state, updated: now })
       .where(and(eq(clusters.id, clusterId), ne(clusters.infraState, state)))
       .returning({ name: clusters.name });
     if (row) await recordState(tx, clusterId, 'cluster_infra', clusterId, row.name, state, reason, now);
+    return !!row;
   });
+  heard(clusterId, changed);
 }
 
 /** Moves a process; a stopped or errored process stays so unless `force`. */
@@ -64,7 +74,7 @@ export async function setProcessState(
   extra: Partial<Pick<ClusterProcess, 'address'>> = {},
 ): Promise<boolean> {
   const now = new Date();
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(clusterProcesses)
       // A stop without a reason keeps the reason it was asked to stop for (also when the process
@@ -95,6 +105,7 @@ export async function setProcessState(
     await recordState(tx, process.clusterId, process.role, process.id, process.name, state, row.reason, now);
     return true;
   });
+  return heard(process.clusterId, changed);
 }
 
 /** Moves an instance; a stopped or errored instance stays so. */
@@ -105,7 +116,7 @@ export async function setInstanceState(
   reason = '',
 ): Promise<boolean> {
   const now = new Date();
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(instances)
       // A stop without a reason keeps the reason it was asked to stop for.
@@ -117,6 +128,7 @@ export async function setInstanceState(
     await recordState(tx, instance.clusterId, type, instance.id, instance.name, state, row.reason, now);
     return true;
   });
+  return heard(instance.clusterId, changed);
 }
 
 const keepReason = (column: AnyPgColumn, state: string) =>

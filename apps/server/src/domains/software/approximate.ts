@@ -1,7 +1,7 @@
 import { normaliseProject } from '../../compute/builder.js';
 import { text, z } from '../../http/zod.js';
 
-/** How closely a package on the cluster must match the client's (client-contract.md section 4.1). */
+/** How closely a package on the cluster must match the client's. */
 export const LEVELS = {
   CRITICAL: 100,
   STRICT_MATCH: 75,
@@ -65,7 +65,7 @@ const scanPackage = z.object({
   requested: z.boolean().default(false),
 });
 
-/** `POST software-environment/approximate-packages` (client-contract.md section 4.1, step 2). */
+/** `POST software-environment/approximate-packages`. */
 export const approximateBody = z.object({
   architecture: z.enum(['x86_64', 'aarch64']).default('x86_64'),
   packages: z.array(scanPackage).max(10_000),

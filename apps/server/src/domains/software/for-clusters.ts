@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Backend } from '../../compute/backend.js';
+import { imageOfLocation, isContainerLocation } from '../../compute/container-builder.js';
 import type { Db } from '../../db/client.js';
 import { softwareAliases, softwareBuilds, softwareSpecs } from '../../db/schema/index.js';
 import { fieldError } from '../../http/errors.js';
@@ -41,10 +42,10 @@ export async function latestBuildOf(tx: Db, specId: number, architecture: string
 export async function buildForCluster(
   tx: Db,
   workspaceId: number,
-  backend: Pick<Backend, 'type' | 'builder'>,
+  backend: Pick<Backend, 'type' | 'builder' | 'capabilities'>,
   key: { id?: number | null | undefined; name?: string | null | undefined },
   architectures: readonly string[] = [],
-): Promise<{ buildId: number; queued: boolean } | null> {
+): Promise<{ buildId: number; queued: boolean; container: ContainerBuilt | null } | null> {
   if (key.id == null && !key.name) return null;
   const field = key.id != null ? 'env_id' : 'env_name';
   const [alias] = await tx
@@ -65,8 +66,18 @@ export async function buildForCluster(
     .limit(1);
   const noBuild = () => fieldError(field, `Software environment ${alias.name} has no build yet.`);
   if (!spec) throw noBuild();
+  // Not accepted and then run on the host's Python: a backend that cannot run images says so.
+  if (spec.containerUri && !backend.capabilities.builds.includes('container'))
+    throw fieldError(
+      field,
+      `Software environment ${alias.name} is the container image ${spec.containerUri}, and clusters on backend ${backend.type} cannot run container images` +
+        (backend.type === 'in_process'
+          ? ' (containers are off on this server: CUMULUS_PODMAN=off).'
+          : ' yet.'),
+    );
   let first: number | null = null;
   let queued = false;
+  let container: ContainerBuilt | null = null;
   for (const architecture of buildArchitectures(backend, architectures)) {
     const build = await latestBuildOf(tx, spec.id, architecture);
     if (!build && architecture === null) throw noBuild();
@@ -87,8 +98,47 @@ export async function buildForCluster(
       queued = true;
     }
     first ??= id!;
+    if (spec.containerUri && container === null)
+      container = {
+        image: spec.containerUri,
+        distributed:
+          (build?.state === 'built' &&
+            build.lockedPackages?.find((p) => p.name === 'distributed')?.version) ||
+          null,
+      };
   }
-  return first === null ? null : { buildId: first, queued };
+  return first === null ? null : { buildId: first, queued, container };
+}
+
+/** A container environment's image and the `distributed` its build found in it (null: not built yet). */
+export interface ContainerBuilt {
+  image: string;
+  distributed: string | null;
+}
+
+/** A version's major.minor (`2022.12.1` → `2022.12`), as package sync matches numpy and Python. */
+const majorMinor = (version: string) => version.split('.').slice(0, 2).join('.');
+
+/**
+ * Refuses a cluster whose client's `distributed` (the create call's `local_versions`) another
+ * major.minor than its container image's: Dask's client and scheduler of different releases fail
+ * in confusing ways (messages they do not both know). Package sync installs the client's own
+ * version; an image is as it was built, so the mismatch is named here instead.
+ */
+export function assertClientDaskMatches(
+  field: string,
+  container: ContainerBuilt,
+  localVersions: Record<string, unknown> | null | undefined,
+): void {
+  const client = localVersions?.distributed;
+  if (typeof client !== 'string' || !client || !container.distributed) return;
+  if (majorMinor(client) === majorMinor(container.distributed)) return;
+  throw fieldError(
+    field,
+    `Your distributed is ${client}, but the image ${container.image} has distributed ${container.distributed}: ` +
+      `the client and the cluster need the same Dask release (${majorMinor(container.distributed)}.*). ` +
+      `Use an image with distributed ${majorMinor(client)}.*, or a client with distributed ${majorMinor(container.distributed)}.*.`,
+  );
 }
 
 /**
@@ -228,4 +278,22 @@ export async function aliasNameOf(db: Db, buildId: number | null): Promise<strin
     .innerJoin(softwareAliases, eq(softwareAliases.id, softwareSpecs.aliasId))
     .where(eq(softwareBuilds.id, buildId));
   return row?.name ?? null;
+}
+
+/**
+ * The image a cluster's instances run in, where its environment is a container one (built: the
+ * image pulled and checked), and whether through the image's entrypoint; null otherwise.
+ */
+export async function containerFor(
+  db: Db,
+  buildId: number | null,
+): Promise<{ image: string; useEntrypoint: boolean } | null> {
+  if (buildId === null) return null;
+  const [row] = await db
+    .select({ location: softwareBuilds.location, useEntrypoint: softwareSpecs.useEntrypoint })
+    .from(softwareBuilds)
+    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
+    .where(and(eq(softwareBuilds.id, buildId), eq(softwareBuilds.state, 'built')));
+  if (!row?.location || !isContainerLocation(row.location)) return null;
+  return { image: imageOfLocation(row.location), useEntrypoint: row.useEntrypoint };
 }

@@ -4,24 +4,21 @@
 // server.ts hands in what it needs, as BuildLoopContext and collectEnvironments' options say).
 // Other domains import this file only.
 
-// Routes.
-export { registerSoftwareRoutes } from './routes.js';
-export { registerPackageIndexRoutes } from './index-routes.js';
-export { registerPackageCacheRoutes } from './cache-routes.js';
-export { registerBuildFacingRoutes } from './facing-routes.js';
+// Its face to the assembly: routes, the build loop and the environments' collection, its tables;
+// what it asks of clusters (SoftwarePorts, handed in by server.ts); build machines' tokens.
+export { softwareModule } from './module.js';
+export type { SoftwareDeps, SoftwarePorts } from './ports.js';
 export { resolveSoftwareToken } from './token.js';
-
-// The build loop and housekeeping.
-export { buildDomain } from './reconcile.js';
-export { collectEnvironments } from './gc.js';
 
 // What clusters need of environments.
 export { DEFAULT_ENVIRONMENT, defaultEnvironmentBuild } from './default-environment.js';
 export {
   aliasNameOf,
+  assertClientDaskMatches,
   buildForCluster,
   clusterEnvironmentReadiness,
   environmentArchiveFor,
   environmentReadiness,
   pythonFor,
+  containerFor,
 } from './for-clusters.js';

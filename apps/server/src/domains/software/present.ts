@@ -9,6 +9,7 @@ import {
   softwareSpecs,
 } from '../../db/schema/index.js';
 import type { z } from '../../http/zod.js';
+import { withoutCredentials } from '../../lib/redact.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { organizationView, usernamesOf, workspaceView } from '../identity/index.js';
 import type { aliasSchema, buildSchema, specSchema } from './schemas.js';
@@ -100,7 +101,8 @@ export async function presentSpecs(
             platform: spec.scan.platform,
             base_prefix: spec.scan.base_prefix,
             prefix: spec.scan.prefix,
-            index_urls: spec.scan.index_urls,
+            index_urls: spec.scan.index_urls.map(withoutCredentials),
+            find_links: (spec.scan.find_links ?? []).map(withoutCredentials),
             packages: spec.scan.packages,
             errored_packages: spec.scan.errored_packages,
           }

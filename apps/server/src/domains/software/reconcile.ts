@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { BackendError, type Backends, describeFailure } from '../../compute/backend.js';
-import type { Builder, BuildRequest } from '../../compute/builder.js';
+import { type Builder, type BuildRequest, isSourceLine } from '../../compute/builder.js';
+import type { RegistryLogin } from '../../compute/podman.js';
 import type { Db } from '../../db/client.js';
 import {
   packageFiles,
@@ -13,6 +14,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Loops } from '../../deps.js';
 import { randomHex, sha256 } from '../../lib/crypto.js';
+import { withoutCredentials } from '../../lib/redact.js';
 import { type LoopDomain, loopRows } from '../../loops/runner.js';
 import { DEFAULT_ENVIRONMENT } from './default-environment.js';
 import { packageFilePath } from './files.js';
@@ -27,6 +29,8 @@ export interface BuildLoopContext {
   log: FastifyBaseLogger;
   /** A build ended (built or failed): the clusters waiting for it look again now (given by server.ts). */
   buildEnded(buildId: number): Promise<void>;
+  /** The workspace's login for the registry an image is on, if it set one up (given by server.ts). */
+  registryLogin?(workspaceId: number, image: string): Promise<RegistryLogin | null>;
 }
 
 /** A build that runs longer than this is stopped and fails. */
@@ -92,6 +96,13 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       ...(await buildRequest(ctx, buildId, spec, build.fromLockfile)),
       workspaceId: build.workspaceId,
       architecture: build.architecture,
+      ...(spec.containerUri && {
+        container: {
+          image: spec.containerUri,
+          useEntrypoint: spec.useEntrypoint,
+          login: (await ctx.registryLogin?.(build.workspaceId, spec.containerUri)) ?? null,
+        },
+      }),
     };
     const deadline = AbortSignal.timeout(BUILD_TIMEOUT_MS);
     const io = { log: (line: string) => logs.add(line), signal: AbortSignal.any([signal, deadline]), remote };
@@ -137,7 +148,7 @@ async function runBuild(ctx: BuildLoopContext, buildId: number, signal: AbortSig
       await logs.close();
       throw err;
     }
-    const reason = describeFailure(err);
+    const reason = withoutCredentials(describeFailure(err));
     logs.add(`The build failed: ${reason}`);
     await logs.close();
     await db
@@ -213,7 +224,9 @@ export async function buildRequest(
     fileIds.length === 0
       ? []
       : await ctx.db.select().from(packageFiles).where(inArray(packageFiles.id, fileIds));
+  const sources = pipSources(spec);
   const requirements = [
+    ...sources,
     ...(spec.rawPip ?? []),
     ...spec.packages
       .filter((p) => p.include && !p.file && p.name !== 'python')
@@ -229,8 +242,23 @@ export async function buildRequest(
       sha256: f.sha256,
       path: packageFilePath(ctx.dataDir, f),
     })),
-    lockfile: fromLockfile ?? undefined,
+    // A lockfile is installed from where its packages came from.
+    lockfile: fromLockfile
+      ? [...sources, ...(spec.rawPip ?? []).filter(isSourceLine), fromLockfile].join('\n')
+      : undefined,
   };
+}
+
+/**
+ * Where the client's pip found what a package sync asks for (its index URLs and find-links, sent
+ * with its scan), as requirement-file lines: looked at besides the server's own pip configuration
+ * (its index stays the first), as a named environment's `--extra-index-url` lines are.
+ */
+function pipSources(spec: SoftwareSpec): string[] {
+  return [
+    ...(spec.scan?.index_urls ?? []).map((url) => `--extra-index-url ${url}`),
+    ...(spec.scan?.find_links ?? []).map((link) => `--find-links ${link}`),
+  ];
 }
 
 /** Appends build output in batches; a log is never rewritten. */
@@ -245,7 +273,9 @@ class LogWriter {
   ) {}
 
   add(message: string): void {
-    this.#pending.push({ timestampMs: Date.now(), message: message.replaceAll('\0', '').slice(0, 10_000) });
+    // pip hides an index's password, not a token alone; neither reaches the log.
+    const line = withoutCredentials(message.replaceAll('\0', '')).slice(0, 10_000);
+    this.#pending.push({ timestampMs: Date.now(), message: line });
     if (this.#pending.length >= LOG_FLUSH_LINES) this.#flush();
     else this.#timer ??= setTimeout(() => this.#flush(), LOG_FLUSH_MS);
   }

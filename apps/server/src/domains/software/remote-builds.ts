@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { type BuildReport, softwareBuildLogs, softwareBuilds } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
+import { withoutCredentials } from '../../lib/redact.js';
 import type { PhoneHome } from './facing-schemas.js';
 import { buildRequest, buildWithSpec } from './reconcile.js';
 
@@ -66,11 +67,13 @@ export async function phoneHome(db: Db, buildId: number, body: PhoneHome): Promi
   await db.transaction(async (tx) => {
     const lines = body.logs ?? [];
     if (lines.length > 0)
-      await tx
-        .insert(softwareBuildLogs)
-        .values(
-          lines.map((message) => ({ buildId, timestampMs: now, message: message.replaceAll('\0', '') })),
-        );
+      await tx.insert(softwareBuildLogs).values(
+        lines.map((message) => ({
+          buildId,
+          timestampMs: now,
+          message: withoutCredentials(message.replaceAll('\0', '')),
+        })),
+      );
     if (body.state === undefined) return;
     const [row] = await tx
       .select({ report: softwareBuilds.report })
@@ -82,7 +85,7 @@ export async function phoneHome(db: Db, buildId: number, body: PhoneHome): Promi
     const report: BuildReport = {
       ...before,
       state: body.state,
-      ...(body.reason !== undefined && { reason: body.reason }),
+      ...(body.reason !== undefined && { reason: withoutCredentials(body.reason) }),
       ...(body.lockfile !== undefined && { lockfile: body.lockfile }),
       ...(body.packages !== undefined && { packages: body.packages }),
       ...(body.size_bytes !== undefined && { sizeBytes: body.size_bytes }),

@@ -238,8 +238,7 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
       config: user,
       schema: {
         tags,
-        description:
-          'How closely each package must match between client and cluster (client-contract.md 4.1).',
+        description: 'How closely each package must match between client and cluster.',
         querystring: z.object({ account: z.string().max(64).optional() }),
         response: {
           200: z.array(

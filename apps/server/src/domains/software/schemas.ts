@@ -9,7 +9,7 @@ export const nameParams = z.object({ account: text(64), name: text(200).min(1) }
 const architecture = z.enum(['x86_64', 'aarch64']);
 const md5Hex = z.string().regex(/^[0-9a-f]{32}$/i, 'Enter an MD5 digest as 32 hexadecimal characters.');
 
-/** A requirement as clients send it (client-contract.md section 4.1, step 4). */
+/** A requirement as clients send it. */
 export const specPackageInput = z.object({
   name: text(200).min(1),
   source: z.enum(['pip', 'conda']).default('pip'),
@@ -21,7 +21,7 @@ export const specPackageInput = z.object({
   file: id.nullish(),
 });
 
-/** `POST software-environment/account/{ws}` (client-contract.md section 4.2). */
+/** `POST software-environment/account/{ws}`. */
 export const createSpecBody = z.object({
   name: text(200)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Use letters, digits, dots, dashes and underscores.')
@@ -54,7 +54,9 @@ export const createSpecBody = z.object({
       platform: text(100).nullish(),
       base_prefix: text(1000).nullish(),
       prefix: text(1000).nullish(),
+      /** Where the client's pip looks (its configuration): package-sync builds look there too. */
       index_urls: z.array(text(1000)).max(50).default([]),
+      find_links: z.array(text(1000)).max(50).default([]),
       packages: z.array(z.record(z.string(), z.unknown())).max(5000).default([]),
       errored_packages: z.array(z.record(z.string(), z.unknown())).max(5000).default([]),
     })
@@ -125,7 +127,8 @@ export const specSchema = z.object({
       platform: z.string().nullable(),
       base_prefix: z.string().nullable(),
       prefix: z.string().nullable(),
-      index_urls: z.array(z.string()),
+      index_urls: z.array(z.string()).describe('The client’s package indexes, their credentials hidden.'),
+      find_links: z.array(z.string()).describe('The client’s find-links, their credentials hidden.'),
       packages: z.array(z.record(z.string(), z.unknown())),
       errored_packages: z.array(z.record(z.string(), z.unknown())),
     })

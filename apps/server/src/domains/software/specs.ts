@@ -44,7 +44,7 @@ export async function createSpec(
   const name = body.name ?? `${PACKAGE_SYNC_PREFIX}${md5.slice(0, 16)}`;
   const packages = await checkFiles(db, access.workspace.id, body.packages ?? []);
   const backend = await deps.backends.forWorkspace(access.workspace.id);
-  await assertMayRunThere(db, backend, user, 'software environments');
+  await assertMayRunThere(db, backend, user, 'software environments', access.workspace.id);
 
   const result = await db.transaction(async (tx) => {
     const [alias] = await tx
@@ -61,15 +61,20 @@ export async function createSpec(
       .where(eq(softwareSpecs.aliasId, alias!.id))
       .orderBy(desc(softwareSpecs.id))
       .limit(1);
-    const spec =
-      latest?.md5 === md5
-        ? latest
-        : (
-            await tx
-              .insert(softwareSpecs)
-              .values(specRow(alias!.id, access.workspace.id, user.id, md5, packages, body))
-              .returning()
-          )[0]!;
+    // The md5 of a container-only spec is the md5 of `null` (client-contract section 4.2): the image
+    // (and whether its entrypoint runs) tells one from another, so a new image is a new spec.
+    const same =
+      latest?.md5 === md5 &&
+      latest.containerUri === (body.container ?? null) &&
+      (!latest.containerUri || latest.useEntrypoint === (body.use_entrypoint ?? true));
+    const spec = same
+      ? latest
+      : (
+          await tx
+            .insert(softwareSpecs)
+            .values(specRow(alias!.id, access.workspace.id, user.id, md5, packages, body))
+            .returning()
+        )[0]!;
     // Where builds are per architecture (vm_aws), the spec's build for the architecture asked.
     const build = await latestBuildOf(
       tx,
@@ -122,6 +127,7 @@ function specRow(
           base_prefix: body.scan.base_prefix ?? null,
           prefix: body.scan.prefix ?? null,
           index_urls: body.scan.index_urls,
+          find_links: body.scan.find_links,
           packages: body.scan.packages,
           errored_packages: body.scan.errored_packages,
         }
@@ -165,7 +171,7 @@ async function checkFiles(
 }
 
 /**
- * The md5 clients compute (client-contract.md section 4.2): MD5 of Python's
+ * The md5 clients compute: MD5 of Python's
  * `json.dumps(spec, sort_keys=True)` of `{packages, raw_pip, raw_conda, lockfile_name,
  * lockfile_content}`, or of `null` for a container alone. For callers that send none.
  */

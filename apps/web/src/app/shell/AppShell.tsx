@@ -36,7 +36,7 @@ function useBillingFlag() {
 }
 
 /**
- * The signed-in console (spec/console.md section 2): a loading skeleton until the user,
+ * The signed-in console: a loading skeleton until the user,
  * memberships, organization memberships and interactions have loaded; then the sidebar, the top
  * bar, the banners and the page.
  */

@@ -14,7 +14,7 @@ export const API_TOKEN_BANNER_TITLE = 'Long-lived API tokens are here';
 const CREATE_TOKEN_LINK = `${paths.profile}?createTokenDialog=true`;
 
 /**
- * "Long-lived API tokens are here" (console.md section 8), until the user dismisses it — which
+ * "Long-lived API tokens are here", until the user dismisses it — which
  * records the `api-token-message` interaction, so it never returns — or has a token (`has-api-key`).
  * On a phone it is one short line with a link. It is news for a hosted service's users only: a
  * self-hosted install (`hosted_service` false) always had tokens, so it greets no one there.

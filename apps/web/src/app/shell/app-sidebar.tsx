@@ -50,7 +50,7 @@ function NavGroup({ label, entries }: { label?: string; entries: NavEntry[] }) {
   );
 }
 
-/** The console's sidebar (spec/console.md section 2): entries, staff entries, support, user menu. */
+/** The console's sidebar: entries, staff entries, support, user menu. */
 export function AppSidebar() {
   const { user } = useSignedIn();
   const entries = NAV_ENTRIES.filter((entry) => entry.visible?.(user) ?? true);

@@ -26,7 +26,7 @@ export type NavEntry = {
   visible?: (user: CurrentUser) => boolean;
 };
 
-// The sidebar of spec/console.md section 2, in its order.
+// The sidebar's entries, in their order.
 export const NAV_ENTRIES: NavEntry[] = [
   { title: 'Get Started', to: paths.getStarted, icon: RocketIcon },
   { title: 'Dashboard', to: paths.clusters, icon: LayoutDashboardIcon },

@@ -10,7 +10,7 @@ import { usageAlerts } from '@/features/billing/usage-alerts';
 import { paths } from '@/lib/paths';
 
 /**
- * The usage banners (console.md section 8) of the current scope's organization and workspace,
+ * The usage banners of the current scope's organization and workspace,
  * from their usage percentages polled every 10 s. A failed read shows no banner.
  */
 export function UsageBanners() {

@@ -22,7 +22,7 @@ const SEEN_FLAG = 'user-source-dialog' as const;
 const SOURCE_MAX = 500;
 
 /**
- * The first-login welcome dialog (spec section 2): how the user learned of the product and
+ * The first-login welcome dialog: how the user learned of the product and
  * whether it is for academic use. Skip and Submit both mark it seen. It waits while a page's own
  * dialog is open (a link to /profile?createTokenDialog=true on first sign-in): one modal at a time.
  * Only a hosted service asks (`hosted_service`): on a self-hosted install nobody greets a new user

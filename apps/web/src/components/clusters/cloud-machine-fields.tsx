@@ -6,6 +6,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Switch } from '@/components/ui/switch';
 import { useVmTypesQuery } from '@/data/cloud/vm-types-query';
 import type { CreateClusterValues } from '@/lib/clusters/create-cluster-form';
+import { formatMemoryMib } from '@/lib/format';
 
 export const CLOUD_BACKENDS = ['vm_aws', 'vm_gcp', 'vm_azure'] as const;
 const DEFAULT = 'workspace-default';
@@ -37,7 +38,7 @@ export function CloudMachineFields({
                 <SelectItem value={DEFAULT}>The workspace's default</SelectItem>
                 {(types.data?.items ?? []).map((t) => (
                   <SelectItem key={t.name} value={t.name}>
-                    {t.name} · {t.cores} cores · {Math.round(t.memory / 1024)} GiB
+                    {t.name} · {t.cores} cores · {formatMemoryMib(t.memory)}
                     {t.gpus ? ` · ${t.gpus} GPU` : ''} · ${t.pricePerHour.toFixed(3)}/h
                   </SelectItem>
                 ))}

@@ -5,7 +5,7 @@ import type { ClusterAlert } from '@/data/clusters/cluster-alerts-query';
 import { useFormatDateTime } from '@/lib/preferences';
 import { cn } from '@/lib/utils';
 
-/** Alert levels (console.md section 9): 40 is destructive, 30 the default, others informational. */
+/** Alert levels: 40 is destructive, 30 the default, others informational. */
 export function alertLook(level: number) {
   if (level >= 40) return { variant: 'destructive' as const, icon: CircleXIcon, className: '' };
   if (level === 30)

@@ -10,6 +10,7 @@ import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 import { serverMessage } from '@/lib/api/errors';
 import { stopCheck } from '@/lib/clusters/permissions';
 import { useSignedIn } from '@/lib/signed-in';
+import { cn } from '@/lib/utils';
 
 type StopClusterButtonProps = {
   cluster: Pick<ClusterSummary, 'id' | 'name' | 'creator' | 'account' | 'currentState'>;
@@ -18,16 +19,28 @@ type StopClusterButtonProps = {
 };
 
 /**
- * Stop, after a confirmation. Disabled, with a tooltip saying why, when the caller may not stop
- * the cluster or it is already stopping or over.
+ * Stop, after a confirmation. When the caller may not stop the cluster, or it is already stopping
+ * or over, the button says why: it stays focusable (aria-disabled, not disabled, so the pointer and
+ * the keyboard reach the button itself rather than a wrapper around a disabled one), is described
+ * by the reason, shows it in a tooltip on hover and focus and, on a page's header, in words beside it.
  */
 export function StopClusterButton({ cluster, variant = 'button' }: StopClusterButtonProps) {
   const signedIn = useSignedIn();
   const stop = useClusterStopMutation();
   const [open, setOpen] = React.useState(false);
   const check = stopCheck(cluster, signedIn);
-  const disabled = !check.allowed || stop.isPending;
+  const reasonId = React.useId();
   const label = `Stop ${cluster.name}`;
+  const unavailable = !check.allowed;
+  const common = {
+    disabled: stop.isPending,
+    'aria-disabled': unavailable || undefined,
+    'aria-describedby': unavailable ? reasonId : undefined,
+    onClick: () => {
+      if (!unavailable) setOpen(true);
+    },
+  };
+  const icon = stop.isPending ? <LoaderCircleIcon className="animate-spin" /> : <CircleStopIcon />;
 
   const trigger =
     variant === 'compact' ? (
@@ -35,16 +48,18 @@ export function StopClusterButton({ cluster, variant = 'button' }: StopClusterBu
         variant="ghost"
         size="sm"
         aria-label={label}
-        disabled={disabled}
-        onClick={() => setOpen(true)}
-        className="text-muted-foreground hover:text-destructive"
+        {...common}
+        className={cn(
+          'text-muted-foreground',
+          unavailable ? 'cursor-not-allowed opacity-50' : 'hover:text-destructive',
+        )}
       >
-        {stop.isPending ? <LoaderCircleIcon className="animate-spin" /> : <CircleStopIcon />}
+        {icon}
         Stop
       </Button>
     ) : (
-      <Button variant="outline" disabled={disabled} onClick={() => setOpen(true)}>
-        {stop.isPending ? <LoaderCircleIcon className="animate-spin" /> : <CircleStopIcon />}
+      <Button variant="outline" {...common} className={cn(unavailable && 'cursor-not-allowed opacity-50')}>
+        {icon}
         Stop
       </Button>
     );
@@ -62,15 +77,31 @@ export function StopClusterButton({ cluster, variant = 'button' }: StopClusterBu
 
   return (
     <>
-      <Tooltip>
-        <TooltipTrigger asChild>
-          {/* A disabled button gets no pointer or focus events: the wrapper carries the tooltip (and focus). */}
-          <span tabIndex={check.allowed ? -1 : 0} className="inline-flex rounded-md">
-            {trigger}
-          </span>
-        </TooltipTrigger>
-        <TooltipContent>{check.allowed ? label : check.reason}</TooltipContent>
-      </Tooltip>
+      {unavailable ? (
+        <span
+          className={cn(
+            'inline-flex items-center gap-2',
+            variant === 'button' && 'max-sm:flex-col-reverse max-sm:items-end',
+          )}
+        >
+          {variant === 'button' ? (
+            // Said in words on a page: a tooltip needs a pointer or a keyboard to show.
+            <span id={reasonId} className="text-muted-foreground max-w-64 text-right text-xs">
+              {check.reason}
+            </span>
+          ) : (
+            <span id={reasonId} className="sr-only">
+              {check.reason}
+            </span>
+          )}
+          <Tooltip>
+            <TooltipTrigger asChild>{trigger}</TooltipTrigger>
+            <TooltipContent>{check.reason}</TooltipContent>
+          </Tooltip>
+        </span>
+      ) : (
+        trigger
+      )}
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}

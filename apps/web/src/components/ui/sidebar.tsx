@@ -12,7 +12,7 @@ import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '@/comp
 import { useIsMobile } from '@/hooks/use-mobile';
 import { cn } from '@/lib/utils';
 
-// Spec constants (console.md section 9): 13rem wide, 3rem collapsed, 18rem on mobile, state kept
+// Spec constants: 13rem wide, 3rem collapsed, 18rem on mobile, state kept
 // in the sidebar_state cookie for 7 days, toggled with Ctrl/Cmd+B.
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;

@@ -7,7 +7,7 @@ import { allPages } from '@/lib/api/pages';
 
 export type ApiToken = ApiData<'/api/v1/api-tokens/', 'get'>['results'][number];
 
-/** Only active tokens (not expired, not revoked), newest first (spec section 2, Profile): a `select`. */
+/** Only active tokens (not expired, not revoked), newest first: a `select`. */
 export function activeTokens(tokens: ApiToken[]): ApiToken[] {
   return tokens
     .filter((token) => !token.expired && !token.revoked)

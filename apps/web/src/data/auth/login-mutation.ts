@@ -2,7 +2,7 @@ import { startSession } from '@/data/auth/session-start';
 import { type ApiBody, api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
-// The public account calls of console.md section 7 (this folder). Each answers `detail` (or
+// The public account calls (this folder). Each answers `detail` (or
 // `key`); failures are ApiErrors whose body the forms read. None reads anything, so no keys.ts.
 
 /** An entry containing an at-sign is sent as email, otherwise as username (section 5). */

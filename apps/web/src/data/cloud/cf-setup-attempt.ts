@@ -14,7 +14,7 @@ export type CompleteRoleBody = ApiBody<
   'post'
 >;
 
-/** Polled every 3 s while pending (console.md section 9). */
+/** Polled every 3 s while pending. */
 export const ATTEMPT_POLL_MS = 3_000;
 
 const confirmQuery = (confirm: boolean) => (confirm ? { confirm: true } : {});
@@ -50,7 +50,7 @@ function useRefresh(account: string) {
     ]);
 }
 
-/** Follows the 409 protocol: replacing keys with a role while clusters run asks first (console.md section 4). */
+/** Follows the 409 protocol: replacing keys with a role while clusters run asks first. */
 export function useStartCloudFormationMutation(account: string) {
   const queryClient = useQueryClient();
   return useActionRequiredMutation({

@@ -13,7 +13,7 @@ export type SaveCredentials =
   | { provider: 'gcp'; body: GcpCredentialsBody }
   | { provider: 'azure'; body: AzureCredentialsBody };
 
-/** Checks and stores credentials; `confirm` repeats the call after a 409 (console.md section 4). */
+/** Checks and stores credentials; `confirm` repeats the call after a 409. */
 export function saveCloudCredentials(account: string, input: SaveCredentials, confirm: boolean) {
   const params = { path: { account }, query: confirm ? { confirm: true } : {} };
   if (input.provider === 'aws')

@@ -13,5 +13,7 @@ export const cloudKeys = {
   available: (account: string, what: string, region: string, vpcId?: string) =>
     [...cloudKeys.awsSetup(account), 'available', what, region, vpcId ?? null] as const,
   workspaceBackend: (account: string) => [...cloudKeys.all, account, 'workspace-backend'] as const,
+  sshHosts: (account: string) => [...cloudKeys.all, account, 'ssh-hosts'] as const,
+  slurmClusters: (account: string) => [...cloudKeys.all, account, 'slurm-clusters'] as const,
   vmTypes: (backendType: string) => [...cloudKeys.all, 'vm-types', backendType] as const,
 };

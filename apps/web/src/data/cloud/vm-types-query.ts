@@ -5,7 +5,7 @@ import { type ApiData, api, call } from '@/lib/api/client';
 
 export type VmType = ApiData<'/api/v2/pricing/vm-types/', 'get'>['items'][number];
 
-/** The instance types of a cloud, cheapest first; cached 5 minutes (console.md section 9). */
+/** The instance types of a cloud, cheapest first; cached 5 minutes. */
 export function useVmTypesQuery(backendType: 'vm_aws' | 'vm_gcp' | 'vm_azure' | null) {
   return useQuery({
     queryKey: cloudKeys.vmTypes(backendType ?? ''),

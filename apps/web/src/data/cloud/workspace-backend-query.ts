@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { cloudKeys } from '@/data/cloud/keys';
 import { api, call } from '@/lib/api/client';
 
-/** Workspace details are polled every 3 s until the workspace has its cloud backend (console.md section 4). */
+/** Workspace details are polled every 3 s until the workspace has its cloud backend. */
 export const WORKSPACE_POLL_MS = 3_000;
 
 export const getWorkspaceDetails = (slug: string, signal?: AbortSignal) =>

@@ -8,7 +8,7 @@ export type ClusterDetails = ApiData<'/api/v2/clusters/account/{account}/id/{pk}
 export type ClusterProcess = ClusterDetails['workers'][number];
 export type ClusterInstance = NonNullable<ClusterProcess['instance']>;
 
-/** The details shape of client-contract.md 2.3. */
+/** A cluster's details, as established clients read them. */
 export const getClusterDetails = (ref: ClusterRef, signal?: AbortSignal) =>
   call(api.GET('/api/v2/clusters/account/{account}/id/{pk}', { params: clusterPath(ref), signal }));
 

@@ -11,7 +11,7 @@ export type BetterLogsQuery = NonNullable<
   paths['/api/v2/clusters/account/{account}/id/{pk}/better-logs']['get']['parameters']['query']
 >;
 
-/** One better-logs call (client-contract.md 2.7): lines oldest first, `since_ms` inclusive. */
+/** One better-logs call: lines oldest first, `since_ms` inclusive. */
 export const getClusterLogs = (ref: ClusterRef, query: BetterLogsQuery, signal?: AbortSignal) =>
   call(
     api.GET('/api/v2/clusters/account/{account}/id/{pk}/better-logs', {

@@ -5,7 +5,7 @@ import { interactionKeys } from '@/data/interactions/keys';
 import { api, call } from '@/lib/api/client';
 import type { QueryOptions } from '@/lib/api/hooks';
 
-/** Per-user milestones (console.md section 3, "Flag names"). */
+/** Per-user milestones. */
 export type FlagName = paths['/api/v2/interactions/flag/{name}']['get']['parameters']['path']['name'];
 export type Flags = Partial<Record<FlagName, boolean>>;
 

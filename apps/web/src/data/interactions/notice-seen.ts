@@ -1,7 +1,7 @@
 import { useInteractionTypesQuery } from '@/data/interactions/interaction-types-query';
 import { useInteractionsQuery } from '@/data/interactions/interactions-query';
 
-/** Notices shown once (console.md section 3, "Interaction type names"). */
+/** Notices shown once. */
 export type InteractionTypeName =
   | 'warned-about-ecs'
   | 'user-info-on-sign-in'

@@ -10,7 +10,7 @@ import type { QueryOptions } from '@/lib/api/hooks';
  */
 export type PlanUsage = ApiData<'/api/v2/pricing/usage/{organization_id}', 'get'>;
 
-/** Usage percentages are polled every 10 s (console.md section 4). */
+/** Usage percentages are polled every 10 s. */
 export const USAGE_POLL_MS = 10_000;
 
 export const getPlanUsage = (organizationId: number, signal?: AbortSignal) =>

@@ -6,7 +6,7 @@ import type { Plan } from '@/data/pricing/plan-query';
 import { subscriptionKeys } from '@/data/subscriptions/keys';
 
 /**
- * After a plan change (console.md section 4): the answer is the updated plan and replaces the
+ * After a plan change: the answer is the updated plan and replaces the
  * cached one; what it changes besides (usage percentages, events, the subscription, the Team
  * page's plan and limits) is read again.
  */

@@ -6,7 +6,7 @@ import { type ApiData, api, call } from '@/lib/api/client';
 export type BuildLogsPage = ApiData<'/api/v2/software-environment/account/{account}/build/logs/{id}', 'get'>;
 export type BuildLogEvent = BuildLogsPage['events'][number];
 
-/** Lines a page of the Build Logs grid asks for (console.md: buffer 1000 rows). */
+/** Lines a page of the Build Logs grid asks for (a buffer of 1000 rows). */
 export const LOG_PAGE = 1000;
 
 export const getBuildLogs = (

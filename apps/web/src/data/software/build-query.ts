@@ -13,7 +13,7 @@ export const getBuild = ({ account, id }: BuildRef, signal?: AbortSignal) =>
     }),
   );
 
-/** A build; pages poll it (console.md section 9: every 2 s) until it is built or failed. */
+/** A build; pages poll it (every 2 s) until it is built or failed. */
 export function useBuildQuery<TData = Build>(ref: BuildRef, options: QueryOptions<Build, TData> = {}) {
   return useQuery({
     queryKey: softwareKeys.build(ref),

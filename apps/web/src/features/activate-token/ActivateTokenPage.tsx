@@ -88,7 +88,7 @@ function Panel({
 const codeErrors = (error: unknown) => (isApiError(error) ? error.fieldErrors('user_code') : []);
 
 /**
- * Activate API Token (spec section 2): a terminal's `cumulus login` opened this page with the id
+ * Activate API Token: a terminal's `cumulus login` opened this page with the id
  * of its pending token and printed a code; typing that code here (device flow) proves the person
  * approving is the one at the terminal, and makes the token act as the signed-in user.
  */

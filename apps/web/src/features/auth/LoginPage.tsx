@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useLoginMutation } from '@/data/auth/login-mutation';
 import { type Deployment, useDeploymentQuery } from '@/data/deployment/deployment-query';
+import { AcceptInvitePanel } from '@/features/auth/AcceptInvitePanel';
 import { loginFailure } from '@/features/auth/messages';
 import { notConfiguredMessage } from '@/features/auth/providers';
 import { loginSchema } from '@/features/auth/schemas';
@@ -30,7 +31,7 @@ const PROVIDER_ICONS = {
 } as const;
 
 /**
- * Login (spec/console.md section 2): username-or-email and password, or a sign-in provider: a
+ * Login: username-or-email and password, or a sign-in provider: a
  * "Continue with ..." button for each provider this server has configured, none otherwise.
  */
 export function LoginPage() {
@@ -62,6 +63,9 @@ export function LoginPage() {
   });
   const { errors, isValid } = form.formState;
 
+  // Signed in already and opened from an invitation link: join as this account, or sign out.
+  const invite = params.get('invite');
+  if (token && invite && !login.isPending && !login.isSuccess) return <AcceptInvitePanel token={invite} />;
   // Signed in already (another tab, or the back button): go where the sign-in would have gone.
   if (token && !login.isPending && !login.isSuccess) {
     return <Navigate to={returnToParam(params) ?? paths.root} replace />;

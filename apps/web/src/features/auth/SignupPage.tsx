@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
@@ -7,20 +8,40 @@ import { FormField } from '@/components/form-field';
 import { carriedSearch } from '@/components/public-header';
 import { SubmitButton } from '@/components/submit-button';
 import { Input } from '@/components/ui/input';
+import { logout } from '@/data/auth/logout-mutation';
 import { useRegisterMutation } from '@/data/auth/register-mutation';
 import { useInvitePreviewQuery } from '@/data/organizations/invite-preview-query';
+import { useCurrentUserQuery } from '@/data/user/current-user-query';
 import { type SignupValues, signupSchema } from '@/features/auth/schemas';
 import { useLinks } from '@/hooks/use-links';
+import { session, useSession } from '@/lib/api/session';
 import { showServerErrors, useZodForm } from '@/lib/forms';
 import { paths } from '@/lib/paths';
 
 const SERVER_FIELDS = ['fullName', 'preferredName', 'username', 'email', 'password1', 'password2'] as const;
 
-/** Sign-up (spec section 2): on success to verify-email-sent, carrying return-to. */
+/**
+ * Someone else still signed in in this browser (an inviter opening the link they mailed, to try
+ * it): the new account's person must not land in that account's console.
+ */
+function SignedInElsewhereNote() {
+  const me = useCurrentUserQuery();
+  const who = me.data?.username;
+  return (
+    <p role="status" className="bg-muted rounded-md px-3 py-2 text-sm">
+      {who ? `You are signed in as ${who} in this browser.` : 'Someone is signed in in this browser.'}{' '}
+      Creating an account signs {who ?? 'them'} out here, so that you sign in as yourself.
+    </p>
+  );
+}
+
+/** Sign-up: on success to verify-email-sent, carrying return-to. */
 export function SignupPage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { token } = useSession();
   const register = useRegisterMutation();
   const { bookDemoUrl } = useLinks();
   // An invitation link carries the invitation's token: signing up through it accepts it.
@@ -40,7 +61,7 @@ export function SignupPage() {
     },
   });
   const { errors } = form.formState;
-  // The server's general message, or a field error no field here shows (spec section 2: above the form).
+  // The server's general message, or a field error no field here shows (above the form).
   const [failure, setFailure] = React.useState<string | null>(null);
 
   const onSubmit = form.handleSubmit((values: SignupValues) => {
@@ -56,8 +77,17 @@ export function SignupPage() {
         invite: inviteToken,
       },
       {
-        onSuccess: ({ detail }) => {
-          if (detail === 'E-mail already verified.') return navigate(paths.root);
+        onSuccess: async ({ detail }) => {
+          // The new account is someone else's than the one signed in here: end that session first,
+          // or "/" would open the other account's console (issue 37: the invitee seemed to have
+          // only the inviter's workspace).
+          if (token) {
+            await logout();
+            session.clear({ loggedOut: true });
+            queryClient.clear();
+          }
+          if (detail === 'E-mail already verified.')
+            return navigate(`${paths.login}${carriedSearch(location.search)}`);
           navigate(`${paths.verifyEmailSent}${carriedSearch(location.search)}`, {
             state: { email: values.email },
           });
@@ -100,6 +130,7 @@ export function SignupPage() {
       }
     >
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        {token ? <SignedInElsewhereNote /> : null}
         {invitation ? (
           <p role="status" className="bg-primary/10 rounded-md px-3 py-2 text-sm">
             {invitation.inviter ?? 'Someone'} invited you to join {invitation.organization}

@@ -1,7 +1,7 @@
 import { contactText } from '@/hooks/use-links';
 import { isApiError } from '@/lib/api/errors';
 
-// The sign-in messages of spec/console.md section 8, word for word.
+// The sign-in messages, word for word as users know them.
 
 export const LOGIN_MESSAGES = {
   /** Names this server's support address (CUMULUS_SUPPORT_EMAIL), or whoever runs the server. */

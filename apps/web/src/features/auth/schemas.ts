@@ -12,7 +12,7 @@ import {
   USERNAME_RULE_MESSAGE,
 } from '@/lib/rules';
 
-// The form rules and messages of spec/console.md section 5, word for word.
+// The form rules and messages, word for word.
 
 // A form shows the first message of a field, so an empty one says only that it is required.
 const required = (message: string) => z.string().trim().min(1, message);

@@ -17,7 +17,7 @@ export type BillingAccount =
 export const accountNotFound = (account: string) => `Account named ${account} not found`;
 
 /**
- * The organization the Billing page shows (console.md section 2: `account` is an organization id
+ * The organization the Billing page shows (`account` is an organization id
  * or a workspace): an organization of the user's by id, a workspace of theirs by slug (or id), its
  * organization; staff may name any organization by id. No parameter: `fallback`.
  */

@@ -1,4 +1,4 @@
-// How the Billing page and the usage banners write numbers (console.md section 9).
+// How the Billing page and the usage banners write numbers.
 
 /**
  * Percentages are shown with 1 decimal, rounded down so that short of a limit never reads 100%:

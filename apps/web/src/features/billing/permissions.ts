@@ -1,7 +1,7 @@
 import type { Plan } from '@/data/pricing/plan-query';
 import { TEAM_MESSAGES } from '@/lib/team/messages';
 
-// Who may change what of a plan (console.md section 6); the server decides, the page explains.
+// Who may change what of a plan; the server decides, the page explains.
 
 /** Why the caller may not change the plan (upgrade, downgrade, Enterprise), or null when they may. */
 export function planChangeBlocked(plan: Pick<Plan, 'tier' | 'canChangePlan' | 'canUpdateStaff'>) {

@@ -2,7 +2,7 @@ import type { PlanUsage } from '@/data/pricing/plan-usage-query';
 import type { WorkspaceUsage } from '@/data/pricing/workspace-usage-query';
 import { formatDay, formatPercent } from '@/features/billing/format';
 
-/** Usage alert levels, in percent (console.md sections 4 and 9). */
+/** Usage alert levels, in percent. */
 export const USAGE_ALERT_LEVELS = { Low: 50, Medium: 75, High: 90, ReachedQuota: 100 } as const;
 
 export type UsageAlertId =
@@ -57,7 +57,7 @@ function monthlyPlan(plan: NonNullable<UsageAlertInput['plan']>, isAdmin: boolea
 }
 
 /**
- * The usage banners of console.md section 8, in the order they show: organization credits at 90%,
+ * The usage banners, in the order they show: organization credits at 90%,
  * the member's own credit limit in the workspace at 90%, the workspace's credit limit at 90%, the
  * spend limit at 75% (alert) or 100% (reached). A null percentage (no limit) never alerts.
  */
@@ -119,7 +119,7 @@ export function usageAlerts({
         : `${workspaceName} is ${percent} through its monthly credit limit: at 100% its running clusters are stopped.`,
   );
 
-  // The spend banners in console.md section 8's words: a workspace admin set the limit and updates it on Billing.
+  // The spend banners: a workspace admin set the limit and updates it on Billing.
   const spend = plan?.programDollarsSpendUsagePercent;
   if (reached(spend, ReachedQuota))
     alerts.push({

@@ -1,6 +1,6 @@
 import type { Flags } from '@/data/interactions/flags-query';
 
-// The Get Started checklist (console.md sections 2 and 3): each step ticks itself from what the
+// The Get Started checklist: each step ticks itself from what the
 // server records — the interaction flags, and the checklist's own `data` for what no flag covers.
 
 export type StepId = 'install' | 'sign-in' | 'cluster' | 'compute' | 'cloud';

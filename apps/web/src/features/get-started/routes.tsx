@@ -6,7 +6,7 @@ import { paths } from '@/lib/paths';
 /** Signed-in routes of this area (composed in app/router.tsx). */
 export const getStartedRoutes: RouteObject[] = [
   {
-    // `get-started/*` (console.md section 2): every path under it is the checklist.
+    // `get-started/*`: every path under it is the checklist.
     path: `${paths.getStarted}/*`,
     ...lazyPage(() => import('@/features/get-started/GetStartedPage'), 'GetStartedPage'),
   },

@@ -31,6 +31,7 @@ import {
   DEFAULT_IDLE_TIMEOUT,
   suggestedName,
 } from '@/lib/clusters/create-cluster-form';
+import { formatMemoryMib } from '@/lib/format';
 import { type ServerFields, showServerErrors, useZodForm } from '@/lib/forms';
 
 const WORKER_CHOICES = ['0', '1', '2', '4'].map((n) => ({ value: n, label: n === '0' ? 'None' : n }));
@@ -217,7 +218,7 @@ function NewNotebookDialog({
                       { value: '', label: "The workspace's default" },
                       ...(types.data?.items ?? []).map((t) => ({
                         value: t.name,
-                        label: `${t.name} · ${t.cores} cores · ${Math.round(t.memory / 1024)} GiB`,
+                        label: `${t.name} · ${t.cores} cores · ${formatMemoryMib(t.memory)}`,
                       })),
                     ]
                   : coreChoices(options.data?.workerMachine ?? undefined)

@@ -10,7 +10,7 @@ import { UsernameSection } from '@/features/profile/sections/username-section';
 import { usePageMeta } from '@/lib/page-meta';
 import { useSignedIn } from '@/lib/signed-in';
 
-/** The Profile page (spec/console.md section 2): its sections, in the spec's order. */
+/** The Profile page: its sections, in the spec's order. */
 export function ProfilePage() {
   const { user } = useSignedIn();
   usePageMeta({ title: 'Profile' });

@@ -9,7 +9,7 @@ import {
   USERNAME_MAX_MESSAGE,
 } from '@/lib/rules';
 
-// The Profile forms' rules and messages (spec/console.md section 5).
+// The Profile forms' rules and messages.
 
 export const usernameSchema = z.object({
   username: z

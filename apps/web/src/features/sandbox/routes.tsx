@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { lazyPage } from '@/lib/lazy-page';
 import { paths } from '@/lib/paths';
 
-/** The public component showcase (spec section 2: /component-sandbox). */
+/** The public component showcase (/component-sandbox). */
 export const sandboxRoutes: RouteObject[] = [
   {
     path: paths.componentSandbox,

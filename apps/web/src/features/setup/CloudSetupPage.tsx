@@ -12,6 +12,8 @@ import { AwsDataAccessCard } from '@/features/setup/aws-data-access-card';
 import { AwsNetworkCard } from '@/features/setup/aws-network-card';
 import { AwsSettingsCard } from '@/features/setup/aws-settings-card';
 import { AzureCredentialsCard, GcpCredentialsCard } from '@/features/setup/other-cloud-cards';
+import { SlurmClusterCard } from '@/features/setup/slurm-cluster-card';
+import { SshHostsCard } from '@/features/setup/ssh-hosts-card';
 import { usePageMeta } from '@/lib/page-meta';
 import { useWorkspace } from '@/lib/workspace';
 
@@ -20,12 +22,14 @@ const BACKEND_LABEL: Record<string, string> = {
   vm_aws: 'AWS (EC2, your account)',
   vm_gcp: 'GCP (your project)',
   vm_azure: 'Azure (your subscription)',
+  ssh: 'Your SSH hosts',
+  slurm: 'Your Slurm cluster (as Slurm jobs)',
 };
 
 /**
- * The Cloud page (console.md section 2's `account` and `setup` routes): where the workspace's
+ * The Cloud page (its `account` and `setup` routes): where the workspace's
  * clusters run. AWS in three steps (credentials or role assumption, region and network,
- * settings); GCP and Azure credentials. Once AWS is set up (a machine image included) the
+ * settings); GCP and Azure credentials; the workspace's own SSH hosts and Slurm cluster. Once AWS is set up (a machine image included) the
  * workspace is polled every 3 s until it runs on its cloud backend.
  */
 export function CloudSetupPage() {
@@ -96,6 +100,8 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
           <TabsTrigger value="aws">AWS</TabsTrigger>
           <TabsTrigger value="gcp">GCP</TabsTrigger>
           <TabsTrigger value="azure">Azure</TabsTrigger>
+          <TabsTrigger value="ssh">SSH hosts</TabsTrigger>
+          <TabsTrigger value="slurm">Slurm</TabsTrigger>
         </TabsList>
         <TabsContent value="aws" className="grid gap-6">
           <AwsCredentialsCard account={slug} isAdmin={isAdmin} />
@@ -112,6 +118,12 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
         </TabsContent>
         <TabsContent value="azure">
           <AzureCredentialsCard account={slug} isAdmin={isAdmin} />
+        </TabsContent>
+        <TabsContent value="ssh">
+          <SshHostsCard account={slug} isAdmin={isAdmin} />
+        </TabsContent>
+        <TabsContent value="slurm">
+          <SlurmClusterCard account={slug} isAdmin={isAdmin} />
         </TabsContent>
       </Tabs>
     </Page>

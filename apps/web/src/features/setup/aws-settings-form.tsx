@@ -2,9 +2,9 @@ import * as React from 'react';
 
 import { FormAlert } from '@/components/form-alert';
 import { SubmitButton } from '@/components/submit-button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { type AwsSettings, useAwsSettingsQuery, usePatchAwsSettingsMutation } from '@/data/cloud/aws-setup';
 import { setupError } from '@/features/setup/messages';
+import { SetupCard } from '@/features/setup/setup-card';
 
 export type AwsSettingsPatch = ReturnType<typeof usePatchAwsSettingsMutation>;
 
@@ -56,36 +56,30 @@ export function AwsSettingsFormCard({
   children: React.ReactNode;
 }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            onSubmit();
-          }}
-        >
-          <FormAlert>{setupError(patch.error)}</FormAlert>
-          {children}
-          {isAdmin ? (
-            <div className="flex flex-wrap items-center gap-3">
-              <SubmitButton pending={patch.isPending} className="w-auto">
-                {saveLabel}
-              </SubmitButton>
-              {patch.isSuccess ? (
-                <span className="text-muted-foreground text-sm" role="status">
-                  {savedLabel}
-                </span>
-              ) : null}
-            </div>
-          ) : null}
-        </form>
-      </CardContent>
-    </Card>
+    <SetupCard title={title} description={description} plain>
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        <FormAlert>{setupError(patch.error)}</FormAlert>
+        {children}
+        {isAdmin ? (
+          <div className="flex flex-wrap items-center gap-3">
+            <SubmitButton pending={patch.isPending} className="w-auto">
+              {saveLabel}
+            </SubmitButton>
+            {patch.isSuccess ? (
+              <span className="text-muted-foreground text-sm" role="status">
+                {savedLabel}
+              </span>
+            ) : null}
+          </div>
+        ) : null}
+      </form>
+    </SetupCard>
   );
 }

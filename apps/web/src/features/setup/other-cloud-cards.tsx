@@ -3,7 +3,6 @@ import * as React from 'react';
 import { FormAlert } from '@/components/form-alert';
 import { FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import {
@@ -15,6 +14,7 @@ import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
 import type { CloudProvider } from '@/data/cloud/keys';
 import { CredentialsSummary } from '@/features/setup/credentials-summary';
 import { setupError } from '@/features/setup/messages';
+import { SetupCard } from '@/features/setup/setup-card';
 
 /** A credentials card: what is stored (masked, Delete), and the form that replaces it (admins). */
 function CredentialsCard({
@@ -36,25 +36,19 @@ function CredentialsCard({
   const save = useSaveCloudCredentialsMutation(account);
   const remove = useDeleteCloudCredentialsMutation(account);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {stored.data?.configured ? (
-          <CredentialsSummary
-            credentials={stored.data}
-            onDelete={isAdmin ? () => remove.mutate(provider) : undefined}
-            deleting={remove.isPending}
-          />
-        ) : null}
-        <FormAlert>{setupError(save.error) ?? setupError(remove.error)}</FormAlert>
-        {save.dialog}
-        {remove.dialog}
-        {isAdmin ? children((input) => save.mutate(input), { pending: save.isPending }) : null}
-      </CardContent>
-    </Card>
+    <SetupCard title={title} description={description}>
+      {stored.data?.configured ? (
+        <CredentialsSummary
+          credentials={stored.data}
+          onDelete={isAdmin ? () => remove.mutate(provider) : undefined}
+          deleting={remove.isPending}
+        />
+      ) : null}
+      <FormAlert>{setupError(save.error) ?? setupError(remove.error)}</FormAlert>
+      {save.dialog}
+      {remove.dialog}
+      {isAdmin ? children((input) => save.mutate(input), { pending: save.isPending }) : null}
+    </SetupCard>
   );
 }
 

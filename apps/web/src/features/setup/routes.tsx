@@ -3,7 +3,7 @@ import { Navigate, type RouteObject, useLocation, useParams } from 'react-router
 import { lazyPage } from '@/lib/lazy-page';
 import { paths } from '@/lib/paths';
 
-/** `/account` goes to setup/credentials keeping the query string (spec section 2). */
+/** `/account` goes to setup/credentials keeping the query string. */
 function AccountRedirect() {
   const { search } = useLocation();
   return <Navigate to={{ pathname: paths.setupCredentials, search }} replace />;

@@ -25,10 +25,11 @@ import { useAliasDeleteMutation } from '@/data/software/alias-delete-mutation';
 import { useAliasQuery } from '@/data/software/alias-query';
 import type { Build } from '@/data/software/aliases-query';
 import { errorMessage, serverMessage } from '@/lib/api/errors';
+import { formatBytes } from '@/lib/format';
 import { usePageMeta } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 import { useFormatDateTime } from '@/lib/preferences';
-import { buildLink, formatBytes } from '@/lib/software/links';
+import { buildLink } from '@/lib/software/links';
 
 const BUILDING_POLL_MS = 2_000;
 

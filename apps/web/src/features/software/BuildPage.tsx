@@ -24,7 +24,7 @@ import { useSignedIn } from '@/lib/signed-in';
 import { aliasLink } from '@/lib/software/links';
 import { cn } from '@/lib/utils';
 
-/** A build is polled every 2 s until it is built or failed (console.md section 9). */
+/** A build is polled every 2 s until it is built or failed. */
 const BUILD_POLL_MS = 2_000;
 const TABS = [
   { id: 'scan', label: 'Local Environment' },
@@ -160,7 +160,7 @@ export function BuildPage() {
   );
 }
 
-/** Staff only, on errored builds: builds the spec again (console.md sections 2 and 4). */
+/** Staff only, on errored builds: builds the spec again. */
 function RebuildButton({
   account,
   aliasName,
@@ -178,7 +178,7 @@ function RebuildButton({
   const navigate = useNavigate();
   const rebuild = useSpecCreateMutation({
     onSuccess: () => navigate(aliasLink({ id: aliasId, accountSlug: account })),
-    // A failure is only logged (console.md section 8); the button comes back.
+    // A failure is only logged; the button comes back.
     onError: (error) => console.error('Rebuild failed', error),
   });
   if (!user.isStaff || state !== 'error') return null;

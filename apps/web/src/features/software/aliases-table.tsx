@@ -7,9 +7,9 @@ import { StateChip } from '@/components/state-chip';
 import { Button } from '@/components/ui/button';
 import type { Alias } from '@/data/software/aliases-query';
 import type { Direction, OrderField } from '@/features/software/search-params';
-import { timeAgo } from '@/lib/format';
+import { formatBytes, timeAgo } from '@/lib/format';
 import { useFormatDateTime } from '@/lib/preferences';
-import { aliasLink, formatBytes } from '@/lib/software/links';
+import { aliasLink } from '@/lib/software/links';
 
 type Order = { orderBy: OrderField; direction: Direction };
 

@@ -8,9 +8,9 @@ import { type BuildLogEvent, useBuildLogsQuery } from '@/data/software/build-log
 import { useFormatDateTime } from '@/lib/preferences';
 
 const UNKNOWN = 'Unknown';
-/** Build logs are polled every 3 s until the build ends (console.md section 9). */
+/** Build logs are polled every 3 s until the build ends. */
 const LOG_POLL_MS = 3_000;
-/** Scrolling this close to the end asks for more (console.md: scroll-end threshold 1000). */
+/** Scrolling this close to the end asks for more (a scroll-end threshold of 1000). */
 const SCROLL_END_PX = 1000;
 
 const show = (value: unknown) =>

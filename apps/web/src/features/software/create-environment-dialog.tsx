@@ -20,6 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { useAccountOptionsQuery } from '@/data/clusters/account-options-query';
+import { useBuildQuery } from '@/data/software/build-query';
 import { useSpecCreateMutation } from '@/data/software/spec-create-mutation';
 import {
   createEnvironmentBody,
@@ -56,6 +57,20 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
   const form = useZodForm(createEnvironmentSchema, { defaultValues: defaults });
   const { errors } = form.formState;
   const [failure, setFailure] = React.useState<string | null>(null);
+  // A container image is checked before the dialog closes (pulled, its Python made to import
+  // Dask: seconds): a refused image's reason is shown at its field, where it can be changed.
+  const [checking, setChecking] = React.useState<{ aliasId: number; buildId: number; name: string } | null>(
+    null,
+  );
+  const check = useBuildQuery(
+    { account: workspace.slug, id: checking?.buildId ?? 0 },
+    {
+      enabled: checking !== null,
+      refetchInterval: (query) =>
+        query.state.data && ['built', 'error'].includes(query.state.data.state) ? false : 1000,
+    },
+  );
+  const checked = checking && check.data?.id === checking.buildId ? check.data : undefined;
   const source = form.watch('source');
   // Only what the workspace's backend can build is offered (its capabilities' `builds`).
   const options = useAccountOptionsQuery({ account: workspace.slug }, { enabled: open });
@@ -74,8 +89,36 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
       create.reset();
       form.reset(defaults);
       setFailure(null);
+      setChecking(null);
     }
   }
+
+  function openBuild(alias: { id: number; accountSlug: string; name: string }, buildId: number | undefined) {
+    toast.success(`Building ${alias.name}`);
+    close(false);
+    navigate(
+      buildId
+        ? buildLink({ aliasId: alias.id, accountSlug: alias.accountSlug, buildId }, 'logs')
+        : `/software/alias/${alias.id}/account/${alias.accountSlug}`,
+    );
+  }
+
+  React.useEffect(() => {
+    if (!checking || !checked) return;
+    if (checked.state === 'built') {
+      toast.success(`${checking.name}: the image runs Dask`);
+      close(false);
+      navigate(
+        buildLink(
+          { aliasId: checking.aliasId, accountSlug: workspace.slug, buildId: checking.buildId },
+          'logs',
+        ),
+      );
+    } else if (checked.state === 'error') {
+      setChecking(null);
+      form.setError('text', { message: checked.reason || 'The image was refused.' }, { shouldFocus: true });
+    }
+  });
 
   async function readFile(file: File | undefined) {
     if (!file) return;
@@ -88,14 +131,10 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
       { account: workspace.slug, body: createEnvironmentBody(input) },
       {
         onSuccess: (alias) => {
-          toast.success(`Building ${alias.name}`);
-          close(false);
           const build = alias.latestSpec?.latestBuild;
-          navigate(
-            build
-              ? buildLink({ aliasId: alias.id, accountSlug: alias.accountSlug, buildId: build.id }, 'logs')
-              : `/software/alias/${alias.id}/account/${alias.accountSlug}`,
-          );
+          if (input.source === 'container' && build)
+            setChecking({ aliasId: alias.id, buildId: build.id, name: alias.name });
+          else openBuild(alias, build?.id);
         },
         onError: (error) => setFailure(showServerErrors(form.setError, error, ['name'])),
       },
@@ -145,7 +184,17 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
               {`Clusters of ${workspace.name} run on ${options.data?.providerName || options.data?.backendType}, which cannot build software environments.`}
             </FormAlert>
           ) : null}
-          <FormField label={LABEL[source]} error={errors.text?.message}>
+          <FormField
+            label={LABEL[source]}
+            error={errors.text?.message}
+            description={
+              source === 'container'
+                ? checking
+                  ? 'Checking the image: pulling it and making its Python import Dask…'
+                  : 'Pulled and checked before it is created: its python3 must import distributed.'
+                : undefined
+            }
+          >
             {source === 'container' ? (
               <Input className="font-mono" placeholder={PLACEHOLDER.container} {...form.register('text')} />
             ) : (
@@ -180,7 +229,7 @@ export function CreateEnvironmentDialog({ open, onOpenChange, workspace }: Creat
             </Button>
             {/* w-auto: a full-width submit button pushed Cancel out of the dialog. */}
             {buildsNothing ? null : (
-              <SubmitButton pending={create.isPending} className="w-auto">
+              <SubmitButton pending={create.isPending || checking !== null} className="w-auto">
                 Create and build
               </SubmitButton>
             )}

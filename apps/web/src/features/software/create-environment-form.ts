@@ -56,7 +56,7 @@ export function condaOf(text: string): { channels: string[]; dependencies: strin
   return out;
 }
 
-/** The create call's body: the console always rebuilds (console.md section 9). */
+/** The create call's body: the console always rebuilds. */
 export function createEnvironmentBody(input: z.output<typeof createEnvironmentSchema>): CreateSpecBody {
   const base = {
     name: input.name,

@@ -2,11 +2,13 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { ScopedAliasQuery } from '@/data/software/aliases-query';
-import { readPagination } from '@/hooks/use-pagination-params';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
+import { PAGINATION_PARAMS } from '@/hooks/use-pagination-params';
+import { DEFAULT_PAGE } from '@/lib/constants';
+import { filtersText, invalidTermMessage, parseTerm, readFilters } from '@/lib/filter-terms';
 import type { ScopeQuery } from '@/lib/scopes';
+import { oneOf, param, readAs, searchParams } from '@/lib/search-params';
 
-// The Software list's URL state (console.md section 2): `pagesize` (default 50), `page` (default
+// The Software list's URL state: `pagesize` (default 50), `page` (default
 // 0), `filters` (a JSON list of key/value pairs; by default package_sync False) and the order.
 
 export const FILTER_KEYS = ['name', 'package_sync', 'status', 'creator'] as const;
@@ -30,7 +32,8 @@ export type SoftwareSearch = {
   direction: Direction;
 };
 
-export const invalidTermMessage = (key: string) => `${key} is not a valid search term`;
+export { invalidTermMessage };
+
 const isFilterKey = (key: string): key is FilterKey => (FILTER_KEYS as readonly string[]).includes(key);
 
 function checkFilter(key: string, raw: string): Filter | { problem: string } {
@@ -50,13 +53,8 @@ function checkFilter(key: string, raw: string): Filter | { problem: string } {
 }
 
 /** `status:built`, `package_sync:True`, `creator:ada`, `name:etl`, or plain text (part of a name). */
-export function parseFilterTerm(term: string): Filter | { problem: string } | null {
-  const text = term.trim();
-  if (text === '') return null;
-  const colon = text.indexOf(':');
-  if (colon < 0) return checkFilter('name', text);
-  return checkFilter(text.slice(0, colon).trim(), text.slice(colon + 1));
-}
+export const parseFilterTerm = (term: string): Filter | { problem: string } | null =>
+  parseTerm(term, 'name', checkFilter);
 
 /** Every key holds one value: a new one replaces the old. */
 export const withFilter = (filters: readonly Filter[], filter: Filter): Filter[] => [
@@ -64,61 +62,31 @@ export const withFilter = (filters: readonly Filter[], filter: Filter): Filter[]
   filter,
 ];
 
-function readFilters(raw: string | null): { filters: Filter[]; problems: string[] } {
-  if (raw === null) return { filters: DEFAULT_FILTERS, problems: [] };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return { filters: DEFAULT_FILTERS, problems: ['The filters in this link could not be read.'] };
-  }
-  if (!Array.isArray(parsed))
-    return { filters: DEFAULT_FILTERS, problems: ['The filters in this link could not be read.'] };
-  let filters: Filter[] = [];
-  const problems: string[] = [];
-  for (const entry of parsed.slice(0, 20)) {
-    const [key, value] = Array.isArray(entry) ? entry : [entry?.key, entry?.value];
-    if (typeof key !== 'string') continue;
-    const checked = checkFilter(key, typeof value === 'string' ? value : String(value ?? ''));
-    if ('problem' in checked) problems.push(checked.problem);
-    else filters = withFilter(filters, checked);
-  }
-  return { filters, problems };
-}
+const softwareParams = searchParams({
+  ...PAGINATION_PARAMS,
+  // The default filters are left out of the URL; no filters at all is written as [].
+  filtered: param(
+    'filters',
+    readAs((raw) =>
+      readFilters(raw, { check: checkFilter, add: withFilter, max: 20, unreadable: DEFAULT_FILTERS }),
+    ),
+    { filters: DEFAULT_FILTERS, problems: [] as string[] },
+    ({ filters }) => filtersText(filters),
+  ),
+  orderBy: param<OrderField>('order_by', oneOf(ORDER_FIELDS), DEFAULT_ORDER.orderBy),
+  direction: param<Direction>('order_by_direction', oneOf(['asc', 'desc']), DEFAULT_ORDER.direction),
+});
 
 export function parseSoftwareSearch(search: URLSearchParams): SoftwareSearch {
-  const orderBy = search.get('order_by');
-  const direction = search.get('order_by_direction');
-  return {
-    ...readPagination(search),
-    ...readFilters(search.get('filters')),
-    orderBy: (ORDER_FIELDS as readonly string[]).includes(orderBy ?? '')
-      ? (orderBy as OrderField)
-      : DEFAULT_ORDER.orderBy,
-    direction: direction === 'asc' || direction === 'desc' ? direction : DEFAULT_ORDER.direction,
-  };
+  const { filtered, ...rest } = softwareParams.parse(search);
+  return { ...rest, ...filtered };
 }
 
 type Change = Partial<Pick<SoftwareSearch, 'page' | 'pageSize' | 'filters' | 'orderBy' | 'direction'>>;
 
-const sameFilters = (a: readonly Filter[], b: readonly Filter[]) =>
-  JSON.stringify(a.map((f) => [f.key, f.value])) === JSON.stringify(b.map((f) => [f.key, f.value]));
-
 export function writeSoftwareSearch(search: URLSearchParams, change: Change): URLSearchParams {
-  const next = { ...parseSoftwareSearch(search), page: DEFAULT_PAGE, ...change };
-  const out = new URLSearchParams(search);
-  const put = (name: string, value: string | number, fallback: string | number) => {
-    if (value === fallback) out.delete(name);
-    else out.set(name, String(value));
-  };
-  put('page', next.page, DEFAULT_PAGE);
-  put('pagesize', next.pageSize, DEFAULT_PAGE_SIZE);
-  // The default filters are left out of the URL; no filters at all is written as [].
-  if (sameFilters(next.filters, DEFAULT_FILTERS)) out.delete('filters');
-  else out.set('filters', JSON.stringify(next.filters.map((f) => [f.key, f.value])));
-  put('order_by', next.orderBy, DEFAULT_ORDER.orderBy);
-  put('order_by_direction', next.direction, DEFAULT_ORDER.direction);
-  return out;
+  const { problems, filters, ...next } = { ...parseSoftwareSearch(search), page: DEFAULT_PAGE, ...change };
+  return softwareParams.write(search, { ...next, filtered: { filters, problems } });
 }
 
 /** The `GET software-environment/alias` query for this URL state and scope. */

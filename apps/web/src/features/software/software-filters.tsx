@@ -21,7 +21,7 @@ export function SoftwareFilters({ filters, onChange, problems = [] }: SoftwareFi
   );
 
   const remove = (filter: Filter) => onChange(filters.filter((f) => f.key !== filter.key));
-  // The default filter (console.md: package_sync False) says what it hides, and undoes in one click.
+  // The default filter (package_sync False) says what it hides, and undoes in one click.
   const hidesPackageSync = filters.some((f) => f.key === 'package_sync' && f.value === 'False');
 
   return (

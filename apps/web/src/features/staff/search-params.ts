@@ -1,4 +1,6 @@
 import type { UserInteractionsQuery } from '@/data/staff/user-interactions-query';
+import { filtersText, invalidTermMessage, parseTerm, readFilters } from '@/lib/filter-terms';
+import { oneOf, param, searchParams } from '@/lib/search-params';
 
 // The Staff page's URL state: `tab`, then each tab's own — `q` (users, organizations), `seen`
 // (clusters), `filters` (interactions, a JSON list of key/value pairs) — and `page`/`pagesize`.
@@ -13,20 +15,18 @@ export const STAFF_TABS = [
 ] as const;
 export type StaffTab = (typeof STAFF_TABS)[number]['id'];
 
-const TAB_PARAM = 'tab';
 export const SEARCH_PARAM = 'q';
 export const SEEN_PARAM = 'seen';
 export const FILTERS_PARAM = 'filters';
 
-export function readStaffTab(search: URLSearchParams): StaffTab {
-  const tab = search.get(TAB_PARAM);
-  return STAFF_TABS.find((candidate) => candidate.id === tab)?.id ?? 'users';
-}
+const TAB_IDS = STAFF_TABS.map((tab) => tab.id) as [StaffTab, ...StaffTab[]];
+const staffParams = searchParams({ tab: param<StaffTab>('tab', oneOf(TAB_IDS), 'users') });
+
+export const readStaffTab = (search: URLSearchParams): StaffTab => staffParams.parse(search).tab;
 
 /** Another tab opens on its defaults. */
-export function writeStaffTab(tab: StaffTab): URLSearchParams {
-  return new URLSearchParams(tab === 'users' ? {} : { [TAB_PARAM]: tab });
-}
+export const writeStaffTab = (tab: StaffTab): URLSearchParams =>
+  staffParams.write(new URLSearchParams(), { tab });
 
 /** The filters of `interactions/user-interactions`: a record, so the generated type keeps it complete. */
 const FILTER_KEYS: Record<Exclude<keyof UserInteractionsQuery, 'offset' | 'limit'>, true> = {
@@ -48,7 +48,7 @@ export type InteractionFilter = { key: InteractionFilterKey; value: string };
 const isFilterKey = (key: string): key is InteractionFilterKey => Object.hasOwn(FILTER_KEYS, key);
 const BOOLEAN_KEYS: ReadonlySet<InteractionFilterKey> = new Set(['success', 'is_staff']);
 
-export const invalidTermMessage = (key: string) => `${key} is not a valid search term`;
+export { invalidTermMessage };
 
 /** `key:value` (the value trimmed, at most 200 characters); booleans as true or false. */
 export function checkInteractionFilter(key: string, raw: string): InteractionFilter | { problem: string } {
@@ -65,13 +65,8 @@ export function checkInteractionFilter(key: string, raw: string): InteractionFil
 }
 
 /** `action:cluster-create`; plain text searches error messages. */
-export function parseInteractionTerm(term: string): InteractionFilter | { problem: string } | null {
-  const text = term.trim();
-  if (text === '') return null;
-  const colon = text.indexOf(':');
-  if (colon < 0) return checkInteractionFilter('error_message', text);
-  return checkInteractionFilter(text.slice(0, colon).trim(), text.slice(colon + 1));
-}
+export const parseInteractionTerm = (term: string): InteractionFilter | { problem: string } | null =>
+  parseTerm(term, 'error_message', checkInteractionFilter);
 
 /** Each key holds one value: a new one replaces the old. */
 export const withInteractionFilter = (filters: readonly InteractionFilter[], filter: InteractionFilter) => [
@@ -79,33 +74,19 @@ export const withInteractionFilter = (filters: readonly InteractionFilter[], fil
   filter,
 ];
 
-export function readInteractionFilters(raw: string | null): {
-  filters: InteractionFilter[];
-  problems: string[];
-} {
-  if (!raw) return { filters: [], problems: [] };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    parsed = null;
-  }
-  if (!Array.isArray(parsed))
-    return { filters: [], problems: ['The filters in this link could not be read.'] };
-  let filters: InteractionFilter[] = [];
-  const problems: string[] = [];
-  for (const entry of parsed.slice(0, 20)) {
-    const [key, value] = Array.isArray(entry) ? entry : [];
-    if (typeof key !== 'string') continue;
-    const checked = checkInteractionFilter(key, String(value ?? ''));
-    if ('problem' in checked) problems.push(checked.problem);
-    else filters = withInteractionFilter(filters, checked);
-  }
-  return { filters, problems };
-}
+export const readInteractionFilters = (
+  raw: string | null,
+): { filters: InteractionFilter[]; problems: string[] } =>
+  raw
+    ? readFilters(raw, {
+        check: checkInteractionFilter,
+        add: withInteractionFilter,
+        max: 20,
+        pairsOnly: true,
+      })
+    : { filters: [], problems: [] };
 
-export const writeInteractionFilters = (filters: readonly InteractionFilter[]) =>
-  JSON.stringify(filters.map((f) => [f.key, f.value]));
+export const writeInteractionFilters = (filters: readonly InteractionFilter[]) => filtersText(filters);
 
 /** The list call's query for these filters and page. */
 export function interactionsQuery(

@@ -35,7 +35,7 @@ const EXAMPLE = {
 };
 
 /**
- * /tag-alert-content-preview (public, spec/console.md section 2): how an alert's markdown reads
+ * /tag-alert-content-preview (public): how an alert's markdown reads
  * in the console, written here and shareable as a link; signed in, the alerts of one's own
  * clusters that carry given tags (GET tags/alert-contents), rendered the same way.
  */

@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { lazyPage } from '@/lib/lazy-page';
 import { paths } from '@/lib/paths';
 
-/** The public alert preview (spec section 2: /tag-alert-content-preview). */
+/** The public alert preview (/tag-alert-content-preview). */
 export const tagRoutes: RouteObject[] = [
   {
     path: paths.tagAlertContentPreview,

@@ -9,7 +9,7 @@ import { cn } from '@/lib/utils';
 export type AlertContent = {
   level: number;
   title: string;
-  /** Markdown, rendered by the link rule of spec/console.md section 5. */
+  /** Markdown, rendered by the link rule of lib/safe-href. */
   message: string;
   firstOccurred?: string;
   cluster?: { id: number; name: string; account: string };

@@ -5,7 +5,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { initials } from '@/components/user-avatar';
 import { cn } from '@/lib/utils';
 
-/** Avatar groups show at most this many (console.md section 9). */
+/** Avatar groups show at most this many. */
 export const AVATAR_GROUP_MAX = 4;
 
 // A stable hue per name, so a workspace keeps its colour everywhere it appears.

@@ -26,7 +26,7 @@ type LimitDialogProps = {
   isOrganizationAdmin: boolean;
 };
 
-/** Who may change the plan, and how (console.md section 6). */
+/** Who may change the plan, and how. */
 function PlanAdvice({
   organization,
   isOrganizationAdmin,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The Team area's rules (console.md sections 5 and 9); the server checks the same ones.
+// The Team area's rules; the server checks the same ones.
 
 export const NAME_MIN = 4;
 export const NAME_MAX = 34;

@@ -1,7 +1,7 @@
 import type { Breadcrumb } from '@/lib/page-meta';
 import { paths } from '@/lib/paths';
 
-/** Team > {organization} > ...: the Team area's breadcrumbs (console.md section 2). */
+/** Team > {organization} > ...: the Team area's breadcrumbs. */
 export function teamCrumbs(organizationName: string | null, ...rest: Breadcrumb[]): Breadcrumb[] {
   return [
     { label: 'Team', to: paths.team },

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import type { UsageGroupBy, UsagePeriod, UsageQuery, UsageUnit } from '@/data/usage/usage-query';
 import { isGroupBy, isPeriod, isUnit } from '@/features/usage/units';
 import type { Scope } from '@/lib/scopes';
+import { accepted, param, readAs, searchParams } from '@/lib/search-params';
 
 // The Usage page's URL state: `unit` (default credits), `period` (default day), `groupby` (none),
 // `tag` (the tag grouped by), `start` and `end` (YYYY-MM-DD, default the 30 days ending today UTC).
@@ -19,7 +20,7 @@ export type UsageSearch = {
 };
 
 const DAY_MS = 86_400_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = accepted((value): value is string => /^\d{4}-\d{2}-\d{2}$/.test(value));
 const utcDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The default range: 30 days ending today (UTC). */
@@ -27,22 +28,25 @@ export function defaultRange(now = Date.now()): { start: string; end: string } {
   return { start: utcDate(now - 29 * DAY_MS), end: utcDate(now) };
 }
 
-export function parseUsageSearch(search: URLSearchParams, now = Date.now()): UsageSearch {
-  const unit = search.get('unit');
-  const period = search.get('period');
-  const groupBy = search.get('groupby');
-  const start = search.get('start');
-  const end = search.get('end');
+/** The page's parameters; the default range depends on the day. */
+function usageParams(now: number) {
   const range = defaultRange(now);
-  return {
-    unit: isUnit(unit) ? unit : 'credits',
-    period: isPeriod(period) ? period : 'day',
-    groupBy: isGroupBy(groupBy) ? groupBy : null,
-    tag: search.get('tag')?.trim() ?? '',
-    start: start && DATE.test(start) ? start : range.start,
-    end: end && DATE.test(end) ? end : range.end,
-  };
+  return searchParams({
+    unit: param<UsageUnit>('unit', accepted(isUnit), 'credits'),
+    period: param<UsagePeriod>('period', accepted(isPeriod), 'day'),
+    groupBy: param<UsageGroupBy | null>('groupby', accepted(isGroupBy), null),
+    tag: param(
+      'tag',
+      readAs((raw) => raw.trim()),
+      '',
+    ),
+    start: param('start', DATE, range.start),
+    end: param('end', DATE, range.end),
+  });
 }
+
+export const parseUsageSearch = (search: URLSearchParams, now = Date.now()): UsageSearch =>
+  usageParams(now).parse(search);
 
 /** `search` with `change` applied; defaults are left out, other parameters kept. */
 export function writeUsageSearch(
@@ -51,19 +55,8 @@ export function writeUsageSearch(
   now = Date.now(),
 ): URLSearchParams {
   const next = { ...parseUsageSearch(search, now), ...change };
-  const range = defaultRange(now);
-  const out = new URLSearchParams(search);
-  const put = (name: string, value: string | null, fallback: string | null) => {
-    if (value === null || value === fallback || value === '') out.delete(name);
-    else out.set(name, value);
-  };
-  put('unit', next.unit, 'credits');
-  put('period', next.period, 'day');
-  put('groupby', next.groupBy, null);
-  put('tag', next.groupBy === 'tag' ? next.tag : null, null);
-  put('start', next.start, range.start);
-  put('end', next.end, range.end);
-  return out;
+  // A tag is kept only while grouping by tag.
+  return usageParams(now).write(search, { ...next, tag: next.groupBy === 'tag' ? next.tag : '' });
 }
 
 /** The scope as the usage call's group filters: one workspace or one organization, else none. */

@@ -15,7 +15,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { isApiError } from '@/lib/api/errors';
 
-// spec/console.md section 4: the 409 "action required" protocol.
+// The 409 "action required" protocol.
 export const ACTION_RETRY_DELAY_MS = 3_000;
 export const RETRY_FALLBACK_MESSAGE = 'Operation in progress, please wait.';
 export const CONFIRM_FALLBACK_MESSAGE = 'Confirmation required to proceed with this action.';

@@ -1,4 +1,4 @@
-// The wire speaks snake_case (spec/console.md section 3); the console speaks camelCase. Answers
+// The wire speaks snake_case; the console speaks camelCase. Answers
 // are converted here, once, and their types are derived from the generated ones.
 
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`

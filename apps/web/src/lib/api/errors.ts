@@ -1,6 +1,6 @@
 import { camelCase } from '@/lib/api/camelize';
 
-/** The client error kinds of spec/console.md section 8, by HTTP status or failure. */
+/** The client error kinds, by HTTP status or failure. */
 export type ApiErrorKind = 'conflict' | 'unauthorized' | 'notFound' | 'network' | 'timeout' | 'unknown';
 
 export const ERROR_MESSAGES = {

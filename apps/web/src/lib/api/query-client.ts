@@ -27,7 +27,7 @@ function onError(error: unknown) {
   if (isApiError(error) && error.kind === 'unauthorized') session.expire();
 }
 
-// spec/console.md section 9: 3 retries, delay doubling from 1 s up to 30 s, cache 5 minutes.
+// 3 retries, delay doubling from 1 s up to 30 s, cache 5 minutes.
 export function createQueryClient() {
   return new QueryClient({
     queryCache: new QueryCache({ onError }),

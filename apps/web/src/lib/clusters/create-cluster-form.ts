@@ -87,7 +87,7 @@ export function defaultValues(workspace: string): CreateClusterValues {
 }
 
 /**
- * The create call's body as the established client sends it (client-contract.md 2.2): every key
+ * The create call's body as the established client sends it: every key
  * present, null where the console has nothing to say. In a cloud workspace the Spot switch is
  * always said, so a workspace whose settings run spot gets on-demand workers when it is off.
  */

@@ -15,7 +15,11 @@ export function stopCheck(
 ): StopCheck {
   const state = cluster.currentState.state;
   if (state === 'stopping') return { allowed: false, reason: `${cluster.name} is already stopping.` };
-  if (!isStoppable(state)) return { allowed: false, reason: `${clusterStateSentence(cluster.name, state)}.` };
+  if (!isStoppable(state))
+    return {
+      allowed: false,
+      reason: `${clusterStateSentence(cluster.name, state)}: there is nothing left to stop.`,
+    };
 
   const membership = workspaceMemberships.find((candidate) => candidate.account.id === cluster.account.id);
   // Without a membership the cluster is visible through organization admin rights (or staff's

@@ -43,11 +43,11 @@ describe('who may stop a cluster (mirrors the server)', () => {
     });
     expect(stopCheck(cluster('stopped', 1), signedIn(true))).toEqual({
       allowed: false,
-      reason: 'etl is stopped.',
+      reason: 'etl is stopped: there is nothing left to stop.',
     });
     expect(stopCheck(cluster('error', 1), signedIn(true))).toEqual({
       allowed: false,
-      reason: 'etl failed.',
+      reason: 'etl failed: there is nothing left to stop.',
     });
   });
 
@@ -95,7 +95,7 @@ describe('Create cluster', () => {
     expect(body.worker_instance_types).toBeNull();
     // A picked environment is sent by name; none leaves the server's Python.
     expect(createClusterBody({ ...input, envName: 'analysis' }).env_name).toBe('analysis');
-    // client-contract.md 2.2: all keys present, `options` and `local_versions` only when non-empty.
+    // As established clients send it: all keys present, `options` and `local_versions` only when non-empty.
     expect(Object.keys(body).sort()).toEqual(
       [
         'name',

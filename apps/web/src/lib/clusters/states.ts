@@ -1,6 +1,6 @@
 import type { ClusterSummary } from '@/data/clusters/clusters-paginate-query';
 
-// The cluster states of client-contract.md 2.8, and what the console does in each.
+// The cluster states clients know, and what the console does in each.
 
 export const CLUSTER_STATES = [
   'pending',

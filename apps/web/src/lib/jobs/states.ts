@@ -16,7 +16,7 @@ export const isJobState = (value: string): value is JobState =>
 /** Still pending or running: its tasks may change, and it may be cancelled. */
 export const isLive = (state: string | undefined) => state === 'pending' || state === 'running';
 
-/** A live job's pages refresh every 2 s (as builds do, console.md section 9). */
+/** A live job's pages refresh every 2 s (as builds do). */
 export const JOB_POLL_MS = 2_000;
 /** A quiet list still picks up jobs submitted from Python. */
 export const QUIET_JOBS_POLL_MS = 30_000;

@@ -1,5 +1,5 @@
 /**
- * Scopes: what a list page shows (console.md sections 3 and 5).
+ * Scopes: what a list page shows.
  *
  *   const { scope } = useScope();                 // the console's current scope (shared, stored)
  *   <ScopePicker />                               // picks it (components/scope-picker); or <ScopePicker value onChange />

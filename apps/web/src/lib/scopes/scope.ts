@@ -48,7 +48,7 @@ export function organizationScope(organization: { id: number; name: string }): S
 }
 
 /**
- * The scope a page shows (console.md section 5): the picked one while the user may still pick it;
+ * The scope a page shows: the picked one while the user may still pick it;
  * for non-staff an unavailable one falls back to the first compound scope (Everything). Staff keep
  * theirs (they may pick organizations they do not belong to). With nothing picked yet: the
  * current workspace, else the first compound scope. `valid` undefined: not loaded yet.
@@ -96,5 +96,5 @@ export function workspacesInScope<W extends { id: number; name: string; organiza
 export const workspaceScope = (valid: readonly Scope[], workspaceId: number) =>
   valid.find((scope) => scope.type === 'account' && Number(scope.id) === workspaceId) ?? null;
 
-/** Search waits this long after the last keystroke (console.md section 9). */
+/** Search waits this long after the last keystroke. */
 export const SCOPE_SEARCH_DEBOUNCE_MS = 150;

@@ -12,16 +12,3 @@ export const buildLink = (ref: { aliasId: number; accountSlug: string; buildId: 
     accountSlug: ref.accountSlug,
     buildId: String(ref.buildId),
   })}${tab ? `?tab=${tab}` : ''}`;
-
-/** "1.2 GiB", "340.5 MiB", "—" for nothing. */
-export function formatBytes(bytes: number | null | undefined): string {
-  if (!bytes) return '—';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-}

@@ -1,6 +1,6 @@
 import { isApiError } from '@/lib/api/errors';
 
-// The Team area's messages (console.md section 8).
+// The Team area's messages.
 export const TEAM_MESSAGES = {
   alreadyMember:
     'User is already a member of this organization, we redirected you to the edit page to continue.',

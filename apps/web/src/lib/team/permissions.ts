@@ -3,7 +3,7 @@ import type { OrganizationMember } from '@/data/organizations/organization-membe
 import type { Organization } from '@/data/organizations/organization-query';
 import type { OrganizationWorkspace } from '@/data/organizations/organization-workspaces-query';
 
-// The console mirrors the server's rules (console.md section 6; apps/server's modules/access/)
+// The console mirrors the server's rules (apps/server's modules/access/)
 // to show or hide controls; the server decides.
 export const TOOLTIPS = {
   addTeammates: 'You must be an organization or workspace admin to add team mates.',

@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/client.js';
 import { liveCores, nodesInUse } from '../../clusters/index.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
-import { activePlan } from '../../identity/index.js';
+import { activePlan } from '../plans/service.js';
 
 /** `GET /api/v1/{ws}/usage/cores/`: cores in use now against the caller's limit, and the plan's nodes. */
 export async function coreUsage(db: Db, access: WorkspaceAccess, userId: number) {

@@ -5,13 +5,8 @@ import { fieldError } from '../../../http/errors.js';
 import { itemsOf, pageOf, pageResult } from '../../../http/pagination.js';
 import { id, z } from '../../../http/zod.js';
 import { workspaceParams } from '../../clusters/index.js';
-import {
-  creditsRenewAt,
-  numericParam,
-  organizationOf,
-  organizationParams,
-  workspaceOf,
-} from '../../identity/index.js';
+import { numericParam, organizationOf, organizationParams, workspaceOf } from '../../identity/index.js';
+import { creditsRenewAt } from '../plans/periods.js';
 import { organizationUsage, workspaceConsumption } from './consumption.js';
 import { coreUsage } from './cores.js';
 import {

@@ -1,6 +1,7 @@
 import { offsetQuery, pageQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
-import { BILLING_METHODS, planGatesFields, TIERS } from '../../identity/index.js';
+import { planGatesFields } from '../../identity/index.js';
+import { BILLING_METHODS, TIERS } from '../plans/tiers.js';
 import { BILLING_EVENT_KEYS, BILLING_EVENT_KINDS } from './events.js';
 
 const limit = z.number().int().nullable();

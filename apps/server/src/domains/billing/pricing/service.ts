@@ -5,20 +5,16 @@ import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
 import {
-  activePlan,
-  changeTier,
-  creditsRenewAt,
   findOrganization,
-  NO_BILLING_METHOD,
   type OrganizationAccess,
   type OrganizationBilling,
-  type PlanLimits,
   planGatesOf,
   staffEmails,
-  TIER_NAMES,
   updateOrganizationBilling,
-  updatePlan,
 } from '../../identity/index.js';
+import { creditsRenewAt } from '../plans/periods.js';
+import { activePlan, changeTier, updatePlan } from '../plans/service.js';
+import { NO_BILLING_METHOD, type PlanLimits, TIER_NAMES } from '../plans/tiers.js';
 import { payingSubscription } from '../subscriptions/service.js';
 import { callStripe, stripeOf } from '../subscriptions/stripe.js';
 import { applySubscription } from '../subscriptions/sync.js';

@@ -8,7 +8,7 @@ import { z } from '../../../http/zod.js';
 const tags = ['pricing'];
 const count = () => z.coerce.number().int().min(0).max(1_000_000).optional();
 const backendType = z.enum(['vm_aws', 'vm_gcp', 'vm_azure']).optional();
-// Clients say arm64 (client-contract.md section 7); builds say aarch64: both mean the same machines.
+// Clients say arm64; builds say aarch64: both mean the same machines.
 const arch = z
   .enum(['x86_64', 'arm64', 'aarch64'])
   .transform((a) => (a === 'aarch64' ? 'arm64' : a))
@@ -58,7 +58,7 @@ const vmTypeSchema = z.object({
   gpu_name: z.string().nullable(),
   arch: z.enum(['x86_64', 'arm64']),
   local_disk: z.boolean(),
-  /** What established clients read (client-contract.md section 7): credits an hour. */
+  /** What established clients read: credits an hour. */
   coiled_credits: z.number(),
   credits_per_hour: z.number(),
   price_per_hour: z.number().describe('List price in dollars an hour, on demand.'),

@@ -1,13 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { id, queryBool, text, z } from '../../../http/zod.js';
-import {
-  numericParam,
-  organizationOf,
-  organizationParams,
-  TIERS,
-  workspaceOf,
-} from '../../identity/index.js';
+import { numericParam, organizationOf, organizationParams, workspaceOf } from '../../identity/index.js';
+import { TIERS } from '../plans/tiers.js';
 import * as billing from './service.js';
 import { handleWebhook, verifyWebhook } from './webhook.js';
 

@@ -5,12 +5,12 @@ import type { Deps } from '../../../deps.js';
 import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
 import {
-  activePlan,
   type OrganizationAccess,
-  TIER_NAMES,
   updateOrganizationBilling,
   type WorkspaceKey,
 } from '../../identity/index.js';
+import { activePlan } from '../plans/service.js';
+import { TIER_NAMES } from '../plans/tiers.js';
 import { assertMayChangePlan } from '../pricing/plan-changes.js';
 import { callStripe, requireStripe, stripeOf } from './stripe.js';
 import { PAYING } from './sync.js';

@@ -3,15 +3,12 @@ import type Stripe from 'stripe';
 import type { Db } from '../../../db/client.js';
 import { subscriptions } from '../../../db/schema/index.js';
 import {
-  activePlan,
-  changeTier,
   findOrganization,
-  NO_BILLING_METHOD,
   organizationOfStripeCustomer,
-  TIERS,
-  type Tier,
   updateOrganizationBilling,
 } from '../../identity/index.js';
+import { activePlan, changeTier } from '../plans/service.js';
+import { NO_BILLING_METHOD, TIERS, type Tier } from '../plans/tiers.js';
 import { recordBillingEvent } from '../pricing/events.js';
 
 /** Statuses in which a subscription pays for its tier (past_due keeps it while Stripe retries). */

@@ -5,15 +5,9 @@ import type { Deps } from '../../../deps.js';
 import { ApiError } from '../../../http/errors.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
 import { desire, liveClusterView } from '../../clusters/index.js';
-import {
-  activePlans,
-  memberLimitView,
-  monthStart,
-  organizationView,
-  renewDate,
-  userView,
-  workspaceView,
-} from '../../identity/index.js';
+import { memberLimitView, organizationView, userView, workspaceView } from '../../identity/index.js';
+import { monthStart, renewDate } from '../plans/periods.js';
+import { activePlans } from '../plans/service.js';
 import { recordBillingEvent } from '../pricing/events.js';
 import { cents, MICRO, toMicro } from './micro.js';
 

@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { RegistryLogin } from '../../../compute/podman.js';
+import type { Db } from '../../../db/client.js';
 import { cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
+import type { SecretBox } from '../../../lib/crypto.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
 import type { dockerAnswer, dockerPatch, dockerSchema } from './schemas.js';
@@ -54,4 +57,38 @@ export async function patchDocker(deps: Deps, access: WorkspaceAccess, body: z.i
       .insert(cloudSetups)
       .values({ workspaceId: workspace.id, provider: 'docker', settings: merged, secretBox });
   return getDocker(deps, access);
+}
+
+/**
+ * The workspace's registry login for pulling `image`, where the image is on the registry the
+ * workspace set up (its `registry_uri`'s host, or Docker Hub for `dockerhub`) and a password is
+ * kept; null otherwise (public images need none). What server.ts gives the software builds.
+ */
+export async function registryLoginOf(
+  db: Db,
+  cloudSecrets: SecretBox,
+  workspaceId: number,
+  image: string,
+): Promise<RegistryLogin | null> {
+  const [found] = await db
+    .select()
+    .from(cloudSetups)
+    .where(and(eq(cloudSetups.workspaceId, workspaceId), eq(cloudSetups.provider, 'docker')));
+  if (!found?.secretBox) return null;
+  const settings = { ...EMPTY, ...(found.settings as Partial<z.infer<typeof dockerSchema>>) };
+  if (settings.registry_type === 'none' || !settings.username) return null;
+  const registry =
+    settings.registry_type === 'dockerhub'
+      ? 'docker.io'
+      : settings.registry_uri.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '');
+  if (!registry || imageRegistry(image) !== registry) return null;
+  return { registry, username: settings.username, password: cloudSecrets.decrypt(found.secretBox) };
+}
+
+/** The registry host an image reference names (`host[:port]/path:tag`), Docker Hub's when it names none. */
+export function imageRegistry(image: string): string {
+  const first = image.split('/')[0] ?? '';
+  return image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')
+    ? first
+    : 'docker.io';
 }

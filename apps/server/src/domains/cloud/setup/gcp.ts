@@ -25,7 +25,7 @@ import type {
 type GcpGlobal = { network: string; firewall_cidr: string | null; target_tags: string[] };
 type GcpSettings = z.infer<typeof gcpSettingsSchema>;
 
-const DEFAULT_GCP_SETTINGS: GcpSettings = {
+export const DEFAULT_GCP_SETTINGS: GcpSettings = {
   worker_instance_types: ['e2-standard-4'],
   scheduler_instance_types: ['e2-standard-4'],
   spot: false,

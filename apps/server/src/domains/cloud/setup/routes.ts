@@ -50,7 +50,7 @@ const reader = { auth: 'user', workspace: 'read' } as const;
 const admin = { auth: 'user', workspace: 'admin' } as const;
 const base = '/api/v2/setup/account/:account';
 
-/** A workspace's cloud setup (console.md section 2's Cloud pages): AWS, GCP and the docker registry. */
+/** A workspace's cloud setup: AWS, GCP and the docker registry. */
 export function registerSetupRoutes(app: App, deps: Deps): void {
   const who = (request: FastifyRequest) => [deps, workspaceOf(request)] as const;
 

@@ -2,7 +2,7 @@ import { z } from '../../../http/zod.js';
 
 export { workspaceParams } from '../schemas.js';
 
-/** `GET /api/v1/{ws}/backend_options/` (client-contract.md section 7). */
+/** `GET /api/v1/{ws}/backend_options/`. */
 export const backendOptionsSchema = z.object({
   backend: z.string().describe('The backend type (`in_process`, `vm_aws`, `vm_gcp`, `vm_azure`...).'),
   options: z

@@ -1,14 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { agentBundle } from '../../../compute/agent-bundle.js';
 import { agentFacing } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { z } from '../../../http/zod.js';
-import { PYTHON_DIR } from '../../../paths.js';
+import { ClusterWaits } from '../cluster-waits.js';
 import type { ClusterDeps } from '../ports.js';
+import { PRELOADS, type PreloadName, preloadSource } from './preloads.js';
 import { dashboardCertificate, fileRef, workerIps } from './resources.js';
-import { SchedulerWaits } from './scheduler-waits.js';
 import {
   backendId,
   bootstrapAnswer,
@@ -30,35 +28,28 @@ const cluster = { auth: 'cluster', csrf: false } as const;
 const base = '/api/v2/cluster_facing';
 const ok = z.object({ ok: z.boolean() });
 
-/** Preloads Dask runs on the scheduler and workers: Python modules shipped with the agent. */
-const PRELOADS = {
-  scheduler: 'scheduler.py',
-  worker: 'worker.py',
-  'no-client-shutdown': 'no_client_shutdown.py',
-  // Also served as `GET analytics/preload`.
-  analytics: 'analytics.py',
-  // Cloud preloads; on the local backend they have nothing to do and only log why.
-  'aws-creds-loader': 'aws_creds_loader.py',
-  'aws-spot': 'aws_spot.py',
-  'gcp-spot': 'gcp_spot.py',
-} as const;
-
 export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): void {
   const deps = agentFacing(allDeps);
   const { db } = deps;
-  const waits = new SchedulerWaits();
+  const waits = new ClusterWaits();
   app.addHook('preClose', async () => waits.close());
 
   app.get(
     `${base}/bootstrap`,
     { config: cluster, schema: { tags, querystring: bootstrapQuery, response: { 200: bootstrapAnswer } } },
     async (request, reply) => {
-      const { backend_id, wait_for_scheduler = 0 } = request.query;
+      const { backend_id, wait_for_scheduler = 0, started_at } = request.query;
       // Held at most half a heartbeat interval: the agent heartbeats between two of these.
       const ms = Math.min(wait_for_scheduler * 1000, deps.config.clusters.heartbeatIntervalMs / 2);
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      return service.bootstrap(deps, callingCluster(request), backend_id, { waits, ms, signal: gone.signal });
+      return service.bootstrap(
+        deps,
+        callingCluster(request),
+        backend_id,
+        { waits, ms, signal: gone.signal },
+        started_at,
+      );
     },
   );
 
@@ -99,14 +90,11 @@ export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): voi
     },
   );
 
-  for (const [name, file] of Object.entries(PRELOADS)) {
+  for (const name of Object.keys(PRELOADS) as PreloadName[]) {
     app.get(
       `${base}/preload/${name}`,
       { config: cluster, schema: { tags, description: `Python source of the ${name} preload.` } },
-      async (_request, reply) =>
-        reply
-          .type('text/x-python; charset=utf-8')
-          .send(await readFile(path.join(PYTHON_DIR, 'cumulus', 'preloads', file), 'utf8')),
+      async (_request, reply) => reply.type('text/x-python; charset=utf-8').send(await preloadSource(name)),
     );
   }
 
@@ -183,7 +171,7 @@ export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): voi
       config: cluster,
       schema: {
         tags,
-        description: "A file kept for the cluster, e.g. `host-setup-script` (the create call's script).",
+        description: 'A file kept for the cluster (404 when there is none).',
         params: fileRefParams,
         response: { 200: fileRefAnswer },
       },

@@ -55,6 +55,12 @@ export const bootstrapQuery = z.object({
    * half a heartbeat interval) until the scheduler's address is known.
    */
   wait_for_scheduler: z.coerce.number().min(0).max(10).optional(),
+  /**
+   * The agent's first bootstrap: its instance's private address. The call then also reports the
+   * instance `started` at it (as `PATCH instance/phone-home/` does) and its Dask process `starting`,
+   * and answers with `preload_sources`: one call instead of three to five before Dask is spawned.
+   */
+  started_at: text(64).min(1).optional(),
 });
 
 export const bootstrapAnswer = z.object({
@@ -80,6 +86,10 @@ export const bootstrapAnswer = z.object({
   idle_timeout_seconds: z.number().int(),
   /** Paths (under /api/v2/cluster_facing/preload/) the agent fetches and hands to Dask as preloads. */
   preloads: z.array(z.string()),
+  /** With `?started_at=`: each preload's Python source by name (else null: fetch each from `preload/{name}`). */
+  preload_sources: z.record(z.string(), z.string()).nullable(),
+  /** With `?started_at=`: the instance's `started` and its process's `starting` were recorded by this call. */
+  reported_started: z.boolean(),
   tls_cert: z.string(),
   tls_key: z.string(),
   heartbeat_interval_seconds: z.number(),

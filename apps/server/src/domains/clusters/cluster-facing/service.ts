@@ -6,6 +6,7 @@ import { notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { findWorkspace } from '../../identity/index.js';
 import { environmentArchiveFor, pythonFor } from '../../software/index.js';
+import type { ClusterWaits } from '../cluster-waits.js';
 import { dashboardPrefix } from '../dashboards/passes.js';
 import { machinesOf } from '../limits.js';
 import { reportInstance, reportProcess } from '../observe.js';
@@ -16,7 +17,7 @@ import { recordNoClientTimeout } from '../stop-timers.js';
 import { heartbeatWriter } from './heartbeats.js';
 import { hotStatements } from './hot-statements.js';
 import { logWriter } from './log-batches.js';
-import type { SchedulerWaits } from './scheduler-waits.js';
+import { type PreloadName, preloadSources } from './preloads.js';
 import type { instancePhoneHome, logBatch, processPhoneHome } from './schemas.js';
 
 /** The instance a call names by backend id, which must belong to the calling cluster. */
@@ -37,15 +38,30 @@ const spotWorker = (role: string, data: unknown) =>
 
 /** A bootstrap held until the worker's scheduler is known (`?wait_for_scheduler=`). */
 export interface Hold {
-  waits: SchedulerWaits;
+  waits: ClusterWaits;
   ms: number;
   signal: AbortSignal;
 }
 
-/** What an instance runs: `GET cluster_facing/bootstrap`. */
-export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId: string, hold?: Hold) {
+/**
+ * What an instance runs: `GET cluster_facing/bootstrap`. With `startedAt` (the agent's first
+ * bootstrap, `?started_at=`) the same call also records what the agent's first three to five calls
+ * said: the instance `started` at that private address, its Dask process `starting`, and answers
+ * with the preloads' sources (`preload_sources`), so that Dask is spawned one round trip after the
+ * agent starts.
+ */
+export async function bootstrap(
+  deps: ClusterDeps,
+  clusterId: number,
+  backendId: string,
+  hold?: Hold,
+  startedAt?: string,
+) {
   const { instance, process, cluster } = await callingInstance(deps.db, clusterId, backendId);
-  await touch(deps.db, instance.id);
+  if (startedAt !== undefined) {
+    await reportInstance(deps, instance, { state: 'started', privateIp: startedAt });
+    await reportProcess(deps, process, { state: 'starting' });
+  } else await touch(deps.db, instance.id);
   const scheduler = process.role === 'worker' ? await schedulerAddress(deps.db, clusterId, hold) : null;
   const workspace = await findWorkspace(deps.db, cluster.workspaceId);
   const backend = await deps.backends.forCluster(cluster);
@@ -53,6 +69,10 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
   const machines = await machinesOf(deps.db, clusterId);
   const arch = process.role === 'scheduler' ? machines.schedulerArch : machines.workerArch;
   const port = Number(cluster.schedulerOptions.port ?? backend.ports?.scheduler ?? 0);
+  const preloads: PreloadName[] = [
+    ...DASK_PRELOADS[process.role],
+    ...(spotWorker(process.role, instance.backendData) ? (['aws-spot'] as const) : []),
+  ];
   return {
     cluster_id: cluster.id,
     cluster_name: cluster.name,
@@ -70,10 +90,9 @@ export async function bootstrap(deps: ClusterDeps, clusterId: number, backendId:
     worker_class: workerClass(cluster.options.worker_class),
     scheduler_options: cluster.schedulerOptions,
     idle_timeout_seconds: cluster.idleTimeoutSeconds,
-    preloads: [
-      ...DASK_PRELOADS[process.role],
-      ...(spotWorker(process.role, instance.backendData) ? ['aws-spot'] : []),
-    ],
+    preloads,
+    preload_sources: startedAt === undefined ? null : await preloadSources(preloads),
+    reported_started: startedAt !== undefined,
     tls_cert: cluster.tlsCert,
     tls_key: deps.secrets.decrypt(cluster.tlsKeyBox),
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,

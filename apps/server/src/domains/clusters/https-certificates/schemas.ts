@@ -13,7 +13,7 @@ export const certificateParams = z.object({ account: text(64), subdomain });
 export const certificateRequest = z.object({ subdomain });
 
 /**
- * Statuses in the words clients know (client-contract.md section 2.5): `ready` and `continue`
+ * Statuses in the words clients know: `ready` and `continue`
  * mean go ahead, `in use` and `error` mean give up, anything else means ask again.
  */
 export const CERTIFICATE_STATUSES = ['ready', 'continue', 'pending', 'in use', 'error'] as const;

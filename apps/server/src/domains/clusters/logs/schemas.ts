@@ -2,7 +2,7 @@ import { id, idList, queryBool, text, z } from '../../../http/zod.js';
 
 const ms = z.coerce.number().int().min(0).max(8_640_000_000_000);
 
-/** better-logs (client-contract.md section 2.7); since_ms and until_ms are inclusive. */
+/** better-logs; since_ms and until_ms are inclusive. */
 export const betterLogsQuery = z.object({
   instance_ids: idList('Enter comma-separated instance ids.'),
   dask: queryBool.optional(),

@@ -8,7 +8,9 @@ import {
   type Instance,
   instances,
 } from '../../../db/schema/index.js';
+import { containerFor } from '../../software/index.js';
 import { firewallOf } from '../firewall-spec.js';
+import { memoryBytes } from '../hardware.js';
 import { instanceShouldRun, isActiveProcess, isEnded } from '../states.js';
 import { setInstanceState, setProcessState } from '../transitions.js';
 import type { ClusterLoopContext } from './context.js';
@@ -81,6 +83,10 @@ export async function observeMachines(
       await ctx.db.update(instances).set(changes).where(eq(instances.id, instance.id));
       Object.assign(instance, changes);
     }
+    // Still waiting where the backend says why (a Slurm job's place in the queue): the instance and
+    // its process say so, not a silent wait.
+    if (observed?.state === 'pending' && observed.reason && instance.state === 'starting')
+      await notePending(ctx.db, m, observed.reason);
     const silentFor = silence(instance, servingSince);
     let reason: string | undefined;
     if (observed?.state === 'gone')
@@ -92,6 +98,24 @@ export async function observeMachines(
     failed = true;
   }
   return failed;
+}
+
+/** Why a starting machine still waits, on its instance and its process (unchanged: nothing written). */
+async function notePending(db: Db, m: Machine, reason: string) {
+  const instance = m.instance!;
+  if (instance.stateReason === reason) return;
+  await db
+    .update(instances)
+    .set({ stateReason: reason })
+    .where(and(eq(instances.id, instance.id), eq(instances.state, 'starting')));
+  instance.stateReason = reason;
+  if (m.process.state === 'starting' && m.process.stateReason !== reason) {
+    await db
+      .update(clusterProcesses)
+      .set({ stateReason: reason })
+      .where(and(eq(clusterProcesses.id, m.process.id), eq(clusterProcesses.state, 'starting')));
+    m.process.stateReason = reason;
+  }
 }
 
 /**
@@ -151,6 +175,21 @@ export async function launchQueued(
     return { ...(gib && { diskGib: gib }), ...(throughput && { diskThroughput: throughput }) };
   };
   const firewall = firewallOf(cluster.options);
+  const container = await containerFor(ctx.db, cluster.softwareBuildId);
+  const mib = (v: unknown) => {
+    const bytes = memoryBytes(v);
+    return bytes === null ? null : Math.ceil(bytes / 2 ** 20);
+  };
+  const sizeOf = (role: string) =>
+    role === 'scheduler'
+      ? {
+          cores: positive(cluster.schedulerOptions.cpu) ?? 1,
+          memoryMib: mib(cluster.schedulerOptions.memory),
+        }
+      : {
+          cores: positive(cluster.workerOptions.nthreads) ?? cluster.workerCores,
+          memoryMib: mib(cluster.workerOptions.memory_limit),
+        };
   const results = await Promise.allSettled(
     queued.map(async (m) => {
       const instance = m.instance!;
@@ -162,6 +201,7 @@ export async function launchQueued(
         clusterId: cluster.id,
         workspaceId: cluster.workspaceId,
         instanceTypes: types(instance.role),
+        size: sizeOf(instance.role),
         clusterToken: token,
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
@@ -171,6 +211,7 @@ export async function launchQueued(
         ...diskOf(instance.role),
         ...place,
         ...(firewall && { firewall }),
+        ...(container && { container }),
       });
       // A cloud backend says which type it got (the first of those asked that had capacity) and why.
       const launchedType =

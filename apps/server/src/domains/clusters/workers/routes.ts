@@ -1,7 +1,7 @@
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { z } from '../../../http/zod.js';
+import type { IdentityDeps } from '../../identity/index.js';
 import { workspaceOf } from '../../identity/index.js';
 import { clusterOf } from '../access.js';
 import {
@@ -20,7 +20,7 @@ const tags = ['workers'];
 const ofCluster = { auth: 'user', cluster: { param: 'cluster' } } as const;
 const base = '/api/v2/workers/account/:account';
 
-export function registerWorkerRoutes(app: App, deps: Deps): void {
+export function registerWorkerRoutes(app: App, deps: IdentityDeps): void {
   const { db } = deps;
 
   app.get(

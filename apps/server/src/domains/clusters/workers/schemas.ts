@@ -15,7 +15,7 @@ export const listWorkersQuery = z.object({
   name: names,
 });
 
-/** Scale up: `n_workers` more workers (client-contract.md section 2.6). */
+/** Scale up: `n_workers` more workers. */
 export const addWorkersBody = z.object({
   n_workers: z.number().int().min(0).max(1000),
   reason: text(2000).optional(),

@@ -8,9 +8,9 @@ import {
   instances,
   type User,
 } from '../../../db/schema/index.js';
-import type { Deps } from '../../../deps.js';
 import { badRequest, notFound } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
+import type { IdentityDeps } from '../../identity/index.js';
 import { assertMayManage, type ClusterAccess } from '../access.js';
 import { desire } from '../desired.js';
 import {
@@ -88,7 +88,7 @@ const assertRunning = (target: ClusterAccess) => {
 
 /** Adds `n_workers` workers, within the creator's core limit; answers the new workers. */
 export async function addWorkers(
-  deps: Deps,
+  deps: IdentityDeps,
   user: User,
   target: ClusterAccess,
   body: z.infer<typeof addWorkersBody>,
@@ -100,10 +100,21 @@ export async function addWorkers(
   const created = await desire(deps, async (tx, want) => {
     const [row] = await tx.select().from(clusters).where(eq(clusters.id, cluster.id)).for('update');
     if (cluster.creatorId !== null)
-      await assertWithinCoreLimit(tx, target.access, cluster.creatorId, body.n_workers * row!.workerCores);
-    await assertWithinNodeLimit(tx, target.access.organization, body.n_workers);
+      await assertWithinCoreLimit(
+        tx,
+        deps.identityPorts.plans,
+        target.access,
+        cluster.creatorId,
+        body.n_workers * row!.workerCores,
+      );
+    await assertWithinNodeLimit(tx, deps.identityPorts.plans, target.access.organization, body.n_workers);
     const machines = await machinesOf(tx, cluster.id);
-    await assertWithinSpotArmLimits(tx, target.access.organization, kindsOf(machines, body.n_workers, false));
+    await assertWithinSpotArmLimits(
+      tx,
+      deps.identityPorts.plans,
+      target.access.organization,
+      kindsOf(machines, body.n_workers, false),
+    );
     await want.workers(cluster.id, row!.desiredWorkers + body.n_workers);
     const added: ClusterProcess[] = [];
     for (let i = 0; i < body.n_workers; i++) added.push(await want.addProcess(cluster, 'worker'));
@@ -117,7 +128,7 @@ export async function addWorkers(
  * send them), or down to `target`; the desired count drops with them.
  */
 export async function removeWorkers(
-  deps: Deps,
+  deps: IdentityDeps,
   user: User,
   target: ClusterAccess,
   query: z.infer<typeof removeWorkersQuery>,

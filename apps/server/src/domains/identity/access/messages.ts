@@ -1,6 +1,6 @@
 /**
  * modules/access answers "what may this user do here" for workspaces and organizations, for every
- * module (console.md section 6); it depends on the database alone, so any module may use it:
+ * module; it depends on the database alone, so any module may use it:
  * - members of a workspace, admins of its organization and staff read it; others get a 404;
  * - members of an organization (or of one of its workspaces) and staff read the organization;
  * - organization admins manage workspaces, roles and everything below;

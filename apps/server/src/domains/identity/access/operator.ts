@@ -26,11 +26,12 @@ export async function isOperator(db: Db, user: Pick<User, 'id' | 'isStaff'>): Pr
 /** Refuses anyone but the operator where tenants' code would run as the server (what: "clusters"). */
 export async function assertMayRunThere(
   db: Db,
-  backend: { tenancy?(): Promise<Tenancy> },
+  backend: { tenancy?(workspaceId: number): Promise<Tenancy> },
   user: Pick<User, 'id' | 'isStaff'>,
   what: 'clusters' | 'software environments',
+  workspaceId: number,
 ): Promise<void> {
-  const tenancy = await backend.tenancy?.();
+  const tenancy = await backend.tenancy?.(workspaceId);
   if (tenancy?.mode !== 'operator' || (await isOperator(db, user))) return;
   throw new ApiError(403, {
     detail:

@@ -1,7 +1,7 @@
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { detailSchema } from '../../../http/zod.js';
+import type { IdentityDeps } from '../ports.js';
 import { linkWaitingIdentity } from '../sign-in/routes.js';
 import {
   emailBody,
@@ -16,7 +16,7 @@ import * as auth from './service.js';
 
 const tags = ['auth'];
 
-export function registerAuthRoutes(app: App, deps: Deps): void {
+export function registerAuthRoutes(app: App, deps: IdentityDeps): void {
   const { db } = deps;
 
   app.post(

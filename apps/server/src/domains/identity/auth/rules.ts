@@ -1,6 +1,6 @@
 import type { FieldErrorCollector } from '../../../http/errors.js';
 
-// The account rules of console.md section 5, shared by registration, profile and password forms.
+// The account rules (usernames, emails, passwords), shared by registration, profile and password forms.
 
 export const USERNAME_MAX = 150;
 export const FULL_NAME_MAX = 254;

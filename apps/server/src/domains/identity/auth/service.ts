@@ -20,6 +20,7 @@ import { passwordResetEmail, usernameEmail, verificationEmail } from '../../../m
 import { acceptInviteByToken, acceptInvites } from '../invites/accept.js';
 import { inviteByToken } from '../invites/token.js';
 import { createPersonalWorkspace } from '../organizations/personal.js';
+import type { IdentityDeps } from '../ports.js';
 import { assertSsoNotRequired } from '../sign-in/require-sso.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
 import {
@@ -67,7 +68,7 @@ export interface Registration {
  * invitation's link with the address it was mailed to proves the address as the verification mail
  * would (no second mail to click), and the address's invitations are accepted at once.
  */
-export async function register(deps: Deps, input: Registration): Promise<{ verified: boolean }> {
+export async function register(deps: IdentityDeps, input: Registration): Promise<{ verified: boolean }> {
   const { db, config } = deps;
   const email = input.email.toLowerCase();
   const errors = new FieldErrorCollector();
@@ -100,7 +101,7 @@ export async function register(deps: Deps, input: Registration): Promise<{ verif
         })
         .returning();
       await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
-      await createPersonalWorkspace(tx, user!);
+      await createPersonalWorkspace(tx, deps.identityPorts.plans, user!);
       // The invitations of the address wait for it to be confirmed (confirmAddress): until then
       // whoever registered it may be someone else. A mailed link's token shows the mail reached them.
       await acceptInviteByToken(tx, user!, input.invite);

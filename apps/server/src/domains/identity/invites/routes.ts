@@ -1,10 +1,12 @@
 import type { FastifyContextConfig } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
+import { currentUser } from '../../../http/auth.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
 import { numericParam, organizationOf, workspaceOf } from '../access/resolve.js';
 import { organizationParams } from '../memberships/schemas.js';
+import { acceptInviteByToken } from './accept.js';
 import { previewInvite } from './preview.js';
 import {
   inviteParams,
@@ -58,6 +60,25 @@ export function registerInviteRoutes(app: App, deps: Deps): void {
       },
     },
     async (request) => previewInvite(db, request.params.token),
+  );
+
+  app.post(
+    `${base}/token/:token/accept`,
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        description:
+          "Accepts the invitation a mailed link's token names for the signed-in user, who opened the link while signed in (as signing in through it would); answers what was joined. Unknown or expired tokens are not found.",
+        params: inviteTokenParams,
+        response: { 200: invitePreviewSchema },
+      },
+    },
+    async (request) => {
+      const joined = await previewInvite(db, request.params.token);
+      await db.transaction((tx) => acceptInviteByToken(tx, currentUser(request), request.params.token));
+      return joined;
+    },
   );
 
   app.get(

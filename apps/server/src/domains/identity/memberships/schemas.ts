@@ -8,7 +8,7 @@ import { id, z } from '../../../http/zod.js';
 /** The organization a membership or invite belongs to, in paths. */
 export const organizationParams = z.object({ organization_id: id });
 
-/** New members' limits in each workspace (console.md section 9). */
+/** New members' limits in each workspace. */
 export const DEFAULT_CORE_LIMIT = 1000;
 export const DEFAULT_CREDIT_LIMIT = 100000;
 const LIMIT_MAX = 2_147_483_647;

@@ -9,7 +9,6 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../../../db/schema/index.js';
-import type { Deps } from '../../../deps.js';
 import {
   ApiError,
   badRequest,
@@ -28,7 +27,7 @@ import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
 import type { WorkspaceRowInput } from '../memberships/schemas.js';
 import { applyRowPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
-import { activePlan } from '../plans/service.js';
+import type { IdentityDeps } from '../ports.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
 import type { addMembershipBody, organizationMembershipSchema, updateMembershipBody } from './schemas.js';
@@ -135,8 +134,8 @@ export async function getMembership(
  * Members plus pending invites plus the one being added may not exceed the plan's member limit,
  * nor its seat limit (each member, and each pending invite, holds a seat).
  */
-async function assertMemberLimit(db: Db, organization: Organization): Promise<void> {
-  const { memberLimit, seatLimit } = await activePlan(db, organization.id);
+async function assertMemberLimit(deps: IdentityDeps, db: Db, organization: Organization): Promise<void> {
+  const { memberLimit, seatLimit } = await deps.identityPorts.plans.activePlan(db, organization.id);
   if (memberLimit === null && seatLimit === null) return;
   const counts = await organizationCounts(db, organization.id);
   const used = counts.members + counts.pendingInvites;
@@ -158,7 +157,7 @@ async function assertMemberLimit(db: Db, organization: Organization): Promise<vo
  * the form shows on its field.
  */
 export async function addMembership(
-  deps: Deps,
+  deps: IdentityDeps,
   access: OrganizationAccess,
   input: z.infer<typeof addMembershipBody>,
 ) {
@@ -198,7 +197,7 @@ export async function addMembership(
         throw conflict('User is already a member of this organization.', 'ALREADY_MEMBER', {
           membership_id: existing.id,
         });
-      await assertMemberLimit(tx, access.organization);
+      await assertMemberLimit(deps, tx, access.organization);
       const [membership] = await tx
         .insert(organizationMemberships)
         .values({ organizationId: access.organization.id, userId: person.id, role: input.role })
@@ -226,7 +225,7 @@ export async function addMembership(
       throw conflict(`An invitation was already sent to ${entry}.`, 'ALREADY_INVITED', {
         invite_id: invited.id,
       });
-    await assertMemberLimit(tx, access.organization);
+    await assertMemberLimit(deps, tx, access.organization);
     const invite = await createInvite(tx, deps, {
       organization: access.organization,
       email: entry,

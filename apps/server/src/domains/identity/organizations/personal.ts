@@ -8,7 +8,7 @@ import {
   workspaceMemberships,
   workspaces,
 } from '../../../db/schema/index.js';
-import { startFirstPlan } from '../plans/service.js';
+import type { PlanPort } from '../ports.js';
 
 /**
  * Every new user gets a personal organization and a workspace whose slug is their username, and
@@ -16,6 +16,7 @@ import { startFirstPlan } from '../plans/service.js';
  */
 export async function createPersonalWorkspace(
   tx: Db,
+  plans: PlanPort,
   user: User,
 ): Promise<{ organizationId: number; workspaceId: number }> {
   const [organization] = await tx
@@ -23,7 +24,7 @@ export async function createPersonalWorkspace(
     .values({ name: user.username, isPersonal: true })
     .returning({ id: organizations.id });
   const organizationId = organization!.id;
-  await startFirstPlan(tx, organizationId);
+  await plans.startFirstPlan(tx, organizationId);
   await tx.insert(organizationMemberships).values({ organizationId, userId: user.id, role: 'admin' });
   const [workspace] = await tx
     .insert(workspaces)

@@ -7,6 +7,7 @@ import { z } from '../../../http/zod.js';
 import { numericParam, organizationOf } from '../access/resolve.js';
 import { inviteSchema } from '../invites/schemas.js';
 import { organizationParams } from '../memberships/schemas.js';
+import type { IdentityDeps } from '../ports.js';
 import * as members from './members.js';
 import {
   addMembershipBody,
@@ -38,8 +39,9 @@ const ofMembership = (db: Deps['db'], need: 'read' | 'members') =>
 const staff = { auth: 'staff' } as const;
 const base = '/api/v2/users/organizations';
 
-export function registerOrganizationRoutes(app: App, deps: Deps): void {
+export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
   const { db } = deps;
+  const { plans } = deps.identityPorts;
 
   app.post(
     `${base}/create`,
@@ -47,7 +49,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await organizations.createOrganization(db, currentUser(request), request.body.name)),
+        .send(await organizations.createOrganization(db, plans, currentUser(request), request.body.name)),
   );
 
   app.get(
@@ -60,7 +62,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
         response: { 200: itemsOf(organizationSummarySchema) },
       },
     },
-    async (request) => organizations.listOrganizations(db, currentUser(request), request.query),
+    async (request) => organizations.listOrganizations(db, plans, currentUser(request), request.query),
   );
 
   app.get(
@@ -69,7 +71,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
       config: { auth: 'user', organization: 'read' },
       schema: { tags, params: organizationParams, response: { 200: organizationSchema } },
     },
-    async (request) => organizations.organizationDetails(db, organizationOf(request)),
+    async (request) => organizations.organizationDetails(db, plans, organizationOf(request)),
   );
 
   app.delete(
@@ -171,7 +173,7 @@ export function registerOrganizationRoutes(app: App, deps: Deps): void {
       config: staff,
       schema: { tags, querystring: staffListQuery, response: { 200: itemsOf(organizationSummarySchema) } },
     },
-    async (request) => organizations.staffListOrganizations(db, currentUser(request), request.query),
+    async (request) => organizations.staffListOrganizations(db, plans, currentUser(request), request.query),
   );
 
   app.get(

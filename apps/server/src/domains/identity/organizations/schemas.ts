@@ -1,10 +1,10 @@
 import { offsetQuery } from '../../../http/pagination.js';
 import { id, text, z } from '../../../http/zod.js';
 import { roleSchema, workspaceRowInput } from '../memberships/schemas.js';
-import { planGatesFields } from '../plans/schemas.js';
+import { planGatesFields } from './plan-fields.js';
 import { organizationBrief } from './present.js';
 
-/** Workspace and organization names (console.md section 5): 4 to 34 characters. */
+/** Workspace and organization names: 4 to 34 characters. */
 export const NAME_MIN = 4;
 export const NAME_MAX = 34;
 export const nameField = (required: string) =>

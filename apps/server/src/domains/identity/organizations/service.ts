@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import {
   customGroups,
@@ -7,7 +7,6 @@ import {
   organizationMemberships,
   organizations,
   type Plan,
-  plans,
   type User,
   userProfiles,
   users,
@@ -21,9 +20,9 @@ import { contains, startsWith } from '../../../lib/sql.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import type { OrganizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
-import { creditsRenewAt } from '../plans/periods.js';
-import { activePlan, planGatesOf, startFirstPlan } from '../plans/service.js';
+import type { PlanPort } from '../ports.js';
 import { repairDefaults } from './defaults.js';
+import { planGatesOf } from './plan-fields.js';
 import { presentOrganizationBrief } from './present.js';
 import { presentMemberUser } from './present-members.js';
 import type { organizationSchema, organizationSummarySchema } from './schemas.js';
@@ -55,6 +54,7 @@ export async function organizationCounts(db: Db, organizationId: number) {
 
 async function presentOrganization(
   db: Db,
+  plans: PlanPort,
   organization: Organization,
   viewer: User,
 ): Promise<OrganizationOut> {
@@ -68,7 +68,7 @@ async function presentOrganization(
       .orderBy(asc(users.username)),
     viewer.isStaff ? organizationGroups(db, organization.id) : Promise.resolve([]),
     organizationCounts(db, organization.id),
-    activePlan(db, organization.id),
+    plans.activePlan(db, organization.id),
   ]);
   return {
     ...presentOrganizationBrief(organization),
@@ -81,7 +81,7 @@ async function presentOrganization(
       plan.dollarsSpendLimitMicroUsd === null ? null : plan.dollarsSpendLimitMicroUsd / 1_000_000,
     spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
     ...planGatesOf(plan),
-    renew_date: creditsRenewAt(),
+    renew_date: plans.renewsAt(),
     billing_method: organization.billingMethod,
     cumulus_credit_value: organization.creditValueMicroUsd / 1_000_000,
     subscription_status: organization.subscriptionStatus,
@@ -112,25 +112,35 @@ export async function organizationGroups(db: Db, organizationId: number): Promis
 }
 
 /** A shared organization on the default plan, administered by its creator. */
-export async function createOrganization(db: Db, user: User, name: string): Promise<OrganizationOut> {
+export async function createOrganization(
+  db: Db,
+  plans: PlanPort,
+  user: User,
+  name: string,
+): Promise<OrganizationOut> {
   const organization = await db.transaction(async (tx) => {
     const [created] = await tx.insert(organizations).values({ name }).returning();
-    await startFirstPlan(tx, created!.id);
+    await plans.startFirstPlan(tx, created!.id);
     await tx
       .insert(organizationMemberships)
       .values({ organizationId: created!.id, userId: user.id, role: 'admin' });
     return created!;
   });
-  return presentOrganization(db, organization, user);
+  return presentOrganization(db, plans, organization, user);
 }
 
-export async function organizationDetails(db: Db, { organization, user }: OrganizationAccess) {
-  return presentOrganization(db, organization, user);
+export async function organizationDetails(
+  db: Db,
+  plans: PlanPort,
+  { organization, user }: OrganizationAccess,
+) {
+  return presentOrganization(db, plans, organization, user);
 }
 
 /** The organizations the user belongs to (directly or through one of their workspaces). */
 export async function listOrganizations(
   db: Db,
+  plans: PlanPort,
   user: User,
   query: OffsetQuery & { search?: string | undefined },
 ): Promise<{ items: Summary[]; count: number }> {
@@ -147,12 +157,13 @@ export async function listOrganizations(
     or(inArray(organizations.id, direct), inArray(organizations.id, viaWorkspaces)),
     query.search ? contains(organizations.name, query.search) : undefined,
   );
-  return pageOrganizations(db, user, where, query);
+  return pageOrganizations(db, plans, user, where, query);
 }
 
 /** Every organization on the server, for staff; filtered by name and by custom group. */
 export async function staffListOrganizations(
   db: Db,
+  plans: PlanPort,
   user: User,
   query: OffsetQuery & { search?: string | undefined; custom_group?: string | undefined },
 ): Promise<{ items: Summary[]; count: number }> {
@@ -167,14 +178,20 @@ export async function staffListOrganizations(
       )
     : undefined;
   const where = and(query.search ? contains(organizations.name, query.search) : undefined, inGroup);
-  return pageOrganizations(db, user, where, query);
+  return pageOrganizations(db, plans, user, where, query);
 }
 
-async function pageOrganizations(db: Db, user: User, where: SQL | undefined, page: OffsetQuery) {
+async function pageOrganizations(
+  db: Db,
+  plans: PlanPort,
+  user: User,
+  where: SQL | undefined,
+  page: OffsetQuery,
+) {
   const { rows, count } = await paginate(
     page,
     db
-      .select({ organization: organizations, role: organizationMemberships.role, plan: plans })
+      .select({ organization: organizations, role: organizationMemberships.role })
       .from(organizations)
       .leftJoin(
         organizationMemberships,
@@ -183,16 +200,19 @@ async function pageOrganizations(db: Db, user: User, where: SQL | undefined, pag
           eq(organizationMemberships.userId, user.id),
         ),
       )
-      .innerJoin(plans, and(eq(plans.organizationId, organizations.id), isNull(plans.ended)))
       .where(where)
       .orderBy(asc(organizations.name), asc(organizations.id)),
     db.$count(organizations, where),
+  );
+  const active = await plans.activePlans(
+    db,
+    rows.map((r) => r.organization.id),
   );
   return {
     count,
     items: rows.map((r) => ({
       ...presentOrganizationBrief(r.organization),
-      ...planOf(r.plan),
+      ...planOf(active.get(r.organization.id)!),
       role: r.role,
       created: isoTime(r.organization.created),
     })),

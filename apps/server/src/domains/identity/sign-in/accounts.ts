@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { type User, userIdentities, userProfiles, users } from '../../../db/schema/index.js';
-import type { Deps } from '../../../deps.js';
 import { uniqueViolation } from '../../../lib/db-errors.js';
 import { findUserBy, openSession } from '../auth/service.js';
 import { createPersonalWorkspace } from '../organizations/personal.js';
+import type { IdentityDeps } from '../ports.js';
 import { isWorkspaceNameFree } from '../workspaces/names.js';
 import type { PendingLink } from './cookies.js';
 import { SIGN_IN_MESSAGES as M, refusal } from './messages.js';
@@ -23,7 +23,7 @@ export type SignInOutcome =
  * links nothing by itself: the owner proves the account first (see linkPending).
  */
 export async function signInWithIdentity(
-  deps: Deps,
+  deps: IdentityDeps,
   identity: ProviderIdentity,
   providerName: string,
   via: OrganizationConnection | null = null,
@@ -91,7 +91,7 @@ function linkRequired(identity: ProviderIdentity, owner: User): SignInOutcome {
   };
 }
 
-async function createUser(deps: Deps, identity: ProviderIdentity): Promise<SignInOutcome> {
+async function createUser(deps: IdentityDeps, identity: ProviderIdentity): Promise<SignInOutcome> {
   const { db, config } = deps;
   const email = identity.email as string;
   const username = await freeUsername(db, identity.usernameHint || email);
@@ -111,7 +111,7 @@ async function createUser(deps: Deps, identity: ProviderIdentity): Promise<SignI
       })
       .returning();
     await tx.insert(userProfiles).values({ userId: user!.id, workEmail: email });
-    await createPersonalWorkspace(tx, user!);
+    await createPersonalWorkspace(tx, deps.identityPorts.plans, user!);
     await tx.insert(userIdentities).values({
       userId: user!.id,
       provider: identity.provider,

@@ -16,7 +16,7 @@ export const SIGN_IN_MESSAGES = {
     `${name} gave the address "${email}", which is not one valid email address (one @, a name before it and a domain after it), so no one was signed in.`,
   noVerifiedEmail: (name: string) =>
     `Your ${name} account has no verified email address, so it cannot be used to sign in.`,
-  // spec/console.md, OAuth callback errors: the console turns this one into its own words.
+  // OAuth callback errors: the console turns this one into its own words.
   alreadyRegistered: 'User is already registered with this e-mail address.',
   domainNotOwned: (organization: string) =>
     `${organization}'s identity provider can only sign in addresses in the domains ${organization} has proven.`,

@@ -7,7 +7,7 @@ import {
 } from '../../../db/schema/index.js';
 import { ApiError } from '../../../http/errors.js';
 
-/** spec/console.md: the console turns the detail 'SSO required' into 'SSO is required for this user.' */
+/** The console turns the detail 'SSO required' into 'SSO is required for this user.' */
 export const SSO_REQUIRED_DETAIL = 'SSO required';
 
 /**

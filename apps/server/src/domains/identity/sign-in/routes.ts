@@ -7,6 +7,7 @@ import { currentUser } from '../../../http/auth.js';
 import { ApiError, notFound } from '../../../http/errors.js';
 import { detailSchema } from '../../../http/zod.js';
 import { safeEqual } from '../../../lib/crypto.js';
+import type { IdentityDeps } from '../ports.js';
 import { linkPending, listIdentities, signInWithIdentity, unlinkIdentity } from './accounts.js';
 import {
   FLOW_COOKIE,
@@ -50,7 +51,7 @@ const isProviderId = (id: string): id is ProviderId => Object.hasOwn(NAMES, id);
  * provider with state, nonce and a PKCE challenge whose secrets stay in a signed httpOnly cookie;
  * the provider returns to the console's callback page, which hands code and state here.
  */
-export function registerProviderRoutes(app: App, deps: Deps): void {
+export function registerProviderRoutes(app: App, deps: IdentityDeps): void {
   const tags = ['auth'];
   const cookies = new SignedCookies(deps.config);
   const providers = new Map(configuredProviders(deps.config).map((p) => [p.id, p]));

@@ -1,7 +1,7 @@
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { pageOf, pageQuery, pageResult } from '../../../http/pagination.js';
+import type { IdentityDeps } from '../ports.js';
 import {
   activateTokenBody,
   createdTokenSchema,
@@ -16,7 +16,7 @@ import * as tokens from './service.js';
 
 const tags = ['api-tokens'];
 
-export function registerTokenRoutes(app: App, { db }: Deps): void {
+export function registerTokenRoutes(app: App, { db, identityPorts }: IdentityDeps): void {
   app.post(
     '/api/v1/api-tokens/',
     {
@@ -24,7 +24,9 @@ export function registerTokenRoutes(app: App, { db }: Deps): void {
       schema: { tags, body: tokenCreateBody, response: { 201: createdTokenSchema } },
     },
     async (request, reply) =>
-      reply.code(201).send(await tokens.createToken(db, currentUser(request), request.body)),
+      reply
+        .code(201)
+        .send(await tokens.createToken(db, currentUser(request), request.body, identityPorts.onboarding)),
   );
 
   app.get(
@@ -59,7 +61,13 @@ export function registerTokenRoutes(app: App, { db }: Deps): void {
       },
     },
     async (request) =>
-      tokens.activateToken(db, currentUser(request), request.params.id, request.body.user_code),
+      tokens.activateToken(
+        db,
+        identityPorts.onboarding,
+        currentUser(request),
+        request.params.id,
+        request.body.user_code,
+      ),
   );
 
   app.post(

@@ -6,7 +6,7 @@ import { type PageQuery, paginate } from '../../../http/pagination.js';
 import { randomHex, sha256 } from '../../../lib/crypto.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { isPendingTokenUsable, PENDING_TOKEN_TTL } from '../auth/authenticator.js';
-import { recordClientUsed, setFlag } from '../interactions/service.js';
+import type { OnboardingPort } from '../ports.js';
 import { hashUserCode, MAX_CODE_ATTEMPTS, newUserCode, userCodeMatches } from './user-code.js';
 
 export const CODE_MESSAGES = {
@@ -37,12 +37,15 @@ function mint(): { identifier: string; secret: string; token: string } {
 }
 
 /** A token made on the Profile page or claimed by `cumulus login` both tick `has-api-key`. */
-const markHasApiKey = (db: Db, userId: number) => setFlag(db, userId, 'has-api-key', true);
-
+/**
+ * Mints a token the user holds at once (the Profile page's). `onboarding` ticks the user's has-api-key
+ * flag; programs that make a token directly (tests, benches) may go without.
+ */
 export async function createToken(
   db: Db,
   user: User,
   input: { label?: string | null; expiry?: string | null },
+  onboarding?: OnboardingPort,
 ) {
   let expiry: Date | null = null;
   if (input.expiry) {
@@ -62,7 +65,7 @@ export async function createToken(
         activatedAt: new Date(),
       })
       .returning();
-    await markHasApiKey(tx, user.id);
+    await onboarding?.tokenMade(tx, user.id);
     return row!;
   });
   return { ...present(row), token: minted.token };
@@ -128,7 +131,13 @@ const pending = (identifier: string) =>
  * pending token is theirs and acts as them. Every typed code uses one of `MAX_CODE_ATTEMPTS`
  * (counted in the row, so parallel guesses cannot go past it).
  */
-export async function activateToken(db: Db, user: User, identifier: string, typedCode: string) {
+export async function activateToken(
+  db: Db,
+  onboarding: OnboardingPort,
+  user: User,
+  identifier: string,
+  typedCode: string,
+) {
   const [row] = await db.select().from(apiTokens).where(pending(identifier)).limit(1);
   if (!row || !isPendingTokenUsable(row.created)) throw notFound();
   const [counted] = await db
@@ -148,9 +157,9 @@ export async function activateToken(db: Db, user: User, identifier: string, type
       .where(and(eq(apiTokens.id, row.id), isNull(apiTokens.userId)))
       .returning();
     if (claimed) {
-      await markHasApiKey(tx, user.id);
+      await onboarding.tokenMade(tx, user.id);
       // Only `cumulus login` asks for a pending token: the client is installed and was used.
-      await recordClientUsed(tx, user.id);
+      await onboarding.clientUsed(tx, user.id);
     }
     return claimed;
   });

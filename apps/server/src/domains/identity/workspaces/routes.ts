@@ -1,10 +1,10 @@
 import type { FastifyContextConfig } from 'fastify';
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { itemsOf, offsetQuery } from '../../../http/pagination.js';
 import { z } from '../../../http/zod.js';
 import { MESSAGES } from '../access/messages.js';
 import { numericParam, organizationOf, scopeOf, workspaceOf } from '../access/resolve.js';
+import type { IdentityDeps } from '../ports.js';
 import {
   createWorkspaceBody,
   membershipParams,
@@ -24,7 +24,7 @@ type WorkspaceLookup = z.infer<typeof workspaceLookupQuery>;
 const tags = ['workspaces'];
 const base = '/api/v2/users/workspaces';
 
-export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
+export function registerWorkspaceRoutes(app: App, { db, identityPorts }: IdentityDeps): void {
   /** Admins of the workspace of the membership the path names. */
   const ofMembership = {
     auth: 'user',
@@ -50,7 +50,11 @@ export function registerWorkspaceRoutes(app: App, { db }: Deps): void {
       schema: { tags, body: createWorkspaceBody, response: { 201: workspaceSchema } },
     },
     async (request, reply) =>
-      reply.code(201).send(await workspaces.createWorkspace(db, organizationOf(request), request.body)),
+      reply
+        .code(201)
+        .send(
+          await workspaces.createWorkspace(db, identityPorts.plans, organizationOf(request), request.body),
+        ),
   );
 
   app.get(

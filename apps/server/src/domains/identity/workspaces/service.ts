@@ -20,7 +20,7 @@ import type { WorkspaceAccess, WorkspaceKey } from '../access/workspace.js';
 import { repairDefaults } from '../organizations/defaults.js';
 import { presentWorkspaceBrief } from '../organizations/present.js';
 import { memberUsers } from '../organizations/present-members.js';
-import { activePlan } from '../plans/service.js';
+import type { PlanPort } from '../ports.js';
 import { isWorkspaceNameFree, nameTaken, slugify } from './names.js';
 import type {
   createWorkspaceBody,
@@ -87,6 +87,7 @@ const presentWorkspace = async (db: Db, workspace: Workspace, organization: Orga
 /** A workspace in an organization, administered by its creator (an organization admin). */
 export async function createWorkspace(
   db: Db,
+  plans: PlanPort,
   { organization, user }: OrganizationAccess,
   input: z.infer<typeof createWorkspaceBody>,
 ): Promise<WorkspaceAnswer> {
@@ -100,7 +101,7 @@ export async function createWorkspace(
         .from(organizations)
         .where(eq(organizations.id, organization.id))
         .for('update');
-      const { workspaceLimit } = await activePlan(tx, organization.id);
+      const { workspaceLimit } = await plans.activePlan(tx, organization.id);
       if (workspaceLimit !== null) {
         const [existing] = await tx
           .select({ n: count() })

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { z } from '../../../http/zod.js';
-import { notFoundHtml, pageHtml } from './layout.js';
-import { type DocPage, pageBySlug } from './manifest.js';
+import { notFoundHtml, pageHtml, searchHtml } from './layout.js';
+import { DOC_PAGES, type DocPage, pageBySlug } from './manifest.js';
 import { type Rendered, render } from './markdown.js';
+import { SEARCH_PATH, searchSections, sectionsOf } from './search.js';
 
 /**
  * The product's own documentation (docs/*.md and the guides beside the code, as manifest.ts lists
@@ -14,13 +15,35 @@ import { type Rendered, render } from './markdown.js';
  */
 export function registerDocsRoutes(app: App, { config }: Deps): void {
   const rendered = docRenderer(config.docsRoot);
+  // A page's sections, cut once per rendering of it (docRenderer renders a changed file anew).
+  const sectionsByRendering = new WeakMap<Rendered, ReturnType<typeof sectionsOf>>();
   const headers = {
     'cache-control': 'no-cache',
     'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     'content-type': 'text/html; charset=utf-8',
   };
   const schema = { hide: true };
+
+  // Every page's title, headings and text, read as the pages are (a changed file is searched anew).
+  app.get(
+    SEARCH_PATH,
+    {
+      config: { auth: 'none', csrf: false },
+      schema: { ...schema, querystring: z.object({ q: z.string().optional() }) },
+    },
+    async (request, reply) => {
+      const query = (request.query.q ?? '').slice(0, 200);
+      const sections = DOC_PAGES.flatMap((page) => {
+        const found = rendered(page);
+        if (!found) return [];
+        const cut = sectionsByRendering.get(found) ?? sectionsOf(page, found);
+        sectionsByRendering.set(found, cut);
+        return cut;
+      });
+      return reply.headers(headers).send(searchHtml(query, searchSections(sections, query)));
+    },
+  );
 
   app.get(
     '/docs/:page?',

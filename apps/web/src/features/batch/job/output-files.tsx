@@ -2,7 +2,7 @@ import { DownloadIcon } from 'lucide-react';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useJobOutputFilesQuery } from '@/data/jobs/job-output-files-query';
-import { formatBytes } from '@/lib/software/links';
+import { formatBytes } from '@/lib/format';
 
 /**
  * What the job's tasks wrote into its output filestores (`cumulus batch run --download`), each

@@ -1,14 +1,13 @@
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
+import { param, searchParams, wholeNumber } from '@/lib/search-params';
+
 // The job page's URL state: `task`, the array task id whose logs are open (absent: none is).
 
-const TASK_PARAM = 'task';
+const jobParams = searchParams({ task: param<number | null>('task', wholeNumber({ digits: 9 }), null) });
 
-export function parseOpenTask(search: URLSearchParams): number | null {
-  const raw = search.get(TASK_PARAM);
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-}
+export const parseOpenTask = (search: URLSearchParams): number | null => jobParams.parse(search).task;
 
 /** The task whose logs are open, and a setter that keeps the rest of the URL. */
 export function useOpenTask(): [number | null, (task: number | null) => void] {
@@ -16,15 +15,7 @@ export function useOpenTask(): [number | null, (task: number | null) => void] {
   const open = parseOpenTask(searchParams);
   const setOpen = React.useCallback(
     (task: number | null) =>
-      setSearchParams(
-        (current) => {
-          const out = new URLSearchParams(current);
-          if (task === null) out.delete(TASK_PARAM);
-          else out.set(TASK_PARAM, String(task));
-          return out;
-        },
-        { replace: true },
-      ),
+      setSearchParams((current) => jobParams.write(current, { task }), { replace: true }),
     [setSearchParams],
   );
   return [open, setOpen];

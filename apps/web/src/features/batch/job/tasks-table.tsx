@@ -8,9 +8,8 @@ import type { JobTask } from '@/data/jobs/job-query';
 import { getTaskOutput, taskOutputFileName } from '@/data/jobs/task-output';
 import { serverMessage } from '@/lib/api/errors';
 import { saveText } from '@/lib/download';
-import { formatDuration } from '@/lib/format';
+import { formatBytes, formatDuration } from '@/lib/format';
 import { elapsedSeconds } from '@/lib/jobs/states';
-import { formatBytes } from '@/lib/software/links';
 import { cn } from '@/lib/utils';
 
 const HEADERS = ['Task', 'State', 'Exit code', 'Duration', 'Instance', 'Retries', 'Reason', ''];

@@ -17,7 +17,7 @@ import { errorMessage } from '@/lib/api/errors';
 import { clusterPollMs } from '@/lib/clusters/states';
 import { useFormatDateTime } from '@/lib/preferences';
 
-/** The `states` map's object types (client-contract.md 2.4), camelCased by the data layer. */
+/** The `states` map's object types, camelCased by the data layer. */
 const OBJECT_LABELS: Record<string, string> = {
   cluster: 'Cluster',
   clusterInfra: 'Infrastructure',

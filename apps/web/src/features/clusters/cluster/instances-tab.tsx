@@ -36,7 +36,7 @@ export function instanceRows(cluster: Pick<ClusterDetails, 'scheduler' | 'worker
 }
 
 /**
- * What a row's state says (client-contract.md 2.8): an instance `ready` whose process is still
+ * What a row's state says: an instance `ready` whose process is still
  * `starting` is downloading its environment; both up is Ready.
  */
 function instanceLabel(instanceState: string, processState: string): string | undefined {

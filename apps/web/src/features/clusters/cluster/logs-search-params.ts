@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { BetterLogsQuery } from '@/data/clusters/cluster-logs-query';
+import { param, readAs, searchParams, text, wholeNumber } from '@/lib/search-params';
 
 // The Logs tab's URL state: `q` (a filter pattern), `instance` (one instance's id), and `dask=0`
 // / `system=0` to hide either source. Defaults stay out of the URL.
@@ -15,35 +16,36 @@ export type LogsSearch = {
 
 const MAX_PATTERN = 500;
 
-export function parseLogsSearch(search: URLSearchParams): LogsSearch {
-  const instance = search.get('instance');
-  return {
-    pattern: (search.get('q') ?? '').slice(0, MAX_PATTERN),
-    instance: instance && /^\d{1,10}$/.test(instance) && Number(instance) > 0 ? Number(instance) : null,
-    dask: search.get('dask') !== '0',
-    system: search.get('system') !== '0',
-  };
-}
+/** A source is shown unless `=0`. */
+const shown = (name: string) =>
+  param(
+    name,
+    readAs((raw) => raw !== '0'),
+    true,
+    (on) => (on ? null : '0'),
+  );
+
+const logsParams = searchParams({
+  pattern: param('q', text(MAX_PATTERN), '', (pattern) =>
+    pattern.trim() ? pattern.slice(0, MAX_PATTERN) : null,
+  ),
+  instance: param<number | null>('instance', wholeNumber({ min: 1, digits: 10 }), null),
+  dask: shown('dask'),
+  system: shown('system'),
+});
+
+export const parseLogsSearch = (search: URLSearchParams): LogsSearch => logsParams.parse(search);
 
 /** The query string for `change` on top of `search` (other parameters, like `account`, are kept). */
-export function writeLogsSearch(search: URLSearchParams, change: Partial<LogsSearch>): URLSearchParams {
-  const next = { ...parseLogsSearch(search), ...change };
-  const out = new URLSearchParams(search);
-  const put = (name: string, value: string | null) =>
-    value === null ? out.delete(name) : out.set(name, value);
-  put('q', next.pattern.trim() ? next.pattern.slice(0, MAX_PATTERN) : null);
-  put('instance', next.instance === null ? null : String(next.instance));
-  put('dask', next.dask ? null : '0');
-  put('system', next.system ? null : '0');
-  return out;
-}
+export const writeLogsSearch = (search: URLSearchParams, change: Partial<LogsSearch>): URLSearchParams =>
+  logsParams.write(search, { ...parseLogsSearch(search), ...change });
 
 /** `instance=7` and friends, for links into the Logs tab. */
 export const logsSearch = (change: Partial<LogsSearch>) =>
   writeLogsSearch(new URLSearchParams(), change).toString();
 
 /**
- * The better-logs filters for this state (client-contract.md 2.7), or null when both sources are
+ * The better-logs filters for this state, or null when both sources are
  * hidden and there is nothing to ask for.
  */
 export function logsQuery(search: LogsSearch): BetterLogsQuery | null {

@@ -10,6 +10,7 @@ import {
   useClusterMetricQuery,
 } from '@/data/clusters/cluster-metrics-query';
 import { useClusterContext } from '@/features/clusters/cluster/cluster-context';
+import { MetricChart, type MetricUnit } from '@/features/clusters/cluster/metrics-chart';
 import { errorMessage } from '@/lib/api/errors';
 import { clusterPollMs, hasEnded } from '@/lib/clusters/states';
 import { cn } from '@/lib/utils';
@@ -29,7 +30,7 @@ const CHARTS: Array<{
   metric: MetricName;
   title: string;
   wide?: string;
-  unit: 'percent' | 'bytes' | 'rate' | 'count' | 'seconds';
+  unit: MetricUnit;
 }> = [
   { metric: 'cpu', title: 'CPU per instance', wide: 'CPU, cluster-wide average', unit: 'percent' },
   { metric: 'memory', title: 'Memory per instance', wide: 'Memory, cluster-wide', unit: 'bytes' },
@@ -54,107 +55,6 @@ const SCOPES: Array<{ id: MetricScope; label: string }> = [
   { id: 'instance', label: 'Per instance' },
   { id: 'cluster', label: 'Cluster-wide' },
 ];
-
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
-
-function formatValue(value: number, unit: (typeof CHARTS)[number]['unit']): string {
-  if (unit === 'percent') return `${value.toFixed(0)}%`;
-  if (unit === 'seconds') return `${value.toFixed(1)} s`;
-  if (unit === 'count') return value.toFixed(0);
-  const suffix = unit === 'rate' ? '/s' : '';
-  const steps = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let v = value;
-  let k = 0;
-  while (Math.abs(v) >= 1000 && k < steps.length - 1) {
-    v /= 1000;
-    k++;
-  }
-  return `${v.toFixed(v < 10 && k > 0 ? 1 : 0)} ${steps[k]}${suffix}`;
-}
-
-/** What a series is, for its legend: instance (and direction), task state or prefix. */
-function label(metric: Record<string, string>): string {
-  // Cluster-wide series say how many instances they combine.
-  const wide = metric.instance === 'cluster' && metric.instances;
-  const who = wide
-    ? `${metric.instances} instance${metric.instances === '1' ? '' : 's'}`
-    : (metric.instance ?? metric.state ?? metric.prefix ?? metric.name ?? '');
-  return metric.direction ? `${who} ${metric.direction}` : who;
-}
-
-const W = 600;
-const H = 160;
-
-/** A line chart of the series (hand-drawn SVG: small, and nothing to load). */
-function Chart({ data, unit }: { data: MetricSeries; unit: (typeof CHARTS)[number]['unit'] }) {
-  const series = data.series
-    .filter((s) => s.values.length > 0)
-    .map((s) => ({ metric: s.metric, values: s.values as Array<[number, number]> }));
-  const all = series.flatMap((s) => s.values);
-  const t0 = data.start;
-  const t1 = Math.max(data.end, t0 + 1);
-  const max = Math.max(unit === 'percent' ? 100 : 0, ...all.map(([, v]) => v)) || 1;
-  const x = (t: number) => ((t - t0) / (t1 - t0)) * W;
-  const y = (v: number) => H - (v / max) * (H - 8);
-  return (
-    <div className="space-y-2">
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-40 w-full" preserveAspectRatio="none" aria-hidden="true">
-        <line x1={0} x2={W} y1={H - 0.5} y2={H - 0.5} className="stroke-border" />
-        <line
-          x1={0}
-          x2={W}
-          y1={y(max) + 0.5}
-          y2={y(max) + 0.5}
-          className="stroke-border"
-          strokeDasharray="4 4"
-        />
-        {series.map((s, k) => (
-          <polyline
-            key={label(s.metric)}
-            fill="none"
-            stroke={COLORS[k % COLORS.length]}
-            strokeWidth={1.5}
-            vectorEffect="non-scaling-stroke"
-            points={s.values.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}
-          />
-        ))}
-        {/* The newest point of each series as a dot: a series of one point still shows. */}
-        {series.map((s, k) => {
-          const [t, v] = s.values.at(-1)!;
-          return (
-            <line
-              key={`${label(s.metric)}-now`}
-              x1={x(t)}
-              x2={x(t)}
-              y1={y(v)}
-              y2={y(v)}
-              stroke={COLORS[k % COLORS.length]}
-              strokeWidth={6}
-              strokeLinecap="round"
-              vectorEffect="non-scaling-stroke"
-            />
-          );
-        })}
-      </svg>
-      <p className="text-muted-foreground text-xs">Top of chart: {formatValue(max, unit)}</p>
-      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs">
-        {series.map((s, k) => (
-          <li key={label(s.metric)} className="inline-flex items-center gap-1.5">
-            <span
-              className="inline-block size-2.5 rounded-full"
-              style={{ background: COLORS[k % COLORS.length] }}
-              aria-hidden="true"
-            />
-            <span className="font-mono">{label(s.metric)}</span>
-            <span className="text-muted-foreground tabular-nums">
-              now {formatValue(s.values.at(-1)?.[1] ?? 0, unit)}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 /** What a host chart's figures are of (their `scope` label), said under its title. */
 function scopeNote(data: MetricSeries | undefined): string | null {
@@ -188,7 +88,7 @@ function MetricCard({
   // No GPU: no GPU cards at all.
   if ((chart.metric === 'gpu' || chart.metric === 'gpu_memory') && (empty || query.isPending)) return null;
   return (
-    <section aria-label={title} className="bg-card space-y-3 rounded-lg border p-4">
+    <section aria-label={title} className="bg-card min-w-0 space-y-3 rounded-lg border p-4">
       <div>
         <h2 className="text-sm font-medium">{title}</h2>
         {note && <p className="text-muted-foreground text-xs">{note}</p>}
@@ -202,7 +102,7 @@ function MetricCard({
           No samples in this range
         </p>
       ) : (
-        <Chart data={query.data} unit={chart.unit} />
+        <MetricChart data={query.data} unit={chart.unit} title={title} />
       )}
     </section>
   );

@@ -165,8 +165,14 @@ describe('Dashboard filters and URL state', () => {
     renderDashboard();
     const row = (name: string) => screen.getByRole('link', { name }).closest('tr')!;
     expect(within(row('mine-ready')).getByRole('button', { name: 'Stop mine-ready' })).toBeEnabled();
-    expect(within(row('theirs-ready')).getByRole('button', { name: 'Stop theirs-ready' })).toBeDisabled();
-    expect(within(row('mine-stopped')).getByRole('button', { name: 'Stop mine-stopped' })).toBeDisabled();
+    expect(within(row('theirs-ready')).getByRole('button', { name: 'Stop theirs-ready' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(within(row('mine-stopped')).getByRole('button', { name: 'Stop mine-stopped' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     // Each name links to the cluster's page in its workspace.
     expect(screen.getByRole('link', { name: 'mine-ready' })).toHaveAttribute(
       'href',

@@ -2,14 +2,16 @@ import * as React from 'react';
 import { useSearchParams } from 'react-router';
 
 import type { PaginateQuery } from '@/data/clusters/clusters-paginate-query';
-import { readPagination } from '@/hooks/use-pagination-params';
+import { PAGINATION_PARAMS } from '@/hooks/use-pagination-params';
 import { DASHBOARD_TAB_PARAM } from '@/lib/clusters/links';
 import { CLUSTER_STATES, isClusterState } from '@/lib/clusters/states';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/lib/constants';
+import { DEFAULT_PAGE } from '@/lib/constants';
+import { filtersText, invalidTermMessage, parseTerm, readFilters } from '@/lib/filter-terms';
 import type { ScopeQuery } from '@/lib/scopes';
+import { oneOf, param, readAs, searchParams } from '@/lib/search-params';
 import { ACCOUNT_PARAM } from '@/lib/workspace';
 
-// The Dashboard's URL state (console.md section 2, "URL is state"): `tab` (clusters by default, or
+// The Dashboard's URL state: `tab` (clusters by default, or
 // jobs), then the clusters tab's `page` (default 0), `pagesize` (default 50), `filters` (a JSON list
 // of key/value pairs) and the ordering (the jobs tab's are in features/batch/search-params.ts).
 // Only defaults are left out of the URL, so a shared link shows the same page.
@@ -57,7 +59,8 @@ const MAX_VALUE_LENGTH = 100;
 /** Keys that hold one value: a new one replaces the old. */
 const SINGLE: ReadonlySet<FilterKey> = new Set(['name', 'mine']);
 
-export const invalidTermMessage = (key: string) => `${key} is not a valid search term`;
+export { invalidTermMessage };
+
 const invalidStateMessage = (value: string) =>
   `${value} is not a cluster state (${CLUSTER_STATES.join(', ')})`;
 
@@ -81,10 +84,8 @@ export function parseFilterTerm(term: string): Filter | { problem: string } | nu
   const text = term.trim();
   if (text === '') return null;
   if (text === 'mine') return { key: 'mine', value: 'true' };
-  const colon = text.indexOf(':');
   // Cluster names have no colon, so text with one names a key.
-  if (colon < 0) return checkFilter('name', text);
-  return checkFilter(text.slice(0, colon).trim(), text.slice(colon + 1));
+  return parseTerm(text, 'name', checkFilter);
 }
 
 /** Adds `filter`, replacing the old value of a single-valued key and ignoring a repeat. */
@@ -94,59 +95,31 @@ export function withFilter(filters: readonly Filter[], filter: Filter): Filter[]
   return [...filters, filter];
 }
 
-function readFilters(raw: string | null): { filters: Filter[]; problems: string[] } {
-  if (!raw) return { filters: [], problems: [] };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return { filters: [], problems: ['The filters in this link could not be read.'] };
-  }
-  if (!Array.isArray(parsed))
-    return { filters: [], problems: ['The filters in this link could not be read.'] };
-  let filters: Filter[] = [];
-  const problems: string[] = [];
-  for (const entry of parsed.slice(0, 50)) {
-    // A pair is ["key", "value"] or {"key": ..., "value": ...}.
-    const [key, value] = Array.isArray(entry) ? entry : [entry?.key, entry?.value];
-    if (typeof key !== 'string') continue;
-    const checked = checkFilter(key, typeof value === 'string' ? value : String(value ?? ''));
-    if ('problem' in checked) problems.push(checked.problem);
-    else filters = withFilter(filters, checked);
-  }
-  return { filters, problems };
-}
+const NO_FILTERS = { filters: [] as Filter[], problems: [] as string[] };
+
+const dashboardParams = searchParams({
+  ...PAGINATION_PARAMS,
+  filtered: param(
+    'filters',
+    readAs((raw) => (raw ? readFilters(raw, { check: checkFilter, add: withFilter, max: 50 }) : NO_FILTERS)),
+    NO_FILTERS,
+    ({ filters }) => (filters.length ? filtersText(filters) : null),
+  ),
+  orderBy: param<OrderField>('order_by', oneOf(ORDER_FIELDS), DEFAULT_ORDER.orderBy),
+  direction: param<Direction>('order_by_direction', oneOf(['asc', 'desc']), DEFAULT_ORDER.direction),
+});
 
 export function parseDashboardSearch(search: URLSearchParams): DashboardSearch {
-  const orderBy = search.get('order_by');
-  const direction = search.get('order_by_direction');
-  return {
-    ...readPagination(search),
-    ...readFilters(search.get('filters')),
-    orderBy: (ORDER_FIELDS as readonly string[]).includes(orderBy ?? '')
-      ? (orderBy as OrderField)
-      : DEFAULT_ORDER.orderBy,
-    direction: direction === 'asc' || direction === 'desc' ? direction : DEFAULT_ORDER.direction,
-  };
+  const { filtered, ...rest } = dashboardParams.parse(search);
+  return { ...rest, ...filtered };
 }
 
 type Change = Partial<Pick<DashboardSearch, 'page' | 'pageSize' | 'filters' | 'orderBy' | 'direction'>>;
 
 /** `search` with `change` applied; anything but a page change returns to the first page. */
 export function writeDashboardSearch(search: URLSearchParams, change: Change): URLSearchParams {
-  const current = parseDashboardSearch(search);
-  const next = { ...current, page: DEFAULT_PAGE, ...change };
-  const out = new URLSearchParams(search);
-  const put = (name: string, value: string | number, fallback: string | number) => {
-    if (value === fallback) out.delete(name);
-    else out.set(name, String(value));
-  };
-  put('page', next.page, DEFAULT_PAGE);
-  put('pagesize', next.pageSize, DEFAULT_PAGE_SIZE);
-  put('filters', next.filters.length ? JSON.stringify(next.filters.map((f) => [f.key, f.value])) : '', '');
-  put('order_by', next.orderBy, DEFAULT_ORDER.orderBy);
-  put('order_by_direction', next.direction, DEFAULT_ORDER.direction);
-  return out;
+  const { problems, filters, ...next } = { ...parseDashboardSearch(search), page: DEFAULT_PAGE, ...change };
+  return dashboardParams.write(search, { ...next, filtered: { filters, problems } });
 }
 
 /** The `GET clusters/paginate` query for this URL state and scope (`scopeQuery(scope)`). */

@@ -5,7 +5,7 @@ import { SectionCard } from '@/features/profile/sections/section-card';
 import { isApiError } from '@/lib/api/errors';
 import { useSignedIn } from '@/lib/signed-in';
 
-/** An invalid account ('User ...') or a 409 shows nothing (spec section 8); anything else the unknown error. */
+/** An invalid account ('User ...') or a 409 shows nothing; anything else the unknown error. */
 function defaultAccountError(error: unknown): string | null {
   if (!error) return null;
   if (isApiError(error)) {

@@ -12,7 +12,7 @@ import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 
-// The workspace-name rule from spec/console.md section 5, as a page would write it.
+// The workspace-name rule, as a page would write it.
 function workspaceNameError(name: string): string | undefined {
   if (!name) return 'Workspace name is required';
   if (name.length < 4) return 'Must be at least 4 characters';

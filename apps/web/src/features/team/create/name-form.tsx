@@ -21,7 +21,7 @@ type NameFormProps = {
   onSubmit: (values: z.output<typeof organizationNameSchema>) => void;
 };
 
-/** Create Workspace and Create Organization: one name field (console.md section 2). */
+/** Create Workspace and Create Organization: one name field. */
 export function NameForm({ form, label, submitLabel, pending, formError, onSubmit }: NameFormProps) {
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-6">

@@ -106,6 +106,30 @@ describe('Add member', () => {
     await waitFor(() => expect(field('Username or Email').value).toBe('bob'));
   });
 
+  it('carries the access ticked into the edit page of an existing invitation (409), so none of it is lost', async () => {
+    stubApi({
+      ...teamRoutes({ workspaces: two }),
+      'POST /api/v2/users/organizations/add-membership': reply(409, {
+        detail: 'This address already has an invitation.',
+        code: 'ALREADY_INVITED',
+        invite_id: 300,
+      }),
+      'GET /api/v2/users/invites/organization-invite/300': invite(300, 'carol@example.com', []),
+    });
+    const { router } = open(`/team/${ORG_ID}/add-member`);
+    await screen.findByLabelText('Username or Email');
+    fireEvent.change(field('Username or Email'), { target: { value: 'carol@example.com' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Access to research' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Member' }));
+    await screen.findByRole('heading', { name: 'Edit Invite' });
+    expect(router.state.location.pathname).toBe(`/team/${ORG_ID}/edit-invite/300`);
+    expect(screen.getByText(TEAM_MESSAGES.alreadyInvited)).toBeInTheDocument();
+    await waitFor(() => expect(field('Username or Email').value).toBe('carol@example.com'));
+    // The invitation granted nothing; what was just ticked is still ticked, ready to save.
+    expect(screen.getByRole('checkbox', { name: 'Access to research' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Access to analytics' })).not.toBeChecked();
+  });
+
   it('shows COULD_NOT_FIND_USER on the field and anything else as Error: {message}', async () => {
     const notFound =
       'Could not find a user with the username nobody. Enter their email address to invite them.';

@@ -53,14 +53,18 @@ function AddMemberForm({ data }: { data: TeamData }) {
             organizationId: String(organization.id),
             memberId: String(membershipId),
           });
-          return navigate(to, { state: { notice: TEAM_MESSAGES.alreadyMember } satisfies NoticeState });
+          return navigate(to, {
+            state: { notice: TEAM_MESSAGES.alreadyMember, requested: values } satisfies NoticeState,
+          });
         }
         if (error.status === 409 && typeof inviteId === 'number') {
           const to = generatePath(paths.teamEditInvite, {
             organizationId: String(organization.id),
             inviteId: String(inviteId),
           });
-          return navigate(to, { state: { notice: TEAM_MESSAGES.alreadyInvited } satisfies NoticeState });
+          return navigate(to, {
+            state: { notice: TEAM_MESSAGES.alreadyInvited, requested: values } satisfies NoticeState,
+          });
         }
         if (error.code === 'MEMBER_LIMIT_REACHED' || error.code === 'SEAT_LIMIT_REACHED')
           return setLimitOpen(true);

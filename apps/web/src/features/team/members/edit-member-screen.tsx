@@ -1,12 +1,13 @@
 import * as React from 'react';
+import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 
 import { FormAlert } from '@/components/form-alert';
 import type { UpdateMemberBody } from '@/data/organizations/member-update-mutation';
 import { MemberFormFields } from '@/features/team/members/member-form';
 import { useBackToTeam } from '@/features/team/members/member-navigation';
-import { MemberPageFrame } from '@/features/team/members/member-page-frame';
-import { initialMemberValues, updateMemberBody } from '@/features/team/members/member-values';
+import { MemberPageFrame, type NoticeState } from '@/features/team/members/member-page-frame';
+import { initialMemberValues, updateMemberBody, withRequested } from '@/features/team/members/member-values';
 import { memberSchema } from '@/features/team/schemas';
 import { type TeamData, useTeam } from '@/features/team/use-team';
 import { useZodForm } from '@/lib/forms';
@@ -62,7 +63,10 @@ export function EditMemberScreen({
 function EditMemberForm({ data, mode, success, existing, save, pending }: EditMemberFormProps) {
   const { organization, workspaces, permissions } = data;
   const backToTeam = useBackToTeam();
-  const form = useZodForm(memberSchema, { defaultValues: initialMemberValues(workspaces, existing) });
+  const requested = (useLocation().state as NoticeState)?.requested;
+  const form = useZodForm(memberSchema, {
+    defaultValues: withRequested(initialMemberValues(workspaces, existing), requested),
+  });
   const [formError, setFormError] = React.useState<string | null>(null);
 
   const onSubmit = form.handleSubmit((values) => {

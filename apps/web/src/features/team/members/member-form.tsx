@@ -33,7 +33,7 @@ const cell = 'px-3 py-2.5 align-top max-sm:p-0';
 const phoneLabel = 'text-muted-foreground mb-1 block text-xs sm:hidden';
 
 /**
- * The member form (console.md section 2): who, the organization admin flag, then per workspace
+ * The member form: who, the organization admin flag, then per workspace
  * access, core limit, credit limit and admin. Rows the user does not administer are read-only.
  */
 export function MemberFormFields({

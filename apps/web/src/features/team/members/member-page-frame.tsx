@@ -5,13 +5,17 @@ import { Banner } from '@/components/banner';
 import { ErrorState } from '@/components/error-state';
 import { LoadingSkeleton } from '@/components/loading-skeleton';
 import { Page, PageHeader } from '@/components/page';
+import type { MemberValues } from '@/features/team/schemas';
 import { membersCrumb, teamCrumbs } from '@/features/team/team-crumbs';
 import type { TeamData, useTeam } from '@/features/team/use-team';
 import { errorMessage } from '@/lib/api/errors';
 import { usePageMeta } from '@/lib/page-meta';
 
-/** What a page hands the next one: the 409 redirect's explanation. */
-export type NoticeState = { notice?: string } | null;
+/**
+ * What a page hands the next one: the 409 redirect's explanation, and what the user had entered
+ * on the Add page (the access they ticked), which the edit page starts from so none of it is lost.
+ */
+export type NoticeState = { notice?: string; requested?: MemberValues } | null;
 
 type FrameProps = {
   title: string;

@@ -48,6 +48,23 @@ export function initialMemberValues(
   };
 }
 
+/**
+ * The edit page's starting values after a redirect from Add (the address was a member or had an
+ * invitation already): what they have, plus the access the user had just ticked on Add, so
+ * saving grants what was asked. Existing rows keep their own limits.
+ */
+export function withRequested(values: MemberValues, requested: MemberValues | undefined): MemberValues {
+  if (!requested) return values;
+  return {
+    ...values,
+    organizationAdmin: values.organizationAdmin || requested.organizationAdmin,
+    workspaces: values.workspaces.map((row) => {
+      const asked = requested.workspaces.find((r) => r.workspaceId === row.workspaceId);
+      return row.access || !asked?.access ? row : { ...asked, rowId: undefined };
+    }),
+  };
+}
+
 /** The rows given access, as the calls take them (limits as numbers; the schema checked them). */
 function accessRows(values: MemberValues): NonNullable<UpdateMemberBody['workspaces']> {
   return values.workspaces

@@ -23,7 +23,7 @@ const TABS = ['workspaces', 'team', 'sso'] as const;
 type Tab = (typeof TABS)[number];
 const TAB_PARAM = 'tab';
 
-/** The Team page (console.md section 2, "Team area"): the organization of the current scope. */
+/** The Team page: the organization of the current scope. */
 export function TeamPage() {
   usePageMeta({ title: 'Team' });
   const { scope, isPending: scopePending } = useScope();

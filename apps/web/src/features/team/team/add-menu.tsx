@@ -19,7 +19,7 @@ type AddMenuProps = {
   workspaceCount: number;
 };
 
-/** Add: Teammate, Workspace, Organization (console.md section 2), each unavailable with its reason. */
+/** Add: Teammate, Workspace, Organization, each unavailable with its reason. */
 export function AddMenu({ organizationId, permissions, workspaceCount }: AddMenuProps) {
   const navigate = useNavigate();
   const teammateReason =

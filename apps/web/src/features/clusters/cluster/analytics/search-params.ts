@@ -1,5 +1,7 @@
 import { useSearchParams } from 'react-router';
 
+import { oneOf, param, searchParams, wholeNumber } from '@/lib/search-params';
+
 /** The Analytics tab's sections (`?view=`): computations (the default) or spans. */
 export const ANALYTICS_VIEWS = ['computations', 'spans'] as const;
 export type AnalyticsView = (typeof ANALYTICS_VIEWS)[number];
@@ -10,32 +12,21 @@ export interface AnalyticsParams {
   computation: number | null;
 }
 
-export function parseAnalyticsParams(params: URLSearchParams): AnalyticsParams {
-  const view = params.get('view');
-  const computation = params.get('computation') ?? '';
-  const id = /^\d{1,15}$/.test(computation) ? Number(computation) : 0;
-  return {
-    view: ANALYTICS_VIEWS.find((v) => v === view) ?? 'computations',
-    computation: id > 0 ? id : null,
-  };
-}
+const analyticsParams = searchParams({
+  view: param<AnalyticsView>('view', oneOf(ANALYTICS_VIEWS), 'computations'),
+  computation: param<number | null>('computation', wholeNumber({ min: 1, digits: 15 }), null),
+});
+
+export const parseAnalyticsParams = (params: URLSearchParams): AnalyticsParams =>
+  analyticsParams.parse(params);
 
 /** The tab's state in the address, and a setter that keeps every other parameter (`account`). */
 export function useAnalyticsParams() {
   const [params, setParams] = useSearchParams();
   const state = parseAnalyticsParams(params);
   const update = (change: Partial<AnalyticsParams>) =>
-    setParams(
-      (old) => {
-        const next = new URLSearchParams(old);
-        const merged = { ...parseAnalyticsParams(old), ...change };
-        if (merged.view === 'computations') next.delete('view');
-        else next.set('view', merged.view);
-        if (merged.computation === null) next.delete('computation');
-        else next.set('computation', String(merged.computation));
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((old) => analyticsParams.write(old, { ...parseAnalyticsParams(old), ...change }), {
+      replace: true,
+    });
   return [state, update] as const;
 }

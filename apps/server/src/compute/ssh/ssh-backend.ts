@@ -1,0 +1,292 @@
+import { userDataScript } from '../aws/user-data.js';
+import {
+  type Backend,
+  type BackendData,
+  final,
+  type InstanceRef,
+  type LaunchSpec,
+  type MachineShape,
+  type Observation,
+} from '../backend.js';
+import { backendErrorOf, runOn, SshFailure, type SshTarget } from './connection.js';
+import { placeOn, withLabels } from './placement.js';
+
+/** A registered host, its key unsealed: what the backend reaches and fills. */
+export interface SshHost extends SshTarget {
+  id: number;
+  workspaceId: number;
+  cores: number;
+  memoryMib: number;
+  gpus: number;
+  labels: string[];
+  /** The interpreter with `distributed` on the host. */
+  python: string;
+}
+
+/** One instance on a host, recorded before its agent starts. */
+export interface SshPlacement {
+  backendId: string;
+  hostId: number;
+  clusterId: number;
+  cores: number;
+  memoryMib: number;
+}
+
+/** What the backend needs of the host registry (domains/cloud/ssh-hosts). */
+export interface SshHostsPort {
+  /** The workspace's hosts whose last check passed. */
+  healthyHosts(workspaceId: number): Promise<SshHost[]>;
+  /** A host by id (whatever its health), null once removed. */
+  host(workspaceId: number, hostId: number): Promise<SshHost | null>;
+  placementsOn(hostIds: number[]): Promise<SshPlacement[]>;
+  placementOf(backendId: string): Promise<SshPlacement | null>;
+  place(placement: SshPlacement): Promise<void>;
+  unplace(backendId: string): Promise<void>;
+}
+
+export interface SshBackendOptions {
+  hosts: SshHostsPort;
+  /** How long a host may be unreachable before its instances count as lost. */
+  lostAfterMs: number;
+  stopGraceMs: number;
+}
+
+/** Where an instance went (its backend data). */
+interface Where {
+  hostId: number;
+  workspaceId: number;
+}
+
+const whereOf = (ref: InstanceRef): Where | null => {
+  const d = ref.backendData;
+  return typeof d?.hostId === 'number' && typeof d.workspaceId === 'number'
+    ? { hostId: d.hostId, workspaceId: d.workspaceId }
+    : null;
+};
+
+/** What an instance that sets no memory limit is counted for on its host. */
+const DEFAULT_MIB = 1024;
+
+/** Single-quoted for sh, whatever the value holds. */
+const quote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
+/** Backend ids are ours (letters, digits, dashes): checked before they go into a command. */
+const safeId = (id: string) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw final(`Backend id ${id} cannot name an SSH instance.`);
+  return id;
+};
+
+/** Prints the backend ids of the account's live processes (agents and Dask alike carry theirs). */
+const LIST =
+  "grep -zh '^CUMULUS_BACKEND_ID=' /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u; true";
+
+/** Signals the processes of an instance, TERM then KILL after the grace; prints `gone` once none is left. */
+const stopScript = (id: string, graceSeconds: number) => `
+pids() { grep -lzx 'CUMULUS_BACKEND_ID=${id}' /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+p=$(pids); [ -n "$p" ] && kill -TERM $p 2>/dev/null
+i=0; while [ -n "$(pids)" ] && [ $i -lt ${graceSeconds * 10} ]; do sleep 0.1; i=$((i+1)); done
+p=$(pids); [ -n "$p" ] && kill -KILL $p 2>/dev/null
+sleep 0.2; [ -z "$(pids)" ] && echo gone; true
+`;
+
+/**
+ * Clusters on machines the workspace already has, reached over SSH as the account given at
+ * registration with the host key pinned. Each instance is the same agent a cloud VM boots
+ * (aws/user-data.ts: fetched from the control plane with the cluster's token), started detached
+ * in a working directory of its own (`~/.cumulus/<backend id>`), placed on the host it fills best
+ * by the cores and memory it asks. Its processes are found by the backend id in their environment.
+ */
+export function createSshBackend(options: SshBackendOptions): Backend {
+  const { hosts } = options;
+  /** Since when each host has been unreachable (this process's view). */
+  const unreachableSince = new Map<number, number>();
+  let turns: Promise<unknown> = Promise.resolve();
+  /** Launches take turns: each sees the placements of those before it. */
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = turns.then(work, work);
+    turns = next.catch(() => undefined);
+    return next;
+  };
+
+  async function running(host: SshHost): Promise<Set<string>> {
+    const { stdout } = await runOn(host, LIST);
+    unreachableSince.delete(host.id);
+    return new Set(stdout.split('\n').map((l) => l.slice('CUMULUS_BACKEND_ID='.length)));
+  }
+
+  /** Whether a host unreachable now has been for longer than the grace: its instances are lost. */
+  function lost(hostId: number): boolean {
+    const since = unreachableSince.get(hostId) ?? Date.now();
+    unreachableSince.set(hostId, since);
+    return Date.now() - since >= options.lostAfterMs;
+  }
+
+  async function start(host: SshHost, spec: LaunchSpec): Promise<void> {
+    const id = safeId(spec.backendId);
+    const script = userDataScript({ ...spec, sshPublicKey: undefined });
+    const env = {
+      // From its first process on: describe finds the instance while its agent is still fetched.
+      CUMULUS_BACKEND_ID: id,
+      CUMULUS_WORK_DIR: '$HOME/.cumulus',
+      CUMULUS_PYTHON: quote(host.python),
+      // Dask listens on the host's own address, the one its peers and clients reach.
+      CUMULUS_AGENT_HOST: quote(host.address),
+      // Instances share the host: each reports its own processes' CPU and memory.
+      CUMULUS_METRICS_SCOPE: 'processes',
+    };
+    const dir = `"$HOME/.cumulus/${id}"`;
+    const command = `mkdir -p ${dir} && cd ${dir} && cat >launch.sh && (${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} setsid bash launch.sh </dev/null >>launch.log 2>&1 &) && echo started`;
+    const result = await runOn(host, command, { stdin: script });
+    if (result.code !== 0 || !result.stdout.includes('started'))
+      throw final(
+        `Could not start the agent on ${host.name}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`,
+      );
+  }
+
+  return {
+    type: 'ssh',
+    capabilities: {
+      ssh: false,
+      dashboards: false,
+      gpus: false,
+      spot: false,
+      firewall: false,
+      builds: [],
+      // `worker_vm_types` / `scheduler_vm_types` name host labels (placement.ts `withLabels`).
+      typesAreLabels: true,
+    },
+    describeSelf: () => ({ backend: 'ssh', options: { provider_name: 'ssh' } }),
+    // Instances are sized by what they ask (threads, memory limit), placed on the hosts at launch.
+    machineFor: (): MachineShape => ({
+      instanceType: 'ssh',
+      cores: 1,
+      memoryMib: DEFAULT_MIB,
+      gpus: 0,
+      arch: 'x86_64',
+    }),
+
+    launch: (spec) =>
+      inTurn(async (): Promise<BackendData> => {
+        const asked = { cores: spec.size?.cores ?? 1, memoryMib: spec.size?.memoryMib ?? DEFAULT_MIB };
+        const already = await hosts.placementOf(spec.backendId);
+        const healthy = await hosts.healthyHosts(spec.workspaceId);
+        let host = already ? await hosts.host(spec.workspaceId, already.hostId) : null;
+        if (host) {
+          // Launched before (a crash between placing and recording): adopt what runs, or start it there.
+          const live = await running(host).catch((err: unknown) => {
+            throw backendErrorOf(err);
+          });
+          if (live.has(spec.backendId))
+            return {
+              hostId: host.id,
+              workspaceId: spec.workspaceId,
+              host: host.name,
+              address: host.address,
+              adopted: true,
+            };
+        } else {
+          const labelled = withLabels(healthy, spec.instanceTypes);
+          const used = await hosts.placementsOn(labelled.map((h) => h.id));
+          const rooms = labelled.map((h) => {
+            const on = used.filter((p) => p.hostId === h.id);
+            return {
+              ...h,
+              usedCores: on.reduce((n, p) => n + p.cores, 0),
+              usedMemoryMib: on.reduce((n, p) => n + p.memoryMib, 0),
+            };
+          });
+          host = placeOn(rooms, asked);
+          await hosts.place({
+            backendId: spec.backendId,
+            hostId: host.id,
+            clusterId: spec.clusterId,
+            ...asked,
+          });
+        }
+        try {
+          await start(host, spec);
+        } catch (err) {
+          await hosts.unplace(spec.backendId);
+          throw err instanceof SshFailure ? backendErrorOf(err) : err;
+        }
+        return { hostId: host.id, workspaceId: spec.workspaceId, host: host.name, address: host.address };
+      }),
+
+    async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
+      const answer = new Map<string, Observation>();
+      const byHost = new Map<number, { where: Where; refs: InstanceRef[] }>();
+      for (const ref of refs) {
+        const where = whereOf(ref);
+        if (!where) {
+          answer.set(ref.backendId, { state: 'gone', reason: 'It was never placed on an SSH host' });
+          continue;
+        }
+        const group = byHost.get(where.hostId) ?? { where, refs: [] };
+        group.refs.push(ref);
+        byHost.set(where.hostId, group);
+      }
+      await Promise.all(
+        [...byHost.values()].map(async ({ where, refs: on }) => {
+          const host = await hosts.host(where.workspaceId, where.hostId);
+          const say = (ref: InstanceRef, o: Observation) => answer.set(ref.backendId, o);
+          if (!host) {
+            for (const ref of on)
+              say(ref, { state: 'gone', reason: 'Its SSH host was removed from the workspace' });
+            return;
+          }
+          let live: Set<string>;
+          try {
+            live = await running(host);
+          } catch (err) {
+            const why = err instanceof Error ? err.message : String(err);
+            const gone = lost(host.id);
+            for (const ref of on)
+              say(
+                ref,
+                gone
+                  ? { state: 'gone', reason: `Lost with its host: ${why}` }
+                  : { state: 'running', privateIp: host.address },
+              );
+            return;
+          }
+          for (const ref of on)
+            say(
+              ref,
+              live.has(ref.backendId)
+                ? { state: 'running', privateIp: host.address }
+                : { state: 'gone', reason: `Its processes are no longer running on ${host.name}` },
+            );
+        }),
+      );
+      for (const [backendId, o] of answer) if (o.state === 'gone') await hosts.unplace(backendId);
+      return answer;
+    },
+
+    /** Whether one of the instance's own processes listens on the port (its pid from `ss`, its backend id from its environment). */
+    async listensOn(instance: InstanceRef, address: { host: string; port: number }): Promise<boolean> {
+      const where = whereOf(instance);
+      const host = where && (await hosts.host(where.workspaceId, where.hostId));
+      if (!host || address.host !== host.address || !Number.isInteger(address.port)) return false;
+      const id = safeId(instance.backendId);
+      const script = `for p in $(ss -ltnpH 'sport = :${address.port}' 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2); do grep -qzx 'CUMULUS_BACKEND_ID=${id}' /proc/$p/environ 2>/dev/null && echo yes && break; done; true`;
+      return (await runOn(host, script)).stdout.includes('yes');
+    },
+
+    async stop(instance: InstanceRef): Promise<void> {
+      const where = whereOf(instance);
+      const host = where && (await hosts.host(where.workspaceId, where.hostId));
+      if (!host) return hosts.unplace(instance.backendId);
+      const grace = Math.max(1, Math.ceil(options.stopGraceMs / 1000));
+      try {
+        await runOn(host, stopScript(safeId(instance.backendId), grace), {
+          timeoutMs: grace * 1000 + 15_000,
+        });
+      } catch (err) {
+        // A host gone for good takes its instances with it; until then, stopping is tried again.
+        if (lost(host.id)) return hosts.unplace(instance.backendId);
+        throw backendErrorOf(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { endProcessesOf } from '../../src/compute/local-processes.js';
+import { waitFor } from './wait.js';
+
+/**
+ * SSH hosts for tests: real OpenSSH servers (Debian's openssh-server), one per loopback address
+ * (127.0.0.2, 127.0.0.3 ...: each a "host" with an address of its own), each with a host key made
+ * here, all letting one account in with one user key. The account is the one cluster processes run
+ * as (the host account a workspace admin registers); it is made once per machine, its home fixed.
+ */
+export const RIG_ACCOUNT = 'cumulus-ssh-rig';
+const SSHD = '/usr/sbin/sshd';
+
+export interface RigHost {
+  address: string;
+  port: number;
+  /** The host's public key line (`ssh-ed25519 AAAA...`): what an admin pins. */
+  hostKey: string;
+  /** Stops its sshd (the machine going away, with `killProcesses` for what ran there). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export interface SshRig {
+  dir: string;
+  user: string;
+  home: string;
+  /** The account's private key (OpenSSH format), as an admin gives it at registration. */
+  privateKey: string;
+  hosts: RigHost[];
+  /** Stops every sshd and removes the rig's files (the account stays, with nothing of the rig). */
+  close(): Promise<void>;
+}
+
+function run(command: string, args: string[]): string {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Installs openssh-server where it is missing (as scripts/setup.sh --ssh does), or fails saying so. */
+function ensureSshd(): void {
+  if (existsSync(SSHD)) return;
+  try {
+    execFileSync('apt-get', ['install', '-y', '-qq', 'openssh-server'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 300_000,
+    });
+  } catch {
+    // Said below.
+  }
+  if (!existsSync(SSHD))
+    throw new Error(`${SSHD} is missing: run scripts/setup.sh --ssh (apt-get install openssh-server)`);
+}
+
+/** The account's home, fixed (sshd finds it by the account); each instance's directory is under it. */
+export const RIG_HOME = `/var/lib/${RIG_ACCOUNT}`;
+
+function ensureAccount(): void {
+  try {
+    run('id', ['-u', RIG_ACCOUNT]);
+  } catch {
+    run('useradd', ['--create-home', '--home-dir', RIG_HOME, '--shell', '/bin/bash', RIG_ACCOUNT]);
+    // '*': no password, but not locked (sshd refuses public keys of a locked account without PAM).
+    run('usermod', ['-p', '*', RIG_ACCOUNT]);
+  }
+}
+
+const portOpen = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Starts `count` hosts (127.0.0.2 onwards) on one port of their own addresses. */
+export async function startSshRig(count = 2): Promise<SshRig> {
+  ensureSshd();
+  mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-ssh-rig-'));
+  chmodSync(dir, 0o755);
+  ensureAccount();
+  const home = RIG_HOME;
+  const userKey = path.join(dir, 'user_key');
+  run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cumulus-rig', '-f', userKey]);
+  const authorized = path.join(dir, 'authorized_keys');
+  writeFileSync(authorized, readFileSync(`${userKey}.pub`), { mode: 0o644 });
+  // A port nobody uses on any of the addresses: one for all (each host is its address).
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const hosts: RigHost[] = [];
+  const children = new Set<ChildProcess>();
+  for (let i = 0; i < count; i++) {
+    const address = `127.0.0.${i + 2}`;
+    const hostKey = path.join(dir, `host-${i}_key`);
+    run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', '', '-f', hostKey]);
+    const config = path.join(dir, `sshd-${i}.conf`);
+    writeFileSync(
+      config,
+      [
+        `ListenAddress ${address}:${port}`,
+        `HostKey ${hostKey}`,
+        `PidFile ${path.join(dir, `sshd-${i}.pid`)}`,
+        `AuthorizedKeysFile ${authorized}`,
+        'PubkeyAuthentication yes',
+        'PasswordAuthentication no',
+        'KbdInteractiveAuthentication no',
+        'UsePAM no',
+        'StrictModes no',
+        `AllowUsers ${RIG_ACCOUNT}`,
+        'LogLevel ERROR',
+        '',
+      ].join('\n'),
+    );
+    let child: ChildProcess | undefined;
+    const host: RigHost = {
+      address,
+      port,
+      hostKey: readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' '),
+      async start() {
+        if (child) return;
+        const started = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let errors = '';
+        started.stderr?.on('data', (d: Buffer) => {
+          errors += d.toString();
+        });
+        child = started;
+        children.add(started);
+        started.once('exit', () => {
+          children.delete(started);
+          if (child === started) child = undefined;
+        });
+        await waitFor(
+          `sshd on ${address}:${port}`,
+          async () => {
+            if (started.exitCode !== null) throw new Error(`sshd exited: ${errors}`);
+            return portOpen(address, port);
+          },
+          15_000,
+          50,
+        );
+      },
+      async stop() {
+        const running = child;
+        if (!running) return;
+        child = undefined;
+        const exited = new Promise((r) => running.once('exit', r));
+        running.kill('SIGTERM');
+        await exited;
+      },
+    };
+    await host.start();
+    hosts.push(host);
+  }
+  return {
+    dir,
+    user: RIG_ACCOUNT,
+    home,
+    privateKey: readFileSync(userKey, 'utf8'),
+    hosts,
+    async close() {
+      await Promise.all(hosts.map((h) => h.stop()));
+      for (const c of children) c.kill('SIGKILL');
+      // What the account still runs here (agents of a test that failed) ends with the rig, and so do their directories.
+      await endProcessesOf(Number(run('id', ['-u', RIG_ACCOUNT]).trim()));
+      rmSync(path.join(home, '.cumulus'), { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

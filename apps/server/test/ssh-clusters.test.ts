@@ -1,0 +1,184 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInstanceProcesses } from '../src/compute/local-processes.js';
+import { instances, sshPlacements } from '../src/db/schema/index.js';
+import type { Api } from './helpers/api.js';
+import {
+  computeOn,
+  createReadyCluster,
+  startClusterServer,
+  waitFor,
+  waitForClusterState,
+} from './helpers/clusters.js';
+import { createUser } from './helpers/factories.js';
+import { type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+
+/**
+ * The `ssh` backend on two real sshd hosts (127.0.0.2, 127.0.0.3: the rig of helpers/ssh-hosts.ts):
+ * hosts registered through the API with their host keys pinned, a cluster placed across both by
+ * cores, real Dask computing there, a host that goes away mid-cluster, and a stop that ends it all.
+ */
+let rig: SshRig;
+let ts: Awaited<ReturnType<typeof startClusterServer>>;
+let api: Api;
+let slug: string;
+const timings: Record<string, number> = {};
+
+const hostBody = (i: number, extra: Record<string, unknown> = {}) => ({
+  name: `rig-${i + 2}`,
+  address: rig.hosts[i]!.address,
+  port: rig.hosts[i]!.port,
+  user: rig.user,
+  host_key: rig.hosts[i]!.hostKey,
+  private_key: rig.privateKey,
+  cores: 3,
+  memory_mib: 4096,
+  python: '/usr/bin/python3',
+  ...extra,
+});
+
+beforeAll(async () => {
+  rig = await startSshRig(2);
+  // Lost after 10 s unreachable (half the heartbeat timeout): before the heartbeat's silence says so.
+  ts = await startClusterServer({ CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '20' });
+  const user = await createUser(ts);
+  api = ts.api.as(user.key);
+  slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await ts?.close();
+  } finally {
+    await rig?.close();
+  }
+  console.log('cluster start (2 workers, ready):', timings);
+}, 120_000);
+
+describe('ssh backend', () => {
+  it('starts a 2-worker local cluster first, for the start time to compare', async () => {
+    const started = Date.now();
+    const details = await createReadyCluster(api, slug, { name: 'local-timing', workers: 2 });
+    timings.local_ms = Date.now() - started;
+    expect(details.cluster_infra?.backend ?? 'in_process').not.toBe('ssh');
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${details.id}`);
+    await waitForClusterState(api, slug, details.id, 'stopped');
+  }, 180_000);
+
+  it('registers a host only with its own host key pinned; the private key never comes back', async () => {
+    const wrong = await api.post(
+      `/api/v2/ssh-hosts/${slug}`,
+      hostBody(0, { host_key: rig.hosts[1]!.hostKey }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.host_key).toEqual([
+      `rig-2 (127.0.0.2) presented a host key other than the one pinned for it: refused (if the host was reinstalled, pin its new key).`,
+    ]);
+    const noDask = await api.post(`/api/v2/ssh-hosts/${slug}`, hostBody(0, { python: '/bin/true' }));
+    expect(noDask.status).toBe(400);
+    expect(noDask.body.python).toBeDefined();
+
+    for (const i of [0, 1]) {
+      const added = await api.post(`/api/v2/ssh-hosts/${slug}`, hostBody(i));
+      expect(added.status).toBe(201);
+      expect(added.body).toMatchObject({ name: `rig-${i + 2}`, cores: 3, health: { status: 'ok' } });
+      expect(added.body.health.dask_version).toMatch(/^\d/);
+      expect(JSON.stringify(added.body)).not.toContain('PRIVATE KEY');
+    }
+    const listed = await api.get(`/api/v2/ssh-hosts/${slug}`);
+    expect(listed.body.count).toBe(2);
+    expect(JSON.stringify(listed.body)).not.toContain('PRIVATE KEY');
+  }, 120_000);
+
+  let clusterId: number;
+  it('places a cluster across both hosts by cores and computes there with real Dask', async () => {
+    const started = Date.now();
+    const details = await createReadyCluster(api, slug, {
+      name: 'on-ssh',
+      workers: 2,
+      worker_options: { nthreads: 2 },
+    });
+    timings.ssh_ms = Date.now() - started;
+    clusterId = details.id;
+    const rows = await ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, clusterId));
+    expect(new Set(rows.map((r) => r.backendType))).toEqual(new Set(['ssh']));
+    // Scheduler (1 core) and a worker (2) fill rig-2's 3 cores; the other worker goes to rig-3.
+    const hostOf = (role: string) =>
+      rows.filter((r) => r.role === role).map((r) => String(r.backendData?.host).split(' ')[0]);
+    expect(hostOf('scheduler')).toEqual(['rig-2']);
+    expect(hostOf('worker').sort()).toEqual(['rig-2', 'rig-3']);
+    const hosts = await api.get(`/api/v2/ssh-hosts/${slug}`);
+    expect(hosts.body.items.map((h: any) => [h.name, h.used_cores])).toEqual([
+      ['rig-2', 3],
+      ['rig-3', 2],
+    ]);
+    const result = await computeOn(details);
+    expect(result).toMatchObject({ sum: 1_000_000, workers: 2 });
+    expect(result.address).toMatch(/^tls:\/\/127\.0\.0\.2:/);
+  }, 240_000);
+
+  it('refuses, with the reason, an instance no host can hold', async () => {
+    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+      name: 'too-big',
+      workers: 1,
+      worker_options: { nthreads: 8 },
+    });
+    expect(created.status).toBe(201);
+    const reason = await waitFor('the worker to fail', async () => {
+      const [w] = await ts.server.deps.db
+        .select()
+        .from(instances)
+        .where(and(eq(instances.clusterId, created.body.id), eq(instances.role, 'worker')));
+      return w?.state === 'error' ? w.stateReason : undefined;
+    });
+    expect(reason).toBe(
+      'Could not launch: No SSH host of this workspace has 8 cores and 1 GiB: the largest, rig-2 (127.0.0.2), has 3 cores and 4 GiB.',
+    );
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${created.body.id}`);
+  }, 120_000);
+
+  it('marks the instances of a host that goes away lost', async () => {
+    const [onB] = await ts.server.deps.db
+      .select()
+      .from(instances)
+      .where(and(eq(instances.clusterId, clusterId), eq(instances.role, 'worker')))
+      .then((rows) => rows.filter((r) => String(r.backendData?.host).startsWith('rig-3 ')));
+    // The machine dies: its sshd and every process of the instance there.
+    await rig.hosts[1]!.stop();
+    try {
+      for (const p of await findInstanceProcesses(onB!.backendId)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // Gone already: it died with its sshd.
+        }
+      }
+      const reason = await waitFor(
+        'the lost instance to fail',
+        async () => {
+          const [row] = await ts.server.deps.db.select().from(instances).where(eq(instances.id, onB!.id));
+          return row?.state === 'error' ? row.stateReason : undefined;
+        },
+        60_000,
+      );
+      // Whichever the control plane notices first: the backend's describe (the host unreachable past
+      // its grace) or the worker's silence past the heartbeat timeout (on a loaded machine).
+      expect(reason).toMatch(
+        /^(Instance .* is gone: Lost with its host: rig-3 \(127\.0\.0\.3\) is unreachable on port \d+: connect ECONNREFUSED|Instance .* is gone: Its processes are no longer running on rig-3 \(127\.0\.0\.3\)|No heartbeat from instance on-ssh-worker-\w+ for 20 seconds)/,
+      );
+    } finally {
+      await rig.hosts[1]!.start();
+    }
+  }, 120_000);
+
+  it('stops the cluster: nothing of it runs on the hosts and their room is given back', async () => {
+    const stopped = await api.delete(`/api/v2/clusters/account/${slug}/id/${clusterId}`);
+    expect(stopped.status).toBe(200);
+    await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
+    const rows = await ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, clusterId));
+    const ids = new Set(rows.map((r) => r.backendId));
+    expect((await findInstanceProcesses()).filter((p) => ids.has(p.backendId))).toEqual([]);
+    const left = await ts.server.deps.db.select().from(sshPlacements);
+    expect(left.filter((p) => ids.has(p.backendId))).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,150 @@
+"""``cumulus setup aws`` (Coiled's ``coiled setup aws``): this machine's AWS credentials stored in the
+workspace, then the account set up for clusters: instance profile, security group, region. GCP and Azure
+are connected in the console for now."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from cumulus import aws_credentials, config
+from cumulus.cli.common import add_workspace, group, refuse, workspace_api
+from cumulus.http import SLOW, Api, CumulusError
+
+# Coiled's `setup aws` options that cannot apply here, and why.
+REFUSED = {
+    "--iam-user": "Cumulus makes no IAM user: it keeps the keys this machine has (or a role, in the console).",
+    "--cloudshell-link": "there is no CloudShell script here: run `cumulus setup aws` where your AWS credentials are.",
+    "--no-cloudshell-link": "there is no CloudShell script here to leave out.",
+    "--quotas": "Cumulus does not read or change service quotas: see them in the AWS console's Service Quotas page.",
+    "--manual-final-setup": "there is no separate final step: the command finishes the setup itself.",
+    "--update-policies": "Cumulus keeps no IAM policies of its own to update: the keys' own permissions are used.",
+    "--update-instance-policy": "the instance role's S3 access is set in the workspace's AWS settings (console).",
+}
+SWITCHES = ("--cloudshell-link", "--no-cloudshell-link", "--quotas", "--manual-final-setup", "--update-policies",
+            "--update-instance-policy")
+RETRY_SECONDS = 3.0
+
+
+def add_commands(sub) -> None:
+    _setup, ssub = group(sub, "setup", "connect a cloud account to the workspace")
+    aws = ssub.add_parser("aws", help="connect AWS with this machine's AWS credentials",
+                          description="Stores this machine's AWS credentials (the AWS_* variables, else ~/.aws) in the "
+                                      "workspace and sets the account up for clusters: an instance profile, a security "
+                                      "group with Dask's ports open to your address, and the region.")
+    aws.add_argument("--region", help="AWS region for clusters (default: your AWS profile's region, else us-east-1)")
+    aws.add_argument("--profile", help="AWS profile to read from ~/.aws (default: the AWS_* variables, else [default])")
+    add_workspace(aws)
+    aws.add_argument("--yes", "-y", action="store_true",
+                     help="do not ask before storing the credentials (or stopping clusters that run with others)")
+    refuse(aws, REFUSED, SWITCHES)
+    aws.set_defaults(run=_setup_aws)
+    for cloud, label in (("gcp", "GCP"), ("azure", "Azure")):
+        p = ssub.add_parser(cloud, help=f"connect {label} (in the console)")
+        p.set_defaults(run=_setup_in_console, cloud=cloud)
+
+
+def _setup_in_console(args) -> int:
+    server = config.load().server
+    raise CumulusError(
+        f"`cumulus setup {args.cloud}` cannot run from the command line yet: an admin of the workspace "
+        f"connects the account on the console's Setup page, {server}/settings/setup "
+        "(credentials, then regions); clusters use it from then on."
+    )
+
+
+def local_keys(profile: str | None) -> dict:
+    """This machine's AWS credentials as the AWS tools find them: through botocore where it is
+    installed (SSO, assumed roles and the rest of its chain), else the variables and ~/.aws files."""
+    try:
+        import botocore.exceptions
+        import botocore.session
+    except ImportError:
+        found = aws_credentials.local_credentials(profile)
+    else:
+        try:
+            session = botocore.session.Session(profile=profile)
+            keys = session.get_credentials()
+            frozen = keys.get_frozen_credentials() if keys else None
+        except botocore.exceptions.BotoCoreError as err:
+            raise CumulusError(f"Reading your AWS credentials failed: {err}") from None
+        found = frozen and {
+            "access_key": frozen.access_key, "secret_key": frozen.secret_key, "session_token": frozen.token,
+            "region": session.get_config_variable("region") or "us-east-1",
+            "source": f"botocore ({keys.method})",
+        }
+    if not found:
+        where = f"profile {profile} in ~/.aws" if profile else "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws"
+        raise CumulusError(f"No AWS credentials found ({where}): run `aws configure`, or set AWS_ACCESS_KEY_ID and "
+                           "AWS_SECRET_ACCESS_KEY, then run `cumulus setup aws` again.")
+    return found
+
+
+def masked(key_id: str) -> str:
+    return f"{key_id[:4]}…{key_id[-4:]}" if len(key_id) > 8 else "…"
+
+
+def _ask(question: str, yes: bool) -> bool:
+    if yes:
+        return True
+    print(f"{question} [y/N] ", end="", flush=True)
+    answer = sys.stdin.readline()
+    if not answer:
+        print()
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _with_confirmation(api: Api, method: str, path: str, body: dict, yes: bool) -> dict:
+    """A call of the 409 protocol: ``confirm`` asks (or --yes), then sends again with ``confirm=1``;
+    ``retry`` waits and sends again."""
+    query = None
+    while True:
+        try:
+            return api.request(method, path, json_body=body, query=query, retry=SLOW)
+        except CumulusError as err:
+            action = err.body.get("action_required") if err.status == 409 and isinstance(err.body, dict) else None
+            if action == "confirm" and query is None:
+                print(str(err))
+                if not _ask("Go ahead?", yes):
+                    raise CumulusError("Not confirmed: nothing was changed.") from None
+                query = {"confirm": 1}
+            elif action == "retry":
+                print(f"Waiting: {err}", flush=True)
+                time.sleep(RETRY_SECONDS)
+            else:
+                raise
+
+
+def _setup_aws(args) -> int:
+    found = local_keys(args.profile)
+    region = args.region or found["region"]
+    api, ws = workspace_api(args)
+    print(f"Found AWS credentials {masked(found['access_key'])} in {found['source']}.")
+    if found["session_token"]:
+        print("Note: these are session credentials; the workspace's clusters stop working when they expire.")
+    if not _ask(f"Store them in workspace {ws} and set up {region} for its clusters?", args.yes):
+        raise CumulusError("Not confirmed: nothing was changed. Run with --yes to go ahead without asking.")
+    keys = {"aws_access_key_id": found["access_key"], "aws_secret_access_key": found["secret_key"]}
+    if found["session_token"]:
+        keys["aws_session_token"] = found["session_token"]
+    print("Checking and storing the credentials...", flush=True)
+    stored = _with_confirmation(api, "POST", f"/api/v2/cloud-credentials/{ws}/aws",
+                                {"credentials": keys, "default_region": region}, args.yes)
+    summary = stored.get("summary") or {}
+    print(f"Stored: AWS account {summary.get('account') or '?'} as {summary.get('arn') or '?'}.")
+    print(f"Making the instance profile and the security group in {region}...", flush=True)
+    made = api.request("POST", f"/api/v2/setup/account/{ws}/aws/global", json_body={"region": region}, retry=SLOW)
+    group_ = (made.get("security_groups") or {}).get(region) or {}
+    print(f"Instance profile {made.get('instance_profile_name')}; security group {group_.get('group_id')} in "
+          f"{group_.get('vpc_id')}, Dask's ports open to {made.get('allowed_cidr')}.")
+    print(f"Setting up region {region}...", flush=True)
+    regions = api.request("POST", f"/api/v2/setup/account/{ws}/aws/regions",
+                          json_body={"regions": [{"region": region, "default": True}]}, retry=SLOW)["regions"]
+    mine = next((r for r in regions if r["region"] == region), {})
+    if mine.get("problem"):
+        raise CumulusError(f"AWS is connected, but clusters cannot start in {region} yet: {mine['problem']} "
+                           f"({api.server}/settings/setup)")
+    print(f"Region {region}: {len(mine.get('subnet_ids') or [])} subnet(s) of {mine.get('vpc_id')}, image "
+          f"{mine.get('ami_id') or mine.get('arm_ami_id')}.")
+    print(f"Done: new clusters of workspace {ws} run in your AWS account, in {region}.")
+    return 0

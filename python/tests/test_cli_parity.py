@@ -1,0 +1,272 @@
+"""Coiled's CLI options under ``cumulus``: each exists with Coiled's name, or is refused by that name
+with why; the batch and run parity options do what Coiled's do, against a real server and clusters."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import textwrap
+import unittest
+
+import yaml
+
+from cumulus.cli import parser
+from cumulus.http import Api
+from tests.harness import client_env, run_cli, start_as_new_user
+
+JOB_SECONDS = 300
+
+# Coiled's `batch run` options (its CLI reference), each honoured or refused here.
+BATCH_RUN_HONOURED = [
+    ["--name", "x"], ["--workspace", "w"], ["--account", "w"], ["--software", "s"], ["--env", "A=1"], ["-e", "A=1"],
+    ["--secret-env", "A=1"], ["--env-file", "f"], ["--secret-env-file", "f"], ["--tag", "a=b"], ["-t", "a=b"],
+    ["--vm-type", "t"], ["--scheduler-vm-type", "t"], ["--arm"], ["--cpu", "2"], ["--memory", "4GiB"], ["--gpu"],
+    ["--region", "r"], ["--spot-policy", "spot"], ["--disk-size", "50"], ["--map-over-values", "a,b"],
+    ["--map-over-file", "f"], ["--map-over-input-var", "V"], ["--map-over-delimiter", ";"], ["--wait"],
+    ["--upload", "d"], ["--download", "d"], ["--sync", "d"], ["--no-implicit-file-upload"], ["--pipe-to-files"],
+    ["--ntasks", "2"], ["--n-tasks", "2"], ["--task-on-scheduler"], ["--no-task-on-scheduler"], ["--array", "0-3"],
+    ["--scheduler-task-array", "0"], ["--max-workers", "2"], ["-N", "2"], ["--forward-aws-credentials"],
+    ["--host-setup-script", "f"], ["--job-timeout", "1h"], ["--run-on-host", "true"], ["--container", "img"],
+    ["--ignore-container-entrypoint", "true"],
+]
+BATCH_RUN_REFUSED = [
+    ["--dask-container", "img"],
+    ["--allow-cross-zone"], ["--no-cross-zone"], ["--allow-ssh-from", "me"], ["--scheduler-sidecar-spec", "f"],
+    ["--package-sync-strict"], ["--package-sync-conda-extras", "x"], ["--package-sync-ignore", "x"],
+    ["--input-filestore", "x"], ["--output-filestore", "x"], ["--wait-for-ready-cluster"],
+]
+# Coiled's `run` and `notebook start` options (its CLI reference), refused here with why.
+RUN_REFUSED = [
+    ["--file", "f"], ["-f", "f"], ["--detach"], ["--sync"], ["--port", "8888"], ["--expose", "8888"],
+    ["--allow-ssh-from", "me"], ["--disk-size", "50"], ["--root"], ["--sync-ignore", "x"], ["--mount-bucket", "s3://b"],
+    ["--docker-shm-size", "3 GiB"], ["--filestore", "f"],
+    ["--forward-gcp-adc"], ["--subdomain", "s"], ["--allow-cross-zone"], ["--host-setup-script", "f"],
+    ["--package-sync-strict"], ["--package-sync-conda-extras", "x"], ["--package-sync-ignore", "x"],
+]
+NOTEBOOK_REFUSED = [["--container", "img"], ["--disk-size", "50"], ["--vs-code"], ["--mount-bucket", "s3://b"],
+                    ["--block"], ["--allow-ssh-from", "me"]]
+
+
+class OptionsTest(unittest.TestCase):
+    def test_coiled_run_and_notebook_options_are_known_and_refused_by_name(self):
+        honoured = parser().parse_args(["run", "-e", "A=1", "-t", "team=data", "--keepalive", "5m", "--name", "n",
+                                        "--vm-type", "t", "--arm", "--cpu", "2", "--memory", "4GiB", "--gpu",
+                                        "--region", "r", "--spot-policy", "spot", "--software", "s",
+                                        "--secret-env", "B=2", "--workspace", "w", "--", "true"])
+        self.assertEqual((honoured.env, honoured.tag, honoured.idle_timeout), (["A=1"], ["team=data"], "5m"))
+        notebook = parser().parse_args(["notebook", "start", "-e", "A=1", "-t", "k=v", "--no-block", "--sync"])
+        self.assertEqual((notebook.env, notebook.tag), (["A=1"], ["k=v"]))
+        with tempfile.TemporaryDirectory() as home:
+            env = client_env_without_server(home)
+            for option in RUN_REFUSED:
+                with self.subTest(run=option[0]):
+                    done = run_cli(["run", *option, "--", "true"], env)
+                    self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            for option in NOTEBOOK_REFUSED:
+                with self.subTest(notebook=option[0]):
+                    done = run_cli(["notebook", "start", *option], env)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            done = run_cli(["run", "--keepalive", "5m", "--", "true"], env)
+            self.assertRegex(done.stderr, r"^Error: --keepalive/--idle-timeout keep a named run cluster")
+
+    def test_every_coiled_batch_run_option_is_known(self):
+        for option in BATCH_RUN_HONOURED + BATCH_RUN_REFUSED:
+            with self.subTest(option=option[0]):
+                args = parser().parse_args(["batch", "run", *option, "echo", "hi"])
+                self.assertEqual(args.command, ["echo", "hi"])
+
+    def test_refused_options_are_named_with_why_before_anything_is_sent(self):
+        with tempfile.TemporaryDirectory() as home:
+            # No server listens at this address: a refusal must come before any call.
+            env = client_env_without_server(home)
+            for option in BATCH_RUN_REFUSED:
+                with self.subTest(option=option[0]):
+                    done = run_cli(["batch", "run", *option, "echo", "hi"], env)
+                    self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            done = run_cli(["cluster", "better-logs", "--color"], env)
+            self.assertRegex(done.stderr, r"^Error: --color cannot apply here: ")
+            for option in ("--add-key", "--delete-key", "--dask"):
+                with self.subTest(option=option):
+                    done = run_cli(["cluster", "ssh", option, "c"], env)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option)} cannot apply here: \S")
+            for option in (["--private"], ["--post-build", "x.sh"], ["--conda-env-name", "x"], ["--include-local-code"],
+                           ["--ignore-local-packages", "x"]):
+                with self.subTest(option=option[0]):
+                    done = run_cli(["env", "create", "--name", "e", "--container", "img", *option], env)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            done = run_cli(["env", "create", "--container", "img"], env)
+            self.assertEqual(done.stderr.strip(), "Error: Name the environment: `cumulus env create NAME ...` (or --name NAME).")
+
+    def test_the_coiled_command_groups_exist(self):
+        for argv in (["login", "--account", "w", "--no-browser"], ["cluster", "list"], ["cluster", "ssh", "c"],
+                     ["cluster", "logs", "c"], ["cluster", "better-logs", "--cluster", "c", "--tail"],
+                     ["cluster", "stop", "c"], ["env", "create", "e", "--pip", "r.txt"], ["env", "delete", "e"],
+                     ["env", "list"], ["env", "inspect", "e"], ["notebook", "start"], ["notebook", "stop", "n"],
+                     ["batch", "status"], ["batch", "wait", "1"], ["batch", "wait"], ["batch", "status", "my-job"],
+                     ["batch", "logs", "--job", "3"], ["batch", "list"], ["batch", "logs"],
+                     ["config", "set", "account", "w"], ["diagnostics"], ["setup", "aws"], ["run", "--", "true"],
+                     ["env", "create", "-n", "e", "--container", "img"], ["batch", "status", "--format", "json"],
+                     ["batch", "list", "--format", "json", "--limit", "5"], ["cluster", "ssh"],
+                     ["cluster", "ssh", "--private", "c"], ["cluster", "ssh", "--by-ip", "--command", "ls", "7"],
+                     ["cluster", "better-logs", "c", "--no-color"], ["batch", "status", "c", "--sort=-state"],
+                     ["run", "-it", "--no-credential-forwarding", "--skip-entrypoint", "--", "bash"]):
+            with self.subTest(argv=argv):
+                self.assertTrue(callable(parser().parse_args(argv).run))
+
+
+def client_env_without_server(home: str) -> dict:
+    env = dict(os.environ)
+    for name in ("CUMULUS_API_TOKEN", "DASK_CONFIG"):
+        env.pop(name, None)
+    env.update(HOME=home, CUMULUS_SERVER="http://127.0.0.1:9", CUMULUS_API_TOKEN="abc-123",
+               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return env
+
+
+class WithServerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server, cls.token, cls.workspace = start_as_new_user()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+
+    def setUp(self):
+        self.home = tempfile.mkdtemp()
+        self.work = tempfile.mkdtemp()
+        self.env = client_env(self.server, self.home, CUMULUS_API_TOKEN=self.token)
+
+    def cli(self, *args, env=None):
+        return run_cli(list(args), env or self.env, timeout=JOB_SECONDS, cwd=self.work)
+
+    def test_env_create_takes_coileds_gpu_and_architecture_options(self):
+        with open(os.path.join(self.work, "req.txt"), "w") as f:
+            f.write("distributed\n")
+        made = self.cli("env", "create", "-n", "gpu-arm", "--pip", "req.txt", "--gpu-enabled", "--architecture", "arm64",
+                        "--no-wait", "--workspace", self.workspace)
+        self.assertEqual(made.returncode, 0, made.stdout + made.stderr)
+        api = Api(self.server.url, self.token)
+        from cumulus import software
+
+        spec = software.get_alias(api, self.workspace, "gpu-arm")["latest_spec"]
+        self.assertEqual((spec["gpu_enabled"], spec["architecture"], spec["use_entrypoint"]), (True, "aarch64", True))
+        alone = self.cli("env", "create", "e", "--pip", "req.txt", "--ignore-container-entrypoint",
+                         "--workspace", self.workspace)
+        self.assertEqual(alone.stderr, "Error: --ignore-container-entrypoint goes with --container IMAGE.\n")
+
+    def test_batch_parity_options(self):
+        with open(os.path.join(self.work, "job.env"), "w") as f:
+            f.write("# plain\nexport GREETING='hello there'\nPLACE=here\n")
+        with open(os.path.join(self.work, "secret.env"), "w") as f:
+            f.write("PASSWORD=s3cret\n")
+        with open(os.path.join(self.work, "show.sh"), "w") as f:
+            f.write(textwrap.dedent("""\
+                echo "task $CUMULUS_BATCH_TASK_ID: [$FRUIT] $GREETING $PLACE ${#PASSWORD} ${AWS_ACCESS_KEY_ID:-none}"
+                mkdir -p output && echo "$FRUIT" > output/fruit-$CUMULUS_BATCH_TASK_ID.txt
+                """))
+        sync = os.path.join(self.work, "sync")
+        os.makedirs(sync)
+        with open(os.path.join(sync, "input.txt"), "w") as f:
+            f.write("in\n")
+        env = {**self.env, "AWS_ACCESS_KEY_ID": "AKIAEXAMPLEEXAMPLE12", "AWS_SECRET_ACCESS_KEY": "secret",
+               "AWS_SESSION_TOKEN": "session", "AWS_DEFAULT_REGION": "us-east-2"}
+        run = self.cli("batch", "run", "--workspace", self.workspace, "--name", "parity-job", "--env-file", "job.env",
+                       "--env", "PLACE=there", "--secret-env-file", "secret.env", "--tag", "team=data", "-t", "tier=1",
+                       "--map-over-values", "apple; pear;plum;", "--map-over-delimiter", ";",
+                       "--map-over-input-var", "FRUIT", "--task-on-scheduler", "--forward-aws-credentials",
+                       "--sync", sync, "show.sh", env=env)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("3 task(s) on cluster parity-job", run.stdout)
+        self.assertIn("Uploaded 1 file(s)", run.stdout)
+        self.assertIn("Downloaded 3 output file(s)", run.stdout)
+        with open(os.path.join(sync, "fruit-1.txt")) as f:
+            self.assertEqual(f.read(), " pear\n")
+
+        api = Api(self.server.url, self.token)
+        job_id = re.search(r"Submitted batch job (\d+)", run.stdout).group(1)
+        job = api.request("GET", f"/api/v2/jobs/{job_id}")
+        self.assertEqual(job["env_vars"], {"GREETING": "hello there", "PLACE": "there"})
+        self.assertEqual(sorted(job["secret_env_var_names"]),
+                         ["AWS_ACCESS_KEY_ID", "AWS_DEFAULT_REGION", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                          "PASSWORD"])
+        self.assertEqual([(t["array_task_id"], t["run_on"]) for t in job["tasks"]],
+                         [(0, "scheduler"), (1, "worker"), (2, "worker")])
+        logs = self.cli("batch", "logs", "--job", str(job["id"]), "--workspace", self.workspace)
+        self.assertIn("[task 0] task 0: [apple] hello there there 6 AKIAEXAMPLEEXAMPLE12", logs.stdout)
+        self.assertIn("[task 2] task 2: [plum] hello there there 6 AKIAEXAMPLEEXAMPLE12", logs.stdout)
+        details = api.request("GET", f"/api/v2/clusters/account/{self.workspace}/id/{job['cluster_id']}")
+        self.assertEqual({k: details["tags"].get(k) for k in ("team", "tier")}, {"team": "data", "tier": "1"})
+
+        again = os.path.join(self.work, "again")
+        # Coiled's `batch wait CLUSTER`: the job's cluster, by name here.
+        waited = self.cli("batch", "wait", "parity-job", "--download", again, "--workspace", self.workspace)
+        self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
+        self.assertIn(f"Downloaded 3 output file(s) into {again}", waited.stdout)
+        with open(os.path.join(again, "fruit-2.txt")) as f:
+            self.assertEqual(f.read(), "plum\n")
+
+        as_json = self.cli("batch", "status", str(job["cluster_id"]), "--format", "json", "--workspace", self.workspace)
+        self.assertEqual(json.loads(as_json.stdout)["id"], int(job_id))
+        # Coiled's --sort: the task rows by a field of theirs, descending with a minus.
+        ordered = self.cli("batch", "status", "parity-job", "--sort=-array_task_id", "--workspace", self.workspace)
+        rows = [line.split()[0] for line in ordered.stdout.splitlines() if re.match(r"^\d+\s+(succeeded|done)", line)]
+        self.assertEqual(rows, ["2", "1", "0"], ordered.stdout)
+        wrong = self.cli("batch", "status", "parity-job", "--sort", "colour", "--workspace", self.workspace)
+        self.assertRegex(wrong.stderr, r"^Error: --sort colour: sort by array_task_id, state")
+        listed = self.cli("batch", "list", "--format", "json", "--limit", "1", "--workspace", self.workspace)
+        self.assertEqual([j["id"] for j in json.loads(listed.stdout)], [int(job_id)])
+
+        better = self.cli("cluster", "better-logs", "parity-job", "--filter", "[plum]", "--no-color",
+                          "--workspace", self.workspace)
+        self.assertEqual(better.returncode, 0, better.stderr)
+        self.assertRegex(better.stdout, r"task 2: \[plum\] hello there")
+        self.assertNotIn("[apple]", better.stdout)
+
+    def test_run_takes_coiled_env_and_tag_flags(self):
+        run = self.cli("run", "-e", "GREETING=hello", "-t", "team=data", "--workspace", self.workspace, "--",
+                       "sh", "-c", "echo $GREETING")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertEqual(run.stdout.strip().splitlines()[-1], "hello")
+        name = re.search(r"Running on (\S+):", run.stderr).group(1)
+        api = Api(self.server.url, self.token)
+        [cluster] = [c for c in api.request("GET", f"/api/v2/clusters/account/{self.workspace}/?limit=100")
+                     if c["name"] == name]
+        details = api.request("GET", f"/api/v2/clusters/account/{self.workspace}/id/{cluster['id']}")
+        self.assertEqual((details["tags"].get("team"), details["tags"].get("cumulus-cluster-type")), ("data", "run"))
+
+    def test_disk_size_is_the_servers_to_refuse_on_the_local_backend(self):
+        run = self.cli("batch", "run", "--workspace", self.workspace, "--disk-size", "50", "echo hi")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("it sizes no disks", run.stderr)
+
+    def test_config_set_and_diagnostics(self):
+        done = self.cli("config", "set", "account", self.workspace)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        done = self.cli("config", "set", "distributed.comm.timeouts.connect", "45")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.home, ".config", "dask", "cumulus.yaml")) as f:
+            saved = yaml.safe_load(f)
+        self.assertEqual(saved["cumulus"]["workspace"], self.workspace)
+        self.assertEqual(saved["distributed"]["comm"]["timeouts"]["connect"], 45)
+        clash = self.cli("config", "set", "distributed.comm.timeouts.connect.more", "1")
+        self.assertEqual(clash.returncode, 1)
+        self.assertIn("cannot go under it", clash.stderr)
+
+        diagnostics = self.cli("diagnostics")
+        self.assertEqual(diagnostics.returncode, 0, diagnostics.stderr)
+        self.assertIn(f"server: {self.server.url} (from CUMULUS_SERVER)", diagnostics.stdout)
+        self.assertIn(f"workspace: {self.workspace}", diagnostics.stdout)
+        self.assertRegex(diagnostics.stdout, r"(?m)^distributed \d")
+
+        setup = self.cli("setup", "gcp")
+        self.assertEqual(setup.returncode, 1)
+        self.assertIn(f"{self.server.url}/settings/setup", setup.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
