@@ -10,6 +10,7 @@ Dask's gauges and task durations.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -161,10 +162,14 @@ def ballast(size):
     return b"\1" * size  # touched: all of it resident
 
 
-def spin(seconds):
+def spin(seconds, until):
+    """Busy for ``seconds`` at most, or until the file ``until`` exists: a running task cannot be
+    cancelled, and a worker asked to stop waits for it (past the stop's grace, if the server that
+    would send SIGKILL has itself been stopped)."""
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        pass
+    while time.monotonic() < end and not os.path.exists(until):
+        for _ in range(100_000):
+            pass
     return seconds
 
 
@@ -184,7 +189,13 @@ class OwnProcessesTest(unittest.TestCase):
             busy, idle = sorted(owners)
             held = client.submit(ballast, 400 * 1024 * 1024, workers=[busy], pure=False)
             wait(held)  # the bytes stay in the busy worker's memory while the future is held
-            spinning = client.submit(spin, 120, workers=[busy], pure=False)
+            # The instances run as a uid of their own: the stop file's folder is theirs to read.
+            flags = tempfile.mkdtemp(prefix="cumulus-spin-")
+            os.chmod(flags, 0o755)
+            self.addCleanup(shutil.rmtree, flags, True)
+            until = os.path.join(flags, "stop")
+            self.addCleanup(lambda: open(until, "w").close())  # runs before cluster.close: LIFO
+            spinning = client.submit(spin, 300, until, workers=[busy], pure=False)
 
             def by_instance(name):
                 lines = [s for s in series(cid, name) if s["metric"].get("role") == "worker" and s["values"]]
