@@ -23,7 +23,7 @@ from typing import Callable
 from cumulus import cluster_api, config
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import Api, CumulusError, HttpError, send
-from cumulus.run_command import SKIPPED_DIRS, directory_files
+from cumulus.directory_upload import SKIPPED_DIRS, directory_files
 
 NOTEBOOK_TAG = {"cumulus-cluster-type": "notebook"}
 JUPYTER_WAIT_SECONDS = 240

@@ -3,9 +3,9 @@
 The command runs on the scheduler's instance of a cluster of kind ``run`` (tag
 ``cumulus-cluster-type: run``; no workers unless asked), made through the control plane like any
 cluster, so limits, usage and logs count it. The working directory's files go along (zipped, at
-most ``MAX_UPLOAD_BYTES``); the command runs in a fresh directory with them, with the cluster's
-software environment first on ``PATH`` and ``DASK_SCHEDULER_ADDRESS`` set, so ``Client()`` in it
-computes on the same cluster. Its stdout and stderr come back as they are written (Dask events to
+most ``directory_upload.MAX_UPLOAD_BYTES``); the command runs in a fresh directory with them, with
+the cluster's software environment first on ``PATH`` and ``DASK_SCHEDULER_ADDRESS`` set, so
+``Client()`` in it computes on the same cluster. Its stdout and stderr come back as they are written (Dask events to
 this client), and are kept in the cluster's logs too. ``name=`` reuses a running run cluster of
 that name (and leaves it running for the next run, until its idle timeout); without it the
 cluster is made for the one command and stopped after it.
@@ -14,24 +14,18 @@ cluster is made for the one command and stopped after it.
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import sys
 import threading
 import time
 import uuid
-import zipfile
 from dataclasses import dataclass, field
 
 from cumulus import hardware
-from cumulus.http import ArgumentError, CumulusError
-from cumulus.sizes import MIB
+from cumulus.directory_upload import pack_directory
+from cumulus.http import ArgumentError
 
 RUN_TAG = {"cumulus-cluster-type": "run"}
-MAX_UPLOAD_BYTES = 100 * MIB
-# Not sent along: version control, caches and virtual environments.
-SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".cumulus", ".mypy_cache",
-                ".pytest_cache", ".ipynb_checkpoints", ".tox"}
 # After the command ends, how long to wait for output still on its way.
 DRAIN_SECONDS = 15.0
 
@@ -50,36 +44,6 @@ class RunResult:
     def output(self) -> str:
         """stdout and stderr interleaved as they were written."""
         return "".join(text for _, text in self.chunks)
-
-
-def directory_files(path: str, limit: int = MAX_UPLOAD_BYTES):
-    """The files under ``path`` (not under SKIPPED_DIRS, no links) as (full path, path relative to it,
-    "/"-separated), directories first-visited in order; refuses once they add up past ``limit``."""
-    total = 0
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        for name in sorted(files):
-            full = os.path.join(root, name)
-            if not os.path.isfile(full) or os.path.islink(full):
-                continue
-            total += os.path.getsize(full)
-            if total > limit:
-                raise CumulusError(
-                    f"The files under {path} add up to more than {limit // MIB} MiB: use a smaller "
-                    "directory, or put large data in a filestore or object storage."
-                )
-            yield full, os.path.relpath(full, path).replace(os.sep, "/")
-
-
-def pack_directory(path: str, limit: int = MAX_UPLOAD_BYTES) -> tuple[bytes, int]:
-    """The files under ``path`` (directory_files) as a zip, and how many."""
-    buffer = io.BytesIO()
-    n = 0
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for full, relative in directory_files(path, limit):
-            archive.write(full, relative)
-            n += 1
-    return buffer.getvalue(), n
 
 
 # Runs on the scheduler, inside its event loop (``Client.run_on_scheduler``); made a function of

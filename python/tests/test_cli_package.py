@@ -25,13 +25,20 @@ def modules() -> dict[str, str]:
     return found
 
 
-def imports(name: str, path: str, known: dict) -> set[str]:
-    """The package's modules ``name`` imports, anywhere in it (a function-level import too)."""
+def imports(name: str, path: str, known: dict, top_level: bool = False) -> set[str]:
+    """The package's modules ``name`` imports, anywhere in it (a function-level import too), or with
+    ``top_level`` those importing it imports: its module-level statements' (under ``if`` or ``try``
+    too), not those inside functions (the package's lazy ``__getattr__`` among them)."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    if top_level:
+        statements = [n for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom, ast.If, ast.Try))
+                      for n in ast.walk(s)]
+    else:
+        statements = list(ast.walk(tree))
     out = set()
-    for node in ast.walk(tree):
+    for node in statements:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name in known)
         elif isinstance(node, ast.ImportFrom):

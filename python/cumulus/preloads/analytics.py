@@ -21,11 +21,18 @@ import time
 import urllib.error
 import urllib.request
 from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 import dask
 from dask.utils import parse_timedelta
 from distributed.diagnostics.plugin import SchedulerPlugin
 from tornado.ioloop import PeriodicCallback
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from distributed import Scheduler
+    from distributed.scheduler import Computation, TaskGroup, TaskPrefix
 
 SERVER = os.environ.get("CUMULUS_SERVER", "").rstrip("/")
 TOKEN = os.environ.get("CUMULUS_CLUSTER_TOKEN", "")
@@ -40,7 +47,7 @@ MAX_PROFILE_JSON = 1024 * 1024
 ACTIVE = ("waiting", "processing", "no-worker", "queued")
 
 
-def post(path, body, timeout: int = 30):
+def post(path: str, body: object, timeout: int = 30) -> Any:
     data = json.dumps(body).encode()
     content_type = "application/json"
     if path == "/api/v2/analytics/metrics" and len(data) > COMPRESS_ABOVE:
@@ -53,14 +60,14 @@ def post(path, body, timeout: int = 30):
         return json.loads(res.read() or b"null")
 
 
-def nonzero(counts) -> dict:
+def nonzero(counts: dict) -> dict:
     return {k: v for k, v in counts.items() if v}
 
 
 class AnalyticsPlugin(SchedulerPlugin):
     name = "cumulus-analytics"
 
-    def __init__(self, scheduler) -> None:
+    def __init__(self, scheduler: Scheduler) -> None:
         self.scheduler = scheduler
         self.dirty = {}  # task group name -> TaskGroup, in the order they changed
         self.exceptions = []
@@ -73,7 +80,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.sent_bytes = {}  # worker address -> bytes it had sent at the previous report
 
     # Called for every task transition: keep it to a dict lookup and a dict write.
-    def transition(self, key, start, finish, *args, **kwargs) -> None:
+    def transition(self, key: str, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
         ts = self.scheduler.tasks.get(key)
         if ts is None or ts.group is None:
             return
@@ -90,7 +97,7 @@ class AnalyticsPlugin(SchedulerPlugin):
                     "worker": kwargs.get("worker"), "time": time.time(),
                 })
 
-    def computations_of(self, names):
+    def computations_of(self, names: list[str]) -> dict[str, Computation]:
         """The newest computation each task group belongs to."""
         wanted, found = set(names), {}
         for computation in islice(reversed(self.scheduler.computations), RECENT_COMPUTATIONS):
@@ -131,7 +138,7 @@ class AnalyticsPlugin(SchedulerPlugin):
         self.sent_bytes = seen
         return int(total)
 
-    def durations(self, prefixes):
+    def durations(self, prefixes: Iterable[TaskPrefix]) -> list[dict]:
         out = []
         for prefix in prefixes:
             seen = self.reported.setdefault(prefix.name, {})
@@ -201,7 +208,7 @@ class AnalyticsPlugin(SchedulerPlugin):
             del self.finished[next(iter(self.finished))]
         return report, groups, exceptions, newly_done
 
-    def restore(self, groups, exceptions) -> None:
+    def restore(self, groups: list[TaskGroup], exceptions: list[dict]) -> None:
         """A report that did not arrive: its groups and exceptions go into the next one."""
         for group in groups:
             self.dirty.setdefault(group.name, group)
@@ -235,7 +242,7 @@ class AnalyticsPlugin(SchedulerPlugin):
             stop = max(c["stop"] for c in newly_done)
             asyncio.ensure_future(self.send_profile(start, stop))
 
-    async def send_profile(self, start, stop) -> None:
+    async def send_profile(self, start: float, stop: float) -> None:
         try:
             profile = await self.scheduler.get_profile(start=start, stop=stop + 1)
             body = {"ident": self.scheduler.id, "n_workers": len(self.scheduler.workers), "profile": profile}
@@ -255,7 +262,7 @@ class AnalyticsPlugin(SchedulerPlugin):
                 print(f"cumulus analytics: last report failed: {e}", file=sys.stderr, flush=True)
 
 
-async def dask_setup(scheduler) -> None:
+async def dask_setup(scheduler: Scheduler) -> None:
     plugin = AnalyticsPlugin(scheduler)
     scheduler.add_plugin(plugin)
     interval = parse_timedelta(dask.config.get("cumulus.analytics.interval", "5s"))

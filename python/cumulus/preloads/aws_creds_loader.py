@@ -9,6 +9,11 @@ and the worker preload's ``cumulus_set_aws_environ``, on every backend.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-async def dask_setup(dask_server) -> None:
+if TYPE_CHECKING:
+    from distributed.core import Server
+
+
+async def dask_setup(dask_server: Server) -> None:
     print("cumulus: aws-creds-loader preload: local instance, credentials come from its environment", flush=True)

@@ -15,13 +15,17 @@ import json
 import os
 import urllib.error
 import urllib.request
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from distributed import Worker
 
 METADATA = os.environ.get("CUMULUS_METADATA_URL", "http://169.254.169.254").rstrip("/")
 POLL_SECONDS = float(os.environ.get("CUMULUS_SPOT_POLL_SECONDS") or 5)
 NOTICE_FILE = os.environ.get("CUMULUS_SPOT_NOTICE_FILE") or "spot-notice"
 
 
-def interruption_notice():
+def interruption_notice() -> dict | None:
     """The notice as EC2 serves it ({"action": "terminate", "time": "..."}), or None before one."""
     token_request = urllib.request.Request(
         f"{METADATA}/latest/api/token", method="PUT",
@@ -41,7 +45,7 @@ def interruption_notice():
         raise
 
 
-async def watch(worker) -> None:
+async def watch(worker: Worker) -> None:
     loop = asyncio.get_running_loop()
     while worker.status.name not in ("closing", "closed", "closing_gracefully"):
         try:
@@ -59,6 +63,6 @@ async def watch(worker) -> None:
         await asyncio.sleep(POLL_SECONDS)
 
 
-async def dask_setup(worker) -> None:
+async def dask_setup(worker: Worker) -> None:
     print(f"cumulus: aws-spot preload: watching {METADATA} for the spot interruption notice", flush=True)
     worker._cumulus_spot_watch = asyncio.ensure_future(watch(worker))

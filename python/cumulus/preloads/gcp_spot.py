@@ -6,6 +6,11 @@ goes. Local instances are never preempted, so this one only says so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-async def dask_setup(dask_server) -> None:
+if TYPE_CHECKING:
+    from distributed.core import Server
+
+
+async def dask_setup(dask_server: Server) -> None:
     print("cumulus: gcp-spot preload: local instance, no preemption to watch", flush=True)

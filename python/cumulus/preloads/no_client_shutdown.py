@@ -12,16 +12,20 @@ import os
 import threading
 import time
 import urllib.request
+from typing import TYPE_CHECKING, Any, Callable
 
 from dask.utils import parse_timedelta
 from distributed.diagnostics.plugin import SchedulerPlugin
 from tornado.ioloop import PeriodicCallback
 
+if TYPE_CHECKING:
+    from distributed import Scheduler
+
 DEFAULT = "2 minutes"
 IGNORED_CLIENTS = ("fire-and-forget",)
 
 
-def timeout_seconds(value):
+def timeout_seconds(value: object) -> float | None:
     if value in (None, "", "none", "None", False, 0, "0"):
         return None
     try:
@@ -30,7 +34,7 @@ def timeout_seconds(value):
         return None
 
 
-def request_stop(reason, answered) -> None:
+def request_stop(reason: str, answered: Callable[[bool], None]) -> None:
     """Asks the control plane to stop the cluster (it stops every instance, this one too); calls
     ``answered(ok)``."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
@@ -57,7 +61,7 @@ def request_stop(reason, answered) -> None:
 class NoClientShutdown(SchedulerPlugin):
     name = "cumulus-no-client-shutdown"
 
-    def __init__(self, scheduler, default) -> None:
+    def __init__(self, scheduler: Scheduler, default: str | float | None) -> None:
         self.scheduler = scheduler
         self.default = default
         self.seen_client = False
@@ -66,7 +70,7 @@ class NoClientShutdown(SchedulerPlugin):
         self.stopping = False
         self.asking = False
 
-    def add_client(self, scheduler=None, client=None, **kwargs) -> None:
+    def add_client(self, scheduler: Scheduler | None = None, client: str | None = None, **kwargs: Any) -> None:
         # Seen here rather than by polling: a client may come and go between two checks.
         if client not in IGNORED_CLIENTS:
             self.seen_client = True
@@ -88,14 +92,14 @@ class NoClientShutdown(SchedulerPlugin):
         if time.monotonic() - self.alone_since >= timeout:
             self.asking = True
 
-            def answered(ok) -> None:
+            def answered(ok: bool) -> None:
                 self.stopping = ok
                 self.asking = False
 
             request_stop(f"No client connected for {int(timeout)} seconds (no_client_timeout)", answered)
 
 
-async def dask_setup(scheduler) -> None:
+async def dask_setup(scheduler: Scheduler) -> None:
     options = json.loads(os.environ.get("CUMULUS_SCHEDULER_OPTIONS") or "{}")
     watcher = NoClientShutdown(scheduler, options.get("no_client_timeout", DEFAULT))
     scheduler.add_plugin(watcher)

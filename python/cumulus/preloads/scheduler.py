@@ -16,10 +16,15 @@ import sys
 import threading
 import time
 import urllib.request
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from dask.utils import parse_timedelta
 from distributed.diagnostics.plugin import SchedulerPlugin
 from tornado.ioloop import PeriodicCallback
+
+if TYPE_CHECKING:
+    from distributed import Scheduler
+    from distributed.comm import Comm
 
 SERVER = os.environ.get("CUMULUS_SERVER", "").rstrip("/")
 TOKEN = os.environ.get("CUMULUS_CLUSTER_TOKEN", "")
@@ -34,7 +39,7 @@ AWS_VARIABLES = {"AccessKeyId": "AWS_ACCESS_KEY_ID", "SecretAccessKey": "AWS_SEC
 PUSH_TIMEOUT = 10
 
 
-def call(method, path, body, timeout: int = 10):
+def call(method: str, path: str, body: object, timeout: int = 10) -> Any:
     req = urllib.request.Request(
         SERVER + path, data=json.dumps(body).encode(), method=method,
         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
@@ -43,7 +48,7 @@ def call(method, path, body, timeout: int = 10):
         return json.loads(res.read() or b"null")
 
 
-def call_in_background(method, path, body) -> None:
+def call_in_background(method: str, path: str, body: object) -> None:
     def run() -> None:
         try:
             call(method, path, body)
@@ -53,7 +58,7 @@ def call_in_background(method, path, body) -> None:
     threading.Thread(target=run, daemon=True).start()
 
 
-def request_stop(reason, answered) -> None:
+def request_stop(reason: str, answered: Callable[[bool], None]) -> None:
     """Asks the control plane to stop the whole cluster (it stops every instance, this one too);
     calls ``answered(ok)``: a control plane that is away is asked again at the next check."""
     print(f"cumulus preload: {reason}; asking the control plane to stop the cluster", flush=True)
@@ -71,7 +76,7 @@ def request_stop(reason, answered) -> None:
     threading.Thread(target=run, daemon=True).start()
 
 
-def describe(seconds) -> str:
+def describe(seconds: float) -> str:
     if seconds % 60 == 0 and seconds >= 60:
         minutes = int(seconds // 60)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
@@ -81,7 +86,7 @@ def describe(seconds) -> str:
 class CumulusSchedulerPlugin(SchedulerPlugin):
     name = "cumulus"
 
-    def __init__(self, scheduler, idle_timeout) -> None:
+    def __init__(self, scheduler: Scheduler, idle_timeout: float) -> None:
         self.scheduler = scheduler
         self.idle_timeout = idle_timeout
         self.last_activity = time.monotonic()
@@ -93,21 +98,22 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.closed_reported = False
         self.aws = AwsCredentials(scheduler)
 
-    def transition(self, key, start, finish, *args, **kwargs) -> None:
+    def transition(self, key: str, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
         self.last_activity = time.monotonic()
 
-    def add_client(self, scheduler=None, client=None, **kwargs) -> None:
+    def add_client(self, scheduler: Scheduler | None = None, client: str | None = None, **kwargs: Any) -> None:
         self.last_activity = time.monotonic()
 
-    def add_worker(self, scheduler=None, worker=None, **kwargs):
+    def add_worker(self, scheduler: Scheduler | None = None, worker: str | None = None,
+                   **kwargs: Any) -> Awaitable[bool] | None:
         self.event("add-worker", worker)
         # Awaited by the scheduler before it gives the worker any task.
         return self.aws.arrived(worker)
 
-    def remove_worker(self, scheduler=None, worker=None, **kwargs) -> None:
+    def remove_worker(self, scheduler: Scheduler | None = None, worker: str | None = None, **kwargs: Any) -> None:
         self.event("remove-worker", worker)
 
-    def event(self, action, worker) -> None:
+    def event(self, action: str, worker: str | None) -> None:
         with self.events_lock:
             self.events.append({"name": "worker", "action": action, "worker": worker,
                                 "message": f"{action} {worker}", "created": time.time()})
@@ -148,13 +154,13 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
                                     "cluster_type": "cumulus", "reason": "idle"})
             self.asking = True
 
-            def answered(ok) -> None:
+            def answered(ok: bool) -> None:
                 self.stopping = ok
                 self.asking = False
 
             request_stop(f"Cluster idle for {describe(self.idle_timeout)} (idle_timeout)", answered)
 
-    def active_elsewhere(self):
+    def active_elsewhere(self) -> bool:
         """Work Dask does not see (a notebook's kernels): the agent touches CUMULUS_ACTIVITY_FILE for it."""
         path = os.environ.get("CUMULUS_ACTIVITY_FILE")
         try:
@@ -171,11 +177,11 @@ class AwsCredentials:
     process's environment and in every worker's, workers that arrive later included. Values are
     never logged."""
 
-    def __init__(self, scheduler) -> None:
+    def __init__(self, scheduler: Scheduler) -> None:
         self.scheduler = scheduler
         self.environ: dict | None = None
 
-    async def update(self, comm=None, credentials=None) -> str:
+    async def update(self, comm: Comm | None = None, credentials: dict | None = None) -> str:
         credentials = credentials or {}
         if not credentials.get("AccessKeyId") or not credentials.get("SecretAccessKey"):
             return "refused: AccessKeyId and SecretAccessKey are required"
@@ -186,7 +192,7 @@ class AwsCredentials:
               f"they expire {credentials.get('Expiration') or 'when their source says'}", flush=True)
         return "OK"
 
-    async def push(self, address) -> bool:
+    async def push(self, address: str) -> bool:
         try:
             await asyncio.wait_for(self.scheduler.rpc(address).cumulus_set_aws_environ(environ=self.environ), PUSH_TIMEOUT)
         except Exception as e:  # the worker left, or runs without the worker preload
@@ -194,12 +200,12 @@ class AwsCredentials:
             return False
         return True
 
-    def arrived(self, address):
+    def arrived(self, address: str | None) -> Awaitable[bool] | None:
         """For a worker that joins: the push of the newest credentials to await, or None."""
         return self.push(address) if self.environ is not None else None
 
 
-def set_environ(environ) -> None:
+def set_environ(environ: dict[str, str | None]) -> None:
     for name, value in environ.items():
         if value is None:
             os.environ.pop(name, None)
@@ -207,7 +213,7 @@ def set_environ(environ) -> None:
             os.environ[name] = value
 
 
-def keepalive_seconds(keepalive):
+def keepalive_seconds(keepalive: object) -> int | None:
     """The no-client timeout in seconds, or None when off (as the no-client-shutdown preload reads it)."""
     if keepalive in (None, "", "none", "None", False, 0, "0"):
         return None
@@ -217,8 +223,8 @@ def keepalive_seconds(keepalive):
         return None
 
 
-def keepalive_handlers(plugin) -> dict:
-    def set_keepalive(comm=None, keepalive=None) -> str:
+def keepalive_handlers(plugin: CumulusSchedulerPlugin) -> dict:
+    def set_keepalive(comm: Comm | None = None, keepalive: str | None = None) -> str:
         # No-client shutdown reads this (see the no-client-shutdown preload); the control plane
         # shows it on the cluster's page.
         plugin.scheduler._cumulus_keepalive = keepalive
@@ -229,7 +235,7 @@ def keepalive_handlers(plugin) -> dict:
     return {"cumulus_set_keepalive": set_keepalive, "coiled_set_keepalive": set_keepalive}
 
 
-async def dask_setup(scheduler) -> None:
+async def dask_setup(scheduler: Scheduler) -> None:
     idle_timeout = float(os.environ.get("CUMULUS_IDLE_TIMEOUT_SECONDS") or 0)
     plugin = CumulusSchedulerPlugin(scheduler, idle_timeout)
     scheduler.add_plugin(plugin)

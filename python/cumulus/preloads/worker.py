@@ -6,11 +6,16 @@ them as `transferred`), and takes the AWS credentials the scheduler forwards (th
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from distributed import Worker
+    from distributed.comm import Comm
 
 AWS_PREFIX = "AWS_"
 
 
-def set_aws_environ(comm=None, environ=None) -> str:
+def set_aws_environ(comm: Comm | None = None, environ: dict[str, str | None] | None = None) -> str:
     """``cumulus_set_aws_environ``: the scheduler's push of AWS_* variables (None unsets one)."""
     for name, value in (environ or {}).items():
         if not name.startswith(AWS_PREFIX):
@@ -22,7 +27,7 @@ def set_aws_environ(comm=None, environ=None) -> str:
     return "OK"
 
 
-async def dask_setup(worker) -> None:
+async def dask_setup(worker: Worker) -> None:
     print(
         f"cumulus: worker {worker.name} of cluster {os.environ.get('CUMULUS_CLUSTER_NAME', '?')} "
         f"on instance {os.environ.get('CUMULUS_BACKEND_ID', '?')}",
