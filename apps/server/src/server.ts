@@ -150,6 +150,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // which keeps the flags its tokens tick: handed in here.
     identityPorts: {
       plans: billing.planPort,
+      billing: billing.billingPort,
       onboarding: {
         tokenMade: (tx, userId) => onboarding.setFlag(tx, userId, 'has-api-key', true).then(() => undefined),
         clientUsed: (tx, userId) => onboarding.recordClientUsed(tx, userId),

@@ -5,6 +5,7 @@ import {
   billingEvents,
   emailOutbox,
   instanceSpecs,
+  organizationBilling,
   organizations,
   subscriptions,
   usageHourly,
@@ -370,8 +371,9 @@ describe('billing with Stripe', () => {
     const session = stripe.sessions.get(checkout.body.id)!;
     expect(session).toMatchObject({ mode: 'subscription', metadata: { organization_id: String(t.org.id) } });
     const [org] = await paid.server.deps.db
-      .select()
+      .select({ name: organizations.name, stripeCustomerId: organizationBilling.stripeCustomerId })
       .from(organizations)
+      .innerJoin(organizationBilling, eq(organizationBilling.organizationId, organizations.id))
       .where(eq(organizations.id, t.org.id));
     expect(stripe.customers.get(org!.stripeCustomerId!)).toMatchObject({ name: org!.name });
 

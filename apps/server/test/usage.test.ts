@@ -5,7 +5,7 @@ import {
   instanceSpecs,
   instances,
   type Organization,
-  organizations,
+  organizationBilling,
   usageMinutes,
   type Workspace,
 } from '../src/db/schema/index.js';
@@ -123,9 +123,9 @@ beforeAll(async () => {
   staffApi = ts.api.as(staff.key);
   acme = await createOrganization(ts, dave);
   await ts.server.deps.db
-    .update(organizations)
+    .update(organizationBilling)
     .set({ billingMethod: 'invoice' })
-    .where(eq(organizations.id, acme.id));
+    .where(eq(organizationBilling.organizationId, acme.id));
   ws1 = await createWorkspace(ts, acme);
   ws2 = await createWorkspace(ts, acme);
   await addMember(ts, alice, acme, { workspaces: [{ workspace: ws1 }] });

@@ -1,5 +1,6 @@
 export * from './batch/jobs.js';
 export * from './billing/billing.js';
+export * from './billing/organization-billing.js';
 export * from './billing/usage.js';
 export * from './cloud/cloud.js';
 export * from './cloud/slurm-clusters.js';

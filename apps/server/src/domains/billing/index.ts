@@ -11,6 +11,8 @@ export { ensureMeter } from './usage/meter.js';
 
 // What identity and clusters ask of billing's plans (IdentityPorts.plans, handed in by server.ts).
 export { planPort } from './plans/port.js';
+// What identity shows of how an organization pays (IdentityPorts.billing, handed in by server.ts).
+export { billingPort } from './organization-billing.js';
 
 // What clusters ask of billing (their ClusterPorts, handed in by server.ts).
 export { assertWithinCreditLimits } from './usage/limits.js';

@@ -1,6 +1,7 @@
 import {
   billingEvents,
   meters,
+  organizationBilling,
   plans,
   stripeEvents,
   subscriptions,
@@ -52,6 +53,7 @@ export const billingModule: DomainModule<ClusterDeps> = {
   accessResolvers: () => [],
   tables: {
     plans,
+    organizationBilling,
     subscriptions,
     billingEvents,
     stripeEvents,

@@ -1,8 +1,8 @@
 // biome-ignore-all assist/source/organizeImports: a domain's face reads by topic, not by file.
 // identity: who people are (users, sign-in, tokens), where they belong (organizations, workspaces,
 // memberships, invites, groups) and what they may do there (access). The lowest domain but
-// platform: it imports no other; what it asks of those above (billing's plans, onboarding's
-// flags) is handed in as IdentityPorts.
+// platform: it imports no other; what it asks of those above (billing's plans and how an
+// organization pays, onboarding's flags) is handed in as IdentityPorts.
 // Other domains import this file only.
 
 // Its face to the assembly: routes, access resolvers, the credentials' pruning, its tables.
@@ -34,13 +34,18 @@ export { unconfirmedEmails } from './auth/unconfirmed.js';
 export { searchUsers, setUserStanding } from './users/staff-admin.js';
 export { applyStaffEmails, makeStaff } from './users/make-staff.js';
 
-// What identity asks of the domains above it (billing's plans), handed in by server.ts.
-export type { IdentityDeps, IdentityPorts, OnboardingPort, PlanPort } from './ports.js';
+// What identity asks of the domains above it (billing's plans and organization billing state,
+// onboarding's flags), handed in by server.ts.
+export type {
+  BillingPort,
+  IdentityDeps,
+  IdentityPorts,
+  OnboardingPort,
+  PlanPort,
+  ShownBilling,
+} from './ports.js';
 
-// An organization's billing state, kept on its row (billing changes it and finds an organization by
-// its Stripe customer through here), and the fields of its plan the organization answer shows.
-export type { OrganizationBilling } from './organizations/billing-state.js';
-export { organizationOfStripeCustomer, updateOrganizationBilling } from './organizations/billing-state.js';
+// The fields of its plan the organization answer shows (billing's plan answers share them).
 export { planGatesFields, planGatesOf } from './organizations/plan-fields.js';
 
 // Read model: how other domains read identity's tables.

@@ -18,6 +18,31 @@ export interface PlanPort {
 }
 
 /**
+ * What an organization's answers show of its billing. Billing owns it (how the organization pays,
+ * its Stripe customer and subscription, `organization_billing`); identity only shows these facts,
+ * never the Stripe customer.
+ */
+export interface ShownBilling {
+  /** '' (no billing method), stripe, aws or invoice. */
+  billingMethod: string;
+  /** Dollars one credit costs, in millionths. */
+  creditValueMicroUsd: number;
+  spendLimitShouldStopInstances: boolean;
+  subscriptionStatus: string | null;
+  trialExpiration: Date | null;
+  nextPhaseTier: Plan['tier'] | null;
+  cancelAt: Date | null;
+}
+
+/** What identity asks of billing's organization state, to present an organization and memberships. */
+export interface BillingPort {
+  /** The organization's billing, as its answer shows it. */
+  billingOf(db: Db, organizationId: number): Promise<ShownBilling>;
+  /** When each of these organizations' Pro trial ends (null: no trial), by organization id. */
+  trialsOf(db: Db, organizationIds: number[]): Promise<Map<number, Date | null>>;
+}
+
+/**
  * What identity's tokens tell onboarding, which sits above it and keeps users' flags: a user made
  * an API token, or activated one with `cumulus login` (the client is installed and was used).
  */
@@ -29,6 +54,7 @@ export interface OnboardingPort {
 /** What identity asks of the domains above it. */
 export interface IdentityPorts {
   plans: PlanPort;
+  billing: BillingPort;
   onboarding: OnboardingPort;
 }
 

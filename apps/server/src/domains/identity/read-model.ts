@@ -35,15 +35,9 @@ export const userView = qb
   .from(users)
   .as('user_view');
 
-/** Organizations as other domains join them: names, and the price of a credit there. */
+/** Organizations as other domains join them: their names. */
 export const organizationView = qb
-  .select({
-    id: organizations.id,
-    name: organizations.name,
-    billingMethod: organizations.billingMethod,
-    creditValueMicroUsd: organizations.creditValueMicroUsd,
-    spendLimitShouldStopInstances: organizations.spendLimitShouldStopInstances,
-  })
+  .select({ id: organizations.id, name: organizations.name })
   .from(organizations)
   .as('organization_view');
 

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   index,
   integer,
@@ -11,7 +10,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, tstz } from '../columns.js';
+import { createdAt } from '../columns.js';
 import { users } from './users.js';
 
 export const organizationRole = pgEnum('organization_role', ['admin', 'member']);
@@ -27,21 +26,6 @@ export const organizations = pgTable('organizations', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 64 }).notNull(),
   isPersonal: boolean('is_personal').notNull().default(false),
-  /** How the organization pays: '' (no billing method), stripe (card), aws (marketplace), invoice. */
-  billingMethod: varchar('billing_method', { length: 32 }).notNull().default(''),
-  /** Dollars one credit costs, in millionths (50000: $0.05). */
-  creditValueMicroUsd: bigint('credit_value_micro_usd', { mode: 'number' }).notNull().default(50_000),
-  /** Whether reaching the spend limit stops running clusters (else only refuses new ones). */
-  spendLimitShouldStopInstances: boolean('spend_limit_should_stop_instances').notNull().default(true),
-  /** The organization's customer in Stripe, once it has checked out. */
-  stripeCustomerId: varchar('stripe_customer_id', { length: 255 }),
-  /** The Stripe subscription's status (active, trialing, past_due, canceled...); null without one. */
-  subscriptionStatus: varchar('subscription_status', { length: 32 }),
-  /** When a Pro trial ends. */
-  trialExpiration: tstz('trial_expiration'),
-  /** A scheduled plan change: the tier the organization moves to at cancelAt (or when staff approve). */
-  nextPhaseTier: featureTier('next_phase_tier'),
-  cancelAt: tstz('cancel_at'),
   created: createdAt(),
 });
 

@@ -4,14 +4,13 @@ import { fieldError } from '../../../http/errors.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { enqueueEmail } from '../../../mail/outbox.js';
+import { type OrganizationAccess, planGatesOf, staffEmails } from '../../identity/index.js';
 import {
-  findOrganization,
-  type OrganizationAccess,
+  type BillingChanges,
+  billingOf,
   type OrganizationBilling,
-  planGatesOf,
-  staffEmails,
-  updateOrganizationBilling,
-} from '../../identity/index.js';
+  updateBilling,
+} from '../organization-billing.js';
 import { creditsRenewAt } from '../plans/periods.js';
 import { activePlan, changeTier, updatePlan } from '../plans/service.js';
 import { NO_BILLING_METHOD, type PlanLimits, TIER_NAMES } from '../plans/tiers.js';
@@ -30,7 +29,7 @@ type PricingDeps = Pick<Deps, 'db' | 'config' | 'loops'>;
 export async function presentPlan(
   deps: Pick<Deps, 'db' | 'config'>,
   plan: Plan,
-  organization: Organization,
+  billing: OrganizationBilling,
   viewer: { isAdmin: boolean; isStaff: boolean },
 ): Promise<PlanOut> {
   return {
@@ -48,17 +47,17 @@ export async function presentPlan(
     organization_credit_limit: plan.organizationCreditLimit,
     ...planGatesOf(plan),
     started: isoTime(plan.started),
-    billing_method: organization.billingMethod,
-    subscription_status: organization.subscriptionStatus,
+    billing_method: billing.billingMethod,
+    subscription_status: billing.subscriptionStatus,
     renew_date: creditsRenewAt(),
     subscription_period_end: isoTimeOrNull(
-      (await payingSubscription(deps.db, organization.id))?.currentPeriodEnd,
+      (await payingSubscription(deps.db, plan.organizationId))?.currentPeriodEnd,
     ),
-    trial_expiration: isoTimeOrNull(organization.trialExpiration),
-    next_phase_tier: organization.nextPhaseTier,
-    cancel_at: isoTimeOrNull(organization.cancelAt),
-    cumulus_credit_value: organization.creditValueMicroUsd / MICRO,
-    spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
+    trial_expiration: isoTimeOrNull(billing.trialExpiration),
+    next_phase_tier: billing.nextPhaseTier,
+    cancel_at: isoTimeOrNull(billing.cancelAt),
+    cumulus_credit_value: billing.creditValueMicroUsd / MICRO,
+    spend_limit_should_stop_instances: billing.spendLimitShouldStopInstances,
     billing_configured: stripeOf(deps.config.billing) !== null,
     can_update_limits: viewer.isAdmin || viewer.isStaff,
     can_change_plan: viewer.isAdmin && plan.tier !== 'enterprise',
@@ -73,11 +72,10 @@ const viewerOf = (access: OrganizationAccess, user: User) => ({
 
 async function answer(deps: PricingDeps, access: OrganizationAccess) {
   const organizationId = access.organization.id;
-  const organization = await findOrganization(deps.db, organizationId);
   return presentPlan(
     deps,
     await activePlan(deps.db, organizationId),
-    organization!,
+    await billingOf(deps.db, organizationId),
     viewerOf(access, access.user),
   );
 }
@@ -87,10 +85,13 @@ export const getPlan = answer;
 
 export async function getPlanUsage(deps: PricingDeps, { organization }: OrganizationAccess) {
   const organizationId = organization.id;
-  const plan = await activePlan(deps.db, organizationId);
+  const [plan, billing] = await Promise.all([
+    activePlan(deps.db, organizationId),
+    billingOf(deps.db, organizationId),
+  ]);
   return {
     id: plan.id,
-    billing_method: organization.billingMethod,
+    billing_method: billing.billingMethod,
     renew_date: creditsRenewAt(),
     credit_allotment: plan.creditAllotment,
     organization_credit_limit: plan.organizationCreditLimit,
@@ -156,7 +157,7 @@ export async function updateLimits(
     limit !== undefined &&
     !user.isStaff &&
     stripeOf(deps.config.billing) &&
-    access.organization.billingMethod === NO_BILLING_METHOD &&
+    (await billingOf(deps.db, organizationId)).billingMethod === NO_BILLING_METHOD &&
     (limit === null || limit > plan.creditAllotment)
   )
     throw fieldError(
@@ -209,7 +210,7 @@ async function applyChanges(
       dollarsSpendLimitMicroUsd: toMicro(body.program_dollars_spend_limit),
     }),
   };
-  const billing: Partial<OrganizationBilling> = {
+  const billing: BillingChanges = {
     ...(body.spend_limit_should_stop_instances !== undefined && {
       spendLimitShouldStopInstances: body.spend_limit_should_stop_instances,
     }),
@@ -227,7 +228,7 @@ async function applyChanges(
   };
   const diff = {
     ...changed(plan as unknown as Record<string, unknown>, limits),
-    ...changed(organization as unknown as Record<string, unknown>, billing),
+    ...changed((await billingOf(deps.db, organization.id)) as unknown as Record<string, unknown>, billing),
   };
   if (Object.keys(diff).length === 0) return;
   await deps.db.transaction(async (tx) => {
@@ -235,7 +236,7 @@ async function applyChanges(
     const { tier, ...rest } = limits;
     if (tier !== undefined && tier !== plan.tier) await changeTier(tx, organization.id, tier);
     await updatePlan(tx, organization.id, rest);
-    if (Object.keys(billing).length) await updateOrganizationBilling(tx, organization.id, billing);
+    await updateBilling(tx, organization.id, billing);
     await recordBillingEvent(tx, {
       organizationId: organization.id,
       userId: user.id,
@@ -261,7 +262,7 @@ async function moveToTier(
 ) {
   await deps.db.transaction(async (tx) => {
     await changeTier(tx, plan.organizationId, tier);
-    await updateOrganizationBilling(tx, plan.organizationId, {
+    await updateBilling(tx, plan.organizationId, {
       nextPhaseTier: null,
       cancelAt: null,
       ...(billingMethod !== undefined && { billingMethod }),
@@ -310,7 +311,7 @@ export async function downgradeToFree(deps: PricingDeps, access: OrganizationAcc
       user,
       plan,
       'free',
-      organization.billingMethod === 'stripe' ? NO_BILLING_METHOD : undefined,
+      (await billingOf(deps.db, organizationId)).billingMethod === 'stripe' ? NO_BILLING_METHOD : undefined,
     );
   }
   return answer(deps, access);
@@ -332,7 +333,7 @@ export async function upgradeToEnterprise(deps: PricingDeps, access: Organizatio
   }
   const staff = await staffEmails(deps.db);
   await deps.db.transaction(async (tx) => {
-    await updateOrganizationBilling(tx, organizationId, { nextPhaseTier: 'enterprise' });
+    await updateBilling(tx, organizationId, { nextPhaseTier: 'enterprise' });
     await recordBillingEvent(tx, {
       organizationId,
       userId: user.id,

@@ -4,11 +4,8 @@ import { type Organization, type Subscription, subscriptions, type User } from '
 import type { Deps } from '../../../deps.js';
 import { ApiError, badRequest, fieldError, notFound } from '../../../http/errors.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
-import {
-  type OrganizationAccess,
-  updateOrganizationBilling,
-  type WorkspaceKey,
-} from '../../identity/index.js';
+import type { OrganizationAccess, WorkspaceKey } from '../../identity/index.js';
+import { billingOf, updateBilling } from '../organization-billing.js';
 import { activePlan } from '../plans/service.js';
 import { TIER_NAMES } from '../plans/tiers.js';
 import { assertMayChangePlan } from '../pricing/plan-changes.js';
@@ -77,7 +74,8 @@ const billingUrl = (deps: Pick<Deps, 'config'>, organizationId: number, extra = 
 
 /** The organization's Stripe customer, made (and remembered) at its first checkout. */
 async function ensureCustomer(deps: Pick<Deps, 'db'>, stripe: Stripe, org: Organization, user: User) {
-  if (org.stripeCustomerId) return org.stripeCustomerId;
+  const { stripeCustomerId } = await billingOf(deps.db, org.id);
+  if (stripeCustomerId) return stripeCustomerId;
   const customer = await callStripe(() =>
     stripe.customers.create({
       name: org.name,
@@ -85,7 +83,7 @@ async function ensureCustomer(deps: Pick<Deps, 'db'>, stripe: Stripe, org: Organ
       metadata: { organization_id: String(org.id) },
     }),
   );
-  await updateOrganizationBilling(deps.db, org.id, { stripeCustomerId: customer.id });
+  await updateBilling(deps.db, org.id, { stripeCustomerId: customer.id });
   return customer.id;
 }
 
@@ -154,12 +152,12 @@ export async function checkoutSession(
 export async function billingPortal(deps: Pick<Deps, 'db' | 'config'>, { organization }: OrganizationAccess) {
   const organizationId = organization.id;
   const stripe = requireStripe(deps.config.billing);
-  if (!organization.stripeCustomerId)
+  const customer = (await billingOf(deps.db, organizationId)).stripeCustomerId;
+  if (!customer)
     throw badRequest(
       `${organization.name} has no billing account yet: upgrade to the Professional plan to add a payment method.`,
       'NO_BILLING_ACCOUNT',
     );
-  const customer = organization.stripeCustomerId;
   const session = await callStripe(() =>
     stripe.billingPortal.sessions.create({ customer, return_url: billingUrl(deps, organizationId) }),
   );
@@ -167,14 +165,15 @@ export async function billingPortal(deps: Pick<Deps, 'db' | 'config'>, { organiz
 }
 
 /** An organization admin's view of the Stripe customer: null when billing is off or there is none. */
-function customerOf(deps: Pick<Deps, 'db' | 'config'>, { organization }: OrganizationAccess) {
+async function customerOf(deps: Pick<Deps, 'db' | 'config'>, { organization }: OrganizationAccess) {
   const stripe = stripeOf(deps.config.billing);
-  if (!stripe || !organization.stripeCustomerId) return null;
-  return { stripe, customer: organization.stripeCustomerId };
+  if (!stripe) return null;
+  const customer = (await billingOf(deps.db, organization.id)).stripeCustomerId;
+  return customer ? { stripe, customer } : null;
 }
 
 export async function paymentMethod(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
-  const found = customerOf(deps, access);
+  const found = await customerOf(deps, access);
   if (!found) return { payment_method: null };
   const { stripe, customer } = found;
   const record = await callStripe(() =>
@@ -197,7 +196,7 @@ export async function paymentMethod(deps: Pick<Deps, 'db' | 'config'>, access: O
 }
 
 export async function paymentHistory(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
-  const found = customerOf(deps, access);
+  const found = await customerOf(deps, access);
   if (!found) return { items: [] };
   const { stripe, customer } = found;
   const invoices = await callStripe(() => stripe.invoices.list({ customer, limit: 24 }));
@@ -218,7 +217,7 @@ export async function paymentHistory(deps: Pick<Deps, 'db' | 'config'>, access: 
 }
 
 export async function invoicePreview(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
-  const found = customerOf(deps, access);
+  const found = await customerOf(deps, access);
   const sub = found ? await payingSubscription(deps.db, access.organization.id) : null;
   if (!found || !sub) return { invoice: null };
   const { stripe, customer } = found;
@@ -238,7 +237,7 @@ export async function invoicePreview(deps: Pick<Deps, 'db' | 'config'>, access: 
 }
 
 export async function billingContact(deps: Pick<Deps, 'db' | 'config'>, access: OrganizationAccess) {
-  const found = customerOf(deps, access);
+  const found = await customerOf(deps, access);
   if (!found) return { contact: null };
   const { stripe, customer } = found;
   const record = await callStripe(() => stripe.customers.retrieve(customer));

@@ -2,11 +2,8 @@ import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/client.js';
 import { subscriptions } from '../../../db/schema/index.js';
-import {
-  findOrganization,
-  organizationOfStripeCustomer,
-  updateOrganizationBilling,
-} from '../../identity/index.js';
+import { findOrganization } from '../../identity/index.js';
+import { billingOf, organizationOfStripeCustomer, updateBilling } from '../organization-billing.js';
 import { activePlan, changeTier } from '../plans/service.js';
 import { NO_BILLING_METHOD, TIERS, type Tier } from '../plans/tiers.js';
 import { recordBillingEvent } from '../pricing/events.js';
@@ -78,7 +75,7 @@ export async function applySubscription(
     .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values });
   const paying = PAYING.has(sub.status);
   const ended = ENDED.has(sub.status);
-  const org = await findOrganization(tx, organizationId);
+  const { billingMethod } = await billingOf(tx, organizationId);
   // A subscription ending after a new checkout replaced it changes nothing: the new one speaks.
   const all = await tx
     .select({ id: subscriptions.stripeSubscriptionId, status: subscriptions.status })
@@ -86,7 +83,7 @@ export async function applySubscription(
     .where(eq(subscriptions.organizationId, organizationId));
   const anotherPays = all.some((s) => s.id !== sub.id && PAYING.has(s.status));
   if (ended && anotherPays) return;
-  await updateOrganizationBilling(tx, organizationId, {
+  await updateBilling(tx, organizationId, {
     stripeCustomerId: customer,
     subscriptionStatus: sub.status,
     // Only a subscription that carries a trial says when it ends: one without keeps a trial staff set.
@@ -94,7 +91,7 @@ export async function applySubscription(
     cancelAt: paying ? cancelAt : null,
     nextPhaseTier: paying && cancelAt ? 'free' : null,
     ...(paying && { billingMethod: 'stripe' }),
-    ...(ended && org?.billingMethod === 'stripe' && { billingMethod: NO_BILLING_METHOD }),
+    ...(ended && billingMethod === 'stripe' && { billingMethod: NO_BILLING_METHOD }),
   });
   if (before?.status !== sub.status)
     await recordBillingEvent(tx, {

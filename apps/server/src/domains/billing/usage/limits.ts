@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { meters } from '../../../db/schema/index.js';
+import { meters, organizationBilling } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError } from '../../../http/errors.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
@@ -69,7 +69,15 @@ export async function overruns(db: Db, organizationIds?: number[]): Promise<Over
   const orgFilter = organizationIds ? inArray(organizationView.id, organizationIds) : undefined;
   const wsFilter = organizationIds ? inArray(workspaceView.organizationId, organizationIds) : undefined;
   const [orgs, plans, spaces, members] = await Promise.all([
-    db.select().from(organizationView).where(orgFilter),
+    db
+      .select({
+        id: organizationView.id,
+        name: organizationView.name,
+        spendLimitShouldStopInstances: organizationBilling.spendLimitShouldStopInstances,
+      })
+      .from(organizationView)
+      .innerJoin(organizationBilling, eq(organizationBilling.organizationId, organizationView.id))
+      .where(orgFilter),
     activePlans(db, organizationIds),
     db
       .select({

@@ -1,10 +1,16 @@
 import { and, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { meters, usageDaily, usageHourly, usageMinutes } from '../../../db/schema/index.js';
+import {
+  meters,
+  organizationBilling,
+  usageDaily,
+  usageHourly,
+  usageMinutes,
+} from '../../../db/schema/index.js';
 import { type LoopDomain, loopRows } from '../../../loops/runner.js';
 import { jobClusterView } from '../../batch/index.js';
 import { clusterView, instanceSpecView, instanceView } from '../../clusters/index.js';
-import { organizationView, workspaceView } from '../../identity/index.js';
+import { workspaceView } from '../../identity/index.js';
 import { hourlyPrice, minutePrice, type Rates } from './prices.js';
 
 const MINUTE = 60_000;
@@ -86,7 +92,7 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
         options: cluster.options,
       },
       organizationId: workspaceView.organizationId,
-      creditValue: organizationView.creditValueMicroUsd,
+      creditValue: organizationBilling.creditValueMicroUsd,
       spec: {
         instanceType: spec.instanceType,
         cores: spec.cores,
@@ -99,7 +105,7 @@ export async function meterWindow(ctx: MeterContext, from: Date, to: Date, unit 
     .from(instance)
     .innerJoin(cluster, eq(cluster.id, instance.clusterId))
     .innerJoin(workspaceView, eq(workspaceView.id, cluster.workspaceId))
-    .innerJoin(organizationView, eq(organizationView.id, workspaceView.organizationId))
+    .innerJoin(organizationBilling, eq(organizationBilling.organizationId, workspaceView.organizationId))
     .leftJoin(spec, and(eq(spec.clusterId, cluster.id), eq(spec.role, instance.role)))
     .where(
       and(

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
+import { organizationBilling } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTime } from '../../../lib/time.js';
 import { organizationView, type ResolvedScope, userView, workspaceView } from '../../identity/index.js';
@@ -40,8 +41,8 @@ function dimension(group: UsageGroup, tag: string | undefined): { key: SQL; labe
       return { key: PROVIDER, label: PROVIDER };
     case 'billing_method':
       return {
-        key: sql`coalesce(${organizationView.billingMethod}, '')`,
-        label: sql`coalesce(nullif(${organizationView.billingMethod}, ''), 'no billing method')`,
+        key: sql`coalesce(${organizationBilling.billingMethod}, '')`,
+        label: sql`coalesce(nullif(${organizationBilling.billingMethod}, ''), 'no billing method')`,
       };
     case 'tag':
       return {
@@ -106,6 +107,7 @@ export async function usage(
     from ${source} h
     left join ${workspaceView} on ${workspaceView.id} = h.account_id
     left join ${organizationView} on ${organizationView.id} = h.organization_id
+    left join ${organizationBilling} on ${organizationBilling.organizationId} = h.organization_id
     left join ${userView} on ${userView.id} = h.user_id
     where ${sql.join(conditions, sql` and `)}
     group by 1, 2

@@ -27,7 +27,7 @@ import { findUserBy } from '../auth/service.js';
 import { createInvite } from '../invites/service.js';
 import type { WorkspaceRowInput } from '../memberships/schemas.js';
 import { applyRowPlan, planWorkspaceRows } from '../memberships/workspace-rows.js';
-import type { IdentityDeps } from '../ports.js';
+import type { BillingPort, IdentityDeps } from '../ports.js';
 import { repairDefaults } from './defaults.js';
 import { presentMemberships } from './present-members.js';
 import type { addMembershipBody, organizationMembershipSchema, updateMembershipBody } from './schemas.js';
@@ -86,6 +86,7 @@ async function otherAdmins(db: Db, organizationId: number, membershipId: number)
 
 export async function listMembers(
   db: Db,
+  billing: BillingPort,
   { organization }: OrganizationAccess,
   query: OffsetQuery & { search?: string | undefined },
 ): Promise<{ items: Membership[]; count: number }> {
@@ -113,6 +114,7 @@ export async function listMembers(
   return {
     items: await presentMemberships(
       db,
+      billing,
       rows.map((r) => ({ membership: r.membership, organization })),
     ),
     count,
@@ -122,12 +124,13 @@ export async function listMembers(
 /** A membership of the organization the caller reads (the route resolves it from the membership). */
 export async function getMembership(
   db: Db,
+  billing: BillingPort,
   access: OrganizationAccess,
   membershipId: number,
 ): Promise<Membership> {
   const row = await membershipRow(db, membershipId);
   if (row.organization.id !== access.organization.id) throw notFound();
-  return (await presentMemberships(db, [row]))[0]!;
+  return (await presentMemberships(db, billing, [row]))[0]!;
 }
 
 /**
@@ -207,7 +210,7 @@ export async function addMembership(
           .insert(workspaceMemberships)
           .values(accountRows(person.id, plan.insert))
           .onConflictDoNothing();
-      const [presented] = await presentMemberships(tx, [
+      const [presented] = await presentMemberships(tx, deps.identityPorts.billing, [
         { membership: membership!, organization: access.organization },
       ]);
       return { membership: presented!, invite: null };
@@ -241,6 +244,7 @@ export async function addMembership(
 
 export async function updateMembership(
   db: Db,
+  billing: BillingPort,
   access: OrganizationAccess,
   membershipId: number,
   input: z.infer<typeof updateMembershipBody>,
@@ -264,7 +268,7 @@ export async function updateMembership(
     );
     if (plan.remove.length > 0) await repairDefaults(tx, [membership.userId]);
   });
-  return getMembership(db, access, membershipId);
+  return getMembership(db, billing, access, membershipId);
 }
 
 /** Takes a member out of the organization and all of its workspaces. */

@@ -11,6 +11,7 @@ import {
 } from '../../../db/schema/index.js';
 import type { z } from '../../../http/zod.js';
 import { isoTimeOrNull } from '../../../lib/time.js';
+import type { BillingPort } from '../ports.js';
 import { presentOrganizationBrief } from './present.js';
 import type { memberUser, organizationMembershipSchema } from './schemas.js';
 
@@ -37,16 +38,18 @@ export async function memberUsers(db: Db, userIds: number[]): Promise<Map<number
 
 /**
  * Organization memberships as the Team pages read them: the member, the role and the member's
- * rows in the organization's workspaces. Three queries whatever the number of memberships.
+ * rows in the organization's workspaces, and when the organization's trial ends (billing's, asked
+ * through the port). Four queries whatever the number of memberships.
  */
 export async function presentMemberships(
   db: Db,
+  billing: BillingPort,
   rows: Array<{ membership: OrganizationMembership; organization: Organization }>,
 ): Promise<z.infer<typeof organizationMembershipSchema>[]> {
   if (rows.length === 0) return [];
   const userIds = rows.map((r) => r.membership.userId);
   const orgIds = [...new Set(rows.map((r) => r.organization.id))];
-  const [people, workspaceRows] = await Promise.all([
+  const [people, workspaceRows, trials] = await Promise.all([
     memberUsers(db, userIds),
     db
       .select({ membership: workspaceMemberships, organizationId: workspaces.organizationId })
@@ -54,6 +57,7 @@ export async function presentMemberships(
       .innerJoin(workspaces, eq(workspaces.id, workspaceMemberships.workspaceId))
       .where(and(inArray(workspaceMemberships.userId, userIds), inArray(workspaces.organizationId, orgIds)))
       .orderBy(asc(workspaces.name)),
+    billing.trialsOf(db, orgIds),
   ]);
   return rows.map(({ membership, organization }) => ({
     id: membership.id,
@@ -71,6 +75,6 @@ export async function presentMemberships(
         core_limit: w.membership.coreLimit,
       })),
     // The console's trial banner counts down to the earliest of these across memberships.
-    displayed_pro_trial_expiration: isoTimeOrNull(organization.trialExpiration),
+    displayed_pro_trial_expiration: isoTimeOrNull(trials.get(organization.id) ?? null),
   }));
 }

@@ -49,7 +49,14 @@ export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await organizations.createOrganization(db, plans, currentUser(request), request.body.name)),
+        .send(
+          await organizations.createOrganization(
+            db,
+            deps.identityPorts,
+            currentUser(request),
+            request.body.name,
+          ),
+        ),
   );
 
   app.get(
@@ -71,7 +78,7 @@ export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
       config: { auth: 'user', organization: 'read' },
       schema: { tags, params: organizationParams, response: { 200: organizationSchema } },
     },
-    async (request) => organizations.organizationDetails(db, plans, organizationOf(request)),
+    async (request) => organizations.organizationDetails(db, deps.identityPorts, organizationOf(request)),
   );
 
   app.delete(
@@ -97,7 +104,8 @@ export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
         response: { 200: itemsOf(organizationMembershipSchema) },
       },
     },
-    async (request) => members.listMembers(db, organizationOf(request), request.query),
+    async (request) =>
+      members.listMembers(db, deps.identityPorts.billing, organizationOf(request), request.query),
   );
 
   app.get(
@@ -106,7 +114,13 @@ export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
       config: ofMembership(db, 'read'),
       schema: { tags, params: membershipParams, response: { 200: organizationMembershipSchema } },
     },
-    async (request) => members.getMembership(db, organizationOf(request), request.params.membership_id),
+    async (request) =>
+      members.getMembership(
+        db,
+        deps.identityPorts.billing,
+        organizationOf(request),
+        request.params.membership_id,
+      ),
   );
 
   app.post(
@@ -152,7 +166,13 @@ export function registerOrganizationRoutes(app: App, deps: IdentityDeps): void {
       },
     },
     async (request) =>
-      members.updateMembership(db, organizationOf(request), request.params.membership_id, request.body),
+      members.updateMembership(
+        db,
+        deps.identityPorts.billing,
+        organizationOf(request),
+        request.params.membership_id,
+        request.body,
+      ),
   );
 
   app.delete(

@@ -20,7 +20,7 @@ import { contains, startsWith } from '../../../lib/sql.js';
 import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import type { OrganizationAccess } from '../access/organization.js';
 import { pendingInviteCount } from '../invites/service.js';
-import type { PlanPort } from '../ports.js';
+import type { IdentityPorts, PlanPort } from '../ports.js';
 import { repairDefaults } from './defaults.js';
 import { planGatesOf } from './plan-fields.js';
 import { presentOrganizationBrief } from './present.js';
@@ -54,11 +54,11 @@ export async function organizationCounts(db: Db, organizationId: number) {
 
 async function presentOrganization(
   db: Db,
-  plans: PlanPort,
+  { plans, billing: billingPort }: IdentityPorts,
   organization: Organization,
   viewer: User,
 ): Promise<OrganizationOut> {
-  const [members, groups, counts, plan] = await Promise.all([
+  const [members, groups, counts, plan, billing] = await Promise.all([
     db
       .select({ membership: organizationMemberships, user: users, avatarUrl: userProfiles.avatarUrl })
       .from(organizationMemberships)
@@ -69,6 +69,7 @@ async function presentOrganization(
     viewer.isStaff ? organizationGroups(db, organization.id) : Promise.resolve([]),
     organizationCounts(db, organization.id),
     plans.activePlan(db, organization.id),
+    billingPort.billingOf(db, organization.id),
   ]);
   return {
     ...presentOrganizationBrief(organization),
@@ -79,15 +80,15 @@ async function presentOrganization(
     credit_limit: plan.organizationCreditLimit,
     dollars_spend_limit:
       plan.dollarsSpendLimitMicroUsd === null ? null : plan.dollarsSpendLimitMicroUsd / 1_000_000,
-    spend_limit_should_stop_instances: organization.spendLimitShouldStopInstances,
+    spend_limit_should_stop_instances: billing.spendLimitShouldStopInstances,
     ...planGatesOf(plan),
     renew_date: plans.renewsAt(),
-    billing_method: organization.billingMethod,
-    cumulus_credit_value: organization.creditValueMicroUsd / 1_000_000,
-    subscription_status: organization.subscriptionStatus,
-    trial_expiration: isoTimeOrNull(organization.trialExpiration),
-    next_phase_tier: organization.nextPhaseTier,
-    cancel_at: isoTimeOrNull(organization.cancelAt),
+    billing_method: billing.billingMethod,
+    cumulus_credit_value: billing.creditValueMicroUsd / 1_000_000,
+    subscription_status: billing.subscriptionStatus,
+    trial_expiration: isoTimeOrNull(billing.trialExpiration),
+    next_phase_tier: billing.nextPhaseTier,
+    cancel_at: isoTimeOrNull(billing.cancelAt),
     created: isoTime(organization.created),
     member_set: members.map((m) => ({
       id: m.membership.id,
@@ -114,27 +115,27 @@ export async function organizationGroups(db: Db, organizationId: number): Promis
 /** A shared organization on the default plan, administered by its creator. */
 export async function createOrganization(
   db: Db,
-  plans: PlanPort,
+  ports: IdentityPorts,
   user: User,
   name: string,
 ): Promise<OrganizationOut> {
   const organization = await db.transaction(async (tx) => {
     const [created] = await tx.insert(organizations).values({ name }).returning();
-    await plans.startFirstPlan(tx, created!.id);
+    await ports.plans.startFirstPlan(tx, created!.id);
     await tx
       .insert(organizationMemberships)
       .values({ organizationId: created!.id, userId: user.id, role: 'admin' });
     return created!;
   });
-  return presentOrganization(db, plans, organization, user);
+  return presentOrganization(db, ports, organization, user);
 }
 
 export async function organizationDetails(
   db: Db,
-  plans: PlanPort,
+  ports: IdentityPorts,
   { organization, user }: OrganizationAccess,
 ) {
-  return presentOrganization(db, plans, organization, user);
+  return presentOrganization(db, ports, organization, user);
 }
 
 /** The organizations the user belongs to (directly or through one of their workspaces). */

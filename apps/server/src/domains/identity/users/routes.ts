@@ -1,8 +1,8 @@
-import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
 import { currentUser } from '../../../http/auth.js';
 import { notFound } from '../../../http/errors.js';
 import { z } from '../../../http/zod.js';
+import type { IdentityDeps } from '../ports.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { cachedCurrentUser } from './me-cache.js';
 import {
@@ -24,7 +24,7 @@ import * as users from './service.js';
 const tags = ['users'];
 const user = { auth: 'user' } as const;
 
-export function registerUserRoutes(app: App, deps: Deps): void {
+export function registerUserRoutes(app: App, deps: IdentityDeps): void {
   const { db, secrets, changes } = deps;
   registerAccountRoutes(app, deps);
   const me = cachedCurrentUser(db, changes);
@@ -44,7 +44,7 @@ export function registerUserRoutes(app: App, deps: Deps): void {
   app.get(
     '/api/v2/users/user/organization/memberships',
     { config: user, schema: { tags, response: { 200: z.array(organizationMembershipSchema) } } },
-    async (request) => users.organizationMemberships(db, currentUser(request)),
+    async (request) => users.organizationMemberships(db, deps.identityPorts.billing, currentUser(request)),
   );
 
   app.get(

@@ -4,13 +4,13 @@ import { customGroups, organizationCustomGroups, type User, workspaces } from '.
 import type { z } from '../../../http/zod.js';
 import { ALL_WORKSPACES, EVERYTHING, groupScopeId } from '../access/scopes.js';
 import type { scopeSchema } from './schemas.js';
-import { memberships, organizationMemberships } from './service.js';
+import { memberships, organizationMembershipRows } from './service.js';
 
 type Scope = z.infer<typeof scopeSchema>;
 
 /** What the scope pickers offer: everything, each organization, each workspace, the user; staff lists for staff. */
 export async function validScopes(db: Db, user: User): Promise<Scope[]> {
-  const [workspaces, orgs] = await Promise.all([memberships(db, user), organizationMemberships(db, user)]);
+  const [workspaces, orgs] = await Promise.all([memberships(db, user), organizationMembershipRows(db, user)]);
   const names = workspaces.map((w) => w.account.name);
   return [
     {

@@ -19,6 +19,7 @@ import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { isSlug, SLUG_MESSAGE } from '../auth/rules.js';
 import { presentOrganizationBrief, presentWorkspaceBrief } from '../organizations/present.js';
 import { presentMemberships } from '../organizations/present-members.js';
+import type { BillingPort } from '../ports.js';
 import type {
   currentUserSchema,
   membershipSchema,
@@ -123,17 +124,21 @@ export async function memberships(db: Db, user: User): Promise<z.infer<typeof me
     .sort((a, b) => Number(b.is_default_account) - Number(a.is_default_account));
 }
 
-export async function organizationMemberships(
-  db: Db,
-  user: User,
-): Promise<z.infer<typeof organizationMembershipSchema>[]> {
-  const rows = await db
+/** The user's organization memberships with their organizations, by organization name. */
+export const organizationMembershipRows = (db: Db, user: User) =>
+  db
     .select({ membership: orgMemberships, organization: organizations })
     .from(orgMemberships)
     .innerJoin(organizations, eq(organizations.id, orgMemberships.organizationId))
     .where(eq(orgMemberships.userId, user.id))
     .orderBy(asc(organizations.name));
-  return presentMemberships(db, rows);
+
+export async function organizationMemberships(
+  db: Db,
+  billing: BillingPort,
+  user: User,
+): Promise<z.infer<typeof organizationMembershipSchema>[]> {
+  return presentMemberships(db, billing, await organizationMembershipRows(db, user));
 }
 
 /** Makes one of the user's organizations the default, and one of its workspaces if theirs is elsewhere. */
