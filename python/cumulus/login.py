@@ -27,12 +27,23 @@ def login(
     token: str | None = None,
     open_browser: bool = True,
     out=print,
+    retry: bool = False,
 ) -> config.Settings:
+    """``retry`` (Coiled's ``--retry``): a ``token`` the server refuses is replaced by one approved in
+    the browser, when someone is at a terminal to approve it; otherwise the refusal is the answer."""
     server = config.load(server=server).server
     if token is None:
         token = request_approval(server, open_browser, out)
     api = Api(server, token)
-    identity = fetch_identity(api)
+    try:
+        identity = fetch_identity(api)
+    except CumulusError as err:
+        if not (retry and err.status in (401, 403) and sys.stdin.isatty()):
+            raise
+        out(f"The server refused that token ({err}). Approve a new one instead.")
+        token = request_approval(server, open_browser, out)
+        api = Api(server, token)
+        identity = fetch_identity(api)
     chosen = choose_workspace(identity, workspace)
     usage = api.request("GET", f"/api/v2/user/account/{chosen}/usage", retry=IDENTITY)
     if not (isinstance(usage, dict) and usage.get("has_quota")):

@@ -33,24 +33,33 @@ def add_commands(sub) -> None:
     }, ("--private", "--include-local-code"))
     create.set_defaults(run=_env_create)
     els = esub.add_parser("list", help="environments of the workspace")
+    # Coiled's `env list [ACCOUNT]` names the workspace as a word of its own.
+    els.add_argument("account", nargs="?", metavar="WORKSPACE", help="the workspace (as --workspace)")
     els.set_defaults(run=_env_list)
     inspect = esub.add_parser("inspect", help="an environment's latest spec and build")
-    inspect.add_argument("name")
-    inspect.set_defaults(run=_env_inspect)
     delete = esub.add_parser("delete", help="delete an environment")
-    delete.add_argument("name")
-    delete.set_defaults(run=_env_delete)
     elogs = esub.add_parser("logs", help="the log of an environment's latest build")
-    elogs.add_argument("name")
+    for p in (inspect, delete, elogs):
+        # Coiled names the environment either way: `env inspect NAME` or `env inspect -n NAME`.
+        p.add_argument("name", nargs="?")
+        p.add_argument("--name", "-n", dest="name_option", metavar="NAME", help="the name, as Coiled's option")
+    inspect.set_defaults(run=_env_inspect)
+    delete.set_defaults(run=_env_delete)
     elogs.set_defaults(run=_env_logs)
     add_workspace(create, els, inspect, delete, elogs)
 
-def _env_create(args) -> None:
+
+def _one_name(args, command: str) -> str:
+    """NAME, or --name NAME (Coiled's option): one of them, the same if both."""
     if args.name and args.name_option and args.name != args.name_option:
         raise CumulusError(f"Two names: {args.name} and --name {args.name_option}; give one.")
-    args.name = args.name or args.name_option
-    if not args.name:
-        raise CumulusError("Name the environment: `cumulus env create NAME ...` (or --name NAME).")
+    name = args.name or args.name_option
+    if not name:
+        raise CumulusError(f"Name the environment: `cumulus env {command} NAME` (or --name NAME).")
+    return name
+
+def _env_create(args) -> None:
+    args.name = _one_name(args, "create")
     for flag, path in (("--pip", args.pip), ("--conda", args.conda)):
         if path:
             local_file(path, flag)
@@ -69,6 +78,9 @@ def _env_create(args) -> None:
 
 
 def _env_list(args) -> None:
+    if args.account and args.workspace and args.account != args.workspace:
+        raise CumulusError(f"Two workspaces: {args.account} and --workspace {args.workspace}; give one.")
+    args.workspace = args.workspace or args.account
     api, ws = workspace_api(args)
     aliases = software.list_aliases(api, ws)
     if not aliases:
@@ -86,6 +98,7 @@ def _size(n: int) -> str:
 
 
 def _env_inspect(args) -> None:
+    args.name = _one_name(args, "inspect")
     api, ws = workspace_api(args)
     alias = software.get_alias(api, ws, args.name)
     spec = alias.get("latest_spec") or {}
@@ -103,12 +116,14 @@ def _env_inspect(args) -> None:
 
 
 def _env_delete(args) -> None:
+    args.name = _one_name(args, "delete")
     api, ws = workspace_api(args)
     software.delete_alias(api, ws, args.name)
     print(f"Deleted software environment {args.name}.")
 
 
 def _env_logs(args) -> None:
+    args.name = _one_name(args, "logs")
     api, ws = workspace_api(args)
     build = ((software.get_alias(api, ws, args.name).get("latest_spec") or {}).get("latest_build")) or {}
     if not build:

@@ -20,6 +20,8 @@ REFUSED = {
     "--manual-final-setup": "there is no separate final step: the command finishes the setup itself.",
     "--update-policies": "Cumulus keeps no IAM policies of its own to update: the keys' own permissions are used.",
     "--update-instance-policy": "the instance role's S3 access is set in the workspace's AWS settings (console).",
+    "--setup-policy": "Cumulus makes no setup IAM policy to name: the keys' own permissions are used.",
+    "--ongoing-policy": "Cumulus makes no ongoing IAM policy to name: the keys' own permissions are used.",
 }
 SWITCHES = ("--cloudshell-link", "--no-cloudshell-link", "--quotas", "--manual-final-setup", "--update-policies",
             "--update-instance-policy")
