@@ -67,8 +67,8 @@ def request_approval(server: str, open_browser: bool, out) -> str:
         out(f"When the page asks, type this code: {user_code}")
     else:  # a server from before user codes
         out(f"The page should show the code {identifier}.")
-    if open_browser and _has_browser():
-        webbrowser.open(link)
+    if open_browser:
+        open_in_browser(link)
     out("Waiting for approval (Ctrl+C to cancel)...")
     sys.stdout.flush()
 
@@ -82,6 +82,11 @@ def request_approval(server: str, open_browser: bool, out) -> str:
                 raise
         time.sleep(POLL_SECONDS)
     raise CumulusError("The sign-in request was not approved within 10 minutes; run `cumulus login` again.")
+
+
+def open_in_browser(link: str) -> bool:
+    """Opens ``link`` in a browser where one is at hand; answers whether it did."""
+    return _has_browser() and webbrowser.open(link)
 
 
 def _has_browser() -> bool:

@@ -46,12 +46,14 @@ RUN_REFUSED = [
     ["--package-sync-strict"], ["--package-sync-conda-extras", "x"], ["--package-sync-ignore", "x"],
 ]
 NOTEBOOK_REFUSED = [["--container", "img"], ["--disk-size", "50"], ["--vs-code"], ["--mount-bucket", "s3://b"],
-                    ["--block"], ["--allow-ssh-from", "me"]]
+                    ["--block"], ["--allow-ssh-from", "me"], ["--allow-sync-from", "me"], ["--allow-ingress-from", "me"],
+                    ["--disk-config", "{}"], ["--host-setup-script", "s.sh"], ["--resumable"]]
 # Coiled's `setup aws` options (https://docs.coiled.io/user_guide/setup/aws/cli.html): --region, --profile,
 # --account/--workspace and --yes are honoured (tests/test_setup_aws.py); these make or name things Cumulus does not.
 SETUP_AWS_REFUSED = [["--iam-user", "coiled"], ["--setup-policy", "p"], ["--ongoing-policy", "p"], ["--quotas"],
                      ["--cloudshell-link"], ["--no-cloudshell-link"], ["--manual-final-setup"], ["--update-policies"],
-                     ["--update-instance-policy"]]
+                     ["--update-instance-policy"], ["--keep-existing-access"], ["--accept-delete"],
+                     ["--custom-s3-bucket-prefix", "p"]]
 
 
 class OptionsTest(unittest.TestCase):
@@ -61,8 +63,10 @@ class OptionsTest(unittest.TestCase):
                                         "--region", "r", "--spot-policy", "spot", "--software", "s",
                                         "--secret-env", "B=2", "--workspace", "w", "--", "true"])
         self.assertEqual((honoured.env, honoured.tag, honoured.idle_timeout), (["A=1"], ["team=data"], "5m"))
-        notebook = parser().parse_args(["notebook", "start", "-e", "A=1", "-t", "k=v", "--no-block", "--sync"])
-        self.assertEqual((notebook.env, notebook.tag), (["A=1"], ["k=v"]))
+        notebook = parser().parse_args(["notebook", "start", "-e", "A=1", "-t", "k=v", "--no-block", "--sync",
+                                        "--sync-ignore", "data", "--include-vcs", "--open", "--private"])
+        self.assertEqual((notebook.env, notebook.tag, notebook.sync_ignore, notebook.include_vcs, notebook.open),
+                         (["A=1"], ["k=v"], ["data"], True, True))
         with tempfile.TemporaryDirectory() as home:
             env = client_env_without_server(home)
             for option in RUN_REFUSED:
@@ -99,10 +103,13 @@ class OptionsTest(unittest.TestCase):
                     done = run_cli(["cluster", "ssh", option, "c"], env)
                     self.assertRegex(done.stderr, rf"^Error: {re.escape(option)} cannot apply here: \S")
             for option in (["--private"], ["--post-build", "x.sh"], ["--conda-env-name", "x"], ["--include-local-code"],
-                           ["--ignore-local-packages", "x"]):
+                           ["--ignore-local-packages", "x"], ["--ignore-local-package", "x"], ["--region-name", "r"],
+                           ["--disable-uv-installer"]):
                 with self.subTest(option=option[0]):
                     done = run_cli(["env", "create", "--name", "e", "--container", "img", *option], env)
                     self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            done = run_cli(["env", "create", "--name", "e", "--container", "img", "-i", "x"], env)
+            self.assertRegex(done.stderr, r"^Error: --ignore-local-package cannot apply here: \S")
             done = run_cli(["env", "create", "--container", "img"], env)
             self.assertEqual(done.stderr.strip(), "Error: Name the environment: `cumulus env create NAME` (or --name NAME).")
 
@@ -199,6 +206,11 @@ class WithServerTest(unittest.TestCase):
 
         spec = software.get_alias(api, self.workspace, "gpu-arm")["latest_spec"]
         self.assertEqual((spec["gpu_enabled"], spec["architecture"], spec["use_entrypoint"]), (True, "aarch64", True))
+        # Coiled's --arm wins over --architecture.
+        arm = self.cli("env", "create", "-n", "arm", "--pip", "req.txt", "--arm", "--architecture", "x86_64",
+                       "--no-wait", "--workspace", self.workspace)
+        self.assertEqual(arm.returncode, 0, arm.stdout + arm.stderr)
+        self.assertEqual(software.get_alias(api, self.workspace, "arm")["latest_spec"]["architecture"], "aarch64")
         alone = self.cli("env", "create", "e", "--pip", "req.txt", "--ignore-container-entrypoint",
                          "--workspace", self.workspace)
         self.assertEqual(alone.stderr, "Error: --ignore-container-entrypoint goes with --container IMAGE.\n")
@@ -220,6 +232,11 @@ class WithServerTest(unittest.TestCase):
         self.assertEqual(inspected.returncode, 0, inspected.stderr)
         self.assertRegex(inspected.stdout, rf"^forms \(\d+\) in {re.escape(self.workspace)}, 1 spec\(s\)\n")
         self.assertIn("  pip: distributed", inspected.stdout)
+        # Coiled's WORKSPACE/NAME names the workspace in the name.
+        qualified = self.cli("env", "inspect", f"{self.workspace}/forms")
+        self.assertEqual((qualified.returncode, qualified.stdout), (0, inspected.stdout), qualified.stderr)
+        other = self.cli("env", "inspect", "no-such-workspace/forms")
+        self.assertIn("not a member of workspace 'no-such-workspace'", other.stderr)
         deleted = self.cli("env", "delete", "-n", "forms", "--workspace", self.workspace)
         self.assertEqual((deleted.returncode, deleted.stdout), (0, "Deleted software environment forms.\n"), deleted.stderr)
         self.assertNotRegex(self.cli("env", "list", self.workspace).stdout, r"(?m)^\d+\s+forms\s")
