@@ -4,6 +4,7 @@ control, caches and virtual environments, and refused past ``MAX_UPLOAD_BYTES``.
 
 from __future__ import annotations
 
+import fnmatch
 import io
 import os
 import zipfile
@@ -17,15 +18,33 @@ SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_mod
                 ".pytest_cache", ".ipynb_checkpoints", ".tox"}
 
 
-def directory_files(path: str, limit: int = MAX_UPLOAD_BYTES):
-    """The files under ``path`` (not under SKIPPED_DIRS, no links) as (full path, path relative to it,
-    "/"-separated), directories first-visited in order; refuses once they add up past ``limit``."""
+VCS_DIRS = {".git", ".hg", ".svn"}
+
+
+def sync_skips(path: str, ignore=(), include_vcs: bool = False) -> bool:
+    """Whether a "/"-separated relative ``path`` stays out of a sync: under SKIPPED_DIRS (version control
+    too, unless ``include_vcs``), or matched by one of ``ignore``: a glob (``*.csv``, ``data/*``) against
+    the whole path or any one of its names, so ``data`` leaves out the directory and all under it."""
+    parts = path.split("/")
+    skipped = SKIPPED_DIRS - VCS_DIRS if include_vcs else SKIPPED_DIRS
+    if any(part in skipped for part in parts[:-1]):
+        return True
+    return any(fnmatch.fnmatchcase(path, pattern.strip("/")) or any(fnmatch.fnmatchcase(p, pattern) for p in parts)
+               for pattern in ignore)
+
+
+def directory_files(path: str, limit: int = MAX_UPLOAD_BYTES, ignore=(), include_vcs: bool = False):
+    """The files under ``path`` (not under SKIPPED_DIRS, nor matched by ``ignore``: ``sync_skips``; no
+    links) as (full path, path relative to it, "/"-separated), directories first-visited in order;
+    refuses once they add up past ``limit``."""
     total = 0
     for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        base = os.path.relpath(root, path).replace(os.sep, "/")
+        base = "" if base == "." else base + "/"
+        dirs[:] = sorted(d for d in dirs if not sync_skips(f"{base}{d}/-", ignore, include_vcs))
         for name in sorted(files):
             full = os.path.join(root, name)
-            if not os.path.isfile(full) or os.path.islink(full):
+            if not os.path.isfile(full) or os.path.islink(full) or sync_skips(base + name, ignore, include_vcs):
                 continue
             total += os.path.getsize(full)
             if total > limit:

@@ -27,12 +27,23 @@ def login(
     token: str | None = None,
     open_browser: bool = True,
     out=print,
+    retry: bool = False,
 ) -> config.Settings:
+    """``retry`` (Coiled's ``--retry``): a ``token`` the server refuses is replaced by one approved in
+    the browser, when someone is at a terminal to approve it; otherwise the refusal is the answer."""
     server = config.load(server=server).server
     if token is None:
         token = request_approval(server, open_browser, out)
     api = Api(server, token)
-    identity = fetch_identity(api)
+    try:
+        identity = fetch_identity(api)
+    except CumulusError as err:
+        if not (retry and err.status in (401, 403) and sys.stdin.isatty()):
+            raise
+        out(f"The server refused that token ({err}). Approve a new one instead.")
+        token = request_approval(server, open_browser, out)
+        api = Api(server, token)
+        identity = fetch_identity(api)
     chosen = choose_workspace(identity, workspace)
     usage = api.request("GET", f"/api/v2/user/account/{chosen}/usage", retry=IDENTITY)
     if not (isinstance(usage, dict) and usage.get("has_quota")):
@@ -56,8 +67,8 @@ def request_approval(server: str, open_browser: bool, out) -> str:
         out(f"When the page asks, type this code: {user_code}")
     else:  # a server from before user codes
         out(f"The page should show the code {identifier}.")
-    if open_browser and _has_browser():
-        webbrowser.open(link)
+    if open_browser:
+        open_in_browser(link)
     out("Waiting for approval (Ctrl+C to cancel)...")
     sys.stdout.flush()
 
@@ -71,6 +82,11 @@ def request_approval(server: str, open_browser: bool, out) -> str:
                 raise
         time.sleep(POLL_SECONDS)
     raise CumulusError("The sign-in request was not approved within 10 minutes; run `cumulus login` again.")
+
+
+def open_in_browser(link: str) -> bool:
+    """Opens ``link`` in a browser where one is at hand; answers whether it did."""
+    return _has_browser() and webbrowser.open(link)
 
 
 def _has_browser() -> bool:

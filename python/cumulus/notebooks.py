@@ -23,7 +23,7 @@ from typing import Callable
 from cumulus import cluster_api, config
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.http import Api, CumulusError, HttpError, send
-from cumulus.directory_upload import SKIPPED_DIRS, directory_files
+from cumulus.directory_upload import directory_files, sync_skips
 
 NOTEBOOK_TAG = {"cumulus-cluster-type": "notebook"}
 JUPYTER_WAIT_SECONDS = 240
@@ -124,11 +124,12 @@ class Contents:
             raise CumulusError(f"Jupyter answered {e.status} to {method} {path or '/'}: {str(e.body)[:300]}") from None
         return json.loads(answer or b"null")
 
-    def upload(self, local_dir: str) -> dict:
-        """Copies the directory's files in; answers ``{path: sha256}`` of what it sent."""
+    def upload(self, local_dir: str, ignore=(), include_vcs: bool = False) -> dict:
+        """Copies the directory's files in (but those ``directory_upload.sync_skips`` leaves out); answers
+        ``{path: sha256}`` of what it sent."""
         sent: dict = {}
         made: set = set()
-        for full, path in directory_files(local_dir):
+        for full, path in directory_files(local_dir, ignore=ignore, include_vcs=include_vcs):
             parts = path.split("/")[:-1]
             for i in range(1, len(parts) + 1):
                 folder = "/".join(parts[:i])
@@ -141,24 +142,24 @@ class Contents:
             sent[path] = hashlib.sha256(content).hexdigest()
         return sent
 
-    def files(self, path: str = ""):
+    def files(self, path: str = "", ignore=(), include_vcs: bool = False):
         listing = self.call("GET", path, query={"content": 1})
         for item in listing.get("content") or []:
-            if item["name"] in SKIPPED_DIRS:
-                continue
             if item["type"] == "directory":
-                yield from self.files(item["path"])
-            else:
+                if not sync_skips(item["path"] + "/-", ignore, include_vcs):
+                    yield from self.files(item["path"], ignore, include_vcs)
+            elif not sync_skips(item["path"], ignore, include_vcs):
                 yield item["path"]
 
     def read(self, path: str) -> bytes:
         item = self.call("GET", path, query={"content": 1, "type": "file", "format": "base64"})
         return base64.b64decode(item["content"])
 
-    def download_changed(self, local_dir: str, sent: dict) -> list:
-        """Writes into ``local_dir`` what is new or changed on the notebook since ``sent``."""
+    def download_changed(self, local_dir: str, sent: dict, ignore=(), include_vcs: bool = False) -> list:
+        """Writes into ``local_dir`` what is new or changed on the notebook since ``sent`` (but what the
+        sync leaves out)."""
         changed = []
-        for path in self.files():
+        for path in self.files(ignore=ignore, include_vcs=include_vcs):
             content = self.read(path)
             if sent.get(path) == hashlib.sha256(content).hexdigest():
                 continue
@@ -178,6 +179,8 @@ def start(
     workspace: str | None = None,
     idle_timeout: str | None = "20 minutes",
     sync: str | None = None,
+    sync_ignore=(),
+    include_vcs: bool = False,
     tags: dict | None = None,
     say: Callable[[str], None] = print,
     server: str | None = None,
@@ -185,7 +188,8 @@ def start(
     **cluster_args,
 ) -> Notebook:
     """Starts (or finds running) the notebook cluster ``name`` and answers the link to its Jupyter.
-    ``sync``: a local directory to copy in (and bring changes back from at ``stop``); ``tags``: the
+    ``sync``: a local directory to copy in (and bring changes back from at ``stop``), but version control
+    (unless ``include_vcs``), caches and what matches ``sync_ignore`` (``directory_upload.sync_skips``); ``tags``: the
     cluster's (``environ=`` and the hardware arguments are ``cumulus.Cluster``'s)."""
     from cumulus.cluster import Cluster
 
@@ -202,10 +206,12 @@ def start(
         me = fetch_identity(cluster._api).username
         address = wait_for_jupyter(cluster._api, ws, cluster_id, username=me)
         if sync:
-            sent = Contents(address, cluster._api.server).upload(sync)
+            ignore = list(sync_ignore or ())
+            sent = Contents(address, cluster._api.server).upload(sync, ignore, include_vcs)
             os.makedirs(SYNC_DIR, exist_ok=True)
             with open(_manifest_path(ws, cluster.name), "w") as f:
-                json.dump({"directory": os.path.abspath(sync), "files": sent}, f)
+                json.dump({"directory": os.path.abspath(sync), "files": sent, "ignore": ignore,
+                           "include_vcs": include_vcs}, f)
             say(f"Synced {len(sent)} file(s) from {os.path.abspath(sync)}.")
         return Notebook(cluster.name, cluster_id, ws, address, n_workers)
     finally:
@@ -233,7 +239,8 @@ def stop(name: str, workspace: str | None = None, say: Callable[[str], None] = p
             kept = json.load(f)
         address = jupyter_address(api, ws, cluster_id)
         if address:
-            changed = Contents(address, api.server).download_changed(kept["directory"], kept["files"])
+            changed = Contents(address, api.server).download_changed(
+                kept["directory"], kept["files"], kept.get("ignore", ()), kept.get("include_vcs", False))
             say(f"Brought back {len(changed)} changed file(s) into {kept['directory']}"
                 + (f": {', '.join(changed)}" if changed else "."))
         else:

@@ -46,7 +46,14 @@ RUN_REFUSED = [
     ["--package-sync-strict"], ["--package-sync-conda-extras", "x"], ["--package-sync-ignore", "x"],
 ]
 NOTEBOOK_REFUSED = [["--container", "img"], ["--disk-size", "50"], ["--vs-code"], ["--mount-bucket", "s3://b"],
-                    ["--block"], ["--allow-ssh-from", "me"]]
+                    ["--block"], ["--allow-ssh-from", "me"], ["--allow-sync-from", "me"], ["--allow-ingress-from", "me"],
+                    ["--disk-config", "{}"], ["--host-setup-script", "s.sh"], ["--resumable"]]
+# Coiled's `setup aws` options (https://docs.coiled.io/user_guide/setup/aws/cli.html): --region, --profile,
+# --account/--workspace and --yes are honoured (tests/test_setup_aws.py); these make or name things Cumulus does not.
+SETUP_AWS_REFUSED = [["--iam-user", "coiled"], ["--setup-policy", "p"], ["--ongoing-policy", "p"], ["--quotas"],
+                     ["--cloudshell-link"], ["--no-cloudshell-link"], ["--manual-final-setup"], ["--update-policies"],
+                     ["--update-instance-policy"], ["--keep-existing-access"], ["--accept-delete"],
+                     ["--custom-s3-bucket-prefix", "p"]]
 
 
 class OptionsTest(unittest.TestCase):
@@ -56,8 +63,10 @@ class OptionsTest(unittest.TestCase):
                                         "--region", "r", "--spot-policy", "spot", "--software", "s",
                                         "--secret-env", "B=2", "--workspace", "w", "--", "true"])
         self.assertEqual((honoured.env, honoured.tag, honoured.idle_timeout), (["A=1"], ["team=data"], "5m"))
-        notebook = parser().parse_args(["notebook", "start", "-e", "A=1", "-t", "k=v", "--no-block", "--sync"])
-        self.assertEqual((notebook.env, notebook.tag), (["A=1"], ["k=v"]))
+        notebook = parser().parse_args(["notebook", "start", "-e", "A=1", "-t", "k=v", "--no-block", "--sync",
+                                        "--sync-ignore", "data", "--include-vcs", "--open", "--private"])
+        self.assertEqual((notebook.env, notebook.tag, notebook.sync_ignore, notebook.include_vcs, notebook.open),
+                         (["A=1"], ["k=v"], ["data"], True, True))
         with tempfile.TemporaryDirectory() as home:
             env = client_env_without_server(home)
             for option in RUN_REFUSED:
@@ -94,12 +103,54 @@ class OptionsTest(unittest.TestCase):
                     done = run_cli(["cluster", "ssh", option, "c"], env)
                     self.assertRegex(done.stderr, rf"^Error: {re.escape(option)} cannot apply here: \S")
             for option in (["--private"], ["--post-build", "x.sh"], ["--conda-env-name", "x"], ["--include-local-code"],
-                           ["--ignore-local-packages", "x"]):
+                           ["--ignore-local-packages", "x"], ["--ignore-local-package", "x"], ["--region-name", "r"],
+                           ["--disable-uv-installer"]):
                 with self.subTest(option=option[0]):
                     done = run_cli(["env", "create", "--name", "e", "--container", "img", *option], env)
                     self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S")
+            done = run_cli(["env", "create", "--name", "e", "--container", "img", "-i", "x"], env)
+            self.assertRegex(done.stderr, r"^Error: --ignore-local-package cannot apply here: \S")
             done = run_cli(["env", "create", "--container", "img"], env)
-            self.assertEqual(done.stderr.strip(), "Error: Name the environment: `cumulus env create NAME ...` (or --name NAME).")
+            self.assertEqual(done.stderr.strip(), "Error: Name the environment: `cumulus env create NAME` (or --name NAME).")
+
+    def test_setup_aws_refuses_coileds_iam_options_by_name(self):
+        with tempfile.TemporaryDirectory() as home:
+            env = client_env_without_server(home)
+            for option in SETUP_AWS_REFUSED:
+                with self.subTest(option=option[0]):
+                    done = run_cli(["setup", "aws", *option], env)
+                    self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                    self.assertRegex(done.stderr, rf"^Error: {re.escape(option[0])} cannot apply here: \S.*\n$")
+
+    def test_coileds_login_env_and_batch_status_forms_parse(self):
+        # `coiled login -s URL -t TOKEN -a WORKSPACE --no-retry --no-browser` (a token may come in pieces).
+        login = parser().parse_args(["login", "-s", "http://x", "-t", "ab", "-t", "cd", "-a", "w", "--no-retry",
+                                     "--no-browser"])
+        self.assertEqual((login.server, login.token, login.workspace, login.retry, login.browser),
+                         ("http://x", ["ab", "cd"], "w", False, False))
+        self.assertTrue(parser().parse_args(["login"]).retry)
+        self.assertEqual(parser().parse_args(["env", "list", "team"]).account, "team")
+        for action in ("inspect", "delete", "logs"):
+            with self.subTest(action=action):
+                self.assertEqual(parser().parse_args(["env", action, "-n", "e"]).name_option, "e")
+                self.assertEqual(parser().parse_args(["env", action, "e"]).name, "e")
+        self.assertEqual(parser().parse_args(["batch", "status", "--limit", "3"]).limit, 3)
+        with tempfile.TemporaryDirectory() as home:
+            # Each mistake is said before anything is sent (no server listens there).
+            env = client_env_without_server(home)
+            for argv, said in (
+                (["env", "inspect"], "Error: Name the environment: `cumulus env inspect NAME` (or --name NAME).\n"),
+                (["env", "delete", "a", "-n", "b"], "Error: Two names: a and --name b; give one.\n"),
+                (["env", "list", "a", "--workspace", "b"], "Error: Two workspaces: a and --workspace b; give one.\n"),
+                (["batch", "status", "c", "--limit", "2"],
+                 "Error: --limit lists the newest jobs: give it without CLUSTER or --job "
+                 "(or use `cumulus batch list --limit N`).\n"),
+                (["batch", "status", "--limit", "2", "--sort", "state"],
+                 "Error: --sort orders a job's tasks: give it with CLUSTER or --job, not with --limit.\n"),
+            ):
+                with self.subTest(argv=argv):
+                    done = run_cli(argv, env)
+                    self.assertEqual((done.returncode, done.stderr), (1, said))
 
     def test_the_coiled_command_groups_exist(self):
         for argv in (["login", "--account", "w", "--no-browser"], ["cluster", "list"], ["cluster", "ssh", "c"],
@@ -155,9 +206,40 @@ class WithServerTest(unittest.TestCase):
 
         spec = software.get_alias(api, self.workspace, "gpu-arm")["latest_spec"]
         self.assertEqual((spec["gpu_enabled"], spec["architecture"], spec["use_entrypoint"]), (True, "aarch64", True))
+        # Coiled's --arm wins over --architecture.
+        arm = self.cli("env", "create", "-n", "arm", "--pip", "req.txt", "--arm", "--architecture", "x86_64",
+                       "--no-wait", "--workspace", self.workspace)
+        self.assertEqual(arm.returncode, 0, arm.stdout + arm.stderr)
+        self.assertEqual(software.get_alias(api, self.workspace, "arm")["latest_spec"]["architecture"], "aarch64")
         alone = self.cli("env", "create", "e", "--pip", "req.txt", "--ignore-container-entrypoint",
                          "--workspace", self.workspace)
         self.assertEqual(alone.stderr, "Error: --ignore-container-entrypoint goes with --container IMAGE.\n")
+
+    def test_env_list_inspect_delete_take_coileds_forms(self):
+        with open(os.path.join(self.work, "req.txt"), "w") as f:
+            f.write("distributed\n")
+        made = self.cli("env", "create", "-n", "forms", "--pip", "req.txt", "--no-wait", "--workspace", self.workspace)
+        self.assertEqual(made.returncode, 0, made.stdout + made.stderr)
+        # `coiled env list ACCOUNT`: the workspace as a word of its own.
+        listed = self.cli("env", "list", self.workspace)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertRegex(listed.stdout, r"(?m)^\d+\s+forms\s")
+        elsewhere = self.cli("env", "list", "no-such-workspace")
+        self.assertEqual(elsewhere.returncode, 1)
+        self.assertIn("not a member of workspace 'no-such-workspace'", elsewhere.stderr)
+        # `coiled env inspect -n NAME` and `coiled env delete -n NAME`.
+        inspected = self.cli("env", "inspect", "-n", "forms", "--workspace", self.workspace)
+        self.assertEqual(inspected.returncode, 0, inspected.stderr)
+        self.assertRegex(inspected.stdout, rf"^forms \(\d+\) in {re.escape(self.workspace)}, 1 spec\(s\)\n")
+        self.assertIn("  pip: distributed", inspected.stdout)
+        # Coiled's WORKSPACE/NAME names the workspace in the name.
+        qualified = self.cli("env", "inspect", f"{self.workspace}/forms")
+        self.assertEqual((qualified.returncode, qualified.stdout), (0, inspected.stdout), qualified.stderr)
+        other = self.cli("env", "inspect", "no-such-workspace/forms")
+        self.assertIn("not a member of workspace 'no-such-workspace'", other.stderr)
+        deleted = self.cli("env", "delete", "-n", "forms", "--workspace", self.workspace)
+        self.assertEqual((deleted.returncode, deleted.stdout), (0, "Deleted software environment forms.\n"), deleted.stderr)
+        self.assertNotRegex(self.cli("env", "list", self.workspace).stdout, r"(?m)^\d+\s+forms\s")
 
     def test_batch_parity_options(self):
         with open(os.path.join(self.work, "job.env"), "w") as f:
@@ -220,6 +302,12 @@ class WithServerTest(unittest.TestCase):
         self.assertRegex(wrong.stderr, r"^Error: --sort colour: sort by array_task_id, state")
         listed = self.cli("batch", "list", "--format", "json", "--limit", "1", "--workspace", self.workspace)
         self.assertEqual([j["id"] for j in json.loads(listed.stdout)], [int(job_id)])
+        # Coiled's older listing form of `batch status`: the N newest jobs.
+        for limit, ids in (("1", [int(job_id)]), ("0", [])):
+            status_list = self.cli("batch", "status", "--limit", limit, "--format", "json", "--workspace", self.workspace)
+            self.assertEqual([j["id"] for j in json.loads(status_list.stdout)], ids, status_list.stderr)
+        as_table = self.cli("batch", "status", "--limit", "5", "--workspace", self.workspace)
+        self.assertRegex(as_table.stdout, rf"(?m)^ID\s+CLUSTER\s+STATE.*\n{job_id}\s+{job['cluster_id']}\s+done\s+3/3\s")
 
         better = self.cli("cluster", "better-logs", "parity-job", "--filter", "[plum]", "--no-color",
                           "--workspace", self.workspace)

@@ -38,11 +38,12 @@ class LoginTest(unittest.TestCase):
         self.user = server.register()
         self.env = client_env(server, self.home)
 
-    def start_login(self, *args) -> tuple[subprocess.Popen, str, str]:
+    def start_login(self, *args, stdin=None) -> tuple[subprocess.Popen, str, str]:
         """Runs `cumulus login` until it prints the approval link and the code to type there."""
         proc = subprocess.Popen(
             [sys.executable, "-m", "cumulus", "login", *args],
             env=self.env,
+            stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -130,6 +131,55 @@ class LoginTest(unittest.TestCase):
         out = run_cli(["login", "--token", token], self.env)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertEqual(saved(self.home)["token"], token)
+
+    def test_coileds_short_options_and_a_token_given_in_pieces(self):
+        # `coiled login -s SERVER -t TOKEN -a WORKSPACE`; Coiled joins a token given as several -t.
+        token = server.api_token(self.user)
+        out = run_cli(["login", "-s", server.url, "-t", token[:12], "-t", token[12:], "-a", self.user.workspace],
+                      {k: v for k, v in self.env.items() if k != "CUMULUS_SERVER"})
+        self.assertEqual(out.returncode, 0, out.stderr)
+        login = saved(self.home)
+        self.assertEqual((login["token"], login["server"], login["workspace"]), (token, server.url, self.user.workspace))
+
+    def test_a_refused_token_fails_at_once_with_no_retry_or_no_terminal(self):
+        token = server.api_token(self.user)
+        call(f"{server.url}/api/v1/api-tokens/{token.split('-')[0]}/revoke", "DELETE", token=self.user.key)
+        for retry in (["--no-retry"], ["--retry"], []):
+            with self.subTest(retry=retry):
+                # Without a terminal there is no one to approve a new token: the refusal is the answer.
+                out = subprocess.run([sys.executable, "-m", "cumulus", "login", "--token", token, *retry],
+                                     env=self.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                self.assertEqual(out.returncode, 1, out.stdout)
+                self.assertTrue(out.stderr.startswith("Error: "), out.stderr)
+                self.assertNotIn("activate-token", out.stdout)
+                self.assertFalse(os.path.exists(os.path.join(self.home, ".config", "dask", "cumulus.yaml")))
+
+    def test_retry_at_a_terminal_approves_a_new_token_in_place_of_a_refused_one(self):
+        import pty
+
+        token = server.api_token(self.user)
+        call(f"{server.url}/api/v1/api-tokens/{token.split('-')[0]}/revoke", "DELETE", token=self.user.key)
+        leader, follower = pty.openpty()
+        self.addCleanup(os.close, leader)
+        proc, identifier, code = self.start_login("--token", token, "--no-browser", stdin=follower)
+        os.close(follower)
+        self.assertEqual(self.approve(identifier, code)[0], 200)
+        rest = proc.stdout.read()
+        self.assertEqual(proc.wait(60), 0, rest)
+        self.assertIn(f"Signed in to {server.url} as {self.user.username}", rest)
+        new = saved(self.home)["token"]
+        self.assertTrue(new.startswith(identifier + "-"))
+        self.assertNotEqual(new, token)
+
+        # --no-retry at the same terminal: the refusal is the answer.
+        leader2, follower2 = pty.openpty()
+        self.addCleanup(os.close, leader2)
+        done = subprocess.run([sys.executable, "-m", "cumulus", "login", "--token", token, "--no-retry"],
+                              env=self.env, stdin=follower2, capture_output=True, text=True, timeout=60)
+        os.close(follower2)
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertNotIn("activate-token", done.stdout)
+        self.assertEqual(saved(self.home)["token"], new)
 
     def test_a_revoked_token_is_refused_with_the_servers_message(self):
         token = server.api_token(self.user)

@@ -83,7 +83,8 @@ class SetupAwsTest(unittest.TestCase):
         write_profile(self.home, "work", "us-west-2")
         # Keys in the environment are not the named profile's: --profile reads ~/.aws alone, as the AWS CLI does.
         env = {**self.env, "AWS_ACCESS_KEY_ID": "AKIANOTTHEPROFILES01", "AWS_SECRET_ACCESS_KEY": "other"}
-        done = self.cli("--profile", "work", "--workspace", self.user.workspace, "--yes", env=env)
+        # Coiled's --use-access-key (an access key rather than role delegation) is what this command does.
+        done = self.cli("--profile", "work", "--workspace", self.user.workspace, "--yes", "--use-access-key", env=env)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertEqual(done.stderr, "")
         lines = done.stdout.splitlines()

@@ -64,6 +64,8 @@ def command(python: str, ui: str, host: str, port: int, settings: dict, root: st
         f"--{app}.password=", f"--{app}.allow_origin={settings['allow_origin']}",
         f"--{app}.allow_remote_access=True", f"--{app}.open_browser=False",
         f"--{app}.{'root_dir' if ui == 'lab' else 'notebook_dir'}={root}",
+        # `cumulus notebook start --sync --include-vcs` copies .git and the like in through the contents API.
+        "--ContentsManager.allow_hidden=True",
     ]
 
 

@@ -12,11 +12,16 @@ from cumulus.cli.common import add_workspace, group
 
 def add_commands(sub) -> None:
     login = sub.add_parser("login", help="sign in from this terminal and save the token")
-    login.add_argument("--server", help=f"Cumulus server URL (default: $CUMULUS_SERVER or {config.DEFAULT_SERVER})")
-    login.add_argument("--workspace", "--account", help="workspace to use by default (slug or name)")
-    login.add_argument("--token", help="an API token from the Profile page, instead of approving in the browser")
+    login.add_argument("--server", "-s", help=f"Cumulus server URL (default: $CUMULUS_SERVER or {config.DEFAULT_SERVER})")
+    login.add_argument("--workspace", "--account", "-a", help="workspace to use by default (slug or name)")
+    # Coiled's --token may be given in pieces (-t A -t B), which are joined.
+    login.add_argument("--token", "-t", action="append",
+                       help="an API token from the Profile page, instead of approving in the browser")
     login.add_argument("--browser", action=argparse.BooleanOptionalAction, default=True,
                        help="open the approval link in a browser (--no-browser: print it only)")
+    login.add_argument("--retry", action=argparse.BooleanOptionalAction, default=True,
+                       help="when the server refuses --token and this is a terminal, approve a new token in the "
+                            "browser instead (--no-retry: fail at once)")
     login.set_defaults(run=_login)
 
     logout = sub.add_parser("logout", help="revoke and forget the saved token")
@@ -40,7 +45,8 @@ def add_commands(sub) -> None:
 def _login(args) -> None:
     from cumulus.login import login
 
-    login(server=args.server, workspace=args.workspace, token=args.token, open_browser=args.browser)
+    token = "".join(args.token) if args.token else None
+    login(server=args.server, workspace=args.workspace, token=token, open_browser=args.browser, retry=args.retry)
 
 
 def _logout(_args) -> None:

@@ -28,6 +28,10 @@ def add_commands(sub) -> None:
     bstatus.add_argument("--sort", metavar="FIELD,...",
                          help="order the tasks by these fields of theirs (array_task_id, state, exit_code, start, stop; "
                               "--sort=-FIELD: descending)")
+    # Coiled's older listing form: `coiled batch status --limit N` listed the newest jobs.
+    bstatus.add_argument("--limit", type=int, metavar="N",
+                         help="without CLUSTER or --job: list the N newest jobs instead, as `batch list` does "
+                              "(Coiled's older form)")
     bstatus.set_defaults(run=_batch_status)
     bwait = bsub.add_parser("wait", help="wait for a job to finish, showing its progress (default: your latest job)")
     job_arguments(bwait)
@@ -325,6 +329,14 @@ def _job_asked(args) -> tuple | None:
 
 
 def _batch_status(args) -> None:
+    if args.limit is not None:
+        if args.cluster is not None or args.job is not None:
+            raise CumulusError("--limit lists the newest jobs: give it without CLUSTER or --job "
+                               "(or use `cumulus batch list --limit N`).")
+        if args.sort:
+            raise CumulusError("--sort orders a job's tasks: give it with CLUSTER or --job, not with --limit.")
+        _batch_list(args)
+        return
     asked = _job_asked(args)
     if asked is None:
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from cumulus import software
 from cumulus.cli.common import add_workspace, group, local_file, local_time, refuse, table, workspace_api
 from cumulus.http import CumulusError
@@ -23,6 +25,7 @@ def add_commands(sub) -> None:
     create.add_argument("--gpu-enabled", action="store_true", help="an environment for instances with a GPU")
     create.add_argument("--architecture", choices=("x86_64", "aarch64", "arm64"), default="x86_64",
                         help="the instances' CPU architecture (default x86_64; arm64 is aarch64)")
+    create.add_argument("--arm", action="store_true", help="ARM instances: --architecture aarch64 (wins over it)")
     create.add_argument("--no-wait", action="store_true", help="do not wait for the build")
     refuse(create, {
         "--post-build": "the build installs the packages only; run setup steps in a batch job's --host-setup",
@@ -30,27 +33,42 @@ def add_commands(sub) -> None:
         "--private": "an environment belongs to its workspace, shared by its members",
         "--include-local-code": "local packages go along with a cluster's package sync, not a named environment",
         "--ignore-local-packages": "local packages go along with a cluster's package sync, not a named environment",
-    }, ("--private", "--include-local-code"))
+        "--ignore-local-package": "local packages go along with a cluster's package sync, not a named environment",
+        "--region-name": "environments are built and kept by the Cumulus server, not stored in a cloud region",
+        "--disable-uv-installer": "the server's build agent chooses its installer",
+    }, ("--private", "--include-local-code", "--disable-uv-installer"))
+    # Coiled's short form of --ignore-local-package, refused with it.
+    create.add_argument("-i", dest="refused_ignore_local_package", action="append", metavar="PACKAGE",
+                        help=argparse.SUPPRESS)
     create.set_defaults(run=_env_create)
     els = esub.add_parser("list", help="environments of the workspace")
+    # Coiled's `env list [ACCOUNT]` names the workspace as a word of its own.
+    els.add_argument("account", nargs="?", metavar="WORKSPACE", help="the workspace (as --workspace)")
     els.set_defaults(run=_env_list)
     inspect = esub.add_parser("inspect", help="an environment's latest spec and build")
-    inspect.add_argument("name")
-    inspect.set_defaults(run=_env_inspect)
     delete = esub.add_parser("delete", help="delete an environment")
-    delete.add_argument("name")
-    delete.set_defaults(run=_env_delete)
     elogs = esub.add_parser("logs", help="the log of an environment's latest build")
-    elogs.add_argument("name")
+    for p in (inspect, delete, elogs):
+        # Coiled names the environment either way: `env inspect NAME` or `env inspect -n NAME`.
+        p.add_argument("name", nargs="?")
+        p.add_argument("--name", "-n", dest="name_option", metavar="NAME", help="the name, as Coiled's option")
+    inspect.set_defaults(run=_env_inspect)
+    delete.set_defaults(run=_env_delete)
     elogs.set_defaults(run=_env_logs)
     add_workspace(create, els, inspect, delete, elogs)
 
-def _env_create(args) -> None:
+
+def _one_name(args, command: str) -> str:
+    """NAME, or --name NAME (Coiled's option): one of them, the same if both."""
     if args.name and args.name_option and args.name != args.name_option:
         raise CumulusError(f"Two names: {args.name} and --name {args.name_option}; give one.")
-    args.name = args.name or args.name_option
-    if not args.name:
-        raise CumulusError("Name the environment: `cumulus env create NAME ...` (or --name NAME).")
+    name = args.name or args.name_option
+    if not name:
+        raise CumulusError(f"Name the environment: `cumulus env {command} NAME` (or --name NAME).")
+    return name
+
+def _env_create(args) -> None:
+    args.name = _one_name(args, "create")
     for flag, path in (("--pip", args.pip), ("--conda", args.conda)):
         if path:
             local_file(path, flag)
@@ -60,7 +78,7 @@ def _env_create(args) -> None:
     alias = software.create(api, ws, args.name, pip=args.pip, conda=args.conda, container=args.container,
                             force=args.force_rebuild, use_entrypoint=not args.ignore_container_entrypoint,
                             gpu_enabled=args.gpu_enabled,
-                            architecture="aarch64" if args.architecture == "arm64" else args.architecture)
+                            architecture="aarch64" if args.arm or args.architecture == "arm64" else args.architecture)
     build = (alias.get("latest_spec") or {}).get("latest_build") or {}
     print(f"Software environment {alias['name']} ({alias['id']}): build {build.get('id')} {build.get('state')}.")
     if not args.no_wait:
@@ -69,6 +87,9 @@ def _env_create(args) -> None:
 
 
 def _env_list(args) -> None:
+    if args.account and args.workspace and args.account != args.workspace:
+        raise CumulusError(f"Two workspaces: {args.account} and --workspace {args.workspace}; give one.")
+    args.workspace = args.workspace or args.account
     api, ws = workspace_api(args)
     aliases = software.list_aliases(api, ws)
     if not aliases:
@@ -86,6 +107,13 @@ def _size(n: int) -> str:
 
 
 def _env_inspect(args) -> None:
+    args.name = _one_name(args, "inspect")
+    if "/" in args.name:
+        # Coiled's WORKSPACE/NAME: another workspace's environment.
+        prefix, args.name = args.name.split("/", 1)
+        if args.workspace and args.workspace != prefix:
+            raise CumulusError(f"Two workspaces: {prefix}/ and --workspace {args.workspace}; give one.")
+        args.workspace = prefix
     api, ws = workspace_api(args)
     alias = software.get_alias(api, ws, args.name)
     spec = alias.get("latest_spec") or {}
@@ -103,12 +131,14 @@ def _env_inspect(args) -> None:
 
 
 def _env_delete(args) -> None:
+    args.name = _one_name(args, "delete")
     api, ws = workspace_api(args)
     software.delete_alias(api, ws, args.name)
     print(f"Deleted software environment {args.name}.")
 
 
 def _env_logs(args) -> None:
+    args.name = _one_name(args, "logs")
     api, ws = workspace_api(args)
     build = ((software.get_alias(api, ws, args.name).get("latest_spec") or {}).get("latest_build")) or {}
     if not build:

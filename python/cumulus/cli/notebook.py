@@ -15,8 +15,14 @@ REFUSED = {
     "--mount-bucket": "buckets are not mounted on instances; read them with your cloud library",
     "--block": "the command answers the notebook's address once Jupyter serves; `cumulus notebook stop NAME` stops it",
     "--allow-ssh-from": "a notebook opens no SSH port of its own choosing; use `cumulus cluster ssh`",
+    "--allow-sync-from": "--sync copies files through the Cumulus server, over no SSH port of the notebook's",
+    "--allow-ingress-from": "Jupyter and the dashboard are reached through the Cumulus server, which checks who "
+                            "asks; no port of the notebook is opened to addresses",
+    "--disk-config": "instances use their instance type's disk",
+    "--host-setup-script": "make an environment with what the notebook needs and give --software",
+    "--resumable": "a stopped notebook is stopped, not paused; --sync brings its changed files back first",
 }
-REFUSED_SWITCHES = ("--vs-code", "--block")
+REFUSED_SWITCHES = ("--vs-code", "--block", "--resumable")
 
 
 def add_commands(sub) -> None:
@@ -41,8 +47,16 @@ def add_commands(sub) -> None:
     start.add_argument("--env", "-e", action="append", default=[], metavar="K=V",
                        help="a variable of the notebook's kernels and workers (repeatable)")
     start.add_argument("--tag", "-t", action="append", default=[], metavar="K=V", help="a tag of the notebook's cluster")
+    start.add_argument("--sync-ignore", action="append", default=[], metavar="PATH",
+                       help="with --sync: leave out what matches (a name or glob: data, *.csv, out/*; repeatable)")
+    start.add_argument("--include-vcs", action="store_true",
+                       help="with --sync: copy version control directories (.git, .hg, .svn) too")
     start.add_argument("--no-block", action="store_true",
                        help="answer once Jupyter serves (what `cumulus notebook start` always does)")
+    start.add_argument("--open", action="store_true",
+                       help="open the notebook's link in a browser once Jupyter serves (where one is at hand)")
+    start.add_argument("--private", action="store_true",
+                       help="the notebook's Jupyter is its creator's alone (what every notebook here is)")
     add_workspace(start)
     hardware.add_cli_options(start, "the notebook's instance")
     refuse(start, REFUSED, REFUSED_SWITCHES)
@@ -60,14 +74,22 @@ def add_commands(sub) -> None:
 
 def _start(args) -> None:
     from cumulus import notebooks
+    from cumulus.http import CumulusError
+    from cumulus.login import open_in_browser
 
+    for flag, given in (("--sync-ignore", args.sync_ignore), ("--include-vcs", args.include_vcs)):
+        if given and not args.sync:
+            raise CumulusError(f"{flag} says what --sync copies: give it with --sync.")
     notebook = notebooks.start(
         args.name, software=args.software, n_workers=args.workers, workspace=args.workspace,
-        idle_timeout=args.idle_timeout, sync=os.getcwd() if args.sync else None, tags=pairs(args.tag, "--tag"),
+        idle_timeout=args.idle_timeout, sync=os.getcwd() if args.sync else None, sync_ignore=args.sync_ignore,
+        include_vcs=args.include_vcs, tags=pairs(args.tag, "--tag"),
         environ=pairs(args.env, "--env") or None, **hardware.from_cli(args, "scheduler"),
     )
     print(f"{notebooks.describe(notebook)} (open it in your browser; the link is yours alone):")
     print(notebook.url)
+    if args.open and not open_in_browser(notebook.url):
+        print("--open: no browser is at hand here (no DISPLAY or BROWSER); open the link above.")
 
 
 def _stop(args) -> None:

@@ -20,9 +20,14 @@ REFUSED = {
     "--manual-final-setup": "there is no separate final step: the command finishes the setup itself.",
     "--update-policies": "Cumulus keeps no IAM policies of its own to update: the keys' own permissions are used.",
     "--update-instance-policy": "the instance role's S3 access is set in the workspace's AWS settings (console).",
+    "--setup-policy": "Cumulus makes no setup IAM policy to name: the keys' own permissions are used.",
+    "--ongoing-policy": "Cumulus makes no ongoing IAM policy to name: the keys' own permissions are used.",
+    "--keep-existing-access": "Cumulus makes no role for role assumption whose trust it could keep: the keys are stored.",
+    "--accept-delete": "the setup deletes nothing in your AWS account, so there is nothing to accept.",
+    "--custom-s3-bucket-prefix": "the instance role's S3 access is set in the workspace's AWS settings (console).",
 }
 SWITCHES = ("--cloudshell-link", "--no-cloudshell-link", "--quotas", "--manual-final-setup", "--update-policies",
-            "--update-instance-policy")
+            "--update-instance-policy", "--keep-existing-access", "--accept-delete")
 RETRY_SECONDS = 3.0
 
 
@@ -37,6 +42,10 @@ def add_commands(sub) -> None:
     add_workspace(aws)
     aws.add_argument("--yes", "-y", action="store_true",
                      help="do not ask before storing the credentials (or stopping clusters that run with others)")
+    # Coiled's --use-access-key chooses an IAM user's access key over role delegation: what this command
+    # always does (this machine's keys are stored), so it is accepted and changes nothing.
+    aws.add_argument("--use-access-key", action="store_true",
+                     help="access with this machine's access key (what `cumulus setup aws` always does)")
     refuse(aws, REFUSED, SWITCHES)
     aws.set_defaults(run=_setup_aws)
     for cloud, label in (("gcp", "GCP"), ("azure", "Azure")):
