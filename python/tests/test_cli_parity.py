@@ -351,7 +351,7 @@ class WithServerTest(unittest.TestCase):
         self.assertIn(f"workspace: {self.workspace}", diagnostics.stdout)
         self.assertRegex(diagnostics.stdout, r"(?m)^distributed \d")
 
-        setup = self.cli("setup", "gcp")
+        setup = self.cli("setup", "azure")
         self.assertEqual(setup.returncode, 1)
         self.assertIn(f"{self.server.url}/settings/setup", setup.stderr)
 

@@ -162,6 +162,8 @@ const envSchema = z.object({
   CUMULUS_GCP_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   /** Compute Engine's API root (its REST paths start `/compute/v1`). */
   CUMULUS_GCP_COMPUTE_URL: z.url().default('https://compute.googleapis.com'),
+  /** Cloud Resource Manager's API root: where a key's permissions in its project are checked. */
+  CUMULUS_GCP_RESOURCE_MANAGER_URL: z.url().default('https://cloudresourcemanager.googleapis.com'),
   /** The image a VM boots when a workspace names none (a family or an image, `projects/P/global/images/...`). */
   CUMULUS_GCP_IMAGE: z
     .string()
@@ -324,6 +326,8 @@ export interface AwsConfig {
 export interface GcpConfig {
   tokenUrl: string;
   computeUrl: string;
+  /** Cloud Resource Manager's API root (testIamPermissions). */
+  resourceManagerUrl: string;
   /** The boot image per architecture (x86_64, arm64). */
   images: { x86_64: string; arm64: string };
 }
@@ -461,6 +465,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcp: {
       tokenUrl: e.CUMULUS_GCP_TOKEN_URL,
       computeUrl: e.CUMULUS_GCP_COMPUTE_URL.replace(/\/+$/, ''),
+      resourceManagerUrl: e.CUMULUS_GCP_RESOURCE_MANAGER_URL.replace(/\/+$/, ''),
       images: { x86_64: e.CUMULUS_GCP_IMAGE, arm64: e.CUMULUS_GCP_IMAGE_ARM64 },
     },
     instanceEnv: Object.fromEntries(

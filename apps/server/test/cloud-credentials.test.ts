@@ -6,11 +6,13 @@ import {
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GCP_PERMISSIONS } from '../src/compute/gcp/permissions.js';
 import { loadConfig } from '../src/config.js';
 import { cloudCredentials, clusters, instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import { waitFor } from './helpers/clusters.js';
 import { addMember, createClusterRow, createUser, type TestUser } from './helpers/factories.js';
+import { validPermission } from './helpers/gce-rig/resource-manager.js';
 import { GceRig } from './helpers/gce-rig/rig.js';
 import { awsEnvironment, type Moto, startMoto } from './helpers/moto.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -39,7 +41,7 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: moto.keys.secretAccessKey,
   });
   rig = await new GceRig().start();
-  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
+  ts = await startTestServer(rig.env());
   admin = await createUser(ts);
   api = ts.api.as(admin.key);
   const me = (await api.get('/api/v2/user/me')).body;
@@ -211,6 +213,77 @@ describe('GCP and Azure', () => {
     expect(res.body.summary).toMatchObject({ project_id: 'my-project-42', client_email: key.client_email });
     expect(JSON.stringify(res.body)).not.toContain(key.private_key_id);
     expect(JSON.stringify((await api.get(gcpUrl())).body)).not.toContain('PRIVATE KEY');
+  });
+
+  it("asks the key's project which permissions it holds and refuses the key naming each one missing", async () => {
+    const key = gcpKey('my-project-44');
+    rig.resourceManager.withhold(
+      ['compute.instances.create', 'compute.subnetworks.useExternalIp'],
+      key.client_email,
+    );
+    try {
+      const res = await api.post(gcpUrl(), { credentials: key });
+      expect(res.status).toBe(400);
+      expect(res.body.credentials[0]).toBe(
+        `The service account ${key.client_email} lacks permissions Cumulus needs in project "my-project-44": compute.instances.create, compute.subnetworks.useExternalIp. Grant them and save the key again.`,
+      );
+      expect(rig.resourceManager.tested).toContain('my-project-44');
+      // Nothing stored: the key saved before stays.
+      expect((await api.get(gcpUrl())).body.summary.project_id).toBe('my-project-42');
+      rig.resourceManager.restore();
+      rig.resourceManager.withhold(['compute.zoneOperations.get']);
+      const one = await api.post(gcpUrl(), { credentials: key });
+      expect(one.body.credentials[0]).toBe(
+        `The service account ${key.client_email} lacks a permission Cumulus needs in project "my-project-44": compute.zoneOperations.get. Grant it and save the key again.`,
+      );
+    } finally {
+      rig.resourceManager.restore();
+    }
+    // Each permission the backend's calls need is one the protos know (else Google would refuse the check).
+    for (const permission of GCP_PERMISSIONS) expect(validPermission(permission), permission).toBe(true);
+    expect(validPermission('compute.instances.fly')).toBe(false);
+    expect(validPermission('compute.*')).toBe(false);
+  });
+
+  it("answers testIamPermissions as Google defines it: the held subset, refusals in Google's words", async () => {
+    const email = `tester@${rig.project}.iam.gserviceaccount.com`;
+    const ask = (resource: string, body: unknown, token = rig.tokens.issue(email)) =>
+      fetch(`${rig.url}/v1/${resource}:testIamPermissions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => [r.status, await r.json()] as const);
+    rig.resourceManager.withhold(['compute.instances.delete']);
+    try {
+      expect(
+        await ask(`projects/${rig.project}`, {
+          permissions: ['compute.instances.create', 'compute.instances.delete'],
+        }),
+      ).toEqual([200, { permissions: ['compute.instances.create'] }]);
+      // Nothing held: proto3 JSON leaves the empty list out.
+      expect(await ask(`projects/${rig.project}`, { permissions: ['compute.instances.delete'] })).toEqual([
+        200,
+        {},
+      ]);
+      expect(await ask('projects/someone-else', { permissions: ['compute.instances.create'] })).toEqual([
+        200,
+        {},
+      ]);
+    } finally {
+      rig.resourceManager.restore();
+    }
+    const [unknownField, unknownBody] = await ask(`projects/${rig.project}`, { permission: ['x'] });
+    expect(unknownField).toBe(400);
+    expect(unknownBody.error.message).toBe(
+      'Invalid JSON payload received. Unknown name "permission": Cannot find field.',
+    );
+    const [, notAList] = await ask(`projects/${rig.project}`, { permissions: 'compute.instances.create' });
+    expect(notAList.error.message).toBe("Invalid value at 'permissions', expected a list");
+    const [wildcard, wildcardBody] = await ask(`projects/${rig.project}`, { permissions: ['compute.*'] });
+    expect([wildcard, wildcardBody.error.status]).toEqual([400, 'INVALID_ARGUMENT']);
+    expect(wildcardBody.error.message).toBe('Permission compute.* is not valid for this resource.');
+    const [unauthenticated] = await ask(`projects/${rig.project}`, { permissions: [] }, 'ya29.not-issued');
+    expect(unauthenticated).toBe(401);
   });
 
   it('checks an Azure service principal by shape', async () => {

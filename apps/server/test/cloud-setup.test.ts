@@ -71,7 +71,7 @@ beforeAll(async () => {
   proxy = await startEc2Proxy(moto.url);
   restoreEnv = awsEnvironment({ AWS_ENDPOINT_URL: proxy.url });
   rig = await new GceRig().start();
-  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
+  ts = await startTestServer(rig.env());
   api = ts.api.as((await createUser(ts)).key);
   slug = (await me()).slug;
 }, 120_000);
@@ -466,6 +466,13 @@ describe('GCP setup and the docker registry', () => {
     expect(settings.body).toMatchObject({ worker_instance_types: ['n2-standard-4'], spot: true });
     expect((await api.patch(setup('gcp/settings'), { worker_instance_types: ['m6i.xlarge'] })).status).toBe(
       400,
+    );
+    // The zone launches try first is one of a set-up region's, else refused at its field.
+    expect((await api.patch(setup('gcp/settings'), { zone: 'us-east1-d' })).body.zone).toBe('us-east1-d');
+    const elsewhere = await api.patch(setup('gcp/settings'), { zone: 'europe-west1-b' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.zone[0]).toBe(
+      '"europe-west1-b" is not a zone of the region set up for this workspace (us-east1).',
     );
     // Set up: new clusters run on Compute Engine (test/gce-clusters.test.ts runs one).
     expect(await me()).toMatchObject({ setup_complete: true, active_backend: 'vm_gcp' });

@@ -23,8 +23,7 @@ let port: number;
 let userKey: string;
 const serverEnv = () => ({
   CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: '60',
-  CUMULUS_GCP_TOKEN_URL: `${rig.url}/token`,
-  CUMULUS_GCP_COMPUTE_URL: rig.url,
+  ...rig.env(),
 });
 let slug: string;
 

@@ -13,7 +13,7 @@ let ts: TestServer;
 let rig: GceRig;
 beforeAll(async () => {
   rig = await new GceRig().start();
-  ts = await startTestServer({ CUMULUS_GCP_TOKEN_URL: `${rig.url}/token` });
+  ts = await startTestServer(rig.env());
 });
 afterAll(async () => {
   await ts.close();

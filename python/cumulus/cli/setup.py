@@ -1,6 +1,6 @@
 """``cumulus setup aws`` (Coiled's ``coiled setup aws``): this machine's AWS credentials stored in the
-workspace, then the account set up for clusters: instance profile, security group, region. GCP and Azure
-are connected in the console for now."""
+workspace, then the account set up for clusters: instance profile, security group, region. ``setup gcp`` is
+setup_gcp.py's; Azure is connected in the console for now."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 
 from cumulus import aws_credentials, config
+from cumulus.cli import setup_gcp
 from cumulus.cli.common import add_workspace, group, refuse, workspace_api
 from cumulus.http import SLOW, Api, CumulusError
 
@@ -48,7 +49,8 @@ def add_commands(sub) -> None:
                      help="access with this machine's access key (what `cumulus setup aws` always does)")
     refuse(aws, REFUSED, SWITCHES)
     aws.set_defaults(run=_setup_aws)
-    for cloud, label in (("gcp", "GCP"), ("azure", "Azure")):
+    setup_gcp.add_command(ssub)
+    for cloud, label in (("azure", "Azure"),):
         p = ssub.add_parser(cloud, help=f"connect {label} (in the console)")
         p.set_defaults(run=_setup_in_console, cloud=cloud)
 

@@ -41,6 +41,7 @@ export async function startTestServer(
     // No test reaches Google: a test that saves GCP keys points this at its GCE rig.
     CUMULUS_GCP_TOKEN_URL: 'http://127.0.0.1:9/token',
     CUMULUS_GCP_COMPUTE_URL: 'http://127.0.0.1:9',
+    CUMULUS_GCP_RESOURCE_MANAGER_URL: 'http://127.0.0.1:9',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...env,
   });

@@ -8,6 +8,7 @@ import {
   credentialsOf,
 } from '../../compute/aws/clients.js';
 import { exchangeKey, GcpTokenError } from '../../compute/gcp/auth.js';
+import { GcpCallError, missingPermissions } from '../../compute/gcp/permissions.js';
 import type { Db } from '../../db/client.js';
 import {
   type CloudCredentialRow,
@@ -173,7 +174,10 @@ export async function saveAwsCredentials(
 
 /**
  * Checks a GCP service account key's shape and project, then that Google takes it: a token
- * exchange at the server's token endpoint (`CUMULUS_GCP_TOKEN_URL`); refused keys answer Google's words.
+ * exchange at the server's token endpoint (`CUMULUS_GCP_TOKEN_URL`); refused keys answer Google's
+ * words. Then that the account holds what the backend's calls need in the project
+ * (`GCP_PERMISSIONS`, asked of `projects.testIamPermissions`): a key that lacks any is refused
+ * naming each missing permission.
  */
 export async function saveGcpCredentials(
   deps: Deps,
@@ -183,10 +187,26 @@ export async function saveGcpCredentials(
 ) {
   const { workspace } = access;
   const key = checkGcpKey(body.credentials, body.project_id);
-  await exchangeKey(key, deps.config.gcp.tokenUrl).catch((err: unknown) => {
+  const { accessToken } = await exchangeKey(key, deps.config.gcp.tokenUrl).catch((err: unknown) => {
     if (!(err instanceof GcpTokenError)) throw err;
     throw fieldError('credentials', `Google refused this service account key: ${err.message}`);
   });
+  const missing = await missingPermissions(
+    deps.config.gcp.resourceManagerUrl,
+    accessToken,
+    key.project_id,
+  ).catch((err: unknown) => {
+    if (!(err instanceof GcpCallError)) throw err;
+    throw fieldError(
+      'credentials',
+      `Google did not answer which permissions the key has in project "${key.project_id}": ${err.message}`,
+    );
+  });
+  if (missing.length > 0)
+    throw fieldError(
+      'credentials',
+      `The service account ${key.client_email} lacks ${missing.length === 1 ? 'a permission' : 'permissions'} Cumulus needs in project "${key.project_id}": ${missing.join(', ')}. Grant ${missing.length === 1 ? 'it' : 'them'} and save the key again.`,
+    );
   const row = await storeCredentials(
     deps,
     access.user,

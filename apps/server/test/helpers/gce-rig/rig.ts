@@ -12,6 +12,7 @@ import {
   queryFieldsOf,
   routeOf,
 } from './protos.js';
+import { ResourceManager } from './resource-manager.js';
 import { TokenEndpoint } from './token-endpoint.js';
 
 const UNAUTHENTICATED = new GceError(
@@ -32,6 +33,8 @@ export class GceRig {
   readonly project: string;
   readonly calls: string[] = [];
   readonly tokens: TokenEndpoint;
+  /** Cloud Resource Manager's `projects.testIamPermissions` (and the permissions tests withhold). */
+  readonly resourceManager = new ResourceManager();
   instances!: Instances;
   firewalls!: Firewalls;
   #server: Server | undefined;
@@ -49,6 +52,15 @@ export class GceRig {
 
   get url(): string {
     return this.#url;
+  }
+
+  /** The server's settings that send its Google calls here (token endpoint, Compute, Resource Manager). */
+  env(): Record<string, string> {
+    return {
+      CUMULUS_GCP_TOKEN_URL: `${this.#url}/token`,
+      CUMULUS_GCP_COMPUTE_URL: this.#url,
+      CUMULUS_GCP_RESOURCE_MANAGER_URL: this.#url,
+    };
   }
 
   async start(): Promise<this> {
@@ -93,6 +105,19 @@ export class GceRig {
     if (url.pathname === '/token' && request.method === 'POST') {
       const [status, body] = this.tokens.exchange(new URLSearchParams(raw));
       return this.send(response, status, body);
+    }
+    const resource = request.method === 'POST' ? this.resourceManager.matches(url.pathname) : null;
+    if (resource !== null) {
+      this.calls.push('Projects.TestIamPermissions');
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      try {
+        if (!this.tokens.valid(token)) throw UNAUTHENTICATED;
+        const email = this.tokens.tokens.get(token!)!.email;
+        return this.send(response, 200, this.resourceManager.testIamPermissions(resource, email, raw));
+      } catch (err) {
+        if (!(err instanceof GceError)) throw err;
+        return this.send(response, err.code, err.body());
+      }
     }
     const found = routeOf(request.method ?? 'GET', url.pathname);
     if (!found)

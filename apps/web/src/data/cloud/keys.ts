@@ -10,6 +10,9 @@ export const cloudKeys = {
   awsGlobal: (account: string) => [...cloudKeys.awsSetup(account), 'global'] as const,
   awsRegions: (account: string) => [...cloudKeys.awsSetup(account), 'regions'] as const,
   awsSettings: (account: string) => [...cloudKeys.awsSetup(account), 'settings'] as const,
+  gcpSetup: (account: string) => [...cloudKeys.all, account, 'gcp'] as const,
+  gcpRegions: (account: string) => [...cloudKeys.gcpSetup(account), 'regions'] as const,
+  gcpSettings: (account: string) => [...cloudKeys.gcpSetup(account), 'settings'] as const,
   available: (account: string, what: string, region: string, vpcId?: string) =>
     [...cloudKeys.awsSetup(account), 'available', what, region, vpcId ?? null] as const,
   workspaceBackend: (account: string) => [...cloudKeys.all, account, 'workspace-backend'] as const,

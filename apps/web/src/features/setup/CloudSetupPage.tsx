@@ -6,11 +6,13 @@ import { Badge } from '@/components/ui/badge';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAwsRegionsQuery } from '@/data/cloud/aws-setup';
 import { useCloudCredentialsQuery } from '@/data/cloud/cloud-credentials-query';
+import { useGcpRegionsQuery } from '@/data/cloud/gcp-setup';
 import { useWorkspaceBackendQuery } from '@/data/cloud/workspace-backend-query';
 import { AwsCredentialsCard } from '@/features/setup/aws-credentials-card';
 import { AwsDataAccessCard } from '@/features/setup/aws-data-access-card';
 import { AwsNetworkCard } from '@/features/setup/aws-network-card';
 import { AwsSettingsCard } from '@/features/setup/aws-settings-card';
+import { GcpRegionCard } from '@/features/setup/gcp-region-card';
 import { AzureCredentialsCard, GcpCredentialsCard } from '@/features/setup/other-cloud-cards';
 import { SlurmClusterCard } from '@/features/setup/slurm-cluster-card';
 import { SshHostsCard } from '@/features/setup/ssh-hosts-card';
@@ -29,7 +31,8 @@ const BACKEND_LABEL: Record<string, string> = {
 /**
  * The Cloud page (its `account` and `setup` routes): where the workspace's
  * clusters run. AWS in three steps (credentials or role assumption, region and network,
- * settings); GCP and Azure credentials; the workspace's own SSH hosts and Slurm cluster. Once AWS is set up (a machine image included) the
+ * settings); GCP in two (the service account key, checked for the permissions clusters need; the
+ * region, zone and network); Azure credentials; the workspace's own SSH hosts and Slurm cluster. Once AWS is set up (a machine image included) the
  * workspace is polled every 3 s until it runs on its cloud backend.
  */
 export function CloudSetupPage() {
@@ -60,8 +63,13 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
   const credentials = useCloudCredentialsQuery(slug, 'aws');
   const regions = useAwsRegionsQuery(slug);
   const home = regions.data?.regions.find((r) => r.default) ?? null;
-  // Set up on AWS with nothing missing (also after a reload): the workspace switches soon.
-  const ready = !!credentials.data?.configured && !!home && !home.problem;
+  const gcpCredentials = useCloudCredentialsQuery(slug, 'gcp');
+  const gcpRegions = useGcpRegionsQuery(slug);
+  // Set up on AWS with nothing missing, or on GCP with a key and a region (also after a reload):
+  // the workspace switches soon.
+  const ready =
+    (!!credentials.data?.configured && !!home && !home.problem) ||
+    (!!gcpCredentials.data?.configured && (gcpRegions.data?.regions.length ?? 0) > 0);
   const details = useWorkspaceBackendQuery(slug, ready);
   const backend = details.data?.activeBackend ?? 'in_process';
   const polling = ready && backend === 'in_process';
@@ -113,8 +121,15 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
             </>
           ) : null}
         </TabsContent>
-        <TabsContent value="gcp">
+        <TabsContent value="gcp" className="grid gap-6">
           <GcpCredentialsCard account={slug} isAdmin={isAdmin} />
+          <GcpRegionCard
+            account={slug}
+            project={
+              gcpCredentials.data?.configured ? String(gcpCredentials.data.summary.projectId ?? '') : null
+            }
+            enabled={isAdmin && (gcpCredentials.data?.configured ?? false)}
+          />
         </TabsContent>
         <TabsContent value="azure">
           <AzureCredentialsCard account={slug} isAdmin={isAdmin} />

@@ -15,6 +15,7 @@ import type { CloudProvider } from '@/data/cloud/keys';
 import { CredentialsSummary } from '@/features/setup/credentials-summary';
 import { setupError } from '@/features/setup/messages';
 import { SetupCard } from '@/features/setup/setup-card';
+import { isApiError } from '@/lib/api/errors';
 
 /** A credentials card: what is stored (masked, Delete), and the form that replaces it (admins). */
 function CredentialsCard({
@@ -23,6 +24,7 @@ function CredentialsCard({
   title,
   description,
   isAdmin,
+  placed,
   children,
 }: {
   account: string;
@@ -30,7 +32,12 @@ function CredentialsCard({
   title: string;
   description: string;
   isAdmin: boolean;
-  children: (save: (input: SaveCredentials) => void, state: { pending: boolean }) => React.ReactNode;
+  /** Fields (camelCase) the form shows a refusal of at the field itself, not above the form. */
+  placed?: ReadonlySet<string>;
+  children: (
+    save: (input: SaveCredentials, onSaved?: () => void) => void,
+    state: { pending: boolean; error: unknown },
+  ) => React.ReactNode;
 }) {
   const stored = useCloudCredentialsQuery(account, provider);
   const save = useSaveCloudCredentialsMutation(account);
@@ -44,13 +51,32 @@ function CredentialsCard({
           deleting={remove.isPending}
         />
       ) : null}
-      <FormAlert>{setupError(save.error) ?? setupError(remove.error)}</FormAlert>
+      <FormAlert>{unplaced(save.error, placed) ?? setupError(remove.error)}</FormAlert>
       {save.dialog}
       {remove.dialog}
-      {isAdmin ? children((input) => save.mutate(input), { pending: save.isPending }) : null}
+      {isAdmin
+        ? children((input, onSaved) => save.mutate(input, { onSuccess: onSaved }), {
+            pending: save.isPending,
+            error: save.error,
+          })
+        : null}
     </SetupCard>
   );
 }
+
+/** A refusal not shown at a field of the form (`placed`), in the server's words. */
+function unplaced(error: unknown, placed?: ReadonlySet<string>): string | null {
+  if (placed && isApiError(error)) {
+    const fields = Object.keys(error.fields);
+    if (fields.length > 0 && fields.every((f) => placed.has(f))) return null;
+  }
+  return setupError(error);
+}
+
+/** A field's refusal from the server, if it is that field's. */
+const refusalOf = (error: unknown, field: string) => (isApiError(error) ? error.fields[field] : undefined);
+
+const GCP_PLACED = new Set(['credentials', 'projectId']);
 
 export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAdmin: boolean }) {
   const [key, setKey] = React.useState('');
@@ -60,11 +86,12 @@ export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAd
     <CredentialsCard
       account={account}
       provider="gcp"
-      title="GCP service account"
-      description="The key file's JSON; checked for its shape and project. Cumulus runs no GCP clusters yet: settings are kept for when it does."
+      title="1. Service account key"
+      description="The key file's JSON (gcloud iam service-accounts keys create). Google is asked to take it, then which of the permissions clusters need it holds in its project: one missing is named here."
       isAdmin={isAdmin}
+      placed={GCP_PLACED}
     >
-      {(save, { pending }) => (
+      {(save, { pending, error }) => (
         <form
           noValidate
           className="grid gap-4"
@@ -78,20 +105,44 @@ export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAd
               return;
             }
             setInvalid(null);
-            save({
-              provider: 'gcp',
-              body: { credentials: parsed, ...(project.trim() && { project_id: project.trim() }) },
-            });
+            // Once stored, the key leaves the page: the server never answers it again either.
+            save(
+              {
+                provider: 'gcp',
+                body: { credentials: parsed, ...(project.trim() && { project_id: project.trim() }) },
+              },
+              () => setKey(''),
+            );
           }}
         >
-          <FormField label="Service account key (JSON)" error={invalid}>
+          <FormField
+            label="Service account key (JSON)"
+            description="Paste it, or choose the file below."
+            error={invalid ?? refusalOf(error, 'credentials')}
+          >
             <Textarea
-              className="min-h-32 font-mono text-xs"
+              className="max-h-48 min-h-32 font-mono text-xs"
+              spellCheck={false}
               value={key}
               onChange={(e) => setKey(e.target.value)}
             />
           </FormField>
-          <FormField label="Project id" description="Optional: checked against the key's.">
+          <FormField label="Key file">
+            <Input
+              type="file"
+              accept=".json,application/json"
+              className="sm:w-80"
+              onChange={async (e) => {
+                const file = e.target.files?.[0];
+                if (file) setKey(await file.text());
+              }}
+            />
+          </FormField>
+          <FormField
+            label="Project id"
+            description="Optional: checked against the key's."
+            error={refusalOf(error, 'projectId')}
+          >
             <Input
               className="font-mono sm:w-64"
               value={project}

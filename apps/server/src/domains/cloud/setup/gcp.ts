@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
-import { ApiError } from '../../../http/errors.js';
+import { ApiError, fieldError } from '../../../http/errors.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
 import { storedCredentials } from '../credentials.js';
 import { guardClustersInCloud } from '../guard.js';
@@ -168,6 +168,17 @@ export async function patchGcpSettings(
   body: z.infer<typeof gcpSettingsPatch>,
 ) {
   const { workspace } = access;
+  if (body.zone !== undefined) {
+    // The zone launches try first: one of a set-up region's (the backend asks Compute Engine which).
+    const regions = (await regionRows(deps.db, workspace.id, 'gcp')).map((r) => r.region);
+    if (!regions.some((r) => new RegExp(`^${r}-[a-z]$`).test(body.zone!)))
+      throw fieldError(
+        'zone',
+        regions.length
+          ? `"${body.zone}" is not a zone of ${regions.length === 1 ? 'the region' : 'a region'} set up for this workspace (${regions.join(', ')}).`
+          : 'Set up a GCP region for this workspace first (gcp/regions): the zone is one of its.',
+      );
+  }
   await upsert(deps, workspace.id, { settings: body });
   return getGcpSettings(deps, access);
 }
