@@ -8,8 +8,8 @@
 #   - with --containers: Debian's podman, runc, debootstrap and docker-registry (container
 #     environments; the tests build their base image with scripts/container-images.sh)
 #   - with --ssh: Debian's openssh-server, whose sshd the SSH-host tests start on loopback addresses
-#   - with --slurm: Debian's slurmctld, slurmd, slurm-client and munge (Slurm 22.05), the daemons
-#     scripts/slurm-rig.sh starts for the Slurm backend's tests
+#   - with --slurm: Debian's slurmctld, slurmd, slurmrestd, slurm-client and munge (Slurm 22.05),
+#     the daemons apps/server/test/helpers/slurm.ts starts for the Slurm backend's tests
 #   - with --aws: moto's AWS API server (`moto_server`, pip package moto[server]) the EC2 tests and
 #     bench run against
 # Prints what to do where it cannot install (no root, no apt-get).
@@ -59,6 +59,7 @@ if $want_ssh && [ ! -x /usr/sbin/sshd ]; then packages+=(openssh-server); fi
 if $want_slurm; then
   [ -x /usr/sbin/slurmctld ] || packages+=(slurmctld)
   [ -x /usr/sbin/slurmd ] || packages+=(slurmd)
+  [ -x /usr/sbin/slurmrestd ] || packages+=(slurmrestd)
   command -v sbatch >/dev/null 2>&1 || packages+=(slurm-client)
   [ -x /usr/sbin/munged ] || packages+=(munge)
 fi

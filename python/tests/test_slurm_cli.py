@@ -1,7 +1,8 @@
 """``cumulus slurm add|list|check|remove`` against a real server and a real Slurm 22.05 (the server tests'
 rig, apps/server/test/helpers/slurm.ts, run by slurm-rig-main.ts), its login node the server's own machine
 (CUMULUS_SLURM_LOCAL_LOGIN): refusals said by the options that caused them, the cluster connected once sinfo
-lists its partition, listed and checked with its health, disconnected."""
+lists its partition, listed and checked with its health, disconnected; and connected through the rig's slurmrestd
+with a JWT (--rest, --user, --token)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def setUpModule():
     if os.geteuid() != 0 or not os.path.exists("/usr/sbin/slurmctld"):
         raise unittest.SkipTest("needs root and Slurm (scripts/setup.sh --slurm)")
     rig = subprocess.Popen(
-        ["node", "--import", "tsx", "apps/server/test/helpers/slurm-rig-main.ts", "4", "4096"],
+        ["node", "--import", "tsx", "apps/server/test/helpers/slurm-rig-main.ts", "4", "4096", "rest"],
         cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     # Closing its stdin stops the rig (its jobs cancelled, its daemons and directory gone).
     unittest.addModuleCleanup(rig.wait, 60)
@@ -87,6 +88,29 @@ class SlurmCliTest(unittest.TestCase):
         self.assertEqual(again.returncode, 1)
         self.assertIn(f"Workspace {workspace} has no Slurm cluster named hpc", again.stderr)
         self.assertIn("No Slurm cluster", run_cli(["slurm", "list"], self.env).stdout)
+
+    def test_rest(self):
+        url, user = conf["rest_url"], conf["rest_user"]
+        with tempfile.NamedTemporaryFile("w", suffix=".jwt") as f:
+            f.write(conf["rest_token"] + "\n")
+            f.flush()
+            # An SSH option with --rest is refused by name, not ignored.
+            ssh_option = self.add("--rest", url, "--user", user, "--token", f.name, "--address", "login1")
+            self.assertEqual(ssh_option.returncode, 1)
+            self.assertEqual(ssh_option.stderr.strip(), 'Error: --address: Not a field of login "rest".')
+            no_token = self.add("--rest", url, "--user", user)
+            self.assertEqual(no_token.returncode, 1)
+            self.assertEqual(no_token.stderr.strip(), "Error: --token: Required to reach slurmrestd.")
+            added = self.add("--rest", url, "--user", user, "--token", f.name, "--partition", conf["partition"],
+                             "--node-gpus", "2")
+        self.assertEqual(added.returncode, 0, added.stderr)
+        self.assertEqual(added.stdout.strip(), f"Connected hpc ({user} at {url}): Slurm answers on hpc ({url}).")
+        listed = run_cli(["slurm", "list"], self.env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertIn("4 GiB, 2 GPUs", listed.stdout)
+        self.assertNotIn(conf["rest_token"], listed.stdout)
+        removed = run_cli(["slurm", "remove", "hpc"], self.env)
+        self.assertEqual(removed.returncode, 0, removed.stderr)
 
 
 if __name__ == "__main__":

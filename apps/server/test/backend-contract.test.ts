@@ -25,6 +25,39 @@ interface Subject {
   close(): Promise<void>;
 }
 
+/** The slurm backend on a rig of its own, submitting on this machine or through slurmrestd. */
+async function slurmSubject(rest: boolean): Promise<Subject> {
+  const rig = await startSlurmRig({ cores: 4, memoryMib: 4096, rest });
+  const login = rest
+    ? {
+        mode: 'rest' as const,
+        name: 'slurmrestd',
+        url: rig.rest!.url,
+        user: rig.rest!.user,
+        token: rig.rest!.token(),
+      }
+    : { mode: 'local' as const, name: 'this machine' };
+  const backend = createSlurmBackend({
+    clusters: {
+      clusterOf: async (workspaceId) => ({
+        id: 1,
+        workspaceId,
+        name: 'contract-slurm',
+        login,
+        partition: rig.partition,
+        account: null,
+        qos: null,
+        timeLimitMinutes: null,
+        nodeCores: rig.cores,
+        nodeGpus: 0,
+        nodeMemoryMib: rig.memoryMib,
+        python: PYTHON,
+      }),
+    },
+  });
+  return { backend, close: () => rig.close() };
+}
+
 const makers: Record<string, () => Promise<Subject>> = {
   async in_process() {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-contract-'));
@@ -109,27 +142,8 @@ const makers: Record<string, () => Promise<Subject>> = {
     });
     return { backend, close: () => rig.close() };
   },
-  async slurm() {
-    const rig = await startSlurmRig({ cores: 4, memoryMib: 4096 });
-    const backend = createSlurmBackend({
-      clusters: {
-        clusterOf: async (workspaceId) => ({
-          id: 1,
-          workspaceId,
-          name: 'contract-slurm',
-          login: { mode: 'local', name: 'this machine' },
-          partition: rig.partition,
-          account: null,
-          qos: null,
-          timeLimitMinutes: null,
-          nodeCores: rig.cores,
-          nodeMemoryMib: rig.memoryMib,
-          python: PYTHON,
-        }),
-      },
-    });
-    return { backend, close: () => rig.close() };
-  },
+  slurm: () => slurmSubject(false),
+  'slurm (slurmrestd)': () => slurmSubject(true),
 };
 
 let serial = 0;
@@ -161,8 +175,9 @@ describe.each(Object.keys(makers))('the %s backend', (type) => {
 
   it('says what it is and sizes machines', () => {
     const { backend } = subject;
-    expect(backend.type).toBe(type);
-    expect(backend.describeSelf().backend).toBe(type);
+    // `slurm (slurmrestd)`: the slurm backend submitting through slurmrestd.
+    expect(backend.type).toBe(type.split(' ')[0]);
+    expect(backend.describeSelf().backend).toBe(type.split(' ')[0]);
     const shape = backend.machineFor([]);
     expect(shape.cores).toBeGreaterThan(0);
     expect(shape.memoryMib).toBeGreaterThan(0);

@@ -21,7 +21,9 @@ import { type SlurmRig, startSlurmRig } from './helpers/slurm.js';
  * through the API, each scheduler and worker a Slurm job running the agent, real Dask computing
  * there, a job scancel'd under a running cluster reported with Slurm's word and replaced, a
  * cluster waiting for a node shown pending with squeue's reason, a running cluster adopted by the
- * next server after a restart (same database and address), and a stop that leaves no job behind.
+ * next server after a restart (same database and address), and a stop that leaves no job behind;
+ * then a workspace submitting through slurmrestd with a JWT (login `rest`, the rig's slurmrestd),
+ * its jobs those of the token's user.
  */
 let rig: SlurmRig;
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -33,7 +35,7 @@ let userKey: string;
 const env = { CUMULUS_SLURM_LOCAL_LOGIN: 'true' };
 
 beforeAll(async () => {
-  rig = await startSlurmRig({ cores: 6, memoryMib: 6 * 1024 });
+  rig = await startSlurmRig({ cores: 6, memoryMib: 6 * 1024, rest: true });
   database = await openTestDatabase();
   port = await freePort();
   ts = await startClusterServer(env, { database, port });
@@ -242,4 +244,90 @@ describe('a Slurm cluster submitted to from the server’s own machine (login "l
         .some((j) => j.includes('not-as-root')),
     ).toBe(false);
   }, 60_000);
+});
+
+describe('a Slurm cluster reached through slurmrestd with a JWT (login "rest")', () => {
+  it('refuses a token slurmrestd does not take, at its field; computes through it; stops its jobs', async () => {
+    // A workspace of a user who is not the operator: jobs run as the token's Slurm user, not the server's.
+    const other = await createUser(ts);
+    const theirs = ts.api.as(other.key);
+    const theirSlug = (await theirs.get('/api/v2/user/me')).body.default_account.slug;
+    const token = rig.rest!.token();
+    const body = {
+      name: 'rest',
+      login: 'rest',
+      rest_url: rig.rest!.url,
+      user: rig.rest!.user,
+      token,
+      partition: rig.partition,
+      node_cores: rig.cores,
+      node_memory_mib: rig.memoryMib,
+      python: '/usr/bin/python3',
+    };
+    const missing = await theirs.post(`/api/v2/slurm-clusters/${theirSlug}`, { ...body, token: undefined });
+    expect(missing.status).toBe(400);
+    expect(missing.body.token).toEqual(['Required to reach slurmrestd.']);
+    const sshField = await theirs.post(`/api/v2/slurm-clusters/${theirSlug}`, { ...body, address: 'login1' });
+    expect(sshField.status).toBe(400);
+    expect(sshField.body.address).toEqual(['Not a field of login "rest".']);
+    // Signed with another key: slurmctld refuses it, and the refusal is at the token.
+    const [head, claims] = token.split('.');
+    const forged = await theirs.post(`/api/v2/slurm-clusters/${theirSlug}`, {
+      ...body,
+      token: `${head}.${claims}.${Buffer.from('not the signature').toString('base64url')}`,
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.body.token?.[0]).toMatch(
+      new RegExp(
+        `^slurmrestd at ${rig.rest!.url} could not reach slurmctld as cumulus-slurm with this token`,
+      ),
+    );
+    const nowhere = await theirs.post(`/api/v2/slurm-clusters/${theirSlug}`, {
+      ...body,
+      rest_url: `http://127.0.0.1:${await freePort()}`,
+    });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.rest_url?.[0]).toMatch(/^slurmrestd at http:\/\/127\.0\.0\.1:\d+ did not answer/);
+
+    const added = await theirs.post(`/api/v2/slurm-clusters/${theirSlug}`, body);
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ login: 'rest', rest_url: rig.rest!.url, user: 'cumulus-slurm' });
+    expect(added.body.health).toMatchObject({ status: 'ok', partition_state: 'rig* up 1' });
+    expect(JSON.stringify(added.body)).not.toContain(token);
+    // Its nodes have no GPUs (node_gpus 0): a cluster asking for them is refused, saying so.
+    const gpus = await theirs.post(`/api/v2/clusters/account/${theirSlug}/`, {
+      name: 'wants-gpus',
+      workers: 1,
+      options: { worker_accelerator_count: 1 },
+    });
+    expect(gpus.status).toBe(400);
+    expect(gpus.body['options.worker_accelerator_count']).toEqual([
+      'The nodes of the Slurm cluster rest have no GPUs (node_gpus): a worker of 1 cannot run there.',
+    ]);
+
+    const details = await createReadyCluster(theirs, theirSlug, {
+      name: 'through-rest',
+      workers: 1,
+      worker_options: { nthreads: 1 },
+    });
+    const rows = await runningOf(details.id);
+    expect(rows).toHaveLength(2);
+    // Jobs of the token's user, named as sbatch's are.
+    const users = rig
+      .run('squeue', ['-h', '-t', 'R', '-o', '%j|%u'])
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith(`cumulus-c${details.id}-`));
+    expect(users.map((l) => l.split('|')[1])).toEqual(['cumulus-slurm', 'cumulus-slurm']);
+    expect(await computeOn(details)).toMatchObject({ sum: 1_000_000, workers: 1 });
+
+    expect((await theirs.delete(`/api/v2/clusters/account/${theirSlug}/id/${details.id}`)).status).toBe(200);
+    await waitForClusterState(theirs, theirSlug, details.id, 'stopped', 120_000);
+    const left = jobs().filter(
+      (j) =>
+        j.name.startsWith(`cumulus-c${details.id}-`) &&
+        ['PENDING', 'RUNNING', 'CONFIGURING'].includes(j.state),
+    );
+    expect(left).toEqual([]);
+  }, 300_000);
 });

@@ -9,8 +9,9 @@ import { consoleSuite } from './harness/suite';
 
 // A real Slurm 22.05 (the server tests' rig: munged, slurmctld, one slurmd), its login node the
 // console's server itself, which its operator allows here (CUMULUS_SLURM_LOCAL_LOGIN); the rig
-// sets SLURM_CONF before the server starts, so the server's sinfo finds it.
-const rig: SlurmRig = await startSlurmRig({ cores: 4, memoryMib: 4096 });
+// sets SLURM_CONF before the server starts, so the server's sinfo finds it. Its slurmrestd (JWT)
+// is the third login.
+const rig: SlurmRig = await startSlurmRig({ cores: 4, memoryMib: 4096, rest: true });
 const suite = consoleSuite({ env: { CUMULUS_SLURM_LOCAL_LOGIN: 'true' } });
 afterAll(() => rig.close());
 
@@ -37,6 +38,14 @@ describe('Slurm on the Cloud page', () => {
     expect(await page.getByLabel('Private key', { exact: true }).count()).toBe(0);
 
     await page.getByLabel('Name', { exact: true }).fill('hpc');
+    // Said before connecting: anyone but the server's operator is refused a cluster there (OPERATOR_ONLY).
+    await page
+      .getByRole('note')
+      .getByText(
+        `Only this server's operator can start clusters here: it runs them as its own user (the Slurm cluster hpc is submitted to from this server's machine (login "local"), so its jobs run as the server's user).`,
+        { exact: false },
+      )
+      .waitFor();
     await page.getByLabel('Partition', { exact: true }).fill('nowhere');
     await page.getByLabel('Time limit (minutes)', { exact: true }).fill('60');
     await page.getByLabel('Cores per node', { exact: true }).fill(String(rig.cores));
@@ -94,6 +103,30 @@ describe('Slurm on the Cloud page', () => {
     await expectFits(page, 'slurm form @390');
     found.push(...(await seriousViolations(page, 'slurm form @390')));
     await session.screenshot('slurm-form-390', { fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Through slurmrestd: its URL, the Slurm user and the token instead of a login node.
+    await page.getByRole('combobox', { name: 'Login node' }).click();
+    await page.getByRole('option', { name: 'slurmrestd (JWT)' }).click();
+    expect(await page.getByRole('note').count()).toBe(0);
+    await page.getByLabel('Name', { exact: true }).fill('rest');
+    await page.getByLabel('slurmrestd URL', { exact: true }).fill(rig.rest!.url);
+    await page.getByLabel('Slurm user', { exact: true }).fill(rig.rest!.user);
+    await page.getByLabel('Token', { exact: true }).fill(rig.rest!.token());
+    await page.getByLabel('Cores per node', { exact: true }).fill(String(rig.cores));
+    await page.getByLabel('Memory per node (GiB)', { exact: true }).fill('4');
+    await page.getByLabel('GPUs per node', { exact: true }).fill('2');
+    await session.screenshot('slurm-rest-form-1440', { fullPage: true });
+    await page.getByRole('button', { name: 'Connect cluster' }).click();
+    const restItem = page
+      .getByRole('list', { name: 'Slurm clusters' })
+      .getByRole('listitem')
+      .filter({ hasText: 'rest' });
+    await restItem.getByText('Healthy').waitFor({ timeout: 30_000 });
+    await restItem.getByText(`cumulus-slurm at ${rig.rest!.url}`).waitFor();
+    await restItem.getByText('4 cores · 4 GiB · 2 GPUs').waitFor();
+    found.push(...(await seriousViolations(page, 'slurm rest @1440')));
+    await session.screenshot('slurm-rest-1440', { fullPage: true });
     expect(found).toEqual([]);
     expectNoConsoleErrors(session.errors);
   });

@@ -23808,17 +23808,19 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 /** @enum {string} */
-                                login: "ssh" | "local";
+                                login: "ssh" | "local" | "rest";
                                 address: string | null;
                                 port: number | null;
                                 user: string | null;
                                 host_key: string | null;
+                                rest_url: string | null;
                                 partition: string | null;
                                 slurm_account: string | null;
                                 qos: string | null;
                                 time_limit_minutes: number | null;
                                 node_cores: number;
                                 node_memory_mib: number;
+                                node_gpus: number;
                                 python: string;
                                 health: {
                                     /** @enum {string} */
@@ -23876,11 +23878,13 @@ export interface paths {
                          * @default ssh
                          * @enum {string}
                          */
-                        login?: "ssh" | "local";
+                        login?: "ssh" | "local" | "rest";
                         address?: string;
                         /** @default 22 */
                         port?: number;
                         user?: string;
+                        rest_url?: string;
+                        token?: string;
                         host_key?: string;
                         private_key?: string;
                         partition?: string;
@@ -23889,6 +23893,8 @@ export interface paths {
                         time_limit_minutes?: number;
                         node_cores: number;
                         node_memory_mib: number;
+                        /** @default 0 */
+                        node_gpus?: number;
                         /** @default python3 */
                         python?: string;
                     };
@@ -23905,17 +23911,19 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {string} */
-                            login: "ssh" | "local";
+                            login: "ssh" | "local" | "rest";
                             address: string | null;
                             port: number | null;
                             user: string | null;
                             host_key: string | null;
+                            rest_url: string | null;
                             partition: string | null;
                             slurm_account: string | null;
                             qos: string | null;
                             time_limit_minutes: number | null;
                             node_cores: number;
                             node_memory_mib: number;
+                            node_gpus: number;
                             python: string;
                             health: {
                                 /** @enum {string} */
@@ -23990,17 +23998,19 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {string} */
-                            login: "ssh" | "local";
+                            login: "ssh" | "local" | "rest";
                             address: string | null;
                             port: number | null;
                             user: string | null;
                             host_key: string | null;
+                            rest_url: string | null;
                             partition: string | null;
                             slurm_account: string | null;
                             qos: string | null;
                             time_limit_minutes: number | null;
                             node_cores: number;
                             node_memory_mib: number;
+                            node_gpus: number;
                             python: string;
                             health: {
                                 /** @enum {string} */

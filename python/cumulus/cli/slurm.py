@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 from cumulus.cli.common import SSH_FLAGS, add_checked, add_ssh_options, add_workspace, group, local_time, named
-from cumulus.cli.common import ssh_fields, table, workspace_api
+from cumulus.cli.common import read_local, ssh_fields, table, workspace_api
 
 PATH = "/api/v2/slurm-clusters"
 
 # The request's fields, by the options that set them: a refusal names the option.
 FLAGS = {
-    "name": "NAME", "login": "--local", **SSH_FLAGS, "partition": "--partition", "slurm_account": "--slurm-account",
-    "qos": "--qos", "time_limit_minutes": "--time-limit", "node_cores": "--node-cores",
-    "node_memory_mib": "--node-memory", "python": "--python",
+    "name": "NAME", "login": "--local", **SSH_FLAGS, "rest_url": "--rest", "token": "--token",
+    "partition": "--partition", "slurm_account": "--slurm-account", "qos": "--qos", "time_limit_minutes": "--time-limit",
+    "node_cores": "--node-cores", "node_memory_mib": "--node-memory", "node_gpus": "--node-gpus", "python": "--python",
 }
 
 
@@ -28,6 +28,12 @@ def add_commands(sub) -> None:
     add.add_argument("--local", action="store_true",
                      help="submit jobs on the Cumulus server's own machine, as its user (the server's operator "
                           "allows it with CUMULUS_SLURM_LOCAL_LOGIN); no SSH options then")
+    add.add_argument("--rest", metavar="URL",
+                     help="submit through slurmrestd at URL (http://host:6820) with a JWT instead of a login node: "
+                          "--user (the Slurm user the token is of, whom jobs run as) and --token then, no other SSH option")
+    add.add_argument("--token", metavar="TOKEN_OR_FILE",
+                     help="with --rest: the JWT (scontrol token username=USER), or a file holding it; kept encrypted, "
+                          "never shown again")
     add_ssh_options(add, "login node", "the login node's address, as the server reaches it",
                     "the account jobs are submitted as", required=False)
     add.add_argument("--partition", help="the partition jobs go to (default: Slurm's default partition)")
@@ -36,6 +42,8 @@ def add_commands(sub) -> None:
     add.add_argument("--time-limit", type=int, metavar="MINUTES", help="sbatch --time (default: the partition's)")
     add.add_argument("--node-cores", type=int, required=True, help="cores one node offers: no instance asks more")
     add.add_argument("--node-memory", type=float, required=True, metavar="GIB", help="GiB of memory one node offers")
+    add.add_argument("--node-gpus", type=int, default=0,
+                     help="GPUs one node has (Slurm's gpu GRES): a cluster's worker_gpu asks at most this (default 0)")
     add.add_argument("--python", default="python3",
                      help="the interpreter with Dask on the compute nodes (default: python3)")
     add.set_defaults(run=_add)
@@ -51,13 +59,30 @@ def add_commands(sub) -> None:
     add_workspace(add, ls, check, remove)
 
 
+def _token(value: str) -> str:
+    """--token: the JWT itself (three dot-separated parts), or a file holding it."""
+    if value.count(".") == 2 and "/" not in value:
+        return value.strip()
+    return read_local(value, "--token").strip()
+
+
+def _login_fields(args) -> dict:
+    """The request's login and its fields; options of another login are sent, so the server refuses them by
+    name (``--address: Not a field of login "rest".``)."""
+    ssh = {k: v for k, v in ssh_fields(args).items() if k != "port" or v != 22}
+    if args.rest:
+        return {**ssh, "login": "rest", "rest_url": args.rest, "token": _token(args.token) if args.token else None}
+    if args.local:
+        return {**ssh, "login": "local", "token": args.token}
+    return {**ssh, "login": "ssh", "token": args.token}
+
+
 def _add(args) -> None:
     body = {
-        "name": args.name, "login": "local" if args.local else "ssh",
-        **(ssh_fields(args) if not args.local else {}),
+        "name": args.name, **_login_fields(args),
         "partition": args.partition, "slurm_account": args.slurm_account, "qos": args.qos,
         "time_limit_minutes": args.time_limit, "node_cores": args.node_cores,
-        "node_memory_mib": round(args.node_memory * 1024), "python": args.python,
+        "node_memory_mib": round(args.node_memory * 1024), "node_gpus": args.node_gpus, "python": args.python,
     }
     cluster = add_checked(args, PATH, body, FLAGS)
     print(f"Connected {cluster['name']} ({_login(cluster)}): {cluster['health']['message']}.")
@@ -66,6 +91,8 @@ def _add(args) -> None:
 def _login(cluster: dict) -> str:
     if cluster["login"] == "local":
         return "this server"
+    if cluster["login"] == "rest":
+        return f"{cluster['user']} at {cluster['rest_url']}"
     return f"{cluster['user']}@{cluster['address']}:{cluster['port']}"
 
 
@@ -85,7 +112,8 @@ def _list(args) -> None:
         health = c.get("health") or {}
         rows.append((
             c["name"], _login(c), health.get("status", "not checked"), c["partition"] or "(default)",
-            f"{c['node_cores']} cores, {c['node_memory_mib'] / 1024:g} GiB",
+            f"{c['node_cores']} cores, {c['node_memory_mib'] / 1024:g} GiB"
+            + (f", {c['node_gpus']} GPUs" if c.get("node_gpus") else ""),
             f"{c['time_limit_minutes']} min" if c["time_limit_minutes"] else "(partition's)",
             local_time(c.get("checked_at")),
         ))

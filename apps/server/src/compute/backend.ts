@@ -38,6 +38,11 @@ export interface LaunchSpec {
   unreachableTimeoutMs: number;
   /** What it asks of a machine it shares (SSH hosts place it by this): its cores, and MiB of memory where it set a limit. */
   size?: { cores: number; memoryMib: number | null };
+  /**
+   * GPUs the instance asks of a backend that places them itself (Slurm's `gpu` GRES): the
+   * cluster's `<role>_accelerator_count`. Cloud backends have them from the instance type.
+   */
+  gpus?: number;
   /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
   spot?: boolean;
   spotOnDemandFallback?: boolean;
@@ -120,6 +125,19 @@ export interface MachineShape {
   arch: 'x86_64' | 'aarch64' | string;
 }
 
+/** The ports an instance's agent serves on (`portsOf`, else the backend's `ports`); undefined: any. */
+export const portsFor = (
+  backend: Pick<Backend, 'ports' | 'portsOf'>,
+  instance: Pick<InstanceRef, 'backendId' | 'backendData'>,
+): DaskPorts | undefined => backend.portsOf?.(instance) ?? backend.ports;
+
+/** GPUs a backend places itself (`Backend.gpusOffered`). */
+export interface GpusOffered {
+  gpus: number;
+  /** Why an instance of `asked` GPUs cannot run there (`asked` > `gpus`). */
+  refusal(asked: number): string;
+}
+
 export interface BackendCapabilities {
   /** Instances run an SSH server the cluster's key opens. */
   ssh: boolean;
@@ -159,6 +177,12 @@ export interface Backend {
   readonly capabilities: BackendCapabilities;
   /** Fixed ports for the scheduler and its dashboard; unset: any free port (local processes). */
   readonly ports?: DaskPorts;
+  /**
+   * Ports fixed for one instance where the backend cannot see which process listens on its
+   * machine (a Slurm job submitted through slurmrestd): its agent serves there, and the proxy takes
+   * no other. Null or absent: `ports`, or `listensOn`.
+   */
+  portsOf?(instance: Pick<InstanceRef, 'backendId' | 'backendData'>): DaskPorts | null;
   /** How it builds software environments, if it can (capabilities' `builds` lists the kinds). */
   readonly builder?: Builder;
   describeSelf(): BackendDescription;
@@ -181,6 +205,12 @@ export interface Backend {
    * machines of their own (a cloud VM per instance), which nothing else shares.
    */
   tenancy?(workspaceId: number): Promise<Tenancy>;
+  /**
+   * Where the backend places GPUs itself rather than by instance type (Slurm: the `gpu` GRES): the
+   * GPUs one of the workspace's machines offers, and why an instance asking `asked` cannot run
+   * there. Absent: GPUs come with instance types (`capabilities.gpus`).
+   */
+  gpusOffered?(workspaceId: number): Promise<GpusOffered>;
   launch(spec: LaunchSpec): Promise<BackendData>;
   /**
    * Removes what a cluster's machines shared (vm_aws: the cluster's security group; local: its

@@ -35,6 +35,7 @@ export const DATABASE_AGNOSTIC = [
   'server-log',
   'software-builds',
   'slurm-clusters',
+  'slurm-jobs',
   'slurm-two-nodes',
   'software-remote-builds',
   'ssh-connection',

@@ -24,12 +24,24 @@ export interface SlurmRig {
   memoryMib: number;
   /** With a second node: the host's address on the link to its namespace (listen there to be reached from both nodes). */
   hostAddress?: string;
+  /**
+   * With `rest`: slurmrestd (JWT authentication, `rest_auth/jwt`) at `url`, run as `nobody` (it
+   * refuses root, and tokens of root or SlurmUser); `token` is `scontrol token` for `user` (an
+   * unprivileged account of this machine, `cumulus-slurm`, made once: jobs run as it, in its home).
+   */
+  rest?: { url: string; user: string; home: string; token(lifespanSeconds?: number): string };
   /** Runs a Slurm command (`squeue`, `scancel`...) against the rig. */
   run(command: string, args: string[]): string;
   close(): Promise<void>;
 }
 
-const DAEMONS = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch'];
+const DAEMONS = [
+  '/usr/sbin/munged',
+  '/usr/sbin/slurmctld',
+  '/usr/sbin/slurmd',
+  '/usr/bin/sbatch',
+  '/usr/sbin/slurmrestd',
+];
 
 /** Installs Slurm and munge where they are missing (as scripts/setup.sh --slurm does), or fails saying so. */
 function ensureSlurm(): void {
@@ -81,10 +93,25 @@ function namespaceLink(): { name: string; host: string; node: string; remove(): 
   return { name, host, node, remove };
 }
 
+/** The account jobs submitted through slurmrestd run as (it refuses tokens of root), and its home. */
+const REST_USER = 'cumulus-slurm';
+const REST_HOME = `/var/lib/${REST_USER}`;
+
+function ensureRestUser(): void {
+  try {
+    execFileSync('id', ['-u', REST_USER], { stdio: 'ignore' });
+  } catch {
+    execFileSync('useradd', ['--create-home', '--home-dir', REST_HOME, '--shell', '/bin/bash', REST_USER], {
+      stdio: 'ignore',
+    });
+  }
+}
+
 export async function startSlurmRig(
-  options: { cores?: number; memoryMib?: number; secondNode?: boolean } = {},
+  options: { cores?: number; memoryMib?: number; secondNode?: boolean; rest?: boolean } = {},
 ): Promise<SlurmRig> {
   ensureSlurm();
+  if (options.rest) ensureRestUser();
   const cores = options.cores ?? 6;
   const memoryMib = options.memoryMib ?? 8192;
   // A second slurmd, `node2`, in a network namespace of its own (started with nsenter --net=,
@@ -104,6 +131,10 @@ export async function startSlurmRig(
   const socket = path.join(munge, 'munge.socket');
   for (const d of ['state', 'spool', 'log']) mkdirSync(path.join(dir, d));
   const [ctldPort, slurmdPort] = [await freePort(), await freePort()];
+  // slurmrestd's tokens: signed with a key of the rig's, readable by SlurmUser (root) alone.
+  const jwtKey = path.join(dir, 'jwt.key');
+  if (options.rest)
+    writeFileSync(jwtKey, execFileSync('head', ['-c', '32', '/dev/urandom']), { mode: 0o600 });
   const partition = 'rig';
   const conf = path.join(dir, 'slurm.conf');
   writeFileSync(
@@ -117,6 +148,7 @@ export async function startSlurmRig(
       'SlurmdUser=root',
       'AuthType=auth/munge',
       'CredType=cred/munge',
+      ...(options.rest ? ['AuthAltTypes=auth/jwt', `AuthAltParameters=jwt_key=${jwtKey}`] : []),
       `AuthInfo=socket=${socket}`,
       'ProctrackType=proctrack/linuxproc',
       'TaskPlugin=task/none',
@@ -150,9 +182,9 @@ export async function startSlurmRig(
   const env = { ...process.env, SLURM_CONF: conf };
   const children: ChildProcess[] = [];
   const workDirs: string[] = [];
-  const daemon = (command: string, args: string[], uid?: number, gid?: number) => {
+  const daemon = (command: string, args: string[], uid?: number, gid?: number, extraEnv = {}) => {
     const child = spawn(command, args, {
-      env,
+      env: { ...env, ...extraEnv },
       stdio: ['ignore', 'ignore', 'pipe'],
       ...(uid !== undefined && { uid, gid }),
     });
@@ -198,7 +230,7 @@ export async function startSlurmRig(
         const names = run('squeue', ['-h', '-t', 'all', '-o', '%j']).split('\n');
         for (const name of names) {
           const id = /^cumulus-c\d+-([A-Za-z0-9_-]+)$/.exec(name.trim())?.[1];
-          if (id) workDirs.push(path.join(homedir(), '.cumulus', id));
+          if (id) workDirs.push(path.join(homedir(), '.cumulus', id), path.join(REST_HOME, '.cumulus', id));
         }
         run('scancel', ['--full', `--partition=${partition}`]);
         await waitFor(
@@ -260,6 +292,43 @@ export async function startSlurmRig(
       30_000,
       200,
     );
+    if (options.rest) {
+      const restPort = await freePort();
+      const nobody = (flag: string) =>
+        Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
+      // SLURM_JWT=daemon: slurmrestd passes each request's token on to slurmctld (auth/jwt).
+      const restd = daemon(
+        '/usr/sbin/slurmrestd',
+        ['-a', 'rest_auth/jwt', '-s', 'openapi/v0.0.38', `127.0.0.1:${restPort}`],
+        nobody('-u'),
+        nobody('-g'),
+        { SLURM_JWT: 'daemon' },
+      );
+      const child = children.at(-1)!;
+      const url = `http://127.0.0.1:${restPort}`;
+      await waitFor(
+        'slurmrestd',
+        async () => {
+          if (child.exitCode !== null) throw new Error(`slurmrestd exited: ${restd()}`);
+          // Any answer (401 without a token) says it listens.
+          return fetch(`${url}/openapi`).then(
+            () => true,
+            () => false,
+          );
+        },
+        20_000,
+        200,
+      );
+      rig.rest = {
+        url,
+        user: REST_USER,
+        home: REST_HOME,
+        token: (lifespanSeconds = 3600) =>
+          /SLURM_JWT=(\S+)/.exec(
+            run('scontrol', ['token', `username=${REST_USER}`, `lifespan=${lifespanSeconds}`]),
+          )![1]!,
+      };
+    }
   } catch (err) {
     await rig.close();
     throw err;

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { type CommandResult, runOn, SshFailure, type SshTarget } from '../ssh/connection.js';
+import type { RestLogin } from './rest.js';
 
 /**
  * A Slurm cluster's login node, where sbatch, squeue and scancel run: this machine (`local`, the
  * server's own user submitting; its operator allows it with CUMULUS_SLURM_LOCAL_LOGIN), or a host
- * reached over SSH with its host key pinned (compute/ssh/connection.ts).
+ * reached over SSH with its host key pinned (compute/ssh/connection.ts); or no login node at all but
+ * slurmrestd with a JWT (`rest`, compute/slurm/rest.ts), where no command runs.
  */
-export type SlurmLogin = { mode: 'local'; name: string } | ({ mode: 'ssh' } & SshTarget);
+export type CommandLogin = { mode: 'local'; name: string } | ({ mode: 'ssh' } & SshTarget);
+export type SlurmLogin = CommandLogin | RestLogin;
 
 const TIMEOUT_MS = 30_000;
 
@@ -41,7 +44,7 @@ function runHere(script: string, stdin: string, timeoutMs: number): Promise<Comm
 
 /** Runs a script on the login node (bash there: a login shell over SSH finds Slurm's commands on its PATH). */
 export function runOnLogin(
-  login: SlurmLogin,
+  login: CommandLogin,
   script: string,
   options: { stdin?: string; timeoutMs?: number } = {},
 ): Promise<CommandResult> {

@@ -1,14 +1,17 @@
+import { createHash } from 'node:crypto';
 import { userDataScript } from '../aws/user-data.js';
 import {
   type Backend,
   type BackendData,
+  BackendError,
   final,
   type InstanceRef,
   type LaunchSpec,
   type MachineShape,
   type Observation,
 } from '../backend.js';
-import { loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
+import { type CommandLogin, loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
+import { type RestJobAsk, type RestLogin, restCancel, restJobs, restSubmit } from './rest.js';
 
 /** A workspace's Slurm cluster, its login node's key unsealed: where and how its jobs are submitted. */
 export interface SlurmCluster {
@@ -23,6 +26,7 @@ export interface SlurmCluster {
   /** What one node offers: an instance asks at most this. */
   nodeCores: number;
   nodeMemoryMib: number;
+  nodeGpus: number;
   /** The interpreter with `distributed` on the compute nodes. */
   python: string;
 }
@@ -111,6 +115,82 @@ function newestByName(jobs: JobLine[]): Map<string, JobLine> {
 }
 
 /**
+ * What an instance's job asks: one task of its cores (a worker's `nthreads`) and memory (its
+ * `memory_limit`, or a node's memory per core times its cores), its GPUs (the cluster's
+ * `<role>_accelerator_count`) as Slurm's `gpu` GRES; refused where a node has too few.
+ */
+export function jobAsk(cluster: SlurmCluster, spec: LaunchSpec, jobName: string): RestJobAsk {
+  const cores = spec.size?.cores ?? 1;
+  if (cores > cluster.nodeCores)
+    throw final(
+      `The nodes of the Slurm cluster ${cluster.name} have ${cluster.nodeCores} cores: an instance of ${cores} cannot run there.`,
+    );
+  const gpus = spec.gpus ?? 0;
+  const gpuRefusal = gpusRefusal(cluster, gpus);
+  if (gpuRefusal) throw final(gpuRefusal);
+  const perCore = Math.floor(cluster.nodeMemoryMib / cluster.nodeCores);
+  return {
+    name: jobName,
+    cores,
+    memoryMib: Math.min(cluster.nodeMemoryMib, spec.size?.memoryMib ?? perCore * cores),
+    gpus,
+    partition: cluster.partition,
+    account: cluster.account,
+    qos: cluster.qos,
+    timeLimitMinutes: cluster.timeLimitMinutes,
+  };
+}
+
+/** Why a worker of `gpus` GPUs cannot run on the cluster's nodes, or null where it can. */
+export function gpusRefusal(cluster: Pick<SlurmCluster, 'name' | 'nodeGpus'>, gpus: number): string | null {
+  if (gpus <= 0 || gpus <= cluster.nodeGpus) return null;
+  return cluster.nodeGpus === 0
+    ? `The nodes of the Slurm cluster ${cluster.name} have no GPUs (node_gpus): a worker of ${gpus} cannot run there.`
+    : `The nodes of the Slurm cluster ${cluster.name} have ${cluster.nodeGpus} GPU${cluster.nodeGpus > 1 ? 's' : ''} (node_gpus): a worker of ${gpus} cannot run there.`;
+}
+
+/** sbatch's arguments for the ask, each quoted for the shell. */
+export function sbatchFlags(ask: RestJobAsk): string {
+  return [
+    `--job-name=${ask.name}`,
+    '--nodes=1',
+    '--ntasks=1',
+    `--cpus-per-task=${ask.cores}`,
+    `--mem=${ask.memoryMib}M`,
+    ...(ask.gpus > 0 ? [`--gres=gpu:${ask.gpus}`] : []),
+    '--output=slurm-%j.out',
+    '--parsable',
+    ...(ask.partition ? [`--partition=${ask.partition}`] : []),
+    ...(ask.account ? [`--account=${ask.account}`] : []),
+    ...(ask.qos ? [`--qos=${ask.qos}`] : []),
+    ...(ask.timeLimitMinutes ? [`--time=${ask.timeLimitMinutes}`] : []),
+  ]
+    .map(quote)
+    .join(' ');
+}
+
+/**
+ * An instance submitted through slurmrestd serves its dashboard and Jupyter on ports of its own,
+ * chosen from its backend id (20000-31999, below Linux's ephemeral range): slurmrestd runs no step
+ * in a job, so Cumulus cannot see which process listens where; the proxy then goes to these alone.
+ */
+export function restPorts(backendId: string) {
+  const p = 20_000 + (createHash('sha256').update(backendId).digest().readUInt32BE(0) % 6_000) * 2;
+  return { scheduler: 0, dashboard: p, jupyter: p + 1 };
+}
+
+/**
+ * A job submitted through slurmrestd starts in /tmp with no HOME and its output discarded (no
+ * shell of the user's runs before it): it finds its home, makes its working directory there and
+ * writes its output to `slurm-<job>.out` in it, as sbatch's would be.
+ */
+const restPrologue = (
+  id: string,
+) => `[ -n "\${HOME:-}" ] || HOME=$(getent passwd "$(id -un)" | cut -d: -f6); export HOME
+mkdir -p "$HOME/.cumulus/${id}" && cd "$HOME/.cumulus/${id}" && exec >>"slurm-$SLURM_JOB_ID.out" 2>&1
+`;
+
+/**
  * Clusters on a workspace's Slurm cluster: each scheduler and worker is one Slurm job, submitted
  * with sbatch on the login node (this machine or over SSH), running the same agent a cloud VM boots
  * (aws/user-data.ts: fetched from the control plane with the cluster's token) in a working
@@ -130,23 +210,28 @@ export function createSlurmBackend(options: { clusters: SlurmClustersPort }): Ba
 
   /** Jobs by name: squeue (jobs Slurm still lists), then sacct for those it has forgotten, where accounting runs. */
   async function jobsNamed(cluster: SlurmCluster, names: string[]): Promise<Map<string, JobLine>> {
-    const list = names.join(',');
-    const queue = await runOnLogin(
-      cluster.login,
-      `squeue -h -t all -n ${quote(list)} -o '%j|%i|%T|%r'`,
-    ).catch((err: unknown) => {
-      throw loginError(err);
-    });
-    if (queue.code !== 0)
-      throw loginError(
-        new Error(`squeue failed on ${cluster.login.name}: ${queue.stderr.trim().slice(0, 300)}`),
+    const { login } = cluster;
+    // slurmrestd lists what squeue would (no accounting here: slurmdbd's endpoints are not asked).
+    if (login.mode === 'rest')
+      return newestByName(
+        await restJobs(login, names).catch((err: unknown) => {
+          throw loginError(err);
+        }),
       );
+    const list = names.join(',');
+    const queue = await runOnLogin(login, `squeue -h -t all -n ${quote(list)} -o '%j|%i|%T|%r'`).catch(
+      (err: unknown) => {
+        throw loginError(err);
+      },
+    );
+    if (queue.code !== 0)
+      throw loginError(new Error(`squeue failed on ${login.name}: ${queue.stderr.trim().slice(0, 300)}`));
     const found = newestByName(parseJobs(queue.stdout));
     const missing = names.filter((n) => !found.has(n));
     if (missing.length > 0) {
       // Without accounting (AccountingStorageType=none) sacct fails: the job is then simply gone.
       const acct = await runOnLogin(
-        cluster.login,
+        login,
         `sacct -n -P -X -S now-7days -o JobName,JobID,State,Reason --name=${quote(missing.join(','))} 2>/dev/null; true`,
       ).catch(() => null);
       for (const [name, job] of newestByName(parseJobs(acct?.stdout ?? ''))) found.set(name, job);
@@ -160,49 +245,34 @@ export function createSlurmBackend(options: { clusters: SlurmClustersPort }): Ba
     spec: LaunchSpec,
     jobName: string,
   ): Promise<{ jobId: string; adopted: boolean }> {
-    const cores = spec.size?.cores ?? 1;
-    if (cores > cluster.nodeCores)
-      throw final(
-        `The nodes of the Slurm cluster ${cluster.name} have ${cluster.nodeCores} cores: an instance of ${cores} cannot run there.`,
-      );
-    const perCore = Math.floor(cluster.nodeMemoryMib / cluster.nodeCores);
-    const memoryMib = Math.min(cluster.nodeMemoryMib, spec.size?.memoryMib ?? perCore * cores);
+    const ask = jobAsk(cluster, spec, jobName);
+    const id = safeId(spec.backendId);
     const script = userDataScript({ ...spec, sshPublicKey: undefined }).replace(
       /^#!\/bin\/bash\n/,
       `#!/bin/bash
 # Slurm job of Cumulus: instance ${spec.name} of cluster ${spec.clusterId}.
-export CUMULUS_WORK_DIR="$HOME/.cumulus" CUMULUS_PYTHON=${quote(cluster.python)} CUMULUS_METRICS_SCOPE=processes CUMULUS_BACKEND_REPORTS_END=1
+${cluster.login.mode === 'rest' ? restPrologue(id) : ''}export CUMULUS_WORK_DIR="$HOME/.cumulus" CUMULUS_PYTHON=${quote(cluster.python)} CUMULUS_METRICS_SCOPE=processes CUMULUS_BACKEND_REPORTS_END=1
 `,
     );
-    const flags = [
-      `--job-name=${jobName}`,
-      '--nodes=1',
-      '--ntasks=1',
-      `--cpus-per-task=${cores}`,
-      `--mem=${memoryMib}M`,
-      '--output=slurm-%j.out',
-      '--parsable',
-      ...(cluster.partition ? [`--partition=${cluster.partition}`] : []),
-      ...(cluster.account ? [`--account=${cluster.account}`] : []),
-      ...(cluster.qos ? [`--qos=${cluster.qos}`] : []),
-      ...(cluster.timeLimitMinutes ? [`--time=${cluster.timeLimitMinutes}`] : []),
-    ]
-      .map(quote)
-      .join(' ');
-    const dir = `"$HOME/.cumulus/${safeId(spec.backendId)}"`;
+    const { login } = cluster;
+    if (login.mode === 'rest')
+      return restSubmit(login, ask, script).catch((err: unknown) => {
+        throw err instanceof BackendError ? err : loginError(err);
+      });
+    const dir = `"$HOME/.cumulus/${id}"`;
     // Submitted before (a crash between submitting and recording): the job still queued or running is adopted.
     const command = `set -e; mkdir -p ${dir}; cd ${dir}
 live=$(squeue -h -t PD,CF,R -n ${quote(jobName)} -o %i | head -n 1)
-if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} | cut -d';' -f1)"; fi`;
-    const result = await runOnLogin(cluster.login, command, { stdin: script }).catch((err: unknown) => {
+if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${sbatchFlags(ask)} | cut -d';' -f1)"; fi`;
+    const result = await runOnLogin(login, command, { stdin: script }).catch((err: unknown) => {
       throw loginError(err);
     });
-    const [, word, id] = /^(job|adopted) (\d+)/m.exec(result.stdout) ?? [];
-    if (result.code !== 0 || !id)
+    const [, word, jobId] = /^(job|adopted) (\d+)/m.exec(result.stdout) ?? [];
+    if (result.code !== 0 || !jobId)
       throw final(
-        `Slurm refused the job on ${cluster.login.name}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`,
+        `Slurm refused the job on ${login.name}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`,
       );
-    return { jobId: id, adopted: word === 'adopted' };
+    return { jobId, adopted: word === 'adopted' };
   }
 
   return {
@@ -218,6 +288,16 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} |
             reason: `the Slurm cluster ${cluster.name} is submitted to from this server's machine (login "local"), so its jobs run as the server's user`,
           }
         : { mode: 'users' };
+    },
+    portsOf: (instance) => (instance.backendData?.login === 'rest' ? restPorts(instance.backendId) : null),
+    // GPUs are asked of Slurm by count (--gres=gpu:N): as many as a node has (node_gpus).
+    async gpusOffered(workspaceId) {
+      const cluster = await clusters.clusterOf(workspaceId);
+      const named = { name: cluster?.name ?? '', nodeGpus: cluster?.nodeGpus ?? 0 };
+      return {
+        gpus: named.nodeGpus,
+        refusal: (asked) => gpusRefusal(named, asked) ?? `This workspace has no Slurm cluster connected.`,
+      };
     },
     // Instances are sized by what they ask (threads, memory limit): each job asks Slurm for that.
     machineFor: (): MachineShape => ({
@@ -237,6 +317,8 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} |
         slurmClusterId: cluster.id,
         jobName,
         jobId,
+        // Through slurmrestd its ports are fixed (portsOf): no step runs in the job to see who listens.
+        ...(cluster.login.mode === 'rest' && { login: 'rest' }),
         ...(adopted && { adopted: true }),
       };
     },
@@ -282,11 +364,12 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} |
       const where = whereOf(instance);
       if (!where?.jobId || !/^\d+$/.test(where.jobId) || !Number.isInteger(address.port)) return false;
       const cluster = await clusters.clusterOf(where.workspaceId);
-      if (!cluster) return false;
+      // slurmrestd starts no step in a running job: the dashboard's port cannot be checked there.
+      if (!cluster || cluster.login.mode === 'rest') return false;
       const id = safeId(instance.backendId);
       const probe = `for p in $(ss -ltnpH 'sport = :${address.port}' 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2); do grep -qzx 'CUMULUS_BACKEND_ID=${id}' /proc/$p/environ 2>/dev/null && echo yes && break; done; true`;
       const result = await runOnLogin(
-        cluster.login,
+        cluster.login as CommandLogin,
         `srun --jobid=${where.jobId} --overlap --nodes=1 --ntasks=1 --quiet bash -c ${quote(probe)}`,
       ).catch(() => null);
       return !!result?.stdout.includes('yes');
@@ -297,16 +380,17 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} |
       if (!where) return;
       const cluster = await clusters.clusterOf(where.workspaceId);
       if (!cluster) return;
+      const { login } = cluster;
       // By name: every job submitted under it (one adopted after a crash too).
-      const result = await runOnLogin(cluster.login, `scancel -n ${quote(where.jobName)}`).catch(
-        (err: unknown) => {
+      if (login.mode === 'rest')
+        return restCancel(login, where.jobName).catch((err: unknown) => {
           throw loginError(err);
-        },
-      );
+        });
+      const result = await runOnLogin(login, `scancel -n ${quote(where.jobName)}`).catch((err: unknown) => {
+        throw loginError(err);
+      });
       if (result.code !== 0 && !/Invalid job id|already completing or completed/i.test(result.stderr))
-        throw loginError(
-          new Error(`scancel failed on ${cluster.login.name}: ${result.stderr.trim().slice(0, 300)}`),
-        );
+        throw loginError(new Error(`scancel failed on ${login.name}: ${result.stderr.trim().slice(0, 300)}`));
     },
   };
 }

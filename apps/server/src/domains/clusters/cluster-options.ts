@@ -1,4 +1,4 @@
-import type { Backend } from '../../compute/backend.js';
+import type { Backend, GpusOffered } from '../../compute/backend.js';
 import { VM_TYPES, vmType } from '../../compute/vm-types.js';
 import { checkFirewallSpec } from './firewall-spec.js';
 import type { CreateClusterBody } from './schemas.js';
@@ -52,12 +52,14 @@ export function checkPlace(backend: Backend, body: CreateClusterBody, refuse: Re
 /**
  * GPUs (`worker_gpu` arrives as `worker_accelerator_count` and `_type`): the instance types asked
  * must have them; with none asked, the catalogue's that do, cheapest first. Answers the worker
- * types to run, where the GPUs chose them.
+ * types to run, where the GPUs chose them. A backend that places GPUs itself (`offered`: Slurm's
+ * GRES) takes a count its machines have, and no type.
  */
 export function checkGpus(
   backend: Backend,
   body: CreateClusterBody,
   refuse: Refuse,
+  offered?: GpusOffered | null,
 ): { workerTypes?: string[] } {
   const options = optionsOf(body);
   let chosen: string[] | undefined;
@@ -69,6 +71,15 @@ export function checkGpus(
         ? String(options[`${role}_accelerator_type`])
         : '';
     if (!n) continue;
+    if (offered) {
+      if (n > offered.gpus) refuse(field, offered.refusal(n));
+      if (kind)
+        refuse(
+          `options.${role}_accelerator_type`,
+          `The ${backend.type} backend asks for GPUs by count (the gpu GRES), not by type: leave the type out.`,
+        );
+      continue;
+    }
     if (!backend.capabilities.gpus) {
       refuse(field, `Instances of backend ${backend.type} have no GPUs.`);
       continue;

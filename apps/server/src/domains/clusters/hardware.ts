@@ -1,4 +1,4 @@
-import type { Backend, MachineShape } from '../../compute/backend.js';
+import type { Backend, GpusOffered, MachineShape } from '../../compute/backend.js';
 import { vmType } from '../../compute/vm-types.js';
 import { FieldErrors } from '../../http/errors.js';
 import { checkDisks, checkGpus, checkPlace, checkUnsupported } from './cluster-options.js';
@@ -85,7 +85,11 @@ export const sizedByThreads = (backend: Pick<Backend, 'type' | 'machineFor'>): M
 
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1).replace(/\.0$/, '')} GiB`;
 
-export function clusterHardware(backend: Backend, body: CreateClusterBody): ClusterHardware {
+export function clusterHardware(
+  backend: Backend,
+  body: CreateClusterBody,
+  gpusOffered?: GpusOffered | null,
+): ClusterHardware {
   const errors: Record<string, string[]> = {};
   const refuse = (field: string, message: string) => {
     errors[field] = [...(errors[field] ?? []), message];
@@ -95,7 +99,7 @@ export function clusterHardware(backend: Backend, body: CreateClusterBody): Clus
   const workerOptions = { ...(body.worker_options ?? {}) };
   // Where it runs, its GPUs, disks and the rest: honoured by the backend or refused, never ignored.
   checkPlace(backend, body, refuse);
-  const gpus = checkGpus(backend, body, refuse);
+  const gpus = checkGpus(backend, body, refuse, gpusOffered);
   checkDisks(backend, body, refuse);
   checkUnsupported(backend, body, refuse);
   const threads = workerOptions.nthreads;

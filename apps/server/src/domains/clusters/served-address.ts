@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Backends } from '../../compute/backend.js';
+import { type Backends, portsFor } from '../../compute/backend.js';
 import type { Cluster, Instance } from '../../db/schema/index.js';
 import { fieldError } from '../../http/errors.js';
 
@@ -48,8 +48,9 @@ export async function whyNotServed(
     return `${url.hostname} is not the scheduler instance's address (${own.join(' or ')}).`;
   const port = Number(url.port || 80);
   const backend = await backends.forCluster(cluster);
-  if (backend.ports) {
-    const expected = backend.ports[served];
+  const ports = portsFor(backend, instance);
+  if (ports) {
+    const expected = ports[served];
     return port === expected
       ? null
       : `Port ${port} is not where this backend serves the ${served} (${expected ?? 'none'}).`;

@@ -80,7 +80,8 @@ export async function createCluster(
   // A role naming no instance type runs the workspace's (what it launches is what it records).
   const typed = await withDefaultInstanceTypes(backend, access.workspace.id, asked);
   // What the cluster asked of the machines, refused (400 naming the field) where the backend cannot give it.
-  const hardware = clusterHardware(backend, typed);
+  const gpusOffered = backend.gpusOffered ? await backend.gpusOffered(access.workspace.id) : null;
+  const hardware = clusterHardware(backend, typed, gpusOffered);
   // GPUs asked without an instance type chose the types that have them.
   const body = hardware.workerInstanceTypes
     ? { ...typed, worker_instance_types: hardware.workerInstanceTypes }

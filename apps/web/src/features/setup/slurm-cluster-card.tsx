@@ -58,7 +58,13 @@ function ClusterItem({
   return (
     <MachineItem
       name={cluster.name}
-      where={cluster.login === 'local' ? 'this server' : `${cluster.user}@${cluster.address}:${cluster.port}`}
+      where={
+        cluster.login === 'local'
+          ? 'this server'
+          : cluster.login === 'rest'
+            ? `${cluster.user} at ${cluster.restUrl}`
+            : `${cluster.user}@${cluster.address}:${cluster.port}`
+      }
       health={cluster.health}
       labels={STATUS}
       checkedAt={cluster.checkedAt}
@@ -95,6 +101,7 @@ function ClusterItem({
       <dt className="text-muted-foreground">A node offers</dt>
       <dd>
         {cluster.nodeCores} cores · {formatMemoryMib(cluster.nodeMemoryMib)}
+        {cluster.nodeGpus ? ` · ${cluster.nodeGpus} GPU${cluster.nodeGpus > 1 ? 's' : ''}` : ''}
       </dd>
       <dt className="text-muted-foreground">Python</dt>
       <dd className="break-all">{cluster.python}</dd>
@@ -111,14 +118,29 @@ const FIELDS = [
   'user',
   'host_key',
   'private_key',
+  'rest_url',
+  'token',
   'partition',
   'slurm_account',
   'qos',
   'time_limit_minutes',
   'node_cores',
   'node_memory_mib',
+  'node_gpus',
   'python',
 ] as const;
+
+type Login = 'ssh' | 'local' | 'rest';
+
+/** What each login asks, under the login's choice. */
+const LOGIN_HELP: Record<Exclude<Login, 'local'>, string> = {
+  ssh: 'Where sbatch, squeue and scancel run, reached over SSH.',
+  rest: "Slurm's REST API (slurmrestd) with a JWT: jobs run as the token's Slurm user.",
+};
+
+/** The refusal (OPERATOR_ONLY) anyone but the server's operator meets when starting a cluster there, said before connecting. */
+const operatorOnly = (name: string) =>
+  `Only this server's operator can start clusters here: it runs them as its own user (the Slurm cluster ${name || 'NAME'} is submitted to from this server's machine (login "local"), so its jobs run as the server's user).`;
 
 const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
 const optional = (text: string) => text.trim() || undefined;
@@ -127,17 +149,20 @@ function ConnectForm({ account }: { account: string }) {
   const connect = useConnectSlurmClusterMutation(account);
   const [values, setValues] = React.useState({
     name: '',
-    login: 'ssh' as 'ssh' | 'local',
+    login: 'ssh' as Login,
     address: '',
     port: '22',
     user: '',
     hostKey: '',
+    restUrl: '',
+    token: '',
     partition: '',
     slurmAccount: '',
     qos: '',
     timeLimit: '',
     nodeCores: '',
     nodeMemoryGib: '',
+    nodeGpus: '',
     python: 'python3',
   });
   const keyInput = React.useRef<HTMLTextAreaElement>(null);
@@ -146,6 +171,7 @@ function ConnectForm({ account }: { account: string }) {
     setValues((v) => ({ ...v, [field]: e.target.value }));
   const { errorsOf, general } = useServerErrors(connect.error, FIELDS);
   const ssh = values.login === 'ssh';
+  const rest = values.login === 'rest';
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -160,12 +186,18 @@ function ConnectForm({ account }: { account: string }) {
         host_key: optional(values.hostKey),
         private_key: keyInput.current?.value || undefined,
       }),
+      ...(rest && {
+        rest_url: optional(values.restUrl),
+        user: optional(values.user),
+        token: optional(values.token),
+      }),
       partition: optional(values.partition),
       slurm_account: optional(values.slurmAccount),
       qos: optional(values.qos),
       time_limit_minutes: number(values.timeLimit),
       node_cores: number(values.nodeCores),
       node_memory_mib: gib === undefined ? undefined : Math.round(gib * 1024),
+      node_gpus: number(values.nodeGpus),
       python: optional(values.python),
     } as SlurmClusterBody;
     connect.mutate(body, {
@@ -173,6 +205,7 @@ function ConnectForm({ account }: { account: string }) {
         toast.success(`${cluster.name} connected: ${cluster.health?.message ?? 'checked'}`);
         if (keyInput.current) keyInput.current.value = '';
         setHasKey(false);
+        setValues((v) => ({ ...v, token: '' }));
       },
     });
   };
@@ -184,12 +217,14 @@ function ConnectForm({ account }: { account: string }) {
     name: (typeof FIELDS)[number],
     description?: string,
     inputMode?: 'numeric' | 'decimal',
+    type?: 'password',
   ) => (
     <FormField label={label} error={errorsOf(name)} description={description}>
       <Input
         autoComplete="off"
         spellCheck={false}
         inputMode={inputMode}
+        type={type}
         className={inputMode || key === 'name' ? undefined : 'font-mono'}
         value={values[key]}
         onChange={set(key)}
@@ -213,14 +248,14 @@ function ConnectForm({ account }: { account: string }) {
           label="Login node"
           error={errorsOf('login')}
           description={
-            ssh
-              ? 'Where sbatch, squeue and scancel run, reached over SSH.'
-              : "Only where this server's operator allows it (CUMULUS_SLURM_LOCAL_LOGIN): jobs run as the server's own user."
+            values.login === 'local'
+              ? "Only where this server's operator allows it (CUMULUS_SLURM_LOCAL_LOGIN): jobs run as the server's own user."
+              : LOGIN_HELP[values.login]
           }
         >
           <Select
             value={values.login}
-            onValueChange={(login) => setValues((v) => ({ ...v, login: login as 'ssh' | 'local' }))}
+            onValueChange={(login) => setValues((v) => ({ ...v, login: login as Login }))}
           >
             <SelectTrigger id="slurm-login" className="w-full">
               <SelectValue />
@@ -228,6 +263,7 @@ function ConnectForm({ account }: { account: string }) {
             <SelectContent>
               <SelectItem value="ssh">Over SSH</SelectItem>
               <SelectItem value="local">This Cumulus server</SelectItem>
+              <SelectItem value="rest">slurmrestd (JWT)</SelectItem>
             </SelectContent>
           </Select>
         </FormField>
@@ -238,7 +274,26 @@ function ConnectForm({ account }: { account: string }) {
             {field('User', 'user', 'user', 'The account jobs are submitted as.')}
           </>
         ) : null}
+        {rest ? (
+          <>
+            {field('slurmrestd URL', 'restUrl', 'rest_url', 'Its base URL: http://host:6820.')}
+            {field('Slurm user', 'user', 'user', 'The user the token is of: jobs run as it.')}
+            {field(
+              'Token',
+              'token',
+              'token',
+              'scontrol token username=<user>. Kept encrypted, never shown again.',
+              undefined,
+              'password',
+            )}
+          </>
+        ) : null}
       </div>
+      {values.login === 'local' ? (
+        <p role="note" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm">
+          {operatorOnly(values.name.trim())} Anyone else who starts a cluster in this workspace is refused.
+        </p>
+      ) : null}
       {ssh ? (
         <SshKeyFields
           machine="login node"
@@ -262,6 +317,7 @@ function ConnectForm({ account }: { account: string }) {
         )}
         {field('Cores per node', 'nodeCores', 'node_cores', 'No instance asks for more.', 'numeric')}
         {field('Memory per node (GiB)', 'nodeMemoryGib', 'node_memory_mib', undefined, 'decimal')}
+        {field('GPUs per node', 'nodeGpus', 'node_gpus', "Slurm's gpu GRES; none if empty.", 'numeric')}
       </div>
       {field('Python', 'python', 'python', 'The interpreter with Dask on the compute nodes.')}
       <SubmitButton
@@ -270,7 +326,8 @@ function ConnectForm({ account }: { account: string }) {
           !values.name ||
           !values.nodeCores ||
           !values.nodeMemoryGib ||
-          (ssh && (!values.address || !values.user || !values.hostKey || !hasKey))
+          (ssh && (!values.address || !values.user || !values.hostKey || !hasKey)) ||
+          (rest && (!values.restUrl || !values.user || !values.token))
         }
         className="w-auto justify-self-start"
       >

@@ -15,7 +15,9 @@ export interface SlurmClusterHealth {
  * A Slurm cluster a workspace's clusters run on (the `slurm` backend), one per workspace: its
  * login node, where sbatch, squeue and scancel run, is this machine (`login` `local`, allowed by the
  * operator's CUMULUS_SLURM_LOCAL_LOGIN) or reached over SSH as `user` with a private key sealed like
- * cloud secrets (`key_box`), the host presenting exactly `host_key`. The rest is what every job asks.
+ * cloud secrets (`key_box`), the host presenting exactly `host_key`; or it is slurmrestd (`login`
+ * `rest`) at `rest_url`, called as the Slurm user `user` with a JWT sealed in `key_box`. The rest is
+ * what every job asks, and what a node offers.
  */
 export const slurmClusters = pgTable(
   'slurm_clusters',
@@ -25,11 +27,13 @@ export const slurmClusters = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: varchar('name', { length: 64 }).notNull(),
-    login: varchar('login', { length: 8 }).$type<'local' | 'ssh'>().notNull(),
+    login: varchar('login', { length: 8 }).$type<'local' | 'ssh' | 'rest'>().notNull(),
     address: varchar('address', { length: 255 }),
     port: integer('port'),
     user: varchar('username', { length: 64 }),
     hostKey: text('host_key'),
+    /** slurmrestd's base URL (login `rest`). */
+    restUrl: varchar('rest_url', { length: 255 }),
     keyBox: text('key_box'),
     partition: varchar('partition', { length: 64 }),
     slurmAccount: varchar('slurm_account', { length: 64 }),
@@ -37,6 +41,8 @@ export const slurmClusters = pgTable(
     timeLimitMinutes: integer('time_limit_minutes'),
     nodeCores: integer('node_cores').notNull(),
     nodeMemoryMib: integer('node_memory_mib').notNull(),
+    /** GPUs one node offers (Slurm's `gpu` GRES): a worker asks at most this. */
+    nodeGpus: integer('node_gpus').notNull().default(0),
     /** The interpreter with `distributed` on the compute nodes. */
     python: varchar('python', { length: 255 }).notNull().default('python3'),
     health: jsonb('health').$type<SlurmClusterHealth | null>(),

@@ -6,16 +6,25 @@ const slurmName = text(64).regex(/^[A-Za-z0-9_.-]+$/, 'Letters, digits, dots, da
 /**
  * A Slurm cluster as a workspace admin connects it: its login node (this machine, where the
  * operator allows it, or an SSH host with its key pinned; the private key is sealed and never
- * shown again) and what every job asks (partition, account, QOS, time limit), with what a node offers.
+ * shown again) or slurmrestd with a JWT (sealed likewise) and the Slurm user it is of, and what
+ * every job asks (partition, account, QOS, time limit), with what a node offers.
  */
 export const slurmClusterBody = z
   .object({
     name: text(64).regex(/^[a-z0-9][a-z0-9-]*$/, 'Lowercase letters, digits and dashes.'),
-    login: z.enum(['ssh', 'local']).default('ssh'),
+    login: z.enum(['ssh', 'local', 'rest']).default('ssh'),
     address: text(255).min(1).optional(),
     port: z.number().int().min(1).max(65_535).default(22),
     user: text(64)
-      .regex(/^[a-z_][a-z0-9_-]*$/, 'A Unix account name.')
+      .regex(/^[a-z_][a-z0-9_.-]*$/, 'A Unix account name.')
+      .optional(),
+    rest_url: text(255)
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, "slurmrestd's base URL (http://host:6820).")
+      .optional(),
+    token: z
+      .string()
+      .max(4_000)
+      .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'A JWT (scontrol token username=<user>).')
       .optional(),
     host_key: text(2_000)
       .regex(
@@ -43,17 +52,22 @@ export const slurmClusterBody = z
       .int()
       .min(256)
       .max(64 * 1024 * 1024),
+    node_gpus: z.number().int().min(0).max(64).default(0),
     python: text(255).min(1).default('python3'),
   })
   .superRefine((body, ctx) => {
-    if (body.login !== 'ssh') return;
-    for (const field of ['address', 'user', 'host_key', 'private_key'] as const)
-      if (!body[field])
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: 'Required to reach the login node over SSH.',
-        });
+    const needs = {
+      ssh: [['address', 'user', 'host_key', 'private_key'], 'Required to reach the login node over SSH.'],
+      rest: [['rest_url', 'user', 'token'], 'Required to reach slurmrestd.'],
+      local: [[], ''],
+    } as const;
+    const [fields, message] = needs[body.login];
+    for (const field of fields) if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
+    // Each login's own fields only: one of another is refused, not ignored.
+    const own = new Set<string>(fields);
+    for (const field of ['address', 'host_key', 'private_key', 'rest_url', 'token', 'user'] as const)
+      if (body[field] !== undefined && !own.has(field))
+        ctx.addIssue({ code: 'custom', path: [field], message: `Not a field of login "${body.login}".` });
   });
 
 export const slurmClusterHealth = z.object({
@@ -65,17 +79,19 @@ export const slurmClusterHealth = z.object({
 export const slurmClusterAnswer = z.object({
   id: z.number(),
   name: z.string(),
-  login: z.enum(['ssh', 'local']),
+  login: z.enum(['ssh', 'local', 'rest']),
   address: z.string().nullable(),
   port: z.number().nullable(),
   user: z.string().nullable(),
   host_key: z.string().nullable(),
+  rest_url: z.string().nullable(),
   partition: z.string().nullable(),
   slurm_account: z.string().nullable(),
   qos: z.string().nullable(),
   time_limit_minutes: z.number().nullable(),
   node_cores: z.number(),
   node_memory_mib: z.number(),
+  node_gpus: z.number(),
   python: z.string(),
   health: slurmClusterHealth.nullable(),
   checked_at: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { quote, runOnLogin, type SlurmLogin } from '../../../compute/slurm/login.js';
+import { type RestLogin, restPartitions, restPing } from '../../../compute/slurm/rest.js';
 import type { SlurmCluster, SlurmClustersPort } from '../../../compute/slurm/slurm-backend.js';
 import { SshFailure } from '../../../compute/ssh/connection.js';
 import type { Db } from '../../../db/client.js';
@@ -16,35 +17,56 @@ import type { slurmClusterAnswer, slurmClusterBody } from './schemas.js';
 
 type Body = z.infer<typeof slurmClusterBody>;
 
-/** The field a failed check at connection is about. */
+/** The field a failed check at connection is about, by login. */
 const FIELD_OF = {
-  unreachable: 'address',
-  host_key_mismatch: 'host_key',
-  refused: 'private_key',
-  no_slurm: 'partition',
+  ssh: {
+    unreachable: 'address',
+    host_key_mismatch: 'host_key',
+    refused: 'private_key',
+    no_slurm: 'partition',
+  },
+  local: { unreachable: 'login', host_key_mismatch: 'login', refused: 'login', no_slurm: 'partition' },
+  rest: { unreachable: 'rest_url', host_key_mismatch: 'rest_url', refused: 'token', no_slurm: 'partition' },
 } as const;
 
+/** The login as the backend uses it; `secret` is its private key (ssh) or JWT (rest), unsealed. */
 const loginOf = (
-  row: Pick<SlurmClusterRow, 'name' | 'login' | 'address' | 'port' | 'user' | 'hostKey'>,
-  privateKey: string | null,
+  row: Pick<SlurmClusterRow, 'name' | 'login' | 'address' | 'port' | 'user' | 'hostKey' | 'restUrl'>,
+  secret: string | null,
 ): SlurmLogin =>
   row.login === 'local'
     ? { mode: 'local', name: `${row.name} (this machine)` }
-    : {
-        mode: 'ssh',
-        name: `${row.name} (${row.address})`,
-        address: row.address ?? '',
-        port: row.port ?? 22,
-        user: row.user ?? '',
-        hostKey: row.hostKey ?? '',
-        privateKey: privateKey ?? '',
-      };
+    : row.login === 'rest'
+      ? {
+          mode: 'rest',
+          name: `${row.name} (${row.restUrl})`,
+          url: (row.restUrl ?? '').replace(/\/+$/, ''),
+          user: row.user ?? '',
+          token: secret ?? '',
+        }
+      : {
+          mode: 'ssh',
+          name: `${row.name} (${row.address})`,
+          address: row.address ?? '',
+          port: row.port ?? 22,
+          user: row.user ?? '',
+          hostKey: row.hostKey ?? '',
+          privateKey: secret ?? '',
+        };
 
 const unsealedLogin = (row: SlurmClusterRow, box: SecretBox) =>
   loginOf(row, row.keyBox ? box.decrypt(row.keyBox) : null);
 
+const noPartition = (login: SlurmLogin, partition: string | null): SlurmClusterHealth => ({
+  status: 'no_slurm',
+  message: partition
+    ? `${login.name} has no Slurm partition ${partition}`
+    : `${login.name} lists no Slurm partition`,
+});
+
 /** Checks the login node as the backend will use it: reached (the pinned key only), Slurm's commands there, the partition up. */
 export async function checkLogin(login: SlurmLogin, partition: string | null): Promise<SlurmClusterHealth> {
+  if (login.mode === 'rest') return checkRest(login, partition);
   const script = `for c in sbatch squeue scancel sinfo; do command -v $c >/dev/null || { echo "$c is not on the PATH of $(id -un) on $(hostname)"; exit 3; }; done
 sinfo -h ${partition ? `-p ${quote(partition)} ` : ''}-o '%P %a %D %t' 2>&1`;
   let result: Awaited<ReturnType<typeof runOnLogin>>;
@@ -57,14 +79,24 @@ sinfo -h ${partition ? `-p ${quote(partition)} ` : ''}-o '%P %a %D %t' 2>&1`;
   }
   const said = (result.stdout + result.stderr).trim().slice(0, 500);
   if (result.code !== 0) return { status: 'no_slurm', message: said || `sinfo failed on ${login.name}` };
-  if (!said)
-    return {
-      status: 'no_slurm',
-      message: partition
-        ? `${login.name} has no Slurm partition ${partition}`
-        : `${login.name} lists no Slurm partition`,
-    };
+  if (!said) return noPartition(login, partition);
   return { status: 'ok', message: `Slurm answers on ${login.name}`, partition_state: said.split('\n')[0] };
+}
+
+/** Checks slurmrestd as the backend will use it: the token reaches slurmctld (ping), the partition is listed. */
+async function checkRest(login: RestLogin, partition: string | null): Promise<SlurmClusterHealth> {
+  let partitions: Awaited<ReturnType<typeof restPartitions>>;
+  try {
+    await restPing(login);
+    partitions = await restPartitions(login);
+  } catch (err) {
+    if (!(err instanceof SshFailure))
+      return { status: 'no_slurm', message: String((err as Error).message ?? err) };
+    return { status: err.kind === 'auth' ? 'refused' : 'unreachable', message: err.message };
+  }
+  const found = partition ? partitions.find((p) => p.name === partition) : partitions[0];
+  if (!found) return noPartition(login, partition);
+  return { status: 'ok', message: `Slurm answers on ${login.name}`, partition_state: found.line };
 }
 
 function present(row: SlurmClusterRow): z.infer<typeof slurmClusterAnswer> {
@@ -76,12 +108,14 @@ function present(row: SlurmClusterRow): z.infer<typeof slurmClusterAnswer> {
     port: row.port,
     user: row.user,
     host_key: row.hostKey,
+    rest_url: row.restUrl,
     partition: row.partition,
     slurm_account: row.slurmAccount,
     qos: row.qos,
     time_limit_minutes: row.timeLimitMinutes,
     node_cores: row.nodeCores,
     node_memory_mib: row.nodeMemoryMib,
+    node_gpus: row.nodeGpus,
     python: row.python,
     health: row.health ?? null,
     checked_at: isoTimeOrNull(row.checkedAt),
@@ -98,8 +132,8 @@ export async function listClusters(deps: Deps, access: WorkspaceAccess) {
 }
 
 /**
- * Connects the workspace's Slurm cluster once its login node passes its check; the private key is
- * sealed like cloud secrets and never shown again. Submitting from this machine is the operator's
+ * Connects the workspace's Slurm cluster once its login node (or slurmrestd) passes its check; the
+ * private key (or JWT) is sealed like cloud secrets and never shown again. Submitting from this machine is the operator's
  * choice (CUMULUS_SLURM_LOCAL_LOGIN): jobs then run as the server's own user.
  */
 export async function connectCluster(deps: Deps, access: WorkspaceAccess, body: Body) {
@@ -115,28 +149,33 @@ export async function connectCluster(deps: Deps, access: WorkspaceAccess, body: 
       'This server is not a Slurm login node (CUMULUS_SLURM_LOCAL_LOGIN): connect the login node over SSH.',
     );
   const ssh = body.login === 'ssh';
+  const rest = body.login === 'rest';
   const row = {
     name: body.name,
     login: body.login,
     address: ssh ? (body.address ?? null) : null,
     port: ssh ? body.port : null,
-    user: ssh ? (body.user ?? null) : null,
+    user: ssh || rest ? (body.user ?? null) : null,
     hostKey: ssh && body.host_key ? body.host_key.split(/\s+/).slice(0, 2).join(' ') : null,
+    restUrl: rest ? (body.rest_url ?? null) : null,
   };
-  const health = await checkLogin(loginOf(row, body.private_key ?? null), body.partition ?? null);
-  if (health.status !== 'ok') throw fieldError(FIELD_OF[health.status], health.message);
+  // The login's secret: the SSH private key, or slurmrestd's JWT.
+  const secret = (ssh ? body.private_key : rest ? body.token : undefined) ?? null;
+  const health = await checkLogin(loginOf(row, secret), body.partition ?? null);
+  if (health.status !== 'ok') throw fieldError(FIELD_OF[body.login][health.status], health.message);
   const [inserted] = await deps.db
     .insert(slurmClusters)
     .values({
       ...row,
       workspaceId: workspace.id,
-      keyBox: ssh && body.private_key ? deps.cloudSecrets.encrypt(body.private_key) : null,
+      keyBox: secret ? deps.cloudSecrets.encrypt(secret) : null,
       partition: body.partition ?? null,
       slurmAccount: body.slurm_account ?? null,
       qos: body.qos ?? null,
       timeLimitMinutes: body.time_limit_minutes ?? null,
       nodeCores: body.node_cores,
       nodeMemoryMib: body.node_memory_mib,
+      nodeGpus: body.node_gpus,
       python: body.python,
       health,
       checkedAt: new Date(),
@@ -208,6 +247,7 @@ export function slurmClustersPort(db: Db, box: SecretBox): SlurmClustersPort {
         timeLimitMinutes: row.timeLimitMinutes,
         nodeCores: row.nodeCores,
         nodeMemoryMib: row.nodeMemoryMib,
+        nodeGpus: row.nodeGpus,
         python: row.python,
       };
     },

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { portsFor } from '../../../compute/backend.js';
 import type { Db } from '../../../db/client.js';
 import { clusterProcesses, clusters } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
@@ -68,7 +69,8 @@ export async function bootstrap(
   // The machine's architecture (its role's, as the cluster recorded it): vm_aws builds per architecture.
   const machines = await machinesOf(deps.db, clusterId);
   const arch = process.role === 'scheduler' ? machines.schedulerArch : machines.workerArch;
-  const port = Number(cluster.schedulerOptions.port ?? backend.ports?.scheduler ?? 0);
+  const ports = portsFor(backend, instance);
+  const port = Number(cluster.schedulerOptions.port ?? ports?.scheduler ?? 0);
   const preloads: PreloadName[] = [
     ...DASK_PRELOADS[process.role],
     ...(spotWorker(process.role, instance.backendData) ? (['aws-spot'] as const) : []),
@@ -83,7 +85,7 @@ export async function bootstrap(
     role: process.role,
     scheduler_address: scheduler,
     scheduler_port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 0,
-    dashboard_port: backend.ports?.dashboard ?? 0,
+    dashboard_port: ports?.dashboard ?? 0,
     dask_config: cluster.daskConfig,
     environ: cluster.environ,
     worker_options: cluster.workerOptions,

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { portsFor } from '../../../compute/backend.js';
 import type { Config } from '../../../config.js';
 import type { Cluster } from '../../../db/schema/index.js';
 import { clusters } from '../../../db/schema/index.js';
@@ -44,7 +45,7 @@ export function jupyterLink(
 
 /** `GET cluster_facing/scheduler/jupyter`: how the scheduler's agent starts Jupyter (404: it does not). */
 export async function jupyterSettings(deps: Deps, clusterId: number, backendId: string) {
-  const { process, cluster } = await callingInstance(deps.db, clusterId, backendId);
+  const { process, cluster, instance } = await callingInstance(deps.db, clusterId, backendId);
   if (process.role !== 'scheduler' || !wantsJupyter(cluster)) throw notFound('This cluster runs no Jupyter.');
   const backend = await deps.backends.forCluster(cluster);
   return {
@@ -53,7 +54,7 @@ export async function jupyterSettings(deps: Deps, clusterId: number, backendId: 
     // The origin its pages run at in browsers (Jupyter refuses calls from others).
     allow_origin: new URL(proxyBase(deps.config, cluster.id)).origin,
     // A cloud backend's firewall opens its port to the control plane; locally any.
-    port: backend.ports?.jupyter ?? 0,
+    port: portsFor(backend, instance)?.jupyter ?? 0,
   };
 }
 

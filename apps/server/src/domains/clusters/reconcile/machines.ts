@@ -174,6 +174,10 @@ export async function launchQueued(
     const throughput = role === 'worker' ? positive(cluster.options.worker_disk_throughput) : undefined;
     return { ...(gib && { diskGib: gib }), ...(throughput && { diskThroughput: throughput }) };
   };
+  const gpusOf = (role: string) => {
+    const n = positive((backendOptions as Record<string, unknown>)[`${role}_accelerator_count`]);
+    return n ? { gpus: n } : {};
+  };
   const firewall = firewallOf(cluster.options);
   const container = await containerFor(ctx.db, cluster.softwareBuildId);
   const mib = (v: unknown) => {
@@ -202,6 +206,7 @@ export async function launchQueued(
         workspaceId: cluster.workspaceId,
         instanceTypes: types(instance.role),
         size: sizeOf(instance.role),
+        ...gpusOf(instance.role),
         clusterToken: token,
         serverUrl: ctx.serverUrl,
         unreachableTimeoutMs: ctx.timings.agentUnreachableMs,
