@@ -91,14 +91,22 @@ describe('restarts', () => {
       await server.kill('SIGKILL');
 
       await server.start();
+      // What the cluster and its instances last said, for a failure to show (it timed out once at a
+      // load of 19, saying nothing more).
+      let seen: unknown;
       const details = await waitFor(
         'the cluster ready after the restart',
         async () => {
           const res = await server.call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
+          seen = [res.body.current_state, res.body.scheduler, ...(res.body.workers ?? [])].map(
+            (x: any) => x && { name: x.name, state: x.current_state ?? x },
+          );
           return res.body.current_state?.state === 'ready' && res.body;
         },
-        120_000,
-      );
+        180_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; last seen: ${JSON.stringify(seen)}`);
+      });
       // One agent per instance, every instance of the cluster, nothing else.
       await new Promise((r) => setTimeout(r, 3000));
       const processes = await server.instanceProcesses();
