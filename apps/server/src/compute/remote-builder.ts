@@ -30,6 +30,13 @@ export interface RemoteBuilderOptions {
   interpreter(): Promise<Interpreter>;
   /** The interpreter of an environment where that backend's instances unpack it. */
   pythonOf(location: string): string;
+  /**
+   * Whether the job's machine is still at it: null while it is, else why not (the end of its log),
+   * which fails the build when the machine said nothing of its end. Looked at every `endedEveryMs`.
+   * Absent: the build waits for the machine's report (or the build loop's timeout).
+   */
+  ended?(job: RemoteBuildJob): Promise<string | null>;
+  endedEveryMs?: number;
   /** How often the build's phone-home is looked at. */
   pollMs?: number;
   /**
@@ -72,10 +79,21 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
       };
       io.log(`Starting a build machine on the ${options.backend} backend`);
       await options.launch(job, io.log);
+      let lookedAt = Date.now();
       try {
         for (;;) {
           if (io.signal.aborted) throw retryable('The build was interrupted');
-          const report = await io.remote.report();
+          let report = await io.remote.report();
+          if (options.ended && report?.state !== 'built' && report?.state !== 'error') {
+            if (Date.now() - lookedAt >= (options.endedEveryMs ?? 10_000)) {
+              lookedAt = Date.now();
+              const why = await options.ended(job);
+              // It may have reported just before it ended.
+              if (why !== null) report = await io.remote.report();
+              if (why !== null && report?.state !== 'built' && report?.state !== 'error')
+                throw final(`The build stopped without reporting its end: ${why}`);
+            }
+          }
           if (report?.state === 'error') throw final(report.reason || 'The build machine reported an error.');
           if (report?.state === 'built') {
             const uploaded = report.location ?? report.archive;

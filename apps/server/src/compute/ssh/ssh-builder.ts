@@ -72,6 +72,17 @@ export function createSshBuilder(hosts: SshBuildHosts): Builder {
       });
       if (failed !== null) throw final(`Could not start the build on ${host.name}: ${failed}`);
     },
+    // Its processes gone from the host before it reported: the end of what it wrote says why.
+    async ended(job) {
+      const host = buildHosts.get(job.buildId);
+      if (!host) return null;
+      const id = buildId(job.buildId);
+      const look = `if grep -qzx 'CUMULUS_BACKEND_ID=${id}' /proc/[0-9]*/environ 2>/dev/null; then echo running; else tail -q -n 5 "$HOME/.cumulus/${id}/launch.log" "$HOME/.cumulus/${id}/build.log" 2>/dev/null; fi; true`;
+      const result = await runOn(host, look).catch(() => null);
+      if (!result || result.stdout.trim() === 'running') return null;
+      const tail = result.stdout.trim().split('\n').slice(-5).join(' | ');
+      return `its processes on ${host.name} have ended${tail ? `: ${tail.slice(0, 1000)}` : ''}`;
+    },
     async stop(job) {
       const known = buildHosts.get(job.buildId);
       buildHosts.delete(job.buildId);
