@@ -50,6 +50,30 @@ export interface RemoteBuilderOptions {
 }
 
 /**
+ * What the backends whose machines keep the account's home (SSH hosts, Slurm's shared home) build
+ * with: pip only, archives each instance unpacks under `~/.cumulus/environments/<hash>`
+ * (python/cumulus/agent/software.py). The machines' Python is not read here: nothing is left out of
+ * a build for being on the server's, and no default environment is made for a dashboard these
+ * backends do not serve.
+ */
+export const UNPACKED_IN_HOME = {
+  kinds: ['pip'],
+  unpackedAtBoot: true,
+  interpreter: async (): Promise<Interpreter> => ({
+    version: '',
+    architecture: '',
+    packages: new Map(),
+    dashboardRequirement: null,
+  }),
+  pythonOf: (location: string) =>
+    path.posix.join(
+      '~/.cumulus/environments',
+      path.basename(location).replace(/^env-|\.tar\.gz$/g, ''),
+      'bin/python',
+    ),
+} satisfies Partial<RemoteBuilderOptions>;
+
+/**
  * A builder whose builds run on another machine (a cloud VM of the workspace's account): it
  * launches the machine, which fetches the spec with its build token, reports its log and state
  * (phone-home) and uploads the environment's archive; the build ends when the machine says it

@@ -8,23 +8,13 @@ import {
   type MachineShape,
   type Observation,
 } from '../backend.js';
-import { loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
+import { loginError, quote, runOnLogin } from './login.js';
+import { createSlurmBuilder, type SlurmBuildCluster, sbatchFlags } from './slurm-builder.js';
 
 /** A workspace's Slurm cluster, its login node's key unsealed: where and how its jobs are submitted. */
-export interface SlurmCluster {
+export interface SlurmCluster extends SlurmBuildCluster {
   id: number;
   workspaceId: number;
-  name: string;
-  login: SlurmLogin;
-  partition: string | null;
-  account: string | null;
-  qos: string | null;
-  timeLimitMinutes: number | null;
-  /** What one node offers: an instance asks at most this. */
-  nodeCores: number;
-  nodeMemoryMib: number;
-  /** The interpreter with `distributed` on the compute nodes. */
-  python: string;
 }
 
 /** What the backend needs of the registry (domains/cloud/slurm-clusters). */
@@ -174,21 +164,7 @@ export function createSlurmBackend(options: { clusters: SlurmClustersPort }): Ba
 export CUMULUS_WORK_DIR="$HOME/.cumulus" CUMULUS_PYTHON=${quote(cluster.python)} CUMULUS_METRICS_SCOPE=processes CUMULUS_BACKEND_REPORTS_END=1
 `,
     );
-    const flags = [
-      `--job-name=${jobName}`,
-      '--nodes=1',
-      '--ntasks=1',
-      `--cpus-per-task=${cores}`,
-      `--mem=${memoryMib}M`,
-      '--output=slurm-%j.out',
-      '--parsable',
-      ...(cluster.partition ? [`--partition=${cluster.partition}`] : []),
-      ...(cluster.account ? [`--account=${cluster.account}`] : []),
-      ...(cluster.qos ? [`--qos=${cluster.qos}`] : []),
-      ...(cluster.timeLimitMinutes ? [`--time=${cluster.timeLimitMinutes}`] : []),
-    ]
-      .map(quote)
-      .join(' ');
+    const flags = sbatchFlags(cluster, jobName, cores, memoryMib);
     const dir = `"$HOME/.cumulus/${safeId(spec.backendId)}"`;
     // Submitted before (a crash between submitting and recording): the job still queued or running is adopted.
     const command = `set -e; mkdir -p ${dir}; cd ${dir}
@@ -207,7 +183,16 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${flags} |
 
   return {
     type: 'slurm',
-    capabilities: { ssh: false, dashboards: false, gpus: false, spot: false, firewall: false, builds: [] },
+    // Pip environments, built in a Slurm job and unpacked on the shared home (slurm-builder.ts).
+    capabilities: {
+      ssh: false,
+      dashboards: false,
+      gpus: false,
+      spot: false,
+      firewall: false,
+      builds: ['pip'],
+    },
+    builder: createSlurmBuilder((workspaceId) => clusters.clusterOf(workspaceId)),
     describeSelf: () => ({ backend: 'slurm', options: { provider_name: 'slurm' } }),
     // Jobs submitted from this machine (login `local`) run as the server's own user: its operator's alone.
     async tenancy(workspaceId) {

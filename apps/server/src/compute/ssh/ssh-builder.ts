@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { buildUserDataScript } from '../aws/user-data.js';
 import type { Builder } from '../builder.js';
 import { final, retryable } from '../errors.js';
-import { createRemoteBuilder } from '../remote-builder.js';
+import { createRemoteBuilder, UNPACKED_IN_HOME } from '../remote-builder.js';
 import { backendErrorOf, runOn, type SshTarget } from './connection.js';
 import { quote, startDetached, stopScript } from './detached.js';
 
@@ -18,9 +17,6 @@ export interface SshBuildHosts {
 
 /** What a build's processes on a host are found by (and its directory, `~/.cumulus/build-<id>`, named). */
 const buildId = (id: number) => `build-${id}`;
-
-/** Where an instance's agent unpacks an environment on a host (python/cumulus/agent/software.py). */
-const UNPACKED = '~/.cumulus/environments';
 
 /**
  * The `ssh` backend's builder: vm_aws's remote build (remote-builder.ts), with one of the
@@ -38,18 +34,7 @@ export function createSshBuilder(hosts: SshBuildHosts): Builder {
   const buildHosts = new Map<number, SshBuildHost>();
   return createRemoteBuilder({
     backend: 'ssh',
-    kinds: ['pip'],
-    unpackedAtBoot: true,
-    // The hosts' Python is not read here: nothing is left out of a build for being on the server's,
-    // and no default environment is made for a dashboard the backend does not serve.
-    interpreter: async () => ({
-      version: '',
-      architecture: '',
-      packages: new Map(),
-      dashboardRequirement: null,
-    }),
-    pythonOf: (location) =>
-      path.posix.join(UNPACKED, path.basename(location).replace(/^env-|\.tar\.gz$/g, ''), 'bin/python'),
+    ...UNPACKED_IN_HOME,
     async launch(job, log) {
       const [host] = await hosts.healthyHosts(job.workspaceId);
       if (!host)
