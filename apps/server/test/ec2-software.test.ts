@@ -13,7 +13,7 @@ import { createToken } from '../src/domains/identity/tokens/service.js';
 import type { Api } from './helpers/api.js';
 import { type AwsRig, openAwsRig } from './helpers/aws-rig.js';
 import { PYTHON, runPython, waitFor, waitForClusterState } from './helpers/clusters.js';
-import { makeWheel, uploadWheel } from './helpers/wheels.js';
+import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
 /**
  * Package sync on vm_aws: a software build runs on a build machine the backend launches in EC2
@@ -50,28 +50,14 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const base = () => `/api/v2/software-environment/account/${slug}`;
-
 async function built(name: string, fileId: number) {
-  const created = await api.post(base(), {
-    name,
-    packages: [{ name: 'aws_synced_pkg', specifier: '==1.0.0', source: 'pip', file: fileId }],
-  });
-  expect(created.status).toBe(201);
-  const buildId = created.body.latest_spec.latest_build.id as number;
-  const build = await waitFor(
-    `build ${buildId}`,
-    async () => {
-      const res = await api.get(`${base()}/build/${buildId}`);
-      return ['built', 'error'].includes(res.body.state) && res.body;
-    },
+  const { build, logs } = await builtEnvironment(
+    api,
+    slug,
+    { name, packages: [{ name: 'aws_synced_pkg', specifier: '==1.0.0', source: 'pip', file: fileId }] },
     240_000,
-    500,
   );
-  const logs = (await api.get(`${base()}/build/logs/${buildId}`, { query: { limit: 1000 } })).body.events.map(
-    (e: { message: string }) => e.message,
-  ) as string[];
-  const [row] = await database.db.select().from(softwareBuilds).where(eq(softwareBuilds.id, buildId));
+  const [row] = await database.db.select().from(softwareBuilds).where(eq(softwareBuilds.id, build.id));
   return { build, logs, row: row! };
 }
 
@@ -98,13 +84,12 @@ with Client(f"tls://{ip}:{details['scheduler_port']}", security=sec, timeout=60)
 describe('package sync on vm_aws', () => {
   it('builds on a build machine in EC2, and a cluster imports the package the image lacks', async () => {
     // The image's Python (what the rig boots every machine with) does not have the package.
-    await expect(promisify(execFile)(PYTHON, ['-c', 'import aws_synced_pkg'])).rejects.toThrow(
-      /No module named 'aws_synced_pkg'/,
-    );
-    const fileId = await uploadWheel(
+    const fileId = await uploadWheelPythonLacks(
       api,
       slug,
-      await makeWheel(scratch, 'aws_synced_pkg', '1.0.0', 'from-the-build-machine'),
+      scratch,
+      'aws_synced_pkg',
+      'from-the-build-machine',
     );
 
     const first = await built('synced', fileId);

@@ -1,12 +1,16 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instances } from '../src/db/schema/index.js';
+import { instances, softwareBuilds } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import {
   computeOn,
   createReadyCluster,
   freePort,
   restartAndAwaitInstances,
+  runAgainst,
   startClusterServer,
   waitFor,
   waitForClusterState,
@@ -14,6 +18,7 @@ import {
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
 import { type SlurmRig, startSlurmRig } from './helpers/slurm.js';
+import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
 /**
  * The `slurm` backend on a real Slurm 22.05 (helpers/slurm.ts: munged, slurmctld and one slurmd of
@@ -33,6 +38,7 @@ let api: Api;
 let slug: string;
 let userKey: string;
 const env = { CUMULUS_SLURM_LOCAL_LOGIN: 'true' };
+const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-slurm-software-'));
 
 beforeAll(async () => {
   rig = await startSlurmRig({ cores: 6, memoryMib: 6 * 1024, rest: true });
@@ -51,6 +57,7 @@ afterAll(async () => {
     await database?.close();
   } finally {
     await rig?.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }, 120_000);
 
@@ -211,6 +218,51 @@ describe('slurm backend', () => {
     );
     expect(left).toEqual([]);
   }, 180_000);
+
+  it('builds a pip environment in a Slurm job, and a cluster runs Dask from it', async () => {
+    const fileId = await uploadWheelPythonLacks(api, slug, scratch, 'slurm_synced_pkg', 'built-in-a-job');
+    const { build, logs } = await builtEnvironment(
+      api,
+      slug,
+      {
+        name: 'on-slurm',
+        packages: [{ name: 'slurm_synced_pkg', specifier: '==1.0.0', source: 'pip', file: fileId }],
+      },
+      120_000,
+    );
+    expect(build).toMatchObject({ state: 'built', reason: '', backend_type: 'slurm' });
+    expect(
+      logs.some((l) =>
+        /^Building in Slurm job \d+ on the Slurm cluster rig with \/usr\/bin\/python3$/.test(l),
+      ),
+    ).toBe(true);
+    expect(logs.some((l) => /Successfully installed slurm[-_]synced[-_]pkg-1\.0\.0/.test(l))).toBe(true);
+    const [row] = await database.db.select().from(softwareBuilds).where(eq(softwareBuilds.id, build.id));
+    const unpacked = path.join(homedir(), '.cumulus', 'environments', row!.lockfileHash!);
+    try {
+      expect(existsSync(path.join(homedir(), '.cumulus', `build-${build.id}`))).toBe(false);
+      const details = await createReadyCluster(api, slug, {
+        name: 'env-on-slurm',
+        workers: 1,
+        env_name: 'on-slurm',
+      });
+      const seen = await runAgainst<{ value: string; prefix: string }>(
+        details,
+        `
+with Client(address, security=sec, timeout=60) as client:
+    def probe():
+        import sys, slurm_synced_pkg
+        return {"value": slurm_synced_pkg.VALUE, "prefix": sys.prefix}
+    print(json.dumps(client.submit(probe, pure=False).result(timeout=60)))
+`,
+      );
+      expect(seen).toEqual({ value: 'built-in-a-job', prefix: unpacked });
+      expect((await api.delete(`/api/v2/clusters/account/${slug}/id/${details.id}`)).status).toBe(200);
+      await waitForClusterState(api, slug, details.id, 'stopped', 120_000);
+    } finally {
+      rmSync(unpacked, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
 
 describe('a Slurm cluster submitted to from the server’s own machine (login "local")', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LaunchSpec } from '../src/compute/backend.js';
-import { jobAsk, restPorts, type SlurmCluster, sbatchFlags } from '../src/compute/slurm/slurm-backend.js';
+import { sbatchFlags } from '../src/compute/slurm/sbatch.js';
+import { jobAsk, restPorts, type SlurmCluster } from '../src/compute/slurm/slurm-backend.js';
 
 /**
  * What a Slurm job asks (compute/slurm/slurm-backend.ts), without a Slurm: the rig has no GPUs,

@@ -1,27 +1,34 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
-import { instances, sshPlacements } from '../src/db/schema/index.js';
+import { instances, softwareBuilds, sshPlacements } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import {
   computeOn,
   createReadyCluster,
+  runAgainst,
   startClusterServer,
   waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
 import { type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
 /**
  * The `ssh` backend on two real sshd hosts (127.0.0.2, 127.0.0.3: the rig of helpers/ssh-hosts.ts):
  * hosts registered through the API with their host keys pinned, a cluster placed across both by
- * cores, real Dask computing there, a host that goes away mid-cluster, and a stop that ends it all.
+ * cores, real Dask computing there, a host that goes away mid-cluster, a stop that ends it all,
+ * and a software environment built on a host and run from there by two clusters.
  */
 let rig: SshRig;
 let ts: Awaited<ReturnType<typeof startClusterServer>>;
 let api: Api;
 let slug: string;
+const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-ssh-software-'));
 const timings: Record<string, number> = {};
 
 const hostBody = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -51,6 +58,7 @@ afterAll(async () => {
     await ts?.close();
   } finally {
     await rig?.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
   console.log('cluster start (2 workers, ready):', timings);
 }, 120_000);
@@ -181,4 +189,63 @@ describe('ssh backend', () => {
     const left = await ts.server.deps.db.select().from(sshPlacements);
     expect(left.filter((p) => ids.has(p.backendId))).toEqual([]);
   }, 180_000);
+
+  it('builds a pip environment on a host; two clusters run Dask from it, unpacked once, built once', async () => {
+    const started = Date.now();
+    // The hosts' Python (the rig's account runs the registered /usr/bin/python3) lacks the package.
+    const fileId = await uploadWheelPythonLacks(api, slug, scratch, 'ssh_synced_pkg', 'built-on-a-host');
+    const { build, logs } = await builtEnvironment(
+      api,
+      slug,
+      {
+        name: 'on-hosts',
+        packages: [{ name: 'ssh_synced_pkg', specifier: '==1.0.0', source: 'pip', file: fileId }],
+      },
+      120_000,
+    );
+    const buildId = build.id as number;
+    expect(build).toMatchObject({ state: 'built', reason: '', backend_type: 'ssh' });
+    expect(logs).toContain('Starting a build machine on the ssh backend');
+    expect(logs.some((l) => /^Building on rig-\d \(127\.0\.0\.\d\) with \/usr\/bin\/python3$/.test(l))).toBe(
+      true,
+    );
+    expect(logs.some((l) => /Successfully installed ssh[-_]synced[-_]pkg-1\.0\.0/.test(l))).toBe(true);
+    const [row] = await ts.server.deps.db.select().from(softwareBuilds).where(eq(softwareBuilds.id, buildId));
+    // The archive the host uploaded, kept here by content hash; the build's directory on the host is gone.
+    expect(row!.location).toBe(
+      path.join(ts.server.deps.config.dataDir, 'environments', 'archives', `env-${row!.lockfileHash}.tar.gz`),
+    );
+    expect(existsSync(path.join(rig.home, '.cumulus', `build-${buildId}`))).toBe(false);
+    timings.build_ms = Date.now() - started;
+
+    const probe = `
+with Client(address, security=sec, timeout=60) as client:
+    def probe():
+        import sys, ssh_synced_pkg
+        return {"value": ssh_synced_pkg.VALUE, "prefix": sys.prefix}
+    print(json.dumps(client.submit(probe, pure=False).result(timeout=60)))
+`;
+    const unpacked = path.join(rig.home, '.cumulus', 'environments', row!.lockfileHash!);
+    const ids: number[] = [];
+    for (const name of ['env-on-ssh', 'env-on-ssh-again']) {
+      const details = await createReadyCluster(api, slug, { name, workers: 1, env_name: 'on-hosts' });
+      ids.push(details.id);
+      const seen = await runAgainst<{ value: string; prefix: string }>(details, probe);
+      expect(seen).toEqual({ value: 'built-on-a-host', prefix: unpacked });
+    }
+    // Built once: the second cluster ran the same build, and its agents found the copy unpacked.
+    expect(
+      await ts.server.deps.db.select().from(softwareBuilds).where(eq(softwareBuilds.specId, row!.specId)),
+    ).toHaveLength(1);
+    expect(readdirSync(path.join(rig.home, '.cumulus', 'environments'))).toEqual([row!.lockfileHash]);
+    const again = await ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, ids[1]!));
+    expect(new Set(again.map((i) => i.backendType))).toEqual(new Set(['ssh']));
+    for (const instance of again)
+      expect(
+        readFileSync(path.join(rig.home, '.cumulus', instance.backendId, 'agent.log'), 'utf8'),
+      ).toContain('is unpacked here already');
+    for (const id of ids) await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`);
+    for (const id of ids) await waitForClusterState(api, slug, id, 'stopped', 120_000);
+    timings.environment_ms = Date.now() - started;
+  }, 300_000);
 });

@@ -30,6 +30,13 @@ export interface RemoteBuilderOptions {
   interpreter(): Promise<Interpreter>;
   /** The interpreter of an environment where that backend's instances unpack it. */
   pythonOf(location: string): string;
+  /**
+   * Whether the job's machine is still at it: null while it is, else why not (the end of its log),
+   * which fails the build when the machine said nothing of its end. Looked at every `endedEveryMs`.
+   * Absent: the build waits for the machine's report (or the build loop's timeout).
+   */
+  ended?(job: RemoteBuildJob): Promise<string | null>;
+  endedEveryMs?: number;
   /** How often the build's phone-home is looked at. */
   pollMs?: number;
   /**
@@ -41,6 +48,30 @@ export interface RemoteBuilderOptions {
   /** Builds are per architecture (the build machine is of the build's): see Builder.perArchitecture. */
   perArchitecture?: boolean;
 }
+
+/**
+ * What the backends whose machines keep the account's home (SSH hosts, Slurm's shared home) build
+ * with: pip only, archives each instance unpacks under `~/.cumulus/environments/<hash>`
+ * (python/cumulus/agent/software.py). The machines' Python is not read here: nothing is left out of
+ * a build for being on the server's, and no default environment is made for a dashboard these
+ * backends do not serve.
+ */
+export const UNPACKED_IN_HOME = {
+  kinds: ['pip'],
+  unpackedAtBoot: true,
+  interpreter: async (): Promise<Interpreter> => ({
+    version: '',
+    architecture: '',
+    packages: new Map(),
+    dashboardRequirement: null,
+  }),
+  pythonOf: (location: string) =>
+    path.posix.join(
+      '~/.cumulus/environments',
+      path.basename(location).replace(/^env-|\.tar\.gz$/g, ''),
+      'bin/python',
+    ),
+} satisfies Partial<RemoteBuilderOptions>;
 
 /**
  * A builder whose builds run on another machine (a cloud VM of the workspace's account): it
@@ -72,10 +103,21 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
       };
       io.log(`Starting a build machine on the ${options.backend} backend`);
       await options.launch(job, io.log);
+      let lookedAt = Date.now();
       try {
         for (;;) {
           if (io.signal.aborted) throw retryable('The build was interrupted');
-          const report = await io.remote.report();
+          let report = await io.remote.report();
+          if (options.ended && report?.state !== 'built' && report?.state !== 'error') {
+            if (Date.now() - lookedAt >= (options.endedEveryMs ?? 10_000)) {
+              lookedAt = Date.now();
+              const why = await options.ended(job);
+              // It may have reported just before it ended.
+              if (why !== null) report = await io.remote.report();
+              if (why !== null && report?.state !== 'built' && report?.state !== 'error')
+                throw final(`The build stopped without reporting its end: ${why}`);
+            }
+          }
           if (report?.state === 'error') throw final(report.reason || 'The build machine reported an error.');
           if (report?.state === 'built') {
             const uploaded = report.location ?? report.archive;

@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Api } from './api.js';
-import { runPython } from './clusters.js';
+import { PYTHON, runPython } from './clusters.js';
+import { waitFor } from './wait.js';
 
 /**
  * Builds a pure-Python wheel with the standard library alone (no setuptools, no index): a package
@@ -66,4 +69,53 @@ export async function uploadWheel(
     if (put.status !== 200) throw new Error(`the upload answered ${put.status}`);
   }
   return announced.body.id;
+}
+
+/**
+ * Creates a software environment (`body` of the create call) and waits until its build has ended:
+ * answers the build as the API shows it and its log lines.
+ */
+export async function builtEnvironment(
+  api: Api,
+  slug: string,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+) {
+  const base = `/api/v2/software-environment/account/${slug}`;
+  const created = await api.post(base, body);
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
+  const buildId = created.body.latest_spec.latest_build.id as number;
+  const build = await waitFor(
+    `build ${buildId}`,
+    async () => {
+      const res = await api.get(`${base}/build/${buildId}`);
+      return ['built', 'error'].includes(res.body.state) && res.body;
+    },
+    timeoutMs,
+    500,
+  );
+  const logs = (await api.get(`${base}/build/logs/${buildId}`, { query: { limit: 1000 } })).body.events.map(
+    (e: { message: string }) => e.message,
+  ) as string[];
+  return { build, logs };
+}
+
+/**
+ * A wheel of a package the machines' Python (the tests' PYTHON, which every backend's rig runs)
+ * does not have, checked so, made in `dir` and uploaded to the workspace: answers its file id.
+ */
+export async function uploadWheelPythonLacks(
+  api: Api,
+  slug: string,
+  dir: string,
+  module: string,
+  value: string,
+) {
+  const missing = await promisify(execFile)(PYTHON, ['-c', `import ${module}`]).then(
+    () => false,
+    (err: Error) => err.message.includes(`No module named '${module}'`),
+  );
+  if (!missing)
+    throw new Error(`${PYTHON} has ${module} already: a test of installing it would prove nothing`);
+  return uploadWheel(api, slug, await makeWheel(dir, module, '1.0.0', value));
 }

@@ -11,7 +11,9 @@ import {
   type Observation,
 } from '../backend.js';
 import { type CommandLogin, loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
-import { type RestJobAsk, type RestLogin, restCancel, restJobs, restSubmit } from './rest.js';
+import { type RestJobAsk, restCancel, restJobs, restSubmit } from './rest.js';
+import { sbatchFlags } from './sbatch.js';
+import { createSlurmBuilder } from './slurm-builder.js';
 
 /** A workspace's Slurm cluster, its login node's key unsealed: where and how its jobs are submitted. */
 export interface SlurmCluster {
@@ -149,26 +151,6 @@ export function gpusRefusal(cluster: Pick<SlurmCluster, 'name' | 'nodeGpus'>, gp
     : `The nodes of the Slurm cluster ${cluster.name} have ${cluster.nodeGpus} GPU${cluster.nodeGpus > 1 ? 's' : ''} (node_gpus): a worker of ${gpus} cannot run there.`;
 }
 
-/** sbatch's arguments for the ask, each quoted for the shell. */
-export function sbatchFlags(ask: RestJobAsk): string {
-  return [
-    `--job-name=${ask.name}`,
-    '--nodes=1',
-    '--ntasks=1',
-    `--cpus-per-task=${ask.cores}`,
-    `--mem=${ask.memoryMib}M`,
-    ...(ask.gpus > 0 ? [`--gres=gpu:${ask.gpus}`] : []),
-    '--output=slurm-%j.out',
-    '--parsable',
-    ...(ask.partition ? [`--partition=${ask.partition}`] : []),
-    ...(ask.account ? [`--account=${ask.account}`] : []),
-    ...(ask.qos ? [`--qos=${ask.qos}`] : []),
-    ...(ask.timeLimitMinutes ? [`--time=${ask.timeLimitMinutes}`] : []),
-  ]
-    .map(quote)
-    .join(' ');
-}
-
 /**
  * An instance submitted through slurmrestd serves its dashboard and Jupyter on ports of its own,
  * chosen from its backend id (20000-31999, below Linux's ephemeral range): slurmrestd runs no step
@@ -277,7 +259,16 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${sbatchFl
 
   return {
     type: 'slurm',
-    capabilities: { ssh: false, dashboards: false, gpus: false, spot: false, firewall: false, builds: [] },
+    // Pip environments, built in a Slurm job and unpacked on the shared home (slurm-builder.ts).
+    capabilities: {
+      ssh: false,
+      dashboards: false,
+      gpus: false,
+      spot: false,
+      firewall: false,
+      builds: ['pip'],
+    },
+    builder: createSlurmBuilder((workspaceId) => clusters.clusterOf(workspaceId)),
     describeSelf: () => ({ backend: 'slurm', options: { provider_name: 'slurm' } }),
     // Jobs submitted from this machine (login `local`) run as the server's own user: its operator's alone.
     async tenancy(workspaceId) {

@@ -9,7 +9,9 @@ import {
   type Observation,
 } from '../backend.js';
 import { backendErrorOf, runOn, SshFailure, type SshTarget } from './connection.js';
+import { quote, safeId, startDetached, stopScript } from './detached.js';
 import { placeOn, withLabels } from './placement.js';
+import { createSshBuilder } from './ssh-builder.js';
 
 /** A registered host, its key unsealed: what the backend reaches and fills. */
 export interface SshHost extends SshTarget {
@@ -67,26 +69,9 @@ const whereOf = (ref: InstanceRef): Where | null => {
 /** What an instance that sets no memory limit is counted for on its host. */
 const DEFAULT_MIB = 1024;
 
-/** Single-quoted for sh, whatever the value holds. */
-const quote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
-/** Backend ids are ours (letters, digits, dashes): checked before they go into a command. */
-const safeId = (id: string) => {
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw final(`Backend id ${id} cannot name an SSH instance.`);
-  return id;
-};
-
 /** Prints the backend ids of the account's live processes (agents and Dask alike carry theirs). */
 const LIST =
   "grep -zh '^CUMULUS_BACKEND_ID=' /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u; true";
-
-/** Signals the processes of an instance, TERM then KILL after the grace; prints `gone` once none is left. */
-const stopScript = (id: string, graceSeconds: number) => `
-pids() { grep -lzx 'CUMULUS_BACKEND_ID=${id}' /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
-p=$(pids); [ -n "$p" ] && kill -TERM $p 2>/dev/null
-i=0; while [ -n "$(pids)" ] && [ $i -lt ${graceSeconds * 10} ]; do sleep 0.1; i=$((i+1)); done
-p=$(pids); [ -n "$p" ] && kill -KILL $p 2>/dev/null
-sleep 0.2; [ -z "$(pids)" ] && echo gone; true
-`;
 
 /**
  * Clusters on machines the workspace already has, reached over SSH as the account given at
@@ -97,6 +82,7 @@ sleep 0.2; [ -z "$(pids)" ] && echo gone; true
  */
 export function createSshBackend(options: SshBackendOptions): Backend {
   const { hosts } = options;
+  const builder = createSshBuilder(hosts);
   /** Since when each host has been unreachable (this process's view). */
   const unreachableSince = new Map<number, number>();
   let turns: Promise<unknown> = Promise.resolve();
@@ -121,27 +107,20 @@ export function createSshBackend(options: SshBackendOptions): Backend {
   }
 
   async function start(host: SshHost, spec: LaunchSpec): Promise<void> {
-    const id = safeId(spec.backendId);
-    const script = userDataScript({ ...spec, sshPublicKey: undefined });
-    const env = {
-      // From its first process on: describe finds the instance while its agent is still fetched.
-      CUMULUS_BACKEND_ID: id,
-      CUMULUS_WORK_DIR: '$HOME/.cumulus',
-      CUMULUS_PYTHON: quote(host.python),
-      // Dask listens on the host's own address, the one its peers and clients reach.
-      CUMULUS_AGENT_HOST: quote(host.address),
-      // Instances share the host: each reports its own processes' CPU and memory.
-      CUMULUS_METRICS_SCOPE: 'processes',
-    };
-    const dir = `"$HOME/.cumulus/${id}"`;
-    const command = `mkdir -p ${dir} && cd ${dir} && cat >launch.sh && (${Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ')} setsid bash launch.sh </dev/null >>launch.log 2>&1 &) && echo started`;
-    const result = await runOn(host, command, { stdin: script });
-    if (result.code !== 0 || !result.stdout.includes('started'))
-      throw final(
-        `Could not start the agent on ${host.name}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`,
-      );
+    const failed = await startDetached(
+      host,
+      spec.backendId,
+      userDataScript({ ...spec, sshPublicKey: undefined }),
+      {
+        CUMULUS_WORK_DIR: '$HOME/.cumulus',
+        CUMULUS_PYTHON: quote(host.python),
+        // Dask listens on the host's own address, the one its peers and clients reach.
+        CUMULUS_AGENT_HOST: quote(host.address),
+        // Instances share the host: each reports its own processes' CPU and memory.
+        CUMULUS_METRICS_SCOPE: 'processes',
+      },
+    );
+    if (failed !== null) throw final(`Could not start the agent on ${host.name}: ${failed}`);
   }
 
   return {
@@ -152,10 +131,12 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       gpus: false,
       spot: false,
       firewall: false,
-      builds: [],
+      // Pip environments, built on one of the workspace's hosts and unpacked on each (ssh-builder.ts).
+      builds: ['pip'],
       // `worker_vm_types` / `scheduler_vm_types` name host labels (placement.ts `withLabels`).
       typesAreLabels: true,
     },
+    builder,
     describeSelf: () => ({ backend: 'ssh', options: { provider_name: 'ssh' } }),
     // Instances are sized by what they ask (threads, memory limit), placed on the hosts at launch.
     machineFor: (): MachineShape => ({

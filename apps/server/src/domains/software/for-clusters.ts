@@ -82,7 +82,10 @@ export async function buildForCluster(
     const build = await latestBuildOf(tx, spec.id, architecture);
     if (!build && architecture === null) throw noBuild();
     let id = build?.id;
-    if (!build || build.archivedAt) {
+    // Built for another backend (the workspace ran its clusters elsewhere then: a directory here
+    // is no archive a host unpacks): built again for this one, resolved afresh.
+    const elsewhere = !!build && build.backendType !== backend.type;
+    if (!build || build.archivedAt || elsewhere) {
       const [made] = await tx
         .insert(softwareBuilds)
         .values({
@@ -90,8 +93,8 @@ export async function buildForCluster(
           workspaceId,
           backendType: backend.type,
           architecture: architecture ?? build?.architecture ?? spec.architecture,
-          // An archived build is restored exactly; another architecture resolves the spec afresh.
-          fromLockfile: build?.lockfile ?? null,
+          // An archived build is restored exactly; another architecture or backend resolves the spec afresh.
+          fromLockfile: elsewhere ? null : (build?.lockfile ?? null),
         })
         .returning({ id: softwareBuilds.id });
       id = made!.id;

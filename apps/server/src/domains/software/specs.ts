@@ -81,7 +81,9 @@ export async function createSpec(
       spec.id,
       backend.builder?.perArchitecture ? body.architecture : null,
     );
-    const keep = build && build.state !== 'error' && !body.force_rebuild;
+    // A build for another backend (before the workspace's clusters moved) is not this one's.
+    const keep =
+      build && build.state !== 'error' && build.backendType === backend.type && !body.force_rebuild;
     if (keep && !build.archivedAt) return { alias: alias!, queued: false };
     await tx.insert(softwareBuilds).values({
       specId: spec.id,

@@ -1,0 +1,45 @@
+import { final } from '../errors.js';
+import { runOn, type SshTarget } from './connection.js';
+
+/** Single-quoted for sh, whatever the value holds. */
+export const quote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
+
+/** Backend ids are ours (letters, digits, dashes): checked before they go into a command. */
+export const safeId = (id: string) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw final(`Backend id ${id} cannot name an SSH instance.`);
+  return id;
+};
+
+/** Signals the processes of a backend id, TERM then KILL after the grace; prints `gone` once none is left. */
+export const stopScript = (id: string, graceSeconds: number) => `
+pids() { grep -lzx 'CUMULUS_BACKEND_ID=${id}' /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+p=$(pids); [ -n "$p" ] && kill -TERM $p 2>/dev/null
+i=0; while [ -n "$(pids)" ] && [ $i -lt ${graceSeconds * 10} ]; do sleep 0.1; i=$((i+1)); done
+p=$(pids); [ -n "$p" ] && kill -KILL $p 2>/dev/null
+sleep 0.2; [ -z "$(pids)" ] && echo gone; true
+`;
+
+/**
+ * Starts `script` (an agent's user-data: aws/user-data.ts) detached on the host, in
+ * `~/.cumulus/<id>` (kept as `launch.sh`, its output in `launch.log`), with `env` (values as sh
+ * reads them: quote what is not ours) and CUMULUS_BACKEND_ID set from its first process on, so that
+ * its processes are found by that id while it is still fetching the agent. Answers the failure's
+ * text, or null once it runs.
+ */
+export async function startDetached(
+  host: SshTarget,
+  id: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<string | null> {
+  const own = safeId(id);
+  const dir = `"$HOME/.cumulus/${own}"`;
+  const vars = { CUMULUS_BACKEND_ID: own, ...env };
+  const command = `mkdir -p ${dir} && cd ${dir} && cat >launch.sh && (${Object.entries(vars)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} setsid bash launch.sh </dev/null >>launch.log 2>&1 &) && echo started`;
+  const result = await runOn(host, command, { stdin: script });
+  return result.code === 0 && result.stdout.includes('started')
+    ? null
+    : (result.stderr || result.stdout).trim().slice(0, 300);
+}
