@@ -12,7 +12,7 @@ import { machineShapeOf } from '../src/compute/vm-types.js';
 import { PYTHON, testSandbox, waitFor } from './helpers/clusters.js';
 import { awsEnvironment, startMoto } from './helpers/moto.js';
 import { startSlurmRig } from './helpers/slurm.js';
-import { startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, startSshRig } from './helpers/ssh-hosts.js';
 
 /**
  * The contract every backend keeps (compute/backend.ts), one suite for all of them: a launch
@@ -167,8 +167,9 @@ function specOf(clusterId: number, role: 'scheduler' | 'worker'): LaunchSpec {
 describe.each(Object.keys(makers))('the %s backend', (type) => {
   let subject: Subject;
   beforeAll(async () => {
+    // The SSH rig waits for any other on this machine to close (RIG_LOCK_WAIT_MS at most).
     subject = await makers[type]!();
-  }, 120_000);
+  }, RIG_LOCK_WAIT_MS + 120_000);
   afterAll(async () => {
     await subject?.close();
   });

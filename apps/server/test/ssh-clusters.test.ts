@@ -15,7 +15,7 @@ import {
   waitForClusterState,
 } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
-import { type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
 import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
 /**
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const user = await createUser(ts);
   api = ts.api.as(user.key);
   slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
-}, 120_000);
+}, RIG_LOCK_WAIT_MS + 120_000);
 
 afterAll(async () => {
   try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOn, type SshTarget } from '../src/compute/ssh/connection.js';
-import { type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
 
 /** The SSH rig's real sshd hosts, reached with ssh2 and the host key pinned. */
 let rig: SshRig;
@@ -17,7 +17,7 @@ beforeAll(async () => {
     privateKey: rig.privateKey,
     hostKey: host.hostKey,
   };
-}, 60_000);
+}, RIG_LOCK_WAIT_MS + 60_000);
 afterAll(async () => {
   await rig?.close();
 });

@@ -14,7 +14,7 @@ import {
 } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
-import { type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
 
 /**
  * SSH hosts' labels and a control plane restart, on the real sshd hosts of helpers/ssh-hosts.ts:
@@ -55,7 +55,7 @@ beforeAll(async () => {
     });
     expect(added.status).toBe(201);
   }
-}, 120_000);
+}, RIG_LOCK_WAIT_MS + 120_000);
 
 afterAll(async () => {
   try {

@@ -78,8 +78,67 @@ const portOpen = (host: string, port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-/** Starts `count` hosts (127.0.0.2 onwards) on one port of their own addresses. */
+/**
+ * One rig at a time on this machine: every rig's hosts let the one account in, and a rig's close
+ * ends whatever that account runs and removes its ~/.cumulus, so two at once (two test files, a
+ * browser file beside a server file) would end each other's clusters. A rig holds this directory,
+ * naming its process, until it closes; a holder whose process is gone held it for nothing.
+ */
+const RIG_LOCK = path.join(tmpdir(), 'cumulus-ssh-rig.lock');
+export const RIG_LOCK_WAIT_MS = 10 * 60_000;
+
+async function holdRigLock(): Promise<() => void> {
+  const deadline = Date.now() + RIG_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(RIG_LOCK);
+      writeFileSync(path.join(RIG_LOCK, 'pid'), String(process.pid));
+      return () => rmSync(RIG_LOCK, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = Number(readFileSyncOr(path.join(RIG_LOCK, 'pid')));
+    if (holder && !alive(holder)) rmSync(RIG_LOCK, { recursive: true, force: true });
+    else if (Date.now() > deadline)
+      throw new Error(
+        `the SSH rig is held by process ${holder || '(starting)'} for more than ${RIG_LOCK_WAIT_MS / 1000} s`,
+      );
+    else await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function readFileSyncOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Starts `count` hosts (127.0.0.2 onwards) on one port of their own addresses, once no other rig
+ * runs on this machine (holdRigLock: callers give their set-up RIG_LOCK_WAIT_MS and more).
+ */
 export async function startSshRig(count = 2): Promise<SshRig> {
+  const release = await holdRigLock();
+  try {
+    return await startHeldRig(count, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function startHeldRig(count: number, release: () => void): Promise<SshRig> {
   ensureSshd();
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-ssh-rig-'));
@@ -163,12 +222,16 @@ export async function startSshRig(count = 2): Promise<SshRig> {
     privateKey: readFileSync(userKey, 'utf8'),
     hosts,
     async close() {
-      await Promise.all(hosts.map((h) => h.stop()));
-      for (const c of children) c.kill('SIGKILL');
-      // What the account still runs here (agents of a test that failed) ends with the rig, and so do their directories.
-      await endProcessesOf(Number(run('id', ['-u', RIG_ACCOUNT]).trim()));
-      rmSync(path.join(home, '.cumulus'), { recursive: true, force: true });
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await Promise.all(hosts.map((h) => h.stop()));
+        for (const c of children) c.kill('SIGKILL');
+        // What the account still runs here (agents of a test that failed) ends with the rig, and so do their directories.
+        await endProcessesOf(Number(run('id', ['-u', RIG_ACCOUNT]).trim()));
+        rmSync(path.join(home, '.cumulus'), { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true });
+      } finally {
+        release();
+      }
     },
   };
 }
