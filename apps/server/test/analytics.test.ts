@@ -457,7 +457,7 @@ describe('scheduler reports', () => {
     const res = await clusterCall(w.token).get('/api/v2/analytics/preload');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/x-python/);
-    expect(res.text).toContain('def dask_setup(scheduler)');
+    expect(res.text).toMatch(/def dask_setup\(scheduler\b/);
     expect((await w.asMember.get('/api/v2/analytics/preload')).status).toBe(401);
   });
 });
