@@ -94,11 +94,21 @@ def list_local_versions() -> dict:
 
 
 def diagnostics(account: str | None = None) -> dict:
-    """A check to send with a support request: whether the server answers and who you are there,
-    the workspace, and this machine's versions (``list_local_versions``)."""
+    """A check to send with a support request: whether the server answers (``health_check``) and who
+    you are there (``user``, ``workspace``), this machine's versions (``local_versions``) and where
+    the server's address and the token came from (``configuration``); ``error`` says what failed."""
     settings = config.load(workspace=account)
     api = Api.for_settings(settings)
-    found: dict = {"server": settings.server, "local_versions": list_local_versions()}
+    found: dict = {
+        "server": settings.server,
+        "local_versions": list_local_versions(),
+        # Where each setting came from (a variable, a file, the default); never the token itself.
+        "configuration": {"server_from": settings.server_source,
+                          "token_from": settings.token_source if settings.token else None},
+    }
+    if not settings.token:
+        found["error"] = "no token: run `cumulus login`"
+        return found
     try:
         found["health_check"] = api.request("GET", "/api/v1/health", retry=IDEMPOTENT)
         identity = fetch_identity(api)

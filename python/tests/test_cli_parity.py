@@ -350,9 +350,16 @@ class WithServerTest(unittest.TestCase):
 
         diagnostics = self.cli("diagnostics")
         self.assertEqual(diagnostics.returncode, 0, diagnostics.stderr)
-        self.assertIn(f"server: {self.server.url} (from CUMULUS_SERVER)", diagnostics.stdout)
-        self.assertIn(f"workspace: {self.workspace}", diagnostics.stdout)
-        self.assertRegex(diagnostics.stdout, r"(?m)^distributed \d")
+        # Coiled's `coiled diagnostics` prints its checks as JSON.
+        report = json.loads(diagnostics.stdout)
+        self.assertEqual(report["configuration"], {"server_from": "CUMULUS_SERVER", "token_from": "CUMULUS_API_TOKEN"})
+        self.assertEqual((report["server"], report["workspace"]), (self.server.url, self.workspace))
+        self.assertEqual(report["health_check"]["status"], "ok")
+        self.assertRegex(report["local_versions"]["distributed"], r"^\d")
+        self.assertNotIn(self.env["CUMULUS_API_TOKEN"], diagnostics.stdout)
+        down = self.cli("diagnostics", env={**self.env, "CUMULUS_SERVER": "http://127.0.0.1:9"})
+        self.assertEqual(down.returncode, 0, down.stderr)
+        self.assertIn("error", json.loads(down.stdout))
 
         setup = self.cli("setup", "azure")
         self.assertEqual(setup.returncode, 1)

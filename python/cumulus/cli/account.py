@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import platform
 import sys
 
 from cumulus import config
@@ -77,27 +76,11 @@ def _config_set(args) -> None:
 
 
 def _diagnostics(args) -> None:
-    from importlib import metadata
+    # As Coiled's `coiled diagnostics`: the checks as one JSON document (``cumulus.diagnostics()``),
+    # a failed one named in its ``error`` (the report is still made: exit code 0).
+    import json
 
-    from cumulus import __version__
-    from cumulus.account import choose_workspace, fetch_identity
-    from cumulus.http import Api, CumulusError
+    from cumulus.coiled_account import diagnostics
 
-    settings = config.load(workspace=args.workspace)
-    print(f"cumulus {__version__}, Python {platform.python_version()} ({sys.executable}), {platform.platform()}")
-    for package in ("dask", "distributed"):
-        try:
-            print(f"{package} {metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            print(f"{package}: not installed")
-    print(f"server: {settings.server} (from {settings.server_source})")
-    print(f"token: {'from ' + settings.token_source if settings.token else 'none (run `cumulus login`)'}")
-    if not settings.token:
-        return
-    try:
-        identity = fetch_identity(Api.for_settings(settings))
-    except CumulusError as err:
-        print(f"signed in: no ({err})")
-        return
-    print(f"signed in as {identity.username}; workspaces: {', '.join(identity.slugs) or 'none'}")
-    print(f"workspace: {choose_workspace(identity, settings.workspace)}")
+    found = diagnostics(args.workspace)
+    print(json.dumps(found, indent=4))

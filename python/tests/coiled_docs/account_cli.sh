@@ -11,5 +11,5 @@ coiled login --token "$token"
 grep -q "token: $token" "$HOME/.config/dask/cumulus.yaml"
 coiled config set account "$DOCS_WORKSPACE"
 coiled env list
-coiled diagnostics | grep "workspace: $DOCS_WORKSPACE"
+coiled diagnostics | grep "\"workspace\": \"$DOCS_WORKSPACE\""
 echo ok
