@@ -28,7 +28,7 @@ import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
  * cluster waiting for a node shown pending with squeue's reason, a running cluster adopted by the
  * next server after a restart (same database and address), and a stop that leaves no job behind;
  * then a workspace submitting through slurmrestd with a JWT (login `rest`, the rig's slurmrestd),
- * its jobs those of the token's user.
+ * its jobs those of the token's user, adopted by the next server too.
  */
 let rig: SlurmRig;
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -299,7 +299,7 @@ describe('a Slurm cluster submitted to from the server’s own machine (login "l
 });
 
 describe('a Slurm cluster reached through slurmrestd with a JWT (login "rest")', () => {
-  it('refuses a token slurmrestd does not take, at its field; computes through it; stops its jobs', async () => {
+  it('refuses a token slurmrestd does not take, at its field; computes through it; is adopted after a restart; stops its jobs', async () => {
     // A workspace of a user who is not the operator: jobs run as the token's Slurm user, not the server's.
     const other = await createUser(ts);
     const theirs = ts.api.as(other.key);
@@ -373,8 +373,23 @@ describe('a Slurm cluster reached through slurmrestd with a JWT (login "rest")',
     expect(users.map((l) => l.split('|')[1])).toEqual(['cumulus-slurm', 'cumulus-slurm']);
     expect(await computeOn(details)).toMatchObject({ sum: 1_000_000, workers: 1 });
 
-    expect((await theirs.delete(`/api/v2/clusters/account/${theirSlug}/id/${details.id}`)).status).toBe(200);
-    await waitForClusterState(theirs, theirSlug, details.id, 'stopped', 120_000);
+    // A restarted server adopts the jobs it submitted through slurmrestd: the same jobs, nothing
+    // submitted again, still computing.
+    const jobsBefore = rows.map((r) => String(r.backendData?.jobId)).sort();
+    ts = await restartAndAwaitInstances(ts, env, { database, port }, details.id, rows.length);
+    api = ts.api.as(userKey);
+    const again = ts.api.as(other.key);
+    await new Promise((r) => setTimeout(r, 3000));
+    const adopted = await waitForClusterState(again, theirSlug, details.id, 'ready');
+    expect((await runningOf(details.id)).map((r) => [r.id, r.state]).sort()).toEqual(
+      rows.map((r) => [r.id, r.state]).sort(),
+    );
+    const ours = jobs().filter((j) => j.name.startsWith(`cumulus-c${details.id}-`) && j.state === 'RUNNING');
+    expect(ours.map((j) => j.id).sort()).toEqual(jobsBefore);
+    expect(await computeOn(adopted)).toMatchObject({ sum: 1_000_000, workers: 1 });
+
+    expect((await again.delete(`/api/v2/clusters/account/${theirSlug}/id/${details.id}`)).status).toBe(200);
+    await waitForClusterState(again, theirSlug, details.id, 'stopped', 120_000);
     const left = jobs().filter(
       (j) =>
         j.name.startsWith(`cumulus-c${details.id}-`) &&
