@@ -388,6 +388,36 @@ describe('a Slurm cluster reached through slurmrestd with a JWT (login "rest")',
     expect(ours.map((j) => j.id).sort()).toEqual(jobsBefore);
     expect(await computeOn(adopted)).toMatchObject({ sum: 1_000_000, workers: 1 });
 
+    // Its token is replaced while the cluster runs: one slurmrestd refuses (forged, expired) is
+    // refused at the field; a good one is sealed, its expiry shown, and the cluster goes on with it.
+    const renew = (t: string) =>
+      again.put(`/api/v2/slurm-clusters/${theirSlug}/${added.body.id}/token`, { token: t });
+    expect(
+      (await renew(`${head}.${claims}.${Buffer.from('forged').toString('base64url')}`)).body.token?.[0],
+    ).toMatch(/could not reach slurmctld as cumulus-slurm with this token/);
+    const short = rig.rest!.token(1);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const expired = await renew(short);
+    expect(expired.status).toBe(400);
+    expect(expired.body.token?.[0]).toMatch(
+      /^The slurmrestd token of cumulus-slurm expired at \S+: an admin gives a new one/,
+    );
+    const fresh = await renew(rig.rest!.token(7_200));
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.health).toMatchObject({ status: 'ok' });
+    const expires = Date.parse(fresh.body.token_expires);
+    expect(Math.abs(expires - (Date.now() + 7_200_000))).toBeLessThan(120_000);
+    expect(JSON.stringify((await again.get(`/api/v2/slurm-clusters/${theirSlug}`)).body)).not.toContain(
+      '.ey',
+    );
+    // Not a member of the workspace: no such cluster for them.
+    expect(
+      await api
+        .put(`/api/v2/slurm-clusters/${theirSlug}/${added.body.id}/token`, { token })
+        .then((r) => r.status),
+    ).toBe(404);
+    expect(await computeOn(adopted)).toMatchObject({ sum: 1_000_000, workers: 1 });
+
     expect((await again.delete(`/api/v2/clusters/account/${theirSlug}/id/${details.id}`)).status).toBe(200);
     await waitForClusterState(again, theirSlug, details.id, 'stopped', 120_000);
     const left = jobs().filter(

@@ -125,8 +125,26 @@ describe('Slurm on the Cloud page', () => {
     await restItem.getByText('Healthy').waitFor({ timeout: 30_000 });
     await restItem.getByText(`cumulus-slurm at ${rig.rest!.url}`).waitFor();
     await restItem.getByText('4 cores · 4 GiB · 2 GPUs').waitFor();
+    await restItem.getByText(/^expires /).waitFor();
+    // Its token replaced: an expired one is refused at the field, a fresh one taken, its expiry shown.
+    const newToken = restItem.getByLabel('New token', { exact: true });
+    await newToken.fill(rig.rest!.token(1));
+    await page.waitForTimeout(2_000);
+    await restItem.getByRole('button', { name: 'Replace token' }).click();
+    await restItem
+      .getByText(/^The slurmrestd token of cumulus-slurm expired at /)
+      .waitFor({ timeout: 30_000 });
+    await newToken.fill(rig.rest!.token(7_200));
+    await restItem.getByRole('button', { name: 'Replace token' }).click();
+    await page.getByText('rest: new token taken').waitFor({ timeout: 30_000 });
+    await restItem.getByText(/^expires .*: give a new one soon$/).waitFor();
+    expect(await newToken.inputValue()).toBe('');
     found.push(...(await seriousViolations(page, 'slurm rest @1440')));
     await session.screenshot('slurm-rest-1440', { fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectFits(page, 'slurm rest @390');
+    await session.screenshot('slurm-rest-390', { fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(found).toEqual([]);
     expectNoConsoleErrors(session.errors);
   });

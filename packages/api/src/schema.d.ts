@@ -23814,6 +23814,7 @@ export interface paths {
                                 user: string | null;
                                 host_key: string | null;
                                 rest_url: string | null;
+                                token_expires: string | null;
                                 partition: string | null;
                                 slurm_account: string | null;
                                 qos: string | null;
@@ -23917,6 +23918,7 @@ export interface paths {
                             user: string | null;
                             host_key: string | null;
                             rest_url: string | null;
+                            token_expires: string | null;
                             partition: string | null;
                             slurm_account: string | null;
                             qos: string | null;
@@ -24004,6 +24006,7 @@ export interface paths {
                             user: string | null;
                             host_key: string | null;
                             rest_url: string | null;
+                            token_expires: string | null;
                             partition: string | null;
                             slurm_account: string | null;
                             qos: string | null;
@@ -24111,6 +24114,100 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/slurm-clusters/{account}/{cluster}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Gives the workspace's Slurm cluster reached through slurmrestd a new token (admins), once slurmrestd takes it; sealed, never returned. Its running clusters use it from their next call. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account: string;
+                    cluster: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            login: "ssh" | "local" | "rest";
+                            address: string | null;
+                            port: number | null;
+                            user: string | null;
+                            host_key: string | null;
+                            rest_url: string | null;
+                            token_expires: string | null;
+                            partition: string | null;
+                            slurm_account: string | null;
+                            qos: string | null;
+                            time_limit_minutes: number | null;
+                            node_cores: number;
+                            node_memory_mib: number;
+                            node_gpus: number;
+                            python: string;
+                            health: {
+                                /** @enum {string} */
+                                status: "ok" | "unreachable" | "host_key_mismatch" | "refused" | "no_slurm";
+                                message: string;
+                                partition_state?: string;
+                            } | null;
+                            checked_at: string | null;
+                            created: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -51,3 +51,18 @@ export function useDisconnectSlurmClusterMutation(account: string) {
     onSuccess: refresh,
   });
 }
+
+/** Gives a cluster reached through slurmrestd a new token; the server checks it with slurmrestd first. */
+export function useReplaceSlurmTokenMutation(account: string) {
+  const refresh = useRefresh(account);
+  return useMutation({
+    mutationFn: ({ cluster, token }: { cluster: number; token: string }) =>
+      call(
+        api.PUT('/api/v2/slurm-clusters/{account}/{cluster}/token', {
+          params: { path: { account, cluster } },
+          body: { token },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+}

@@ -16,6 +16,7 @@ import {
 } from '@/data/cloud/slurm-clusters';
 import { COMMON_STATUS, MachineActions, MachineItem, MachinesCard } from '@/features/setup/machine-card';
 import { SshKeyFields, useServerErrors } from '@/features/setup/machine-form';
+import { ReplaceTokenForm, TokenExpiry } from '@/features/setup/slurm-token';
 import { formatMemoryMib } from '@/lib/format';
 
 const STATUS = { ...COMMON_STATUS, no_slurm: { label: 'No Slurm', ok: false } };
@@ -71,19 +72,22 @@ function ClusterItem({
       failure={check.error ?? disconnect.error}
       actions={
         isAdmin ? (
-          <MachineActions
-            id={cluster.id}
-            name={cluster.name}
-            check={check}
-            remove={disconnect}
-            removeWord="Disconnect"
-            confirm={{
-              description:
-                'Cumulus forgets the Slurm cluster and its private key; nothing on the cluster changes. Refused while clusters run there.',
-              label: 'Disconnect cluster',
-              done: 'disconnected',
-            }}
-          />
+          <>
+            <MachineActions
+              id={cluster.id}
+              name={cluster.name}
+              check={check}
+              remove={disconnect}
+              removeWord="Disconnect"
+              confirm={{
+                description:
+                  'Cumulus forgets the Slurm cluster and its private key; nothing on the cluster changes. Refused while clusters run there.',
+                label: 'Disconnect cluster',
+                done: 'disconnected',
+              }}
+            />
+            {cluster.login === 'rest' ? <ReplaceTokenForm account={account} cluster={cluster} /> : null}
+          </>
         ) : null
       }
     >
@@ -103,6 +107,12 @@ function ClusterItem({
         {cluster.nodeCores} cores · {formatMemoryMib(cluster.nodeMemoryMib)}
         {cluster.nodeGpus ? ` · ${cluster.nodeGpus} GPU${cluster.nodeGpus > 1 ? 's' : ''}` : ''}
       </dd>
+      {cluster.login === 'rest' ? (
+        <>
+          <dt className="text-muted-foreground">Token</dt>
+          <TokenExpiry expires={cluster.tokenExpires} />
+        </>
+      ) : null}
       <dt className="text-muted-foreground">Python</dt>
       <dd className="break-all">{cluster.python}</dd>
     </MachineItem>

@@ -1,7 +1,9 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../../http/app-types.js';
+import { id, text, z } from '../../../http/zod.js';
+import { workspaceOf } from '../../identity/index.js';
 import { registerMachineRoutes } from '../machine-routes.js';
-import { slurmClusterAnswer, slurmClusterBody } from './schemas.js';
+import { slurmClusterAnswer, slurmClusterBody, slurmTokenBody } from './schemas.js';
 import * as slurm from './service.js';
 
 /** A workspace's Slurm cluster (the `slurm` backend): connected and disconnected by its admins, checked, shown with its health. */
@@ -22,4 +24,23 @@ export function registerSlurmClusterRoutes(app: App, deps: Deps): void {
     check: slurm.checkClusterNow,
     remove: slurm.disconnectCluster,
   });
+  app.put(
+    '/api/v2/slurm-clusters/:account/:cluster/token',
+    {
+      config: { auth: 'user', workspace: 'admin' },
+      schema: {
+        tags: ['cloud'],
+        description:
+          "Gives the workspace's Slurm cluster reached through slurmrestd a new token (admins), once slurmrestd takes it; sealed, never returned. Its running clusters use it from their next call.",
+        params: z.object({ account: text(64), cluster: id }),
+        body: slurmTokenBody,
+        response: { 200: slurmClusterAnswer },
+      },
+    },
+    async (request) => {
+      const { cluster } = request.params as { cluster: number };
+      const { token } = request.body as z.infer<typeof slurmTokenBody>;
+      return slurm.replaceToken(deps, workspaceOf(request), cluster, token);
+    },
+  );
 }

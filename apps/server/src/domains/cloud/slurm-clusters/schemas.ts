@@ -3,6 +3,15 @@ import { text, z } from '../../../http/zod.js';
 /** A Slurm name (partition, account, QOS): letters, digits and `._-`, nothing a shell reads. */
 const slurmName = text(64).regex(/^[A-Za-z0-9_.-]+$/, 'Letters, digits, dots, dashes and underscores.');
 
+/** slurmrestd's token: a JWT, as `scontrol token` prints it. */
+const jwt = z
+  .string()
+  .max(4_000)
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'A JWT (scontrol token username=<user>).');
+
+/** A new token for a cluster reached through slurmrestd (the old one expires). */
+export const slurmTokenBody = z.object({ token: jwt });
+
 /**
  * A Slurm cluster as a workspace admin connects it: its login node (this machine, where the
  * operator allows it, or an SSH host with its key pinned; the private key is sealed and never
@@ -21,11 +30,7 @@ export const slurmClusterBody = z
     rest_url: text(255)
       .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, "slurmrestd's base URL (http://host:6820).")
       .optional(),
-    token: z
-      .string()
-      .max(4_000)
-      .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'A JWT (scontrol token username=<user>).')
-      .optional(),
+    token: jwt.optional(),
     host_key: text(2_000)
       .regex(
         /^ssh-[a-z0-9-]+ [A-Za-z0-9+/]+=*( .*)?$/,
@@ -85,6 +90,8 @@ export const slurmClusterAnswer = z.object({
   user: z.string().nullable(),
   host_key: z.string().nullable(),
   rest_url: z.string().nullable(),
+  /** When slurmrestd's token expires (its `exp`), for login "rest"; null otherwise or when it says none. */
+  token_expires: z.string().nullable(),
   partition: z.string().nullable(),
   slurm_account: z.string().nullable(),
   qos: z.string().nullable(),

@@ -85,6 +85,12 @@ sinfo -h ${partition ? `-p ${quote(partition)} ` : ''}-o '%P %a %D %t' 2>&1`;
 
 /** Checks slurmrestd as the backend will use it: the token reaches slurmctld (ping), the partition is listed. */
 async function checkRest(login: RestLogin, partition: string | null): Promise<SlurmClusterHealth> {
+  const expires = tokenExpiry(login.token);
+  if (expires && expires.getTime() <= Date.now())
+    return {
+      status: 'refused',
+      message: `The slurmrestd token of ${login.user} expired at ${expires.toISOString()}: an admin gives a new one (scontrol token username=${login.user} lifespan=...), on the Setup page or PUT /api/v2/slurm-clusters/{workspace}/{cluster}/token.`,
+    };
   let partitions: Awaited<ReturnType<typeof restPartitions>>;
   try {
     await restPing(login);
@@ -99,7 +105,18 @@ async function checkRest(login: RestLogin, partition: string | null): Promise<Sl
   return { status: 'ok', message: `Slurm answers on ${login.name}`, partition_state: found.line };
 }
 
-function present(row: SlurmClusterRow): z.infer<typeof slurmClusterAnswer> {
+/** A JWT's expiry (its `exp` claim), null when it has none or cannot be read. */
+export function tokenExpiry(token: string): Date | null {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof claims?.exp === 'number' ? new Date(claims.exp * 1000) : null;
+  } catch {
+    return null;
+  }
+}
+
+function present(row: SlurmClusterRow, box: SecretBox): z.infer<typeof slurmClusterAnswer> {
+  const expires = row.login === 'rest' && row.keyBox ? tokenExpiry(box.decrypt(row.keyBox)) : null;
   return {
     id: row.id,
     name: row.name,
@@ -109,6 +126,7 @@ function present(row: SlurmClusterRow): z.infer<typeof slurmClusterAnswer> {
     user: row.user,
     host_key: row.hostKey,
     rest_url: row.restUrl,
+    token_expires: expires ? expires.toISOString() : null,
     partition: row.partition,
     slurm_account: row.slurmAccount,
     qos: row.qos,
@@ -128,7 +146,7 @@ export async function listClusters(deps: Deps, access: WorkspaceAccess) {
     .select()
     .from(slurmClusters)
     .where(eq(slurmClusters.workspaceId, access.workspace.id));
-  return { items: rows.map(present), count: rows.length };
+  return { items: rows.map((r) => present(r, deps.cloudSecrets)), count: rows.length };
 }
 
 /**
@@ -184,7 +202,7 @@ export async function connectCluster(deps: Deps, access: WorkspaceAccess, body: 
     .returning();
   // New clusters of the workspace run on it from now on.
   await refreshWorkspaceBackend(deps.db, workspace.id);
-  return present(inserted!);
+  return present(inserted!, deps.cloudSecrets);
 }
 
 async function ownCluster(db: Db, workspaceId: number, id: number): Promise<SlurmClusterRow> {
@@ -209,7 +227,29 @@ async function recheck(db: Db, box: SecretBox, row: SlurmClusterRow) {
 export async function checkClusterNow(deps: Deps, access: WorkspaceAccess, id: number) {
   return present(
     await recheck(deps.db, deps.cloudSecrets, await ownCluster(deps.db, access.workspace.id, id)),
+    deps.cloudSecrets,
   );
+}
+
+/**
+ * Gives a cluster reached through slurmrestd a new token (the old one expires), once slurmrestd
+ * takes it; sealed like the first. Running clusters use it from their next call: nothing stops.
+ */
+export async function replaceToken(deps: Deps, access: WorkspaceAccess, id: number, token: string) {
+  const row = await ownCluster(deps.db, access.workspace.id, id);
+  if (row.login !== 'rest')
+    throw fieldError(
+      'token',
+      `${row.name} is reached through its login node (login "${row.login}"), not slurmrestd: it has no token.`,
+    );
+  const health = await checkLogin(loginOf(row, token), row.partition);
+  if (health.status !== 'ok') throw fieldError(FIELD_OF.rest[health.status], health.message);
+  const [updated] = await deps.db
+    .update(slurmClusters)
+    .set({ keyBox: deps.cloudSecrets.encrypt(token), health, checkedAt: new Date() })
+    .where(eq(slurmClusters.id, row.id))
+    .returning();
+  return present(updated ?? row, deps.cloudSecrets);
 }
 
 /** Disconnects the Slurm cluster, refused while Cumulus runs jobs there. */
