@@ -8,7 +8,10 @@
 - a cloud backend (``vm_aws``...): instance types, the cheapest of the catalogue that match
   (``GET /api/v1/vm-types/`` answers them cheapest first), and backend ``options``;
 - the local backend (``in_process``): a worker's threads (``nthreads``) and memory limit; the
-  server refuses what this machine does not have, and every instance type but ``local``.
+  server refuses what this machine does not have, and every instance type but ``local``;
+- backends on the workspace's own machines (``ssh`` hosts, ``slurm``): threads and memory limit as
+  locally, GPUs by count alone (``options.worker_accelerator_count``: placed on a host's devices, or
+  Slurm's ``gpu`` GRES), and ``worker_vm_types`` as given (SSH host labels).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ DEFAULT_TYPES = {
     ("vm_azure", False, False): ["Standard_D4_v5"],
 }
 LOCAL_BACKEND = "in_process"
+# Backends that size each instance by its threads and memory and place GPUs by count, on machines
+# of the workspace's own (no catalogue of instance types).
+SIZED_BACKENDS = (LOCAL_BACKEND, "ssh", "slurm")
 
 
 @dataclass
@@ -199,19 +205,22 @@ def fields_for(api: Api, ws: str, hw: Hardware, call: str = "Cluster", backend: 
         out["options"].update(SPOT_POLICIES[hw.spot_policy])
     if hw.region:
         out["options"]["region_name"] = hw.region
-    if backend == LOCAL_BACKEND:
-        if hw.worker_gpu:
+    if backend in SIZED_BACKENDS:
+        if hw.worker_gpu and backend == LOCAL_BACKEND:
             raise ArgumentError(f"{call}(worker_gpu={hw.worker_gpu!r}): the local backend has no GPUs.")
+        if hw.worker_gpu:
+            # A count, no type: the server refuses a count no host (or Slurm node) has, naming theirs.
+            out["options"]["worker_accelerator_count"] = hw.worker_gpu
         for role in ("worker", "scheduler"):
             types = getattr(hw, f"{role}_vm_types")
             if types:
-                out[f"{role}_instance_types"] = types  # the server refuses all but `local`
+                out[f"{role}_instance_types"] = types  # locally the server refuses all but `local`
         if hw.worker_cpu:
             out["worker_options"]["nthreads"] = hw.worker_cpu[0] or hw.worker_cpu[1]
         if hw.worker_memory:
             out["worker_options"]["memory_limit"] = hw.worker_memory[0] or hw.worker_memory[1]
         if hw.scheduler_cpu or hw.scheduler_memory:
-            # The scheduler is one process on this machine; `cumulus run` pins its command to these cores.
+            # The scheduler is one process (on this machine, locally); `cumulus run` pins its command to these cores.
             if hw.scheduler_cpu:
                 out["scheduler_options"]["cpu"] = hw.scheduler_cpu[0] or hw.scheduler_cpu[1]
             if hw.scheduler_memory:

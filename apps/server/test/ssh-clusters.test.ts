@@ -15,7 +15,7 @@ import {
   waitForClusterState,
 } from './helpers/clusters.js';
 import { createUser } from './helpers/factories.js';
-import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, rigHostBody, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
 import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
 /**
@@ -31,18 +31,7 @@ let slug: string;
 const scratch = mkdtempSync(path.join(tmpdir(), 'cumulus-ssh-software-'));
 const timings: Record<string, number> = {};
 
-const hostBody = (i: number, extra: Record<string, unknown> = {}) => ({
-  name: `rig-${i + 2}`,
-  address: rig.hosts[i]!.address,
-  port: rig.hosts[i]!.port,
-  user: rig.user,
-  host_key: rig.hosts[i]!.hostKey,
-  private_key: rig.privateKey,
-  cores: 3,
-  memory_mib: 4096,
-  python: '/usr/bin/python3',
-  ...extra,
-});
+const hostBody = (i: number, extra: Record<string, unknown> = {}) => rigHostBody(rig, i, extra);
 
 beforeAll(async () => {
   rig = await startSshRig(2);

@@ -14,7 +14,7 @@ import {
 } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
-import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { RIG_LOCK_WAIT_MS, rigHostBody, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
 
 /**
  * SSH hosts' labels and a control plane restart, on the real sshd hosts of helpers/ssh-hosts.ts:
@@ -41,18 +41,7 @@ beforeAll(async () => {
   api = server.api.as(userKey);
   slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
   for (const [i, labels] of [[], ['big']].entries()) {
-    const added = await api.post(`/api/v2/ssh-hosts/${slug}`, {
-      name: `rig-${i + 2}`,
-      address: rig.hosts[i]!.address,
-      port: rig.hosts[i]!.port,
-      user: rig.user,
-      host_key: rig.hosts[i]!.hostKey,
-      private_key: rig.privateKey,
-      cores: 4,
-      memory_mib: 4096,
-      labels,
-      python: '/usr/bin/python3',
-    });
+    const added = await api.post(`/api/v2/ssh-hosts/${slug}`, rigHostBody(rig, i, { cores: 4, labels }));
     expect(added.status).toBe(201);
   }
 }, RIG_LOCK_WAIT_MS + 120_000);

@@ -23502,6 +23502,7 @@ export interface paths {
                                 checked_at: string | null;
                                 used_cores: number;
                                 used_memory_mib: number;
+                                used_gpus: number;
                                 created: string;
                             }[];
                             count: number;
@@ -23595,6 +23596,7 @@ export interface paths {
                             checked_at: string | null;
                             used_cores: number;
                             used_memory_mib: number;
+                            used_gpus: number;
                             created: string;
                         };
                     };
@@ -23681,6 +23683,7 @@ export interface paths {
                             checked_at: string | null;
                             used_cores: number;
                             used_memory_mib: number;
+                            used_gpus: number;
                             created: string;
                         };
                     };

@@ -235,3 +235,20 @@ async function startHeldRig(count: number, release: () => void): Promise<SshRig>
     },
   };
 }
+
+/**
+ * What a workspace admin registers for the rig's host `i` (`POST /api/v2/ssh-hosts/{ws}`): named
+ * `rig-<i + 2>` as its address ends, 3 cores and 4 GiB unless `extra` says otherwise.
+ */
+export const rigHostBody = (rig: SshRig, i: number, extra: Record<string, unknown> = {}) => ({
+  name: `rig-${i + 2}`,
+  address: rig.hosts[i]!.address,
+  port: rig.hosts[i]!.port,
+  user: rig.user,
+  host_key: rig.hosts[i]!.hostKey,
+  private_key: rig.privateKey,
+  cores: 3,
+  memory_mib: 4096,
+  python: '/usr/bin/python3',
+  ...extra,
+});

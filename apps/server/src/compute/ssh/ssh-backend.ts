@@ -10,7 +10,7 @@ import {
 } from '../backend.js';
 import { backendErrorOf, runOn, SshFailure, type SshTarget } from './connection.js';
 import { quote, safeId, startDetached, stopScript } from './detached.js';
-import { placeOn, withLabels } from './placement.js';
+import { cudaVisibleDevices, gpuCounts, gpuDevicesFor, placeOn, withLabels } from './placement.js';
 import { createSshBuilder } from './ssh-builder.js';
 
 /** A registered host, its key unsealed: what the backend reaches and fills. */
@@ -32,6 +32,9 @@ export interface SshPlacement {
   clusterId: number;
   cores: number;
   memoryMib: number;
+  gpus: number;
+  /** The host's GPU indices it holds (its `CUDA_VISIBLE_DEVICES`). */
+  gpuDevices: number[];
 }
 
 /** What the backend needs of the host registry (domains/cloud/ssh-hosts). */
@@ -106,7 +109,8 @@ export function createSshBackend(options: SshBackendOptions): Backend {
     return Date.now() - since >= options.lostAfterMs;
   }
 
-  async function start(host: SshHost, spec: LaunchSpec): Promise<void> {
+  async function start(host: SshHost, spec: LaunchSpec, gpuDevices: readonly number[]): Promise<void> {
+    const cuda = cudaVisibleDevices(host.gpus, gpuDevices);
     const failed = await startDetached(
       host,
       spec.backendId,
@@ -118,6 +122,8 @@ export function createSshBackend(options: SshBackendOptions): Backend {
         CUMULUS_AGENT_HOST: quote(host.address),
         // Instances share the host: each reports its own processes' CPU and memory.
         CUMULUS_METRICS_SCOPE: 'processes',
+        // Its own GPUs alone (none: "" on a host with GPUs), so that it takes no other instance's.
+        ...(cuda !== undefined && { CUDA_VISIBLE_DEVICES: quote(cuda) }),
       },
     );
     if (failed !== null) throw final(`Could not start the agent on ${host.name}: ${failed}`);
@@ -128,6 +134,7 @@ export function createSshBackend(options: SshBackendOptions): Backend {
     capabilities: {
       ssh: false,
       dashboards: false,
+      // Not by instance type: GPUs are asked by count and placed on the hosts (gpusOffered).
       gpus: false,
       spot: false,
       firewall: false,
@@ -138,6 +145,15 @@ export function createSshBackend(options: SshBackendOptions): Backend {
     },
     builder,
     describeSelf: () => ({ backend: 'ssh', options: { provider_name: 'ssh' } }),
+    // GPUs are asked by count (a cluster's worker_gpu): as many as one healthy host has.
+    async gpusOffered(workspaceId) {
+      const healthy = await hosts.healthyHosts(workspaceId);
+      return {
+        gpus: Math.max(0, ...healthy.map((h) => h.gpus)),
+        refusal: (asked) =>
+          `No SSH host of this workspace has ${asked} GPU${asked === 1 ? '' : 's'}: ${gpuCounts(healthy)}. Ask for fewer GPUs per instance, or register a host with more (its gpus).`,
+      };
+    },
     // Instances are sized by what they ask (threads, memory limit), placed on the hosts at launch.
     machineFor: (): MachineShape => ({
       instanceType: 'ssh',
@@ -149,10 +165,15 @@ export function createSshBackend(options: SshBackendOptions): Backend {
 
     launch: (spec) =>
       inTurn(async (): Promise<BackendData> => {
-        const asked = { cores: spec.size?.cores ?? 1, memoryMib: spec.size?.memoryMib ?? DEFAULT_MIB };
+        const asked = {
+          cores: spec.size?.cores ?? 1,
+          memoryMib: spec.size?.memoryMib ?? DEFAULT_MIB,
+          gpus: spec.gpus ?? 0,
+        };
         const already = await hosts.placementOf(spec.backendId);
         const healthy = await hosts.healthyHosts(spec.workspaceId);
         let host = already ? await hosts.host(spec.workspaceId, already.hostId) : null;
+        let gpuDevices = already?.gpuDevices ?? [];
         if (host) {
           // Launched before (a crash between placing and recording): adopt what runs, or start it there.
           const live = await running(host).catch((err: unknown) => {
@@ -175,23 +196,33 @@ export function createSshBackend(options: SshBackendOptions): Backend {
               ...h,
               usedCores: on.reduce((n, p) => n + p.cores, 0),
               usedMemoryMib: on.reduce((n, p) => n + p.memoryMib, 0),
+              usedGpuDevices: on.flatMap((p) => p.gpuDevices),
             };
           });
-          host = placeOn(rooms, asked);
+          const room = placeOn(rooms, asked);
+          host = room;
+          gpuDevices = gpuDevicesFor(room.gpus, room.usedGpuDevices, asked.gpus);
           await hosts.place({
             backendId: spec.backendId,
             hostId: host.id,
             clusterId: spec.clusterId,
             ...asked,
+            gpuDevices,
           });
         }
         try {
-          await start(host, spec);
+          await start(host, spec, gpuDevices);
         } catch (err) {
           await hosts.unplace(spec.backendId);
           throw err instanceof SshFailure ? backendErrorOf(err) : err;
         }
-        return { hostId: host.id, workspaceId: spec.workspaceId, host: host.name, address: host.address };
+        return {
+          hostId: host.id,
+          workspaceId: spec.workspaceId,
+          host: host.name,
+          address: host.address,
+          ...(gpuDevices.length > 0 && { gpuDevices }),
+        };
       }),
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {

@@ -53,7 +53,7 @@ export function checkPlace(backend: Backend, body: CreateClusterBody, refuse: Re
  * GPUs (`worker_gpu` arrives as `worker_accelerator_count` and `_type`): the instance types asked
  * must have them; with none asked, the catalogue's that do, cheapest first. Answers the worker
  * types to run, where the GPUs chose them. A backend that places GPUs itself (`offered`: Slurm's
- * GRES) takes a count its machines have, and no type.
+ * GRES, SSH hosts' devices) takes a count its machines have, and no type.
  */
 export function checkGpus(
   backend: Backend,
@@ -76,7 +76,7 @@ export function checkGpus(
       if (kind)
         refuse(
           `options.${role}_accelerator_type`,
-          `The ${backend.type} backend asks for GPUs by count (the gpu GRES), not by type: leave the type out.`,
+          `The ${backend.type} backend places GPUs by count, not by type: leave the type out.`,
         );
       continue;
     }

@@ -46,8 +46,9 @@ export const sshHosts = pgTable(
 );
 
 /**
- * What runs on a host: one row per launched instance (its backend id) with the cores and memory it
- * was given, written before the agent starts and removed when it is gone; placement bin-packs against it.
+ * What runs on a host: one row per launched instance (its backend id) with the cores, memory and
+ * GPUs it was given (the GPUs' device indices on the host, its `CUDA_VISIBLE_DEVICES`), written
+ * before the agent starts and removed when it is gone; placement bin-packs against it.
  */
 export const sshPlacements = pgTable(
   'ssh_placements',
@@ -59,6 +60,9 @@ export const sshPlacements = pgTable(
     clusterId: integer('cluster_id').notNull(),
     cores: integer('cores').notNull(),
     memoryMib: integer('memory_mib').notNull(),
+    gpus: integer('gpus').notNull().default(0),
+    /** The host's GPU indices it was given (as many as `gpus`), none shared with another placement. */
+    gpuDevices: jsonb('gpu_devices').$type<number[]>().notNull().default([]),
     created: createdAt(),
   },
   (t) => [index('ssh_placements_host_idx').on(t.hostId)],

@@ -48,8 +48,9 @@ export const sshHostAnswer = z.object({
   python: z.string(),
   health: sshHostHealth.nullable(),
   checked_at: z.string().nullable(),
-  /** Cores and MiB Cumulus has placed there now. */
+  /** Cores, MiB and GPUs Cumulus has placed there now. */
   used_cores: z.number(),
   used_memory_mib: z.number(),
+  used_gpus: z.number(),
   created: z.string(),
 });

@@ -30,22 +30,28 @@ const targetOf = (row: SshHostRow, box: SecretBox) => ({
 });
 
 async function usedOn(db: Db, hostIds: number[]) {
-  if (hostIds.length === 0) return new Map<number, { cores: number; memoryMib: number }>();
+  if (hostIds.length === 0) return new Map<number, { cores: number; memoryMib: number; gpus: number }>();
   const rows = await db
     .select({
       hostId: sshPlacements.hostId,
       cores: sql<number>`sum(${sshPlacements.cores})::int`,
       memoryMib: sql<number>`sum(${sshPlacements.memoryMib})::int`,
+      gpus: sql<number>`sum(${sshPlacements.gpus})::int`,
     })
     .from(sshPlacements)
     .where(inArray(sshPlacements.hostId, hostIds))
     .groupBy(sshPlacements.hostId);
-  return new Map(rows.map((r) => [r.hostId, { cores: Number(r.cores), memoryMib: Number(r.memoryMib) }]));
+  return new Map(
+    rows.map((r) => [
+      r.hostId,
+      { cores: Number(r.cores), memoryMib: Number(r.memoryMib), gpus: Number(r.gpus) },
+    ]),
+  );
 }
 
 function present(
   row: SshHostRow,
-  used?: { cores: number; memoryMib: number },
+  used?: { cores: number; memoryMib: number; gpus: number },
 ): z.infer<typeof sshHostAnswer> {
   return {
     id: row.id,
@@ -63,6 +69,7 @@ function present(
     checked_at: isoTimeOrNull(row.checkedAt),
     used_cores: used?.cores ?? 0,
     used_memory_mib: used?.memoryMib ?? 0,
+    used_gpus: used?.gpus ?? 0,
     created: isoTime(row.created),
   };
 }
