@@ -39,6 +39,8 @@ export const DATABASE_AGNOSTIC = [
   'slurm-two-nodes',
   'software-remote-builds',
   'ssh-connection',
+  'ssh-gpus',
+  'ssh-placement',
   'start-build',
   'streaming-faults',
   'vm-types',
