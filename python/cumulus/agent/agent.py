@@ -21,7 +21,7 @@ from .dask_process import (
 from .hostmetrics import HostMetrics
 from .jupyter import Jupyter
 from .logs import LogShipper
-from .software import unpacked_python
+from .software import environment_of, mark_used, unpacked_python
 from .tasks import TaskRunner
 
 STOP_GRACE_SECONDS = 10
@@ -86,6 +86,9 @@ class Agent:
         self.logs = LogShipper(control)
         self.terminate = threading.Event()
         self.heartbeat_interval = 5.0
+        # The unpacked software environment Dask runs from, where it came as an archive (software.py).
+        self.environment: str | None = None
+        self.environment_marked = 0.0
         self.unreachable_timeout = INITIAL_UNREACHABLE_SECONDS
         self.last_contact = time.monotonic()
         # While the control plane cannot be reached: since when (None: it can).
@@ -211,6 +214,8 @@ class Agent:
             os.remove(scheduler_file)
         if boot.get("environment"):
             boot["python"] = self.call(unpacked_python, self.control, boot["environment"], self.workdir, self.say)
+            self.environment = environment_of(boot["python"])
+            self.environment_marked = time.monotonic()
         args = command(boot, host, preloads, self.workdir, scheduler_file)
         self.python = boot.get("python") or sys.executable
         starting = (self.control.process_state, (self.role, "starting"), {})
@@ -299,6 +304,10 @@ class Agent:
                                             self.python)
                     self.tasks.start()
             now = time.monotonic()
+            if self.environment and now >= self.environment_marked + 3600:
+                # An instance that runs for weeks keeps its environment from being pruned (software.py).
+                mark_used(self.environment)
+                self.environment_marked = now
             if now >= next_heartbeat:
                 if self.try_heartbeat():
                     backoff.reset()
