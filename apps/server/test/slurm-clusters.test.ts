@@ -346,6 +346,10 @@ describe('a Slurm cluster reached through slurmrestd with a JWT (login "rest")',
     expect(added.body).toMatchObject({ login: 'rest', rest_url: rig.rest!.url, user: 'cumulus-slurm' });
     expect(added.body.health).toMatchObject({ status: 'ok', partition_state: 'rig* up 1' });
     expect(JSON.stringify(added.body)).not.toContain(token);
+    // Builds are submitted on a login node: through slurmrestd the workspace's backend builds nothing.
+    expect((await theirs.get(`/api/v2/user/account/${theirSlug}/options`)).body.capabilities.builds).toEqual(
+      [],
+    );
     // Its nodes have no GPUs (node_gpus 0): a cluster asking for them is refused, saying so.
     const gpus = await theirs.post(`/api/v2/clusters/account/${theirSlug}/`, {
       name: 'wants-gpus',

@@ -211,6 +211,11 @@ export interface Backend {
    * there. Absent: GPUs come with instance types (`capabilities.gpus`).
    */
   gpusOffered?(workspaceId: number): Promise<GpusOffered>;
+  /**
+   * The kinds it builds for this workspace where they depend on how the workspace connected it (a
+   * Slurm cluster reached through slurmrestd builds none). Absent: `capabilities.builds`.
+   */
+  buildsFor?(workspaceId: number): Promise<readonly ('pip' | 'conda' | 'container')[]>;
   launch(spec: LaunchSpec): Promise<BackendData>;
   /**
    * Removes what a cluster's machines shared (vm_aws: the cluster's security group; local: its

@@ -280,6 +280,11 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${sbatchFl
           }
         : { mode: 'users' };
     },
+    // Builds are submitted on a login node: none through slurmrestd (slurm-builder.ts).
+    async buildsFor(workspaceId) {
+      const cluster = await clusters.clusterOf(workspaceId);
+      return cluster?.login.mode === 'rest' ? [] : ['pip'];
+    },
     portsOf: (instance) => (instance.backendData?.login === 'rest' ? restPorts(instance.backendId) : null),
     // GPUs are asked of Slurm by count (--gres=gpu:N): as many as a node has (node_gpus).
     async gpusOffered(workspaceId) {

@@ -24,10 +24,8 @@ export function registerBackendOptionRoutes(app: App, deps: Deps): void {
       const access = workspaceOf(request);
       const backend = await deps.backends.forWorkspace(access.workspace.id);
       const { capabilities } = backend;
-      return {
-        ...backend.describeSelf(),
-        capabilities: { ...capabilities, builds: [...capabilities.builds] },
-      };
+      const builds = (await backend.buildsFor?.(access.workspace.id)) ?? capabilities.builds;
+      return { ...backend.describeSelf(), capabilities: { ...capabilities, builds: [...builds] } };
     },
   );
 

@@ -19,7 +19,10 @@ export async function accountOptions(
     backend_type: self.backend,
     provider_name: String(self.options.provider_name),
     can_use_cumulus_hosted: true,
-    capabilities: { ...backend.capabilities, builds: [...backend.capabilities.builds] },
+    capabilities: {
+      ...backend.capabilities,
+      builds: [...((await backend.buildsFor?.(access.workspace.id)) ?? backend.capabilities.builds)],
+    },
     core_limit: access.membership?.coreLimit ?? null,
     credit_limit: access.membership?.creditLimit ?? null,
     workspace_credit_limit: access.workspace.creditLimit,
