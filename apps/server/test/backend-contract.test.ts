@@ -5,11 +5,14 @@ import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEc2Backend } from '../src/compute/aws/ec2-backend.js';
 import type { Backend, InstanceRef, LaunchSpec } from '../src/compute/backend.js';
+import type { ServiceAccountKey } from '../src/compute/gcp/auth.js';
+import { createGceBackend } from '../src/compute/gcp/gce-backend.js';
 import { createLocalBackend } from '../src/compute/local.js';
 import { createSlurmBackend } from '../src/compute/slurm/slurm-backend.js';
 import { createSshBackend, type SshPlacement } from '../src/compute/ssh/ssh-backend.js';
 import { machineShapeOf } from '../src/compute/vm-types.js';
 import { PYTHON, testSandbox, waitFor } from './helpers/clusters.js';
+import { GceRig } from './helpers/gce-rig/rig.js';
 import { awsEnvironment, startMoto } from './helpers/moto.js';
 import { startSlurmRig } from './helpers/slurm.js';
 import { RIG_LOCK_WAIT_MS, startSshRig } from './helpers/ssh-hosts.js';
@@ -107,6 +110,37 @@ const makers: Record<string, () => Promise<Subject>> = {
         await moto.stop();
       },
     };
+  },
+  async vm_gcp() {
+    // The server's own wiring (server.ts) pointed at the rig: its token endpoint and Compute API.
+    const rig = await new GceRig().start();
+    const key = rig.tokens.createKey('cumulus') as unknown as ServiceAccountKey;
+    const env = rig.env();
+    const backend = createGceBackend({
+      computeUrl: env.CUMULUS_GCP_COMPUTE_URL!,
+      tokenUrl: env.CUMULUS_GCP_TOKEN_URL!,
+      images: {
+        x86_64: 'projects/debian-cloud/global/images/family/debian-12',
+        arm64: 'projects/debian-cloud/global/images/family/debian-12-arm64',
+      },
+      shapeOf: machineShapeOf,
+      placementOf: async () => ({
+        key,
+        project: rig.project,
+        region: 'us-central1',
+        network: 'default',
+        subnet: 'default',
+        targetTags: ['dask'],
+        settings: {
+          worker_instance_types: ['e2-standard-2'],
+          scheduler_instance_types: ['e2-standard-2'],
+          spot: false,
+          spot_on_demand_fallback: false,
+          disk_size_gib: 20,
+        },
+      }),
+    });
+    return { backend, close: () => rig.stop() };
   },
   async ssh() {
     const rig = await startSshRig(1);
