@@ -67,13 +67,23 @@ class Scaling:
         return self.sync(self._scale_down, list(workers))
 
     async def _scale_down(self, workers: list) -> None:
+        """The scheduler moves the workers' data elsewhere and gives them no more tasks, then the server
+        stops them: a worker ends only by the server's stop, never by itself first (its agent would
+        see Dask exit on its own and report a failure before the server heard it was no longer wanted,
+        and the server would replace it). Should the server not hear it, the scheduler closes them."""
         if not workers:
             return
         arrived = [w for w in workers if w in self.observed]
         if arrived and self.scheduler_comm:
             with suppress(OSError):
-                await self.scheduler_comm.retire_workers(names=arrived, remove=True, close_workers=True)
-        await self._call(cluster_api.remove_workers, self._api, self.workspace, self.cluster_id, self.name, workers)
+                await self.scheduler_comm.retire_workers(names=arrived, remove=False, close_workers=False)
+        try:
+            await self._call(cluster_api.remove_workers, self._api, self.workspace, self.cluster_id, self.name, workers)
+        except BaseException:
+            if arrived and self.scheduler_comm:
+                with suppress(OSError):
+                    await self.scheduler_comm.retire_workers(names=arrived, remove=True, close_workers=True)
+            raise
         self._plan -= set(workers)
 
     def wait_for_workers(self, n_workers: int | None = None, timeout=None):

@@ -27,6 +27,8 @@ from .tasks import TaskRunner
 STOP_GRACE_SECONDS = 10
 # While Dask starts: how often to look whether it is up (locally: no request).
 WAIT_POLL_SECONDS = 0.05
+# How long a Dask that ended as a signal ends it (code 0, SIGTERM) waits for this agent's own signal.
+TERMINATED_WAIT_SECONDS = 1.0
 # The longest a worker's agent asks the control plane to hold an answer while it waits for its
 # scheduler's address (also at most half a heartbeat interval; requests time out after 10 s).
 MAX_HOLD_SECONDS = 5.0
@@ -272,6 +274,8 @@ class Agent:
             code = self.dask.poll()
             if code is not None:
                 self.dask.reader.join(2)
+                if self.stopped_from_outside(code):
+                    raise Stop("terminated")
                 notice = self.spot_notice()
                 if notice:
                     # Retired before EC2 takes the instance back (aws-spot preload): a stop, not a failure.
@@ -321,6 +325,13 @@ class Agent:
             wait = WAIT_POLL_SECONDS if not reported else max(WAIT_POLL_SECONDS, next_heartbeat - time.monotonic())
             if self.terminate.wait(min(wait, self.heartbeat_interval)):
                 raise Stop("terminated")
+
+    def stopped_from_outside(self, code: int) -> bool:
+        """Whether Dask ended because the instance is being stopped: a backend's stop signals every
+        process of the instance at once (ssh, local), and Dask may end before this agent's main loop
+        sees its own signal (it was waiting on a heartbeat's answer). A stop, not a failure."""
+        by_signal = code == 0 or code == -signal.SIGTERM
+        return self.terminate.wait(TERMINATED_WAIT_SECONDS if by_signal else 0)
 
     def spot_notice(self) -> str | None:
         """Why Dask exited, when the aws-spot preload retired it on EC2's interruption notice; else None."""
