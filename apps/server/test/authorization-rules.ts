@@ -907,7 +907,7 @@ export const RULES: Record<string, RouteRule> = {
     params: () => ({ host: 2_000_000 }),
   },
   // Slurm clusters: readers see them; admins connect (here from this machine, which the test server
-  // does not allow: refused with why), check, disconnect.
+  // does not allow: refused with why), check, replace slurmrestd's token, disconnect.
   'GET /api/v2/slurm-clusters/{account}': { expect: readers(200) },
   'POST /api/v2/slurm-clusters/{account}': {
     expect: memberAdmins(400),
@@ -920,6 +920,11 @@ export const RULES: Record<string, RouteRule> = {
   'DELETE /api/v2/slurm-clusters/{account}/{cluster}': {
     expect: memberAdmins(404),
     params: () => ({ cluster: 2_000_000 }),
+  },
+  'PUT /api/v2/slurm-clusters/{account}/{cluster}/token': {
+    expect: memberAdmins(404),
+    params: () => ({ cluster: 2_000_000 }),
+    body: () => ({ token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdW4iOiJ4In0.c2lnbmF0dXJl' }),
   },
   'GET /api/v2/setup/account/{account}/docker': { expect: readers(200) },
   'PATCH /api/v2/setup/account/{account}/docker': {

@@ -54,6 +54,11 @@ function faultyLocalBackend() {
     /** Stop returns at once and the instance goes away later, as a cloud VM's does. */
     slowStop: false,
     launches: 0,
+    /**
+     * Runs once when the reconciler next asks for a cluster's backend (it has read the cluster row,
+     * not yet its machines): something the API does meanwhile.
+     */
+    duringLookup: undefined as (() => Promise<void>) | undefined,
   };
   const backend: Backend = {
     ...local,
@@ -73,7 +78,21 @@ function faultyLocalBackend() {
 
 describe('the cluster reconciler with a backend that fails', () => {
   const faulty = faultyLocalBackend();
-  const server = startClusterServer({}, { backends: singleBackend(faulty.backend) });
+  const single = singleBackend(faulty.backend);
+  const server = startClusterServer(
+    {},
+    {
+      backends: {
+        ...single,
+        async forCluster(cluster) {
+          const during = faulty.faults.duringLookup;
+          faulty.faults.duringLookup = undefined;
+          await during?.();
+          return single.forCluster(cluster);
+        },
+      },
+    },
+  );
   afterAll(async () => {
     await (await server).close();
     faulty.cleanup();
@@ -82,6 +101,7 @@ describe('the cluster reconciler with a backend that fails', () => {
   afterEach(() => {
     faulty.faults.launch = undefined;
     faulty.faults.slowStop = false;
+    faulty.faults.duringLookup = undefined;
   });
   const asNewUser = async () => {
     const ts = await server;
@@ -123,6 +143,30 @@ describe('the cluster reconciler with a backend that fails', () => {
     );
     // The scheduler it had started is stopped too.
     await waitFor('no process left', async () => (await instanceProcesses(ts)).length === 0, 60_000);
+  }, 120_000);
+
+  it('keeps a worker added while it looks at the cluster: the desired count and the machines are read together', async () => {
+    const { api, slug } = await asNewUser();
+    const details = await createReadyCluster(api, slug, { name: 'scaled-meanwhile', workers: 1 });
+    const id = details.id as number;
+    // The reconciler has read the cluster (1 worker wanted), not yet its machines, when a scale to 2
+    // lands; the worker it adds must not be retired as one too many.
+    let added = '';
+    faulty.faults.duringLookup = async () => {
+      const answer = await api.post(`/api/v2/workers/account/${slug}/cluster/${id}/`, { n_workers: 1 });
+      expect(answer.status).toBe(201);
+      added = answer.body[0].name;
+    };
+    await waitFor('the scale to land mid-reconcile', async () => added !== '', 60_000);
+    await waitForClusterState(api, slug, id, 'ready', 60_000);
+    const workers = await api.get(`/api/v2/workers/account/${slug}/cluster/${id}/`);
+    const mine = workers.body.find((w: { name: string }) => w.name === added);
+    expect(mine?.current_state?.state).toBe('started');
+    expect(
+      workers.body.filter((w: { current_state: { state: string } }) => w.current_state.state === 'started'),
+    ).toHaveLength(2);
+    await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`);
+    await waitForClusterState(api, slug, id, 'stopped');
   }, 120_000);
 
   it('shows a cluster stopped only once the backend confirms every instance gone', async () => {

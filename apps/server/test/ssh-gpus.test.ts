@@ -124,7 +124,7 @@ with Client(address, security=sec, timeout=60) as client:
       .select()
       .from(instances)
       .where(and(eq(instances.clusterId, id), eq(instances.name, added.body[0].name)));
-    expect(third).toMatchObject({ state: 'queued', launchedAt: null });
+    expect(third, JSON.stringify(third)).toMatchObject({ state: 'queued', launchedAt: null });
 
     expect((await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`)).status).toBe(200);
     await waitForClusterState(api, slug, id, 'stopped', 120_000);

@@ -1,4 +1,5 @@
-import type { Cluster } from '../../../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { type Cluster, clusters } from '../../../db/schema/index.js';
 import { wants } from '../desired.js';
 import { isEnded } from '../states.js';
 import { setClusterState } from '../transitions.js';
@@ -39,7 +40,7 @@ export async function converge(ctx: ClusterLoopContext, cluster: Cluster): Promi
     return after(0);
   }
 
-  if (await planMachines(ctx, cluster, machines)) machines = await loadMachines(db, cluster.id);
+  if (await planMachines(ctx, cluster)) machines = await loadMachines(db, cluster.id);
   await launchQueued(ctx, backend, cluster, machines);
   await releaseUnwanted(ctx, backend, cluster.id, machines, (m) => m.process.desiredReason || 'Scaled down');
   const ready = await deriveState(ctx, cluster, await loadMachines(db, cluster.id));
@@ -71,13 +72,30 @@ function clusterFailure(machines: Machine[]): string | null {
   return null;
 }
 
-/** Adds the scheduler and workers the cluster lacks and retires the extra ones; answers whether it changed any. */
-async function planMachines(
-  ctx: ClusterLoopContext,
+/**
+ * Adds the scheduler and workers the cluster lacks and retires the extra ones; answers whether it
+ * changed any. The desired count and the machines are read together, under the cluster row's lock:
+ * a scale (adding or removing workers) changes both in one transaction, and a count read before it
+ * with machines read after it would retire the worker just added (or add back one just removed).
+ */
+async function planMachines(ctx: ClusterLoopContext, cluster: Cluster): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ desiredWorkers: clusters.desiredWorkers })
+      .from(clusters)
+      .where(eq(clusters.id, cluster.id))
+      .for('update');
+    if (!row) return false;
+    return planWith(wants(tx), cluster, row.desiredWorkers, await loadMachines(tx, cluster.id));
+  });
+}
+
+async function planWith(
+  want: ReturnType<typeof wants>,
   cluster: Cluster,
+  desiredWorkers: number,
   machines: Machine[],
 ): Promise<boolean> {
-  const want = wants(ctx.db);
   let changed = false;
   if (!machines.some(isCurrentScheduler)) {
     const runs = machines.filter((m) => m.process.role === 'scheduler').length;
@@ -85,16 +103,16 @@ async function planMachines(
     changed = true;
   }
   const workers = machines.filter((m) => m.process.role === 'worker' && isActive(m));
-  for (let n = workers.length; n < cluster.desiredWorkers; n++) {
+  for (let n = workers.length; n < desiredWorkers; n++) {
     await want.addProcess(cluster, 'worker');
     changed = true;
   }
-  if (workers.length > cluster.desiredWorkers) {
+  if (workers.length > desiredWorkers) {
     // Retire the least useful first: not yet started, then the newest.
     const rank = (m: Machine) => (m.process.state === 'started' ? 1 : 0);
     const extra = [...workers]
       .sort((a, b) => rank(a) - rank(b) || b.process.id - a.process.id)
-      .slice(0, workers.length - cluster.desiredWorkers);
+      .slice(0, workers.length - desiredWorkers);
     for (const m of extra) await want.retire(m.process, m.instance, 'Scaled down');
     changed = true;
   }
