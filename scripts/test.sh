@@ -23,7 +23,7 @@ lane_log="$(mktemp)"
 lane() {
   local status=0
   echo "== python tests (client against a real server)"
-  "${CUMULUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python 2>&1 || status=1
+  "${CUMULUS_PYTHON:-/usr/bin/python3}" scripts/python-tests.py 2>&1 || status=1
   if [ -n "${CUMULUS_TEST_POSTGRES_URL:-}" ]; then
     echo; echo "== server tests on PostgreSQL (at ${SECONDS}s)"
     DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" CUMULUS_TEST_NETWORK=without npm test -w apps/server --silent -- --maxWorkers=1 2>&1 || status=$((status | 2))

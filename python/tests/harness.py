@@ -214,11 +214,19 @@ class CumulusServer:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def _running(self) -> bool:
+        return bool(self.process) and self.process.poll() is None
+
     def close(self) -> None:
         """Stops the server; fails if any process it started is still alive (and then kills it)."""
         _LIVE.discard(self)
-        self.stop()
+        # A client's close() asks for the stop and returns (as Coiled's does): the server ends the
+        # cluster's processes on its next pass. Stopped first, it would leave them running, as a
+        # restart must (the next start would stop them); so it gets the time to finish.
         deadline = time.monotonic() + 60
+        while processes_under(self.data_dir) and time.monotonic() < deadline and self._running():
+            time.sleep(0.5)
+        self.stop()
         while processes_under(self.data_dir) and time.monotonic() < deadline:
             time.sleep(1)
         left = processes_under(self.data_dir)
