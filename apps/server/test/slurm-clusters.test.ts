@@ -115,6 +115,7 @@ describe('slurm backend', () => {
     expect(added.body.health.partition_state).toMatch(/^rig\*? up 1 idle/);
     const listed = await api.get(`/api/v2/slurm-clusters/${slug}`);
     expect(listed.body.count).toBe(1);
+    expect(listed.body.logins).toEqual(['ssh', 'local', 'rest']);
   }, 60_000);
 
   let clusterId: number;

@@ -23836,6 +23836,8 @@ export interface paths {
                                 created: string;
                             }[];
                             count: number;
+                            /** @description How this server accepts a new cluster's login node (`local` only where its operator allows it). */
+                            logins: ("ssh" | "local" | "rest")[];
                         };
                     };
                 };

@@ -47,3 +47,10 @@ if (!globalThis.ResizeObserver) {
 
 // Radix Select scrolls its selected option into view when it opens.
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+
+// Radix Select captures the pointer that opens it (jsdom has no pointer capture).
+if (!Element.prototype.hasPointerCapture) {
+  Element.prototype.hasPointerCapture = () => false;
+  Element.prototype.setPointerCapture = () => {};
+  Element.prototype.releasePointerCapture = () => {};
+}

@@ -21,6 +21,8 @@ export interface MachineRoutes<Body extends z.ZodType, Answer extends z.ZodType>
   body: Body;
   answer: Answer;
   describe: { list: string; add: string; check: string; remove: string };
+  /** Fields the list answers beside its items (what this server accepts in a new one). */
+  listFields?: Record<string, z.ZodType>;
   list(deps: Deps, access: WorkspaceAccess): Promise<{ items: z.infer<Answer>[]; count: number }>;
   add(deps: Deps, access: WorkspaceAccess, body: z.infer<Body>): Promise<z.infer<Answer>>;
   check(deps: Deps, access: WorkspaceAccess, id: number): Promise<z.infer<Answer>>;
@@ -37,7 +39,7 @@ export function registerMachineRoutes<Body extends z.ZodType, Answer extends z.Z
   const params = zod.object({ account: text(64), [spec.item]: id });
   const answer: z.ZodType = spec.answer;
   const body: z.ZodType = spec.body;
-  const list = zod.object({ items: zod.array(answer), count: zod.number() });
+  const list = zod.object({ items: zod.array(answer), count: zod.number(), ...spec.listFields });
   const idOf = (p: unknown) => (p as Record<string, number>)[spec.item]!;
   app.get(
     base,

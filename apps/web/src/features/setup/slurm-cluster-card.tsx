@@ -38,7 +38,11 @@ export function SlurmClusterCard({ account, isAdmin }: { account: string; isAdmi
         <ClusterItem key={cluster.id} account={account} cluster={cluster} isAdmin={isAdmin} />
       )}
       // A workspace connects one.
-      form={isAdmin && clusters.data?.count === 0 ? <ConnectForm account={account} /> : null}
+      form={
+        isAdmin && clusters.data?.count === 0 ? (
+          <ConnectForm account={account} logins={clusters.data.logins} />
+        ) : null
+      }
     />
   );
 }
@@ -142,6 +146,13 @@ const FIELDS = [
 
 type Login = 'ssh' | 'local' | 'rest';
 
+/** The login choices, offered only where the server accepts them (`local` where its operator allows it). */
+const LOGIN_LABELS: Record<Login, string> = {
+  ssh: 'Over SSH',
+  local: 'This Cumulus server',
+  rest: 'slurmrestd (JWT)',
+};
+
 /** What each login asks, under the login's choice. */
 const LOGIN_HELP: Record<Exclude<Login, 'local'>, string> = {
   ssh: 'Where sbatch, squeue and scancel run, reached over SSH.',
@@ -155,7 +166,7 @@ const operatorOnly = (name: string) =>
 const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
 const optional = (text: string) => text.trim() || undefined;
 
-function ConnectForm({ account }: { account: string }) {
+function ConnectForm({ account, logins }: { account: string; logins: Login[] }) {
   const connect = useConnectSlurmClusterMutation(account);
   const [values, setValues] = React.useState({
     name: '',
@@ -271,9 +282,11 @@ function ConnectForm({ account }: { account: string }) {
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value="ssh">Over SSH</SelectItem>
-              <SelectItem value="local">This Cumulus server</SelectItem>
-              <SelectItem value="rest">slurmrestd (JWT)</SelectItem>
+              {logins.map((login) => (
+                <SelectItem key={login} value={login}>
+                  {LOGIN_LABELS[login]}
+                </SelectItem>
+              ))}
             </SelectContent>
           </Select>
         </FormField>

@@ -3,7 +3,7 @@ import type { App } from '../../../http/app-types.js';
 import { id, text, z } from '../../../http/zod.js';
 import { workspaceOf } from '../../identity/index.js';
 import { registerMachineRoutes } from '../machine-routes.js';
-import { slurmClusterAnswer, slurmClusterBody, slurmTokenBody } from './schemas.js';
+import { slurmClusterAnswer, slurmClusterBody, slurmLoginKind, slurmTokenBody } from './schemas.js';
 import * as slurm from './service.js';
 
 /** A workspace's Slurm cluster (the `slurm` backend): connected and disconnected by its admins, checked, shown with its health. */
@@ -13,6 +13,13 @@ export function registerSlurmClusterRoutes(app: App, deps: Deps): void {
     item: 'cluster',
     body: slurmClusterBody,
     answer: slurmClusterAnswer,
+    listFields: {
+      logins: z
+        .array(slurmLoginKind)
+        .describe(
+          "How this server accepts a new cluster's login node (`local` only where its operator allows it).",
+        ),
+    },
     describe: {
       list: "The workspace's Slurm cluster (none or one) with its health (no private key).",
       add: "Connects the workspace's Slurm cluster (admins) once its login node answers sinfo for the partition; the private key is sealed and never returned. New clusters of the workspace then run as Slurm jobs.",

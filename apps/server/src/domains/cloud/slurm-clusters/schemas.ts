@@ -1,5 +1,9 @@
 import { text, z } from '../../../http/zod.js';
 
+/** How the server reaches a login node: over SSH, from its own machine, or through slurmrestd. */
+export const slurmLoginKind = z.enum(['ssh', 'local', 'rest']);
+export type SlurmLoginKind = z.infer<typeof slurmLoginKind>;
+
 /** A Slurm name (partition, account, QOS): letters, digits and `._-`, nothing a shell reads. */
 const slurmName = text(64).regex(/^[A-Za-z0-9_.-]+$/, 'Letters, digits, dots, dashes and underscores.');
 
@@ -21,7 +25,7 @@ export const slurmTokenBody = z.object({ token: jwt });
 export const slurmClusterBody = z
   .object({
     name: text(64).regex(/^[a-z0-9][a-z0-9-]*$/, 'Lowercase letters, digits and dashes.'),
-    login: z.enum(['ssh', 'local', 'rest']).default('ssh'),
+    login: slurmLoginKind.default('ssh'),
     address: text(255).min(1).optional(),
     port: z.number().int().min(1).max(65_535).default(22),
     user: text(64)
@@ -84,7 +88,7 @@ export const slurmClusterHealth = z.object({
 export const slurmClusterAnswer = z.object({
   id: z.number(),
   name: z.string(),
-  login: z.enum(['ssh', 'local', 'rest']),
+  login: slurmLoginKind,
   address: z.string().nullable(),
   port: z.number().nullable(),
   user: z.string().nullable(),

@@ -13,7 +13,7 @@ import { isoTime, isoTimeOrNull } from '../../../lib/time.js';
 import { clustersHoldingMachines } from '../../clusters/index.js';
 import type { WorkspaceAccess } from '../../identity/index.js';
 import { refreshWorkspaceBackend } from '../workspace-backend.js';
-import type { slurmClusterAnswer, slurmClusterBody } from './schemas.js';
+import type { SlurmLoginKind, slurmClusterAnswer, slurmClusterBody } from './schemas.js';
 
 type Body = z.infer<typeof slurmClusterBody>;
 
@@ -146,7 +146,16 @@ export async function listClusters(deps: Deps, access: WorkspaceAccess) {
     .select()
     .from(slurmClusters)
     .where(eq(slurmClusters.workspaceId, access.workspace.id));
-  return { items: rows.map((r) => present(r, deps.cloudSecrets)), count: rows.length };
+  return {
+    items: rows.map((r) => present(r, deps.cloudSecrets)),
+    count: rows.length,
+    logins: loginsAccepted(deps),
+  };
+}
+
+/** How this server accepts a login node: from its own machine only where its operator allows it. */
+export function loginsAccepted(deps: Pick<Deps, 'config'>): SlurmLoginKind[] {
+  return deps.config.slurmLocalLogin ? ['ssh', 'local', 'rest'] : ['ssh', 'rest'];
 }
 
 /**
