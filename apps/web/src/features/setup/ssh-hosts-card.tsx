@@ -18,6 +18,8 @@ import { SshKeyFields, useServerErrors } from '@/features/setup/machine-form';
 import { typeList } from '@/features/setup/messages';
 import { formatMemoryMib } from '@/lib/format';
 
+const gpus = (count: number) => `${count} GPU${count === 1 ? '' : 's'}`;
+
 const STATUS = { ...COMMON_STATUS, no_dask: { label: 'No Dask', ok: false } };
 
 /**
@@ -70,11 +72,12 @@ function HostItem({ account, host, isAdmin }: { account: string; host: SshHost; 
       <dt className="text-muted-foreground">Offers</dt>
       <dd>
         {host.cores} cores · {formatMemoryMib(host.memoryMib)}
-        {host.gpus ? ` · ${host.gpus} GPU${host.gpus === 1 ? '' : 's'}` : ''}
+        {host.gpus ? ` · ${gpus(host.gpus)}` : ''}
       </dd>
       <dt className="text-muted-foreground">Cumulus uses</dt>
       <dd>
         {host.usedCores} cores · {formatMemoryMib(host.usedMemoryMib)}
+        {host.gpus ? ` · ${gpus(host.usedGpus)}` : ''}
       </dd>
       <dt className="text-muted-foreground">Free now</dt>
       <dd>
