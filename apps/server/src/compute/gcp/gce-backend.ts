@@ -257,8 +257,21 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
         }),
       };
       const { instances } = clientsOf(p);
-      const [op] = await instances.insert({ project: p.project, zone, instanceResource });
-      await finish(p, zone, op.latestResponse as Operation);
+      try {
+        const [op] = await instances.insert({ project: p.project, zone, instanceResource });
+        await finish(p, zone, op.latestResponse as Operation);
+      } catch (err) {
+        if (failureOf(err).code !== 409) throw err;
+        // Its name is taken in the zone: by this very launch's earlier insert (its answer lost, and
+        // the list by label not showing it yet), which is adopted; by anything else, refused.
+        const [there] = await instances.get({ project: p.project, zone, instance: name });
+        if (there.labels?.[LABEL.backendId] !== labelValue(spec.backendId))
+          throw final(
+            `${zone} has an instance named ${name} that Cumulus did not launch for this cluster.`,
+            err,
+          );
+        return vmOf(there);
+      }
       const [made] = await instances.get({ project: p.project, zone, instance: name });
       if (!made.name) throw retryable('Compute Engine answered the insert without an instance.');
       return vmOf(made);

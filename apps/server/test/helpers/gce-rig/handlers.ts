@@ -119,7 +119,9 @@ export function handlers(links: Links, instances: Instances, firewalls: Firewall
       const keep = matcher(q.filter);
       const items: Record<string, unknown> = {};
       for (const z of ZONE_IDS.keys()) {
-        const found = [...instances.zoneOf(z).values()].filter(keep);
+        const found = [...instances.zoneOf(z).values()].filter(
+          (i) => keep(i) && !instances.unlisted.has(i.name),
+        );
         items[`zones/${z}`] = found.length
           ? { instances: found }
           : {

@@ -43,6 +43,8 @@ export class Instances extends EventEmitter<{ running: [Instance, string]; delet
   readonly #byZone = new Map<string, Map<string, Instance>>();
   /** Zones out of capacity (`exhaust`): inserts there fail as Compute Engine's do. */
   readonly exhausted = new Set<string>();
+  /** Instances lists leave out (by name), as a list may lag an insert that Compute Engine has made. */
+  readonly unlisted = new Set<string>();
   #nextAddress = 2;
 
   constructor(
