@@ -104,12 +104,12 @@ describe('cluster-facing calls', () => {
 
     expect((await asCluster.get(`${facing}/db-file-ref/nothing`)).status).toBe(404);
 
-    // What each preload does where it runs: GCP's says there is nothing to watch here; AWS's
-    // watch EC2's spot notice and take the client's forwarded credentials.
+    // What each preload does where it runs: the spot ones watch their cloud's notice (EC2's
+    // interruption notice, Compute Engine's preemption flag); AWS's takes the client's credentials.
     const says = {
       'aws-creds-loader': 'cumulus: aws-creds-loader preload:',
       'aws-spot': 'cumulus: aws-spot preload: watching',
-      'gcp-spot': 'cumulus: gcp-spot preload: local instance',
+      'gcp-spot': 'cumulus: gcp-spot preload: watching',
     };
     for (const [name, words] of Object.entries(says)) {
       const preload = await asCluster.get(`${facing}/preload/${name}`);

@@ -1,12 +1,23 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusters, instances } from '../src/db/schema/index.js';
+import { clusterProcesses, clusters, instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
-import { computeOn, freePort, startClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
+import {
+  computeOn,
+  freePort,
+  runPython,
+  startClusterServer,
+  waitFor,
+  waitForClusterState,
+} from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
 import { GceMachines } from './helpers/gce-rig/machines.js';
 import { GceRig } from './helpers/gce-rig/rig.js';
+import { HOLD_AND_SUM } from './helpers/hold-and-sum.js';
 import { repeatedLaunch } from './helpers/relaunch.js';
 
 /**
@@ -116,6 +127,71 @@ describe('a vm_gcp cluster', () => {
     } finally {
       rig.instances.exhausted.clear();
     }
+  });
+
+  it('a Spot worker Compute Engine preempts retires mid-computation: its data moves, why is shown, an on-demand worker replaces it, the computation completes', {
+    timeout: 420_000,
+  }, async () => {
+    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+      name: 'preempted',
+      workers: 2,
+      options: { spot: true, spot_on_demand_fallback: true },
+    });
+    expect(created.status).toBe(201);
+    const clusterId = created.body.id as number;
+    const details = await waitForClusterState(api, slug, clusterId, 'ready', 240_000);
+    const workersNow = () =>
+      rig.instances
+        .all()
+        .filter(
+          ([, i]) =>
+            i.labels?.['cumulus-cluster'] === String(clusterId) && i.labels['cumulus-role'] === 'worker',
+        );
+    const workers = workersNow();
+    expect(workers.map(([, i]) => i.scheduling.provisioningModel)).toEqual(['SPOT', 'SPOT']);
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'preempt-'));
+    writeFileSync(path.join(dir, 'details.json'), JSON.stringify(details));
+    const computed = runPython(HOLD_AND_SUM, [path.join(dir, 'details.json'), dir], 240_000);
+    // Awaited below: should a step before fail, the test reports that step, not a stray rejection.
+    computed.catch(() => undefined);
+    const holders = await waitFor('the data held by both workers', async () =>
+      existsSync(path.join(dir, 'persisted'))
+        ? JSON.parse(readFileSync(path.join(dir, 'persisted'), 'utf8'))
+        : false,
+    );
+    expect(holders).toHaveLength(2);
+
+    // Google's notice: the metadata server says preempted, and 30 s later the VM is gone.
+    const [zone, victim] = workers[0]!;
+    rig.instances.preempt(zone, victim.name, 30_000);
+    const rows = await database.db.select().from(instances).where(eq(instances.clusterId, clusterId));
+    const row = rows.find(
+      (r) => (r.backendData as { instanceId?: string } | null)?.instanceId === `${zone}/${victim.name}`,
+    )!;
+    const retired = await waitFor('the worker retired, saying why', async () => {
+      const [p] = await database.db
+        .select()
+        .from(clusterProcesses)
+        .where(eq(clusterProcesses.id, row.processId));
+      return p!.state === 'stopped' && p;
+    });
+    expect(retired.stateReason).toBe(
+      "Spot interruption: Compute Engine preempts this instance (about 30 seconds' notice); its worker retired, its data moved to others",
+    );
+    writeFileSync(path.join(dir, 'go'), '');
+    // Every part was computed once: the retired worker's parts moved, none was lost and recomputed.
+    expect(JSON.parse(await computed)).toEqual({ sum: 120_000, runs: 16 });
+
+    const replacement = await waitFor('a replacement worker', async () =>
+      workersNow().find(([, i]) => !workers.some(([, w]) => w.name === i.name)),
+    );
+    // The policy allows fallback: the replacement runs on demand.
+    expect(replacement[1].scheduling.provisioningModel).toBeUndefined();
+    await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
+    expect((await api.delete(`/api/v2/clusters/account/${slug}/id/${clusterId}`)).status).toBeLessThan(300);
+    await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
+    await waitFor('no instance left', async () => rig.instances.all().length === 0, 90_000);
   });
 
   it('a restarted server adopts the running instances by their labels, inserting nothing twice', {

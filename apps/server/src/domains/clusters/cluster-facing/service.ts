@@ -33,9 +33,14 @@ const DASK_PRELOADS = {
   worker: ['worker'],
 } as const;
 
-/** An EC2 spot worker watches its interruption notice (the aws-spot preload) to retire in time. */
-const spotWorker = (role: string, data: unknown) =>
-  role === 'worker' && (data as { spot?: unknown } | null)?.spot === true;
+/**
+ * A spot worker watches its cloud's notice to retire in time: EC2's interruption notice (the
+ * aws-spot preload), Compute Engine's preemption flag (gcp-spot).
+ */
+function spotPreload(role: string, instance: { backendType: string; backendData: unknown }): PreloadName[] {
+  if (role !== 'worker' || (instance.backendData as { spot?: unknown } | null)?.spot !== true) return [];
+  return instance.backendType === 'vm_gcp' ? ['gcp-spot'] : ['aws-spot'];
+}
 
 /** A bootstrap held until the worker's scheduler is known (`?wait_for_scheduler=`). */
 export interface Hold {
@@ -73,7 +78,7 @@ export async function bootstrap(
   const port = Number(cluster.schedulerOptions.port ?? ports?.scheduler ?? 0);
   const preloads: PreloadName[] = [
     ...DASK_PRELOADS[process.role],
-    ...(spotWorker(process.role, instance.backendData) ? (['aws-spot'] as const) : []),
+    ...spotPreload(process.role, instance),
   ];
   return {
     cluster_id: cluster.id,
