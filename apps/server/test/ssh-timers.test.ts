@@ -197,20 +197,28 @@ describe('ssh clusters: adaptive scaling', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const events: Record<string, any>[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      try {
-        events.push(JSON.parse(line));
-      } catch {
-        // The client's own output.
-      }
-    });
+    let outputEnded = false;
+    createInterface({ input: child.stdout })
+      .on('line', (line) => {
+        try {
+          events.push(JSON.parse(line));
+        } catch {
+          // The client's own output.
+        }
+      })
+      .on('close', () => {
+        outputEnded = true;
+      });
+    // What the client said, read first: its last line can arrive after its exit is seen. Its
+    // output ended without the line: the wait fails with the client's stderr.
     const event = (name: string) =>
       waitFor(
         `the client to say ${name}`,
         async () => {
-          if (child.exitCode !== null)
-            throw new Error(`the client exited ${child.exitCode}: ${stderr.slice(-3000)}`);
-          return events.find((e) => e.event === name);
+          const said = events.find((e) => e.event === name);
+          if (said) return said;
+          if (outputEnded) throw new Error(`the client exited ${child.exitCode}: ${stderr.slice(-3000)}`);
+          return undefined;
         },
         300_000,
         200,
