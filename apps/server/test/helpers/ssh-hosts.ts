@@ -8,11 +8,15 @@ import { waitFor } from './wait.js';
 
 /**
  * SSH hosts for tests: real OpenSSH servers (Debian's openssh-server), one per loopback address
- * (127.0.0.2, 127.0.0.3 ...: each a "host" with an address of its own), each with a host key made
- * here, all letting one account in with one user key. The account is the one cluster processes run
- * as (the host account a workspace admin registers); it is made once per machine, its home fixed.
+ * (127.0.0.2, 127.0.0.3 ...: each a "host" with an address of its own) on a port of the rig's own,
+ * each with a host key made here, all letting one account in with one user key. The account is the
+ * one cluster processes run as (the host account a workspace admin registers); each of the machine's
+ * RIG_SLOTS rigs at once has its own, made once per machine, its home fixed.
  */
 export const RIG_ACCOUNT = 'cumulus-ssh-rig';
+/** Rigs that may run at once on this machine (two test files, a browser file beside a server file). */
+const RIG_SLOTS = 2;
+const accountOf = (slot: number) => (slot === 0 ? RIG_ACCOUNT : `${RIG_ACCOUNT}${slot}`);
 const SSHD = '/usr/sbin/sshd';
 
 export interface RigHost {
@@ -56,16 +60,16 @@ function ensureSshd(): void {
     throw new Error(`${SSHD} is missing: run scripts/setup.sh --ssh (apt-get install openssh-server)`);
 }
 
-/** The account's home, fixed (sshd finds it by the account); each instance's directory is under it. */
-export const RIG_HOME = `/var/lib/${RIG_ACCOUNT}`;
+/** An account's home, fixed (sshd finds it by the account); each instance's directory is under it. */
+const homeOf = (account: string) => `/var/lib/${account}`;
 
-function ensureAccount(): void {
+function ensureAccount(account: string): void {
   try {
-    run('id', ['-u', RIG_ACCOUNT]);
+    run('id', ['-u', account]);
   } catch {
-    run('useradd', ['--create-home', '--home-dir', RIG_HOME, '--shell', '/bin/bash', RIG_ACCOUNT]);
+    run('useradd', ['--create-home', '--home-dir', homeOf(account), '--shell', '/bin/bash', account]);
     // '*': no password, but not locked (sshd refuses public keys of a locked account without PAM).
-    run('usermod', ['-p', '*', RIG_ACCOUNT]);
+    run('usermod', ['-p', '*', account]);
   }
 }
 
@@ -79,31 +83,37 @@ const portOpen = (host: string, port: number) =>
   });
 
 /**
- * One rig at a time on this machine: every rig's hosts let the one account in, and a rig's close
- * ends whatever that account runs and removes its ~/.cumulus, so two at once (two test files, a
- * browser file beside a server file) would end each other's clusters. A rig holds this directory,
- * naming its process, until it closes; a holder whose process is gone held it for nothing.
+ * One rig per slot: a rig's hosts let its slot's account in, and its close ends whatever that
+ * account runs and removes its ~/.cumulus, so two rigs of one account (two test files, a browser
+ * file beside a server file) would end each other's clusters. A rig holds its slot's directory,
+ * naming its process, until it closes; a holder whose process is gone held it for nothing. With
+ * every slot held, a rig waits for one.
  */
-const RIG_LOCK = path.join(tmpdir(), 'cumulus-ssh-rig.lock');
+const lockOf = (slot: number) => path.join(tmpdir(), `cumulus-ssh-rig-${slot}.lock`);
 export const RIG_LOCK_WAIT_MS = 10 * 60_000;
 
-async function holdRigLock(): Promise<() => void> {
+async function holdRigSlot(): Promise<{ slot: number; release: () => void }> {
   const deadline = Date.now() + RIG_LOCK_WAIT_MS;
   for (;;) {
-    try {
-      mkdirSync(RIG_LOCK);
-      writeFileSync(path.join(RIG_LOCK, 'pid'), String(process.pid));
-      return () => rmSync(RIG_LOCK, { recursive: true, force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const holders: string[] = [];
+    for (let slot = 0; slot < RIG_SLOTS; slot++) {
+      const lock = lockOf(slot);
+      try {
+        mkdirSync(lock);
+        writeFileSync(path.join(lock, 'pid'), String(process.pid));
+        return { slot, release: () => rmSync(lock, { recursive: true, force: true }) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const holder = Number(readFileSyncOr(path.join(lock, 'pid')));
+      if (holder && !alive(holder)) rmSync(lock, { recursive: true, force: true });
+      holders.push(String(holder || '(starting)'));
     }
-    const holder = Number(readFileSyncOr(path.join(RIG_LOCK, 'pid')));
-    if (holder && !alive(holder)) rmSync(RIG_LOCK, { recursive: true, force: true });
-    else if (Date.now() > deadline)
+    if (Date.now() > deadline)
       throw new Error(
-        `the SSH rig is held by process ${holder || '(starting)'} for more than ${RIG_LOCK_WAIT_MS / 1000} s`,
+        `the SSH rigs are held by processes ${holders.join(', ')} for more than ${RIG_LOCK_WAIT_MS / 1000} s`,
       );
-    else await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
@@ -125,26 +135,26 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Starts `count` hosts (127.0.0.2 onwards) on one port of their own addresses, once no other rig
- * runs on this machine (holdRigLock: callers give their set-up RIG_LOCK_WAIT_MS and more).
+ * Starts `count` hosts (127.0.0.2 onwards) on one port of their own addresses, once a slot is free
+ * (holdRigSlot: callers give their set-up RIG_LOCK_WAIT_MS and more).
  */
 export async function startSshRig(count = 2): Promise<SshRig> {
-  const release = await holdRigLock();
+  const { slot, release } = await holdRigSlot();
   try {
-    return await startHeldRig(count, release);
+    return await startHeldRig(count, accountOf(slot), release);
   } catch (err) {
     release();
     throw err;
   }
 }
 
-async function startHeldRig(count: number, release: () => void): Promise<SshRig> {
+async function startHeldRig(count: number, account: string, release: () => void): Promise<SshRig> {
   ensureSshd();
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-ssh-rig-'));
   chmodSync(dir, 0o755);
-  ensureAccount();
-  const home = RIG_HOME;
+  ensureAccount(account);
+  const home = homeOf(account);
   const userKey = path.join(dir, 'user_key');
   run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cumulus-rig', '-f', userKey]);
   const authorized = path.join(dir, 'authorized_keys');
@@ -170,7 +180,7 @@ async function startHeldRig(count: number, release: () => void): Promise<SshRig>
         'KbdInteractiveAuthentication no',
         'UsePAM no',
         'StrictModes no',
-        `AllowUsers ${RIG_ACCOUNT}`,
+        `AllowUsers ${account}`,
         'LogLevel ERROR',
         '',
       ].join('\n'),
@@ -217,7 +227,7 @@ async function startHeldRig(count: number, release: () => void): Promise<SshRig>
   }
   return {
     dir,
-    user: RIG_ACCOUNT,
+    user: account,
     home,
     privateKey: readFileSync(userKey, 'utf8'),
     hosts,
@@ -226,7 +236,7 @@ async function startHeldRig(count: number, release: () => void): Promise<SshRig>
         await Promise.all(hosts.map((h) => h.stop()));
         for (const c of children) c.kill('SIGKILL');
         // What the account still runs here (agents of a test that failed) ends with the rig, and so do their directories.
-        await endProcessesOf(Number(run('id', ['-u', RIG_ACCOUNT]).trim()));
+        await endProcessesOf(Number(run('id', ['-u', account]).trim()));
         rmSync(path.join(home, '.cumulus'), { recursive: true, force: true });
         rmSync(dir, { recursive: true, force: true });
       } finally {

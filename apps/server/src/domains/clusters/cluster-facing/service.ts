@@ -76,10 +76,7 @@ export async function bootstrap(
   const arch = process.role === 'scheduler' ? machines.schedulerArch : machines.workerArch;
   const ports = portsFor(backend, instance);
   const port = Number(cluster.schedulerOptions.port ?? ports?.scheduler ?? 0);
-  const preloads: PreloadName[] = [
-    ...DASK_PRELOADS[process.role],
-    ...spotPreload(process.role, instance),
-  ];
+  const preloads: PreloadName[] = [...DASK_PRELOADS[process.role], ...spotPreload(process.role, instance)];
   return {
     cluster_id: cluster.id,
     cluster_name: cluster.name,
