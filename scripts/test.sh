@@ -14,42 +14,70 @@ step "console tests"; npm test -w apps/web --silent
 step "console and server build"; npm run build --silent
 
 # The browser and Python suites spend most of their time waiting on real processes (clusters,
-# builds, the product's timers), each using about one core of two: they run side by side, the
-# Python suite's output printed when both are done. With CUMULUS_TEST_POSTGRES_URL (an empty
-# database; CI sets it), the server suite's PostgreSQL pass follows the Python suite in the same
-# lane, one file at a time, while the browser suite goes on, and the files that change the machine's
-# network after it (apps/server/test/helpers/database-agnostic.ts says which files each leaves out).
+# builds, the product's timers): they run side by side in two lanes, the second lane's output
+# printed when both are done. With CUMULUS_TEST_POSTGRES_URL (an empty database; CI sets it), the
+# server suite's PostgreSQL pass, in three shards of its files run one at a time, follows in both
+# lanes: the first shard follows the browser suite, the other two the Python suite, which ends
+# earlier; the files that change the machine's network come last, alone (a network change fails the
+# browser's requests in flight; apps/server/test/helpers/database-agnostic.ts says which). The second lane's shards
+# copy their databases from a template of their own (PostgreSQL copies a template only while no one
+# else is connected to it, and each shard's global setup connects to migrate it).
+pg_url="${CUMULUS_TEST_POSTGRES_URL:-}"
+pg_second=""
+if [ -n "$pg_url" ]; then
+  pg_second="${pg_url%/*}/$(basename "${pg_url%%\?*}")_second"
+  psql "${pg_url%/*}/postgres" -qc "create database \"$(basename "${pg_second}")\"" >/dev/null
+fi
+pg_shard() { # url shard
+  DATABASE_URL="$1" CUMULUS_TEST_NETWORK=without npm test -w apps/server --silent -- --maxWorkers=1 --shard="$2"
+}
 lane_log="$(mktemp)"
 lane() {
   local status=0
   echo "== python tests (client against a real server)"
   "${CUMULUS_PYTHON:-/usr/bin/python3}" scripts/python-tests.py 2>&1 || status=1
-  if [ -n "${CUMULUS_TEST_POSTGRES_URL:-}" ]; then
-    echo; echo "== server tests on PostgreSQL (at ${SECONDS}s)"
-    DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" CUMULUS_TEST_NETWORK=without npm test -w apps/server --silent -- --maxWorkers=1 2>&1 || status=$((status | 2))
+  if [ -n "$pg_second" ]; then
+    for shard in 2/3 3/3; do
+      echo; echo "== server tests on PostgreSQL, shard $shard (at ${SECONDS}s)"
+      pg_shard "$pg_second" "$shard" 2>&1 || status=$((status | 2))
+    done
   fi
   return "$status"
 }
-step "browser tests (built console on the real server, in Chromium), beside them the Python tests${CUMULUS_TEST_POSTGRES_URL:+ then the server tests on PostgreSQL}"
+cleanup() {
+  pkill -TERM -P "$lane_pid" || true
+  kill -TERM "$lane_pid" 2>/dev/null && { wait "$lane_pid" || true; }
+  rm -f "$lane_log"
+  if [ -n "$pg_second" ]; then
+    psql "${pg_url%/*}/postgres" -qc "drop database if exists \"$(basename "${pg_second}")\" with (force)" >/dev/null || true
+  fi
+}
+step "browser tests (built console on the real server, in Chromium), beside them the Python tests${pg_url:+; then the server tests on PostgreSQL in both lanes}"
 lane >"$lane_log" 2>&1 &
 lane_pid=$!
 # Ended early (Ctrl-C, a failed step): the other lane stops too, closing the servers it started.
-trap 'pkill -TERM -P "$lane_pid" || true; kill -TERM "$lane_pid" 2>/dev/null && { wait "$lane_pid" || true; }; rm -f "$lane_log"' EXIT
+trap cleanup EXIT
 browser=0
 npm run test:e2e -w apps/web --silent || browser=$?
+postgres=0
+if [ -n "$pg_url" ]; then
+  step "server tests on PostgreSQL, shard 1/3"
+  pg_shard "$pg_url" 1/3 || postgres=1
+fi
 lane_status=0
 wait "$lane_pid" || lane_status=$?
-trap - EXIT
 step "the other lane's output"
 cat "$lane_log"
-rm -f "$lane_log"
-python=$((lane_status & 1))
-postgres=$(((lane_status & 2) >> 1))
-if [ -n "${CUMULUS_TEST_POSTGRES_URL:-}" ]; then
-  # What changes this machine's network waited for the browser (apps/server/test/helpers/database-agnostic.ts).
+trap - EXIT
+cleanup
+if [ -n "$pg_url" ]; then
+  # Last, alone: what changes this machine's network (the browser's requests fail meanwhile, and
+  # the other lane's clients are kept out of its way too).
   step "server tests on PostgreSQL that change the machine's network"
-  DATABASE_URL="$CUMULUS_TEST_POSTGRES_URL" CUMULUS_TEST_NETWORK=only npm test -w apps/server --silent || postgres=1
+  DATABASE_URL="$pg_url" CUMULUS_TEST_NETWORK=only npm test -w apps/server --silent || postgres=1
 fi
+python=$((lane_status & 1))
+postgres=$((postgres | ((lane_status & 2) >> 1)))
 if [ "$browser" -ne 0 ] || [ "$python" -ne 0 ] || [ "$postgres" -ne 0 ]; then
   printf '\n== failed: browser tests exit %d, python tests failed %d, server tests on PostgreSQL failed %d\n' "$browser" "$python" "$postgres"
   exit 1
