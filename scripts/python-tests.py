@@ -21,8 +21,12 @@ class TimedResult(unittest.TextTestResult):
         super().stopTest(test)
 
 
-def main() -> int:
-    suite = unittest.defaultTestLoader.discover("python/tests", top_level_dir="python")
+def main(names: list[str]) -> int:
+    """Every test under python/tests, or the modules/tests named (``tests.test_cluster``)."""
+    loader = unittest.defaultTestLoader
+    suite = loader.discover("python/tests", top_level_dir="python")
+    if names:
+        suite = loader.loadTestsFromNames(names)
     started = time.monotonic()
     result = unittest.TextTestRunner(resultclass=TimedResult, verbosity=1).run(suite)
     print(f"\nPython suite: {time.monotonic() - started:.0f} s; slowest classes:", file=sys.stderr)
@@ -32,4 +36,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
