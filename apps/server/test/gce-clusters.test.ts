@@ -129,6 +129,53 @@ describe('a vm_gcp cluster', () => {
     }
   });
 
+  it('scales: added workers are new labelled instances Dask computes on; a retired one is deleted in Compute Engine', {
+    timeout: 400_000,
+  }, async () => {
+    const created = await api.post(`/api/v2/clusters/account/${slug}/`, { name: 'scales', workers: 1 });
+    expect(created.status).toBe(201);
+    const clusterId = created.body.id as number;
+    await waitForClusterState(api, slug, clusterId, 'ready', 240_000);
+    const workersNow = () =>
+      rig.instances
+        .all()
+        .map(([, i]) => i)
+        .filter(
+          (i) => i.labels?.['cumulus-cluster'] === String(clusterId) && i.labels['cumulus-role'] === 'worker',
+        );
+    expect(workersNow()).toHaveLength(1);
+    const workers = `/api/v2/workers/account/${slug}/cluster/${clusterId}/`;
+
+    const added = await api.post(workers, { n_workers: 2 });
+    expect(added.status).toBe(201);
+    const three = await waitFor(
+      'three workers started',
+      async () => {
+        const res = await api.get(`/api/v2/clusters/account/${slug}/id/${clusterId}`);
+        const started = res.body.workers.filter((w: any) => w.current_state.state === 'started');
+        return res.body.current_state.state === 'ready' && started.length === 3 && res.body;
+      },
+      240_000,
+    );
+    expect(workersNow()).toHaveLength(3);
+    expect(await computeOn(three)).toMatchObject({ sum: 1_000_000, workers: 3 });
+
+    const victim = added.body[0].name as string;
+    const removed = await api.delete(workers, { query: { name: [victim.slice('scales-worker'.length)] } });
+    expect(removed.body).toMatchObject({ removed: [victim], desired_workers: 2 });
+    await waitFor(
+      'the retired worker deleted in Compute Engine',
+      async () => workersNow().length === 2,
+      120_000,
+    );
+    const two = await waitForClusterState(api, slug, clusterId, 'ready', 120_000);
+    expect(await computeOn(two)).toMatchObject({ workers: 2 });
+
+    expect((await api.delete(`/api/v2/clusters/account/${slug}/id/${clusterId}`)).status).toBeLessThan(300);
+    await waitForClusterState(api, slug, clusterId, 'stopped', 120_000);
+    await waitFor('no instance left', async () => rig.instances.all().length === 0, 90_000);
+  });
+
   it('a Spot worker Compute Engine preempts retires mid-computation: its data moves, why is shown, an on-demand worker replaces it, the computation completes', {
     timeout: 420_000,
   }, async () => {
