@@ -168,9 +168,12 @@ const makers: Record<string, () => Promise<Subject>> = {
       hosts: {
         healthyHosts: async () => [host],
         host: async (_workspaceId, id) => (id === host.id ? host : null),
-        placementsOn: async () => [...placed.values()],
         placementOf: async (backendId) => placed.get(backendId) ?? null,
-        place: async (placement) => void placed.set(placement.backendId, placement),
+        placeOnOneOf: async (_hostIds, choose) => {
+          const placement = choose([...placed.values()]);
+          placed.set(placement.backendId, placement);
+          return placement;
+        },
         unplace: async (backendId) => void placed.delete(backendId),
       },
     });

@@ -43,9 +43,13 @@ export interface SshHostsPort {
   healthyHosts(workspaceId: number): Promise<SshHost[]>;
   /** A host by id (whatever its health), null once removed. */
   host(workspaceId: number, hostId: number): Promise<SshHost | null>;
-  placementsOn(hostIds: number[]): Promise<SshPlacement[]>;
   placementOf(backendId: string): Promise<SshPlacement | null>;
-  place(placement: SshPlacement): Promise<void>;
+  /**
+   * Places an instance on one of `hostIds`: `choose` is given what is placed there now and
+   * answers the placement, recorded before anyone else (another server of the same database
+   * included) reads those hosts' placements; what `choose` throws is thrown.
+   */
+  placeOnOneOf(hostIds: number[], choose: (placed: SshPlacement[]) => SshPlacement): Promise<SshPlacement>;
   unplace(backendId: string): Promise<void>;
 }
 
@@ -189,26 +193,30 @@ export function createSshBackend(options: SshBackendOptions): Backend {
             };
         } else {
           const labelled = withLabels(healthy, spec.instanceTypes);
-          const used = await hosts.placementsOn(labelled.map((h) => h.id));
-          const rooms = labelled.map((h) => {
-            const on = used.filter((p) => p.hostId === h.id);
-            return {
-              ...h,
-              usedCores: on.reduce((n, p) => n + p.cores, 0),
-              usedMemoryMib: on.reduce((n, p) => n + p.memoryMib, 0),
-              usedGpuDevices: on.flatMap((p) => p.gpuDevices),
-            };
-          });
-          const room = placeOn(rooms, asked);
-          host = room;
-          gpuDevices = gpuDevicesFor(room.gpus, room.usedGpuDevices, asked.gpus);
-          await hosts.place({
-            backendId: spec.backendId,
-            hostId: host.id,
-            clusterId: spec.clusterId,
-            ...asked,
-            gpuDevices,
-          });
+          const placed = await hosts.placeOnOneOf(
+            labelled.map((h) => h.id),
+            (used) => {
+              const rooms = labelled.map((h) => {
+                const on = used.filter((p) => p.hostId === h.id);
+                return {
+                  ...h,
+                  usedCores: on.reduce((n, p) => n + p.cores, 0),
+                  usedMemoryMib: on.reduce((n, p) => n + p.memoryMib, 0),
+                  usedGpuDevices: on.flatMap((p) => p.gpuDevices),
+                };
+              });
+              const room = placeOn(rooms, asked);
+              return {
+                backendId: spec.backendId,
+                hostId: room.id,
+                clusterId: spec.clusterId,
+                ...asked,
+                gpuDevices: gpuDevicesFor(room.gpus, room.usedGpuDevices, asked.gpus),
+              };
+            },
+          );
+          host = labelled.find((h) => h.id === placed.hostId)!;
+          gpuDevices = placed.gpuDevices;
         }
         try {
           await start(host, spec, gpuDevices);

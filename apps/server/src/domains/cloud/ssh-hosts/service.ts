@@ -202,16 +202,29 @@ export function sshHostsPort(db: Db, box: SecretBox): SshHostsPort {
         .where(and(eq(sshHosts.workspaceId, workspaceId), eq(sshHosts.id, hostId)));
       return row ? hostOf(row) : null;
     },
-    async placementsOn(hostIds) {
-      if (hostIds.length === 0) return [];
-      return db.select().from(sshPlacements).where(inArray(sshPlacements.hostId, hostIds));
+    async placeOnOneOf(hostIds, choose) {
+      return db.transaction(async (tx) => {
+        // The hosts' rows locked, in one order: a second placement on them (this server's or
+        // another's) reads their placements once this one is recorded.
+        if (hostIds.length > 0)
+          await tx
+            .select({ id: sshHosts.id })
+            .from(sshHosts)
+            .where(inArray(sshHosts.id, hostIds))
+            .orderBy(sshHosts.id)
+            .for('update');
+        const placed =
+          hostIds.length === 0
+            ? []
+            : await tx.select().from(sshPlacements).where(inArray(sshPlacements.hostId, hostIds));
+        const placement = choose(placed);
+        await tx.insert(sshPlacements).values(placement).onConflictDoNothing();
+        return placement;
+      });
     },
     async placementOf(backendId) {
       const [row] = await db.select().from(sshPlacements).where(eq(sshPlacements.backendId, backendId));
       return row ?? null;
-    },
-    async place(p) {
-      await db.insert(sshPlacements).values(p).onConflictDoNothing();
     },
     async unplace(backendId) {
       await db.delete(sshPlacements).where(eq(sshPlacements.backendId, backendId));
