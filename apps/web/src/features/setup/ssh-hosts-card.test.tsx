@@ -40,6 +40,11 @@ describe('an SSH host on the setup page', () => {
     expect(screen.getByText('2 cores · 4 GiB · 1 GPU')).toBeInTheDocument();
   });
 
+  it('says when Cumulus runs nothing there yet', async () => {
+    show({ gpus: 2, used_cores: 0, used_memory_mib: 0 });
+    expect(await screen.findByText('nothing yet')).toBeInTheDocument();
+  });
+
   it('says nothing of GPUs on a host without them', async () => {
     show({});
     expect(await screen.findByText('8 cores · 16 GiB')).toBeInTheDocument();

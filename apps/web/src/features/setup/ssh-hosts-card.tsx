@@ -76,8 +76,14 @@ function HostItem({ account, host, isAdmin }: { account: string; host: SshHost; 
       </dd>
       <dt className="text-muted-foreground">Cumulus uses</dt>
       <dd>
-        {host.usedCores} cores · {formatMemoryMib(host.usedMemoryMib)}
-        {host.gpus ? ` · ${gpus(host.usedGpus)}` : ''}
+        {host.usedCores || host.usedMemoryMib || host.usedGpus ? (
+          <>
+            {host.usedCores} cores · {formatMemoryMib(host.usedMemoryMib)}
+            {host.gpus ? ` · ${gpus(host.usedGpus)}` : ''}
+          </>
+        ) : (
+          'nothing yet'
+        )}
       </dd>
       <dt className="text-muted-foreground">Free now</dt>
       <dd>
