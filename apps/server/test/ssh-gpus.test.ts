@@ -1,16 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clusters, instances, sshPlacements } from '../src/db/schema/index.js';
-import type { Api } from './helpers/api.js';
-import {
-  createReadyCluster,
-  runAgainst,
-  startClusterServer,
-  waitFor,
-  waitForClusterState,
-} from './helpers/clusters.js';
-import { createUser } from './helpers/factories.js';
-import { RIG_LOCK_WAIT_MS, rigHostBody, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { createReadyCluster, runAgainst, waitFor, waitForClusterState } from './helpers/clusters.js';
+import { rigHostBody } from './helpers/ssh-hosts.js';
+import { useSshWorld } from './helpers/ssh-world.js';
 
 /**
  * GPUs on SSH hosts, on a real sshd host of helpers/ssh-hosts.ts registered with 2 GPUs: a cluster
@@ -19,28 +12,9 @@ import { RIG_LOCK_WAIT_MS, rigHostBody, type SshRig, startSshRig } from './helpe
  * sees none; a third GPU worker waits with the reason. No GPU exists here: what is tested is the
  * placement and the variable the processes are given. One cluster start (the rig is machine-wide).
  */
-let rig: SshRig;
-let ts: Awaited<ReturnType<typeof startClusterServer>>;
-let api: Api;
-let slug: string;
+const world = useSshWorld();
 
-const hostBody = (gpus: number) => rigHostBody(rig, 0, { cores: 4, gpus });
-
-beforeAll(async () => {
-  rig = await startSshRig(1);
-  ts = await startClusterServer();
-  const user = await createUser(ts);
-  api = ts.api.as(user.key);
-  slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
-}, RIG_LOCK_WAIT_MS + 120_000);
-
-afterAll(async () => {
-  try {
-    await ts?.close();
-  } finally {
-    await rig?.close();
-  }
-}, 120_000);
+const hostBody = (gpus: number) => rigHostBody(world.rig, 0, { cores: 4, gpus });
 
 const gpuCluster = (name: string) => ({
   name,
@@ -51,19 +25,22 @@ const gpuCluster = (name: string) => ({
 
 describe('GPUs on SSH hosts', () => {
   it('refuses at create a cluster asking more GPUs than any host has, naming their counts', async () => {
-    const plain = await api.post(`/api/v2/ssh-hosts/${slug}`, hostBody(0));
+    const plain = await world.api.post(`/api/v2/ssh-hosts/${world.slug}`, hostBody(0));
     expect(plain.status).toBe(201);
-    const refused = await api.post(`/api/v2/clusters/account/${slug}/`, gpuCluster('no-gpus-here'));
+    const refused = await world.api.post(
+      `/api/v2/clusters/account/${world.slug}/`,
+      gpuCluster('no-gpus-here'),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body['options.worker_accelerator_count']).toEqual([
       'No SSH host of this workspace has 1 GPU: rig-2 (127.0.0.2) has none. Ask for fewer GPUs per instance, or register a host with more (its gpus).',
     ]);
     // The same machine registered again, with its two GPUs.
-    expect((await api.delete(`/api/v2/ssh-hosts/${slug}/${plain.body.id}`)).status).toBe(200);
-    const added = await api.post(`/api/v2/ssh-hosts/${slug}`, hostBody(2));
+    expect((await world.api.delete(`/api/v2/ssh-hosts/${world.slug}/${plain.body.id}`)).status).toBe(200);
+    const added = await world.api.post(`/api/v2/ssh-hosts/${world.slug}`, hostBody(2));
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ gpus: 2, used_gpus: 0 });
-    const three = await api.post(`/api/v2/clusters/account/${slug}/`, {
+    const three = await world.api.post(`/api/v2/clusters/account/${world.slug}/`, {
       ...gpuCluster('three-per-worker'),
       options: { worker_accelerator_count: 3 },
     });
@@ -74,7 +51,7 @@ describe('GPUs on SSH hosts', () => {
   }, 120_000);
 
   it("gives each GPU worker a device of its own in CUDA_VISIBLE_DEVICES; a third waits, the host's GPUs full", async () => {
-    const details = await createReadyCluster(api, slug, gpuCluster('on-gpus'));
+    const details = await createReadyCluster(world.api, world.slug, gpuCluster('on-gpus'));
     const id = details.id as number;
     const seen = await runAgainst<{ workers: string[]; scheduler: string | null }>(
       details,
@@ -89,8 +66,8 @@ with Client(address, security=sec, timeout=60) as client:
     );
     expect(seen).toEqual({ workers: ['0', '1'], scheduler: '' });
 
-    const rows = await ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, id));
-    const placed = await ts.server.deps.db
+    const rows = await world.ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, id));
+    const placed = await world.ts.server.deps.db
       .select()
       .from(sshPlacements)
       .where(eq(sshPlacements.clusterId, id));
@@ -104,14 +81,16 @@ with Client(address, security=sec, timeout=60) as client:
       ['worker', 1, [0]],
       ['worker', 1, [1]],
     ]);
-    const hosts = await api.get(`/api/v2/ssh-hosts/${slug}`);
+    const hosts = await world.api.get(`/api/v2/ssh-hosts/${world.slug}`);
     expect(hosts.body.items[0]).toMatchObject({ used_cores: 3, used_gpus: 2 });
 
     // A third worker of 1 GPU: the host has a core left but no GPU; it waits, the reason on the cluster.
-    const added = await api.post(`/api/v2/workers/account/${slug}/cluster/${id}/`, { n_workers: 1 });
+    const added = await world.api.post(`/api/v2/workers/account/${world.slug}/cluster/${id}/`, {
+      n_workers: 1,
+    });
     expect(added.status).toBe(201);
     const reason = await waitFor('the third worker to wait for a GPU', async () => {
-      const [row] = await ts.server.deps.db
+      const [row] = await world.ts.server.deps.db
         .select({ error: clusters.reconcileError })
         .from(clusters)
         .where(eq(clusters.id, id));
@@ -120,18 +99,20 @@ with Client(address, security=sec, timeout=60) as client:
     expect(reason).toContain(
       'Every SSH host that could hold 1 core, 1 GiB and 1 GPU is full (rig-2 (127.0.0.2): 1 of 4 cores and 0 of 2 GPUs free); waiting for room.',
     );
-    const [third] = await ts.server.deps.db
+    const [third] = await world.ts.server.deps.db
       .select()
       .from(instances)
       .where(and(eq(instances.clusterId, id), eq(instances.name, added.body[0].name)));
     expect(third, JSON.stringify(third)).toMatchObject({ state: 'queued', launchedAt: null });
 
-    expect((await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`)).status).toBe(200);
-    await waitForClusterState(api, slug, id, 'stopped', 120_000);
+    expect((await world.api.delete(`/api/v2/clusters/account/${world.slug}/id/${id}`)).status).toBe(200);
+    await waitForClusterState(world.api, world.slug, id, 'stopped', 120_000);
     // Released: the host's GPUs are free again.
     expect(
-      await ts.server.deps.db.select().from(sshPlacements).where(eq(sshPlacements.clusterId, id)),
+      await world.ts.server.deps.db.select().from(sshPlacements).where(eq(sshPlacements.clusterId, id)),
     ).toEqual([]);
-    expect((await api.get(`/api/v2/ssh-hosts/${slug}`)).body.items[0]).toMatchObject({ used_gpus: 0 });
+    expect((await world.api.get(`/api/v2/ssh-hosts/${world.slug}`)).body.items[0]).toMatchObject({
+      used_gpus: 0,
+    });
   }, 300_000);
 });

@@ -3,22 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { clusterProcesses, instances, sshPlacements } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/domains/identity/auth/service.js';
 import { createToken } from '../src/domains/identity/tokens/service.js';
-import type { Api } from './helpers/api.js';
-import {
-  PYTHON,
-  pythonClientEnv,
-  runAgainst,
-  startClusterServer,
-  waitFor,
-  waitForClusterState,
-} from './helpers/clusters.js';
-import { createUser } from './helpers/factories.js';
-import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import { PYTHON, pythonClientEnv, runAgainst, waitFor, waitForClusterState } from './helpers/clusters.js';
+import { rigHostBody } from './helpers/ssh-hosts.js';
+import { useSshWorld } from './helpers/ssh-world.js';
 
 /**
  * The timers and adaptive scaling of clusters on SSH hosts, on one real sshd host of the rig
@@ -27,48 +19,20 @@ import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './helpers/ssh-hosts.
  * and 2 workers grows to 2 on the host under a real Dask workload, then gives the second back, its
  * processes gone from the host and its cores free again.
  */
-let rig: SshRig;
-let ts: Awaited<ReturnType<typeof startClusterServer>>;
-let api: Api;
-let slug: string;
+const world = useSshWorld({ register: (rig) => [rigHostBody(rig, 0, { cores: 4, memory_mib: 8192 })] });
 let apiToken: string;
 
 beforeAll(async () => {
-  rig = await startSshRig(1);
-  ts = await startClusterServer();
-  const user = await createUser(ts);
-  api = ts.api.as(user.key);
-  slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
-  const owner = (await findUserBy(ts.server.deps.db, 'id', user.id))!;
-  apiToken = (await createToken(ts.server.deps.db, owner, { label: 'ssh-timers' })).token;
-  const added = await api.post(`/api/v2/ssh-hosts/${slug}`, {
-    name: 'rig-2',
-    address: rig.hosts[0]!.address,
-    port: rig.hosts[0]!.port,
-    user: rig.user,
-    host_key: rig.hosts[0]!.hostKey,
-    private_key: rig.privateKey,
-    cores: 4,
-    memory_mib: 8192,
-    python: '/usr/bin/python3',
-  });
-  expect(added.status, added.text).toBe(201);
-}, RIG_LOCK_WAIT_MS + 120_000);
-
-afterAll(async () => {
-  try {
-    await ts?.close();
-  } finally {
-    await rig?.close();
-  }
-}, 120_000);
+  const owner = (await findUserBy(world.ts.server.deps.db, 'id', world.user.id))!;
+  apiToken = (await createToken(world.ts.server.deps.db, owner, { label: 'ssh-timers' })).token;
+});
 
 const rowsOf = (clusterId: number) =>
-  ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, clusterId));
+  world.ts.server.deps.db.select().from(instances).where(eq(instances.clusterId, clusterId));
 
 /** The cluster's worker instances, named as their workers (as Dask knows them). */
 const workerRowsOf = (clusterId: number) =>
-  ts.server.deps.db
+  world.ts.server.deps.db
     .select({
       id: instances.id,
       name: clusterProcesses.name,
@@ -86,20 +50,21 @@ const processesOf = async (backendIds: string[]) =>
   (await findInstanceProcesses()).filter((p) => backendIds.includes(p.backendId));
 
 const placementsOf = (backendIds: string[]) =>
-  ts.server.deps.db.select().from(sshPlacements).where(inArray(sshPlacements.backendId, backendIds));
+  world.ts.server.deps.db.select().from(sshPlacements).where(inArray(sshPlacements.backendId, backendIds));
 
-const usedCores = async () => (await api.get(`/api/v2/ssh-hosts/${slug}`)).body.items[0].used_cores as number;
+const usedCores = async () =>
+  (await world.api.get(`/api/v2/ssh-hosts/${world.slug}`)).body.items[0].used_cores as number;
 
 describe('ssh clusters: idle timeout', () => {
   it('keeps a cluster through work longer than its idle timeout, then stops it idle, nothing left on the host', async () => {
-    const created = await api.post(`/api/v2/clusters/account/${slug}/`, {
+    const created = await world.api.post(`/api/v2/clusters/account/${world.slug}/`, {
       name: 'idles',
       workers: 1,
       scheduler_options: { idle_timeout: '15 seconds' },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as number;
-    const details = await waitForClusterState(api, slug, id, 'ready', 180_000);
+    const details = await waitForClusterState(world.api, world.slug, id, 'ready', 180_000);
     const rows = await rowsOf(id);
     expect(rows.map((r) => r.backendType)).toEqual(['ssh', 'ssh']);
     const ids = rows.map((r) => r.backendId);
@@ -122,14 +87,14 @@ with Client(address, security=sec, timeout=60) as client:
     // The host's clock is this machine's (the rig's hosts are its loopback addresses).
     const workEnded = done.ended * 1000;
     expect(done.ended - done.started).toBeGreaterThanOrEqual(20);
-    expect((await api.get(`/api/v2/clusters/account/${slug}/id/${id}`)).body.current_state.state).toBe(
-      'ready',
-    );
+    expect(
+      (await world.api.get(`/api/v2/clusters/account/${world.slug}/id/${id}`)).body.current_state.state,
+    ).toBe('ready');
 
     // Then nothing runs: the scheduler's idle clock on the host asks the server to stop the cluster.
-    const stopped = await waitForClusterState(api, slug, id, 'stopped', 120_000);
+    const stopped = await waitForClusterState(world.api, world.slug, id, 'stopped', 120_000);
     expect(stopped.current_state.reason).toBe('Cluster idle for 15 seconds (idle_timeout)');
-    const states = await api.get(`/api/v2/clusters/account/${slug}/id/${id}/states`);
+    const states = await world.api.get(`/api/v2/clusters/account/${world.slug}/id/${id}/states`);
     // The first the server heard of the idle stop (the cluster stopping, or stopped, for it).
     const asked = (states.body.cluster as { updated: string; reason: string }[]).find((s) =>
       s.reason.endsWith('(idle_timeout)'),
@@ -188,7 +153,7 @@ say("closed")
 describe('ssh clusters: adaptive scaling', () => {
   it('grows to 2 workers on the host under a Dask workload and gives one back after it, freeing its cores', async () => {
     const child = spawn(PYTHON, ['-c', ADAPT], {
-      env: pythonClientEnv(ts.url, apiToken),
+      env: pythonClientEnv(world.ts.url, apiToken),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -247,19 +212,22 @@ describe('ssh clusters: adaptive scaling', () => {
       const kept = workers.find((w) => w.name === shrunk.workers[0])!;
       const released = workers.find((w) => w.name !== shrunk.workers[0])!;
       const ended = await waitFor('the released worker to end', async () => {
-        const [row] = await ts.server.deps.db.select().from(instances).where(eq(instances.id, released.id));
+        const [row] = await world.ts.server.deps.db
+          .select()
+          .from(instances)
+          .where(eq(instances.id, released.id));
         return (row?.state === 'stopped' || row?.state === 'error') && row;
       });
       // Stopped as the client asked (its agent's log says how it ended otherwise), not failed or lost.
-      const agentLog = path.join(rig.home, '.cumulus', released.backendId, 'agent.log');
+      const agentLog = path.join(world.rig.home, '.cumulus', released.backendId, 'agent.log');
       expect(
         [ended.state, ended.stateReason],
         existsSync(agentLog) ? readFileSync(agentLog, 'utf8') : '',
       ).toEqual(['stopped', expect.not.stringMatching(/exited|killed|gone|lost|heartbeat/)]);
       // What the console shows of it: scaled down, by whom.
-      const shown = (await api.get(`/api/v2/clusters/account/${slug}/id/${id}`)).body.workers.find(
-        (w: any) => w.name === released.name,
-      );
+      const shown = (
+        await world.api.get(`/api/v2/clusters/account/${world.slug}/id/${id}`)
+      ).body.workers.find((w: any) => w.name === released.name);
       expect(shown.current_state).toMatchObject({
         state: 'stopped',
         reason: expect.stringMatching(/^Scaled down by /),
@@ -276,14 +244,14 @@ describe('ssh clusters: adaptive scaling', () => {
       expect(await usedCores()).toBe(2);
       // The other worker runs on, and the cluster with it.
       expect((await processesOf([kept.backendId])).length).toBeGreaterThan(0);
-      expect((await api.get(`/api/v2/clusters/account/${slug}/id/${id}`)).body.current_state.state).toBe(
-        'ready',
-      );
+      expect(
+        (await world.api.get(`/api/v2/clusters/account/${world.slug}/id/${id}`)).body.current_state.state,
+      ).toBe('ready');
       child.stdin.write('\n');
 
       await event('closed');
       expect(await exited, stderr.slice(-3000)).toBe(0);
-      await waitForClusterState(api, slug, id, 'stopped', 120_000);
+      await waitForClusterState(world.api, world.slug, id, 'stopped', 120_000);
       const all = (await rowsOf(id)).map((r) => r.backendId);
       expect(await processesOf(all)).toEqual([]);
       expect(await usedCores()).toBe(0);
