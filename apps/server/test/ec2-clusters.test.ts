@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -31,7 +31,7 @@ import {
 import { openTestDatabase } from './helpers/database.js';
 import { Ec2Machines } from './helpers/ec2-vms.js';
 import { createUser, type TestUser } from './helpers/factories.js';
-import { HOLD_AND_SUM } from './helpers/hold-and-sum.js';
+import { holdAndSum } from './helpers/hold-and-sum.js';
 import { awsEnvironment, type Ec2Proxy, type Moto, startEc2Proxy, startMoto } from './helpers/moto.js';
 import { repeatedLaunch } from './helpers/relaunch.js';
 
@@ -393,18 +393,9 @@ describe('a vm_aws cluster', () => {
     });
     clusterId = created.body.id;
     const details = await waitForClusterState(api, slug, clusterId, 'ready', 180_000);
-    const dir = mkdtempSync(path.join(tmpdir(), 'spot-'));
-    writeFileSync(path.join(dir, 'details.json'), JSON.stringify(details));
-    const computed = runPython(HOLD_AND_SUM, [path.join(dir, 'details.json'), dir], 240_000);
-    // Awaited below: should a step before fail, the test reports that step, not a stray rejection.
-    computed.catch(() => undefined);
     // Both workers hold some of the data before one of them is interrupted.
-    const holders = await waitFor('the data held by both workers', async () =>
-      existsSync(path.join(dir, 'persisted'))
-        ? JSON.parse(readFileSync(path.join(dir, 'persisted'), 'utf8'))
-        : false,
-    );
-    expect(holders).toHaveLength(2);
+    const computation = await holdAndSum(details);
+    expect(computation.holders).toHaveLength(2);
 
     const workers = alive(await ec2Instances()).filter((i) => tag(i, 'cumulus:role') === 'worker');
     expect(workers.map((i) => i.InstanceLifecycle)).toEqual(['spot', 'spot']);
@@ -425,8 +416,7 @@ describe('a vm_aws cluster', () => {
     );
     // Two minutes later EC2 takes the instance back.
     await ec2().send(new TerminateInstancesCommand({ InstanceIds: [victim.InstanceId!] }));
-    writeFileSync(path.join(dir, 'go'), '');
-    const result = JSON.parse(await computed);
+    const result = await computation.sum();
     // Every part was computed once: the retired worker's parts moved, none was lost and recomputed.
     expect(result).toEqual({ sum: 120_000, runs: 16 });
 

@@ -1,23 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterProcesses, clusters, instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
-import {
-  computeOn,
-  freePort,
-  runPython,
-  startClusterServer,
-  waitFor,
-  waitForClusterState,
-} from './helpers/clusters.js';
+import { computeOn, freePort, startClusterServer, waitFor, waitForClusterState } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
 import { GceMachines } from './helpers/gce-rig/machines.js';
 import { GceRig } from './helpers/gce-rig/rig.js';
-import { HOLD_AND_SUM } from './helpers/hold-and-sum.js';
+import { holdAndSum } from './helpers/hold-and-sum.js';
 import { repeatedLaunch } from './helpers/relaunch.js';
 
 /**
@@ -197,17 +187,8 @@ describe('a vm_gcp cluster', () => {
     const workers = workersNow();
     expect(workers.map(([, i]) => i.scheduling.provisioningModel)).toEqual(['SPOT', 'SPOT']);
 
-    const dir = mkdtempSync(path.join(tmpdir(), 'preempt-'));
-    writeFileSync(path.join(dir, 'details.json'), JSON.stringify(details));
-    const computed = runPython(HOLD_AND_SUM, [path.join(dir, 'details.json'), dir], 240_000);
-    // Awaited below: should a step before fail, the test reports that step, not a stray rejection.
-    computed.catch(() => undefined);
-    const holders = await waitFor('the data held by both workers', async () =>
-      existsSync(path.join(dir, 'persisted'))
-        ? JSON.parse(readFileSync(path.join(dir, 'persisted'), 'utf8'))
-        : false,
-    );
-    expect(holders).toHaveLength(2);
+    const computation = await holdAndSum(details);
+    expect(computation.holders).toHaveLength(2);
 
     // Google's notice: the metadata server says preempted, and 30 s later the VM is gone.
     const [zone, victim] = workers[0]!;
@@ -226,9 +207,8 @@ describe('a vm_gcp cluster', () => {
     expect(retired.stateReason).toBe(
       "Spot interruption: Compute Engine preempts this instance (about 30 seconds' notice); its worker retired, its data moved to others",
     );
-    writeFileSync(path.join(dir, 'go'), '');
     // Every part was computed once: the retired worker's parts moved, none was lost and recomputed.
-    expect(JSON.parse(await computed)).toEqual({ sum: 120_000, runs: 16 });
+    expect(await computation.sum()).toEqual({ sum: 120_000, runs: 16 });
 
     const replacement = await waitFor('a replacement worker', async () =>
       workersNow().find(([, i]) => !workers.some(([, w]) => w.name === i.name)),

@@ -1,24 +1,21 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CONNECT, runPython } from './clusters.js';
+import { waitFor } from './wait.js';
+
 /**
- * A client (`runPython(HOLD_AND_SUM, [details.json, dir])`) that persists 16 parts over the
- * workers (each run counted in `dir/runs`), writes which workers hold them (`dir/persisted`), waits
- * for the test's go (`dir/go`), then sums them: `{sum, runs}`. A worker retired meanwhile must hand
- * its parts on: `runs` stays 16.
+ * A client (after CONNECT: `address`, `sec`; run with the details file and a directory) that
+ * persists 16 parts over the workers (each run counted in `dir/runs`), writes which workers hold
+ * them (`dir/persisted`), waits for the test's go (`dir/go`), then sums them: `{sum, runs}`. A
+ * worker retired meanwhile must hand its parts on: `runs` stays 16.
  */
-export const HOLD_AND_SUM = `
-import sys, json, os, time, tempfile
+const HOLD_AND_SUM = `${CONNECT}
+import time
 import numpy as np
 from dask import delayed
-from distributed import Client, wait
-from distributed.security import Security
-details = json.loads(open(sys.argv[1]).read())
+from distributed import wait
 out = sys.argv[2]
-d = tempfile.mkdtemp()
-cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
-open(cert, "w").write(details["cluster_options"]["tls_cert"])
-open(key, "w").write(details["cluster_options"]["tls_key"])
-sec = Security(tls_ca_file=cert, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
-instance = details["scheduler"]["instance"]
-address = f"tls://{instance['public_ip_address'] or instance['private_ip_address']}:{details['scheduler_port']}"
 counter = os.path.join(out, "runs")
 def part(i, counter=counter):
     with open(counter, "a") as f:
@@ -35,3 +32,30 @@ with Client(address, security=sec, timeout=60) as client:
     total = client.compute(delayed(sum)([delayed(np.sum)(p) for p in parts])).result()
     print(json.dumps({"sum": float(total), "runs": len(open(counter).read().split())}))
 `;
+
+/**
+ * Starts HOLD_AND_SUM against the cluster of these details and waits until the workers hold the
+ * data (`holders`: the workers holding it); `sum()` gives the go and answers `{sum, runs}`.
+ */
+export async function holdAndSum(details: unknown): Promise<{ holders: string[]; sum(): Promise<unknown> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hold-and-sum-'));
+  writeFileSync(path.join(dir, 'details.json'), JSON.stringify(details));
+  const computed = runPython(HOLD_AND_SUM, [path.join(dir, 'details.json'), dir], 240_000);
+  // Awaited in sum(): should a step before it fail, the test reports that step, not a stray rejection.
+  computed.catch(() => undefined);
+  const persisted = path.join(dir, 'persisted');
+  const holders = await waitFor('the data held by the workers', async () =>
+    existsSync(persisted) ? (JSON.parse(readFileSync(persisted, 'utf8')) as string[]) : false,
+  );
+  return {
+    holders,
+    async sum() {
+      writeFileSync(path.join(dir, 'go'), '');
+      try {
+        return JSON.parse(await computed);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
