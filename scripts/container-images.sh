@@ -12,6 +12,16 @@ base=localhost/cumulus-test/dask:bookworm
 nodask=localhost/cumulus-test/nodask:bookworm
 entrypoint=localhost/cumulus-test/entrypoint:bookworm
 podman() { command podman "$@"; }
+# One maker at a time: test files that need the images call this at once, and wait for the first.
+exec 9>/var/tmp/cumulus-container-images.lock
+flock 9
+
+# Made before its root was 0755 (rootless podman's --userns=keep-id runs the image as a user, who
+# could not reach a file in it): made again, with the images made from it.
+if podman image exists "$base" &&
+  [ "$(podman image inspect --format '{{index .Config.Labels "cumulus.test.root"}}' "$base")" != 755 ]; then
+  podman rmi --force "$base" "$nodask" "$entrypoint" >/dev/null 2>&1 || true
+fi
 
 if ! podman image exists "$base"; then
   echo "container-images: building $base with debootstrap (about a minute)" >&2
@@ -24,7 +34,9 @@ if ! podman image exists "$base"; then
   debootstrap --variant=minbase --include=python3,python3-distributed bookworm "$root" ${mirror:+"$mirror"} >/dev/null
   echo "$base" >"$root/etc/cumulus-test-image"
   rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"*
-  tar -C "$root" -c . | podman import --quiet - "$base" >/dev/null
+  # mktemp made the root 0700: an image's / is 0755, or no user but root can run anything in it.
+  chmod 755 "$root"
+  tar -C "$root" -c . | podman import --quiet --change 'LABEL cumulus.test.root=755' - "$base" >/dev/null
   rm -rf "$root"
   trap - EXIT
 fi

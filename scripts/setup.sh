@@ -5,7 +5,7 @@
 #     or $CUMULUS_PYTHON
 #   - with --browser: Debian's chromium, for the browser tests
 #   - with --bench: Debian's wrk, the HTTP load generator of `npm run bench`
-#   - with --containers: Debian's podman, runc, debootstrap and docker-registry (container
+#   - with --containers: Debian's podman, runc, uidmap (rootless podman), debootstrap and docker-registry (container
 #     environments; the tests build their base image with scripts/container-images.sh)
 #   - with --ssh: Debian's openssh-server, whose sshd the SSH-host tests start on loopback addresses
 #   - with --slurm: Debian's slurmctld, slurmd, slurmrestd, slurm-client and munge (Slurm 22.05),
@@ -66,6 +66,9 @@ fi
 if $want_containers; then
   command -v podman >/dev/null 2>&1 || packages+=(podman)
   command -v runc >/dev/null 2>&1 || packages+=(runc)
+  # Rootless podman (an SSH host's or a Slurm job's account; the test rigs' accounts are given
+  # their /etc/subuid and /etc/subgid ranges by test/helpers/subordinate-ids.ts) maps uids with it.
+  command -v newuidmap >/dev/null 2>&1 || packages+=(uidmap)
   command -v debootstrap >/dev/null 2>&1 || packages+=(debootstrap)
   [ -x /usr/bin/docker-registry ] || packages+=(docker-registry)
 fi

@@ -111,6 +111,7 @@ CLUSTER_FIELDS = {
     # Firewall (firewall.py): the first of these the caller gave is named.
     "options.firewall_spec": ("allow_ingress_from", "allow_ssh_from", "allow_ssh", "allow_spark", "open_extra_ports"),
     "scheduler_options.port": "scheduler_port",
+    "options.worker_accelerator_type": "worker_gpu_type",
     "options": ("spot_policy", "region", "worker_gpu"),
 }
 

@@ -255,13 +255,8 @@ def forwarded_aws_env(what: str) -> dict:
     names the option in errors."""
     from cumulus import aws_credentials
 
-    try:
-        found = aws_credentials.credentials_to_forward()
-    except aws_credentials.CredentialsError as err:
-        raise CumulusError(f"{what}: {err}") from None
-    if found is None:
-        raise CumulusError(f"{what}: there are no AWS credentials here (environment, ~/.aws/credentials or "
-                           "~/.aws/config).")
+    found = _local_credentials(what, aws_credentials.credentials_to_forward, aws_credentials.CredentialsError,
+                               "there are no AWS credentials here (environment, ~/.aws/credentials or ~/.aws/config).")
     env = {"AWS_ACCESS_KEY_ID": found["AccessKeyId"], "AWS_SECRET_ACCESS_KEY": found["SecretAccessKey"],
            "AWS_SESSION_TOKEN": found["SessionToken"]}
     if found.get("DefaultRegion"):
@@ -357,3 +352,27 @@ def task_logs(api: Api, ws: str, job: dict, array_task_id: int | None = None):
     for event in cluster_api.better_logs(api, ws, job["cluster_id"]):
         if event.get("task_id") in tasks:
             yield tasks[event["task_id"]], event
+
+
+
+def forwarded_google_env(what: str) -> dict:
+    """This machine's Google access token as a command's secret variables (Coiled's ``--forward-gcp-adc``):
+    ``CLOUDSDK_AUTH_ACCESS_TOKEN`` and its expiry, from application default credentials or gcloud.
+    ``what`` names the option in errors."""
+    from cumulus import gcp_credentials
+
+    found = _local_credentials(what, gcp_credentials.token_to_forward, gcp_credentials.CredentialsError,
+                               "this machine has no Google credentials to forward (sign in with `gcloud auth "
+                               "login`, or set up application default credentials).")
+    return {name: value for name, value in gcp_credentials.environ_of(found).items() if value is not None}
+
+
+def _local_credentials(what: str, read: Callable[[], dict | None], error: type[Exception], missing: str) -> dict:
+    """What ``read`` finds of this machine's credentials; its failure, or finding none, one error naming ``what``."""
+    try:
+        found = read()
+    except error as err:
+        raise CumulusError(f"{what}: {err}") from None
+    if found is None:
+        raise CumulusError(f"{what}: {missing}")
+    return found

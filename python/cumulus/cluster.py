@@ -23,9 +23,9 @@ from distributed.core import Status
 from distributed.deploy.cluster import Cluster as DeployCluster
 from distributed.utils import Log, Logs
 
-from cumulus import cluster_api
+from cumulus import cluster_api, quiet_timeouts
 from cumulus.cluster_body import CreateBody
-from cumulus.cluster_credentials import AwsCredentialForwarding
+from cumulus.cluster_credentials import CredentialForwarding
 from cumulus.cluster_methods import CoiledMethods
 from cumulus.cluster_options import ClusterOptions
 from cumulus.cluster_scaling import Scaling
@@ -34,10 +34,12 @@ from cumulus.http import NO_RETRY, ArgumentError, CumulusError
 from cumulus.logs import format_event, instance_names, source
 
 logger = logging.getLogger("cumulus")
+# A script that used a cluster ends without tornado's orphaned-timeout noise (quiet_timeouts.py).
+quiet_timeouts.install()
 _live: weakref.WeakSet = weakref.WeakSet()
 
 
-class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, AwsCredentialForwarding, Scaling, DeployCluster):
+class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, CredentialForwarding, Scaling, DeployCluster):
     """A cluster on a Cumulus server.
 
     ``name`` reuses a running cluster of that name, else creates one (``workspace/name`` also
@@ -50,9 +52,10 @@ class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, AwsCredential
     or with ``verbose=True``. ``wait_for_workers``
     (default: 30% of ``n_workers``) is how many workers must be up before the constructor
     returns. ``server`` and ``token`` override ``CUMULUS_SERVER``/``CUMULUS_API_TOKEN`` and the
-    saved login. ``credentials="local"`` (the default) forwards this machine's AWS credentials, as
-    short-lived STS session credentials, to the scheduler and workers and refreshes them until the
-    cluster closes (nothing is forwarded when there are none); ``credentials=None`` forwards nothing.
+    saved login. ``credentials="local"`` (the default) forwards this machine's credentials for the
+    cluster's cloud, short-lived (a Google access token on Compute Engine, STS session credentials
+    of AWS elsewhere), to the scheduler and workers and refreshes them until the cluster closes
+    (nothing is forwarded when there are none); ``credentials=None`` forwards nothing.
     Where the workspace's clusters have a firewall of their own (vm_aws), the scheduler's port opens
     to ``allow_ingress_from`` (``"me"``, the default: this machine's address as the server sees it;
     ``"everyone"``; or a CIDR); ``allow_ssh=True`` opens SSH too (or to ``allow_ssh_from``),
@@ -96,6 +99,7 @@ class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, AwsCredential
         scheduler_cpu: int | list | None = None,
         scheduler_memory: str | list | None = None,
         worker_gpu: int | bool | None = None,
+        worker_gpu_type: str | None = None,
         arm: bool | None = None,
         spot_policy: str | None = None,
         region: str | None = None,
@@ -171,6 +175,10 @@ class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, AwsCredential
         except CumulusError as err:
             logger.debug("cluster state check failed: %s", err)
             return
+        except RuntimeError:
+            # The interpreter is exiting (its thread pool shut down) with a cluster kept running on
+            # purpose (shutdown_on_close=False): nothing to check, and nothing to print.
+            return
         state = (answer or {}).get("state")
         if state in cluster_api.CLUSTER_STOPPED:
             reason = (answer or {}).get("reason")
@@ -212,8 +220,8 @@ class Cluster(CoiledMethods, ClusterOptions, Starting, CreateBody, AwsCredential
     async def _close(self):
         if self.status == Status.closed:
             return
-        if self._aws_refresh:
-            self._aws_refresh.cancel()
+        if self._credentials_refresh:
+            self._credentials_refresh.cancel()
         try:
             await super()._close()
         finally:

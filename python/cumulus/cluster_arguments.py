@@ -20,7 +20,6 @@ REFUSED: dict = {
     "worker_disk_size": (None, _DISK),
     "worker_disk_throughput": (None, _DISK),
     "worker_disk_config": (None, _DISK),
-    "worker_gpu_type": (None, "a GPU comes with its instance type: give worker_vm_types (list_instance_types(gpus=1))"),
     "scheduler_disk_size": (None, _DISK),
     "scheduler_disk_config": (None, _DISK),
     "scheduler_gpu": (None, "the scheduler's instance has no GPU here; workers have them (worker_gpu)"),

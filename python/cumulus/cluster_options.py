@@ -5,6 +5,8 @@ and the server to ask (``config.load``: the arguments, the environment, the save
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 import time
 
@@ -63,9 +65,10 @@ class ClusterOptions:
         # A cluster kept on purpose lives to its idle timeout: no no-client stop unless one is asked for.
         self._no_client_timeout = no_client_timeout if no_client_timeout is not None else (
             None if args["shutdown_on_close"] else "none")
-        self._forward_aws = args["credentials"] == "local"
-        self._aws_refresh = None
-        self._aws_failing = False
+        self._forward_credentials_local = args["credentials"] == "local"
+        self._credentials_refresh = None
+        self._credentials_failing = False
+        self._credentials_lock: asyncio.Lock | None = None
         self._hardware_fields: dict = {}
         self._firewall_fields: dict = {}
         self._keep_server(args)

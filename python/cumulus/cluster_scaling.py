@@ -90,6 +90,25 @@ class Scaling:
         """Blocks until ``n_workers`` (default: all asked for) are connected to the scheduler."""
         return self.sync(self._wait_for_workers, n_workers, timeout)
 
+    def _update_worker_status(self, op, msg):
+        # Dask's watch of the scheduler's workers: a waiter hears of each change as it comes.
+        super()._update_worker_status(op, msg)
+        for waiter in list(getattr(self, "_worker_waiters", ())):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def _worker_change(self, seconds: float) -> None:
+        """Until the scheduler's workers change, or ``seconds`` went by."""
+        waiter = asyncio.get_running_loop().create_future()
+        waiters = self.__dict__.setdefault("_worker_waiters", set())
+        waiters.add(waiter)
+        try:
+            await asyncio.wait_for(waiter, seconds)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            waiters.discard(waiter)
+
     async def _wait_for_workers(self, n_workers, timeout) -> None:
         n = len(self._plan) if n_workers is None else int(n_workers)
         limit = parse_timedelta(timeout) if timeout is not None else None
@@ -100,4 +119,5 @@ class Scaling:
             if limit is not None and asyncio.get_running_loop().time() - start > limit:
                 have = len(self.scheduler_info["workers"])
                 raise asyncio.TimeoutError(f"Only {have} of {n} workers arrived within {limit} s.")
-            await asyncio.sleep(0.1)
+            # Woken by the scheduler's news of a worker; the status and the time limit looked at 4 times a second.
+            await self._worker_change(0.25)

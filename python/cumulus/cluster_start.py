@@ -38,7 +38,7 @@ HELD_DETAILS_SECONDS = 5.0
 
 class Starting:
     """Mixed into ``cumulus.Cluster`` (it has ``_call``, the options ``_keep_options`` kept, ``_body``,
-    ``_forward_aws_credentials`` and ``_wait_for_workers``, and Dask's ``Cluster`` after it)."""
+    ``_forward_credentials`` and ``_wait_for_workers``, and Dask's ``Cluster`` after it)."""
 
     async def _start(self):
         if self.status != Status.created:
@@ -51,9 +51,9 @@ class Starting:
             if self._no_client_timeout is not None:
                 # Not sent over HTTP: the scheduler's keepalive handler takes it (contract 2.2, 3).
                 await self.scheduler_comm.coiled_set_keepalive(keepalive=str(self._no_client_timeout))
-            if self._forward_aws:
-                # Not sent over HTTP either: the scheduler's aws_update_credentials handler takes them.
-                await self._forward_aws_credentials()
+            if self._forward_credentials_local:
+                # Not sent over HTTP either: the scheduler's handlers take them (cluster_credentials.py).
+                await self._forward_credentials()
                 self._mark("credentials forwarded")
             # The server counts a worker once its process runs; wait until the scheduler has it too.
             await self._wait_for_workers(self._started_target, self._timeout)
@@ -87,7 +87,7 @@ class Starting:
         self._phases.append((step, time.time()))
 
     async def _launch(self):
-        # The package scan reads every installed distribution's metadata (60-110 ms): it runs while
+        # The package scan reads every installed distribution's metadata (20-30 ms here): it runs while
         # the calls before package sync wait for their answers.
         scan = _in_background(software_api.scan, "cumulus-package-scan") if self._package_sync else None
         identity = await self._call(fetch_identity, self._api)

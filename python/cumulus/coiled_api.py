@@ -21,7 +21,8 @@ from cumulus.http import IDEMPOTENT, Api, ArgumentError, NotFound
 from cumulus.hardware import LOCAL_BACKEND, backend_of
 
 # Coiled's names of the GPUs the catalogue has (``gpu_name`` of ``vm-types/``).
-GPU_TYPES = {"nvidia-tesla-t4": "NVIDIA Tesla T4", "nvidia-a10g": "NVIDIA A10G"}
+GPU_TYPES = {"nvidia-tesla-t4": "NVIDIA Tesla T4", "nvidia-a10g": "NVIDIA A10G", "nvidia-l4": "NVIDIA L4",
+             "nvidia-tesla-a100": "NVIDIA A100 40GB"}
 CLOUD_BACKENDS = ("vm_aws", "vm_gcp", "vm_azure")
 
 

@@ -2,7 +2,8 @@
 
 ``worker_vm_types``/``scheduler_vm_types`` name instance types; ``worker_cpu``/``worker_memory``
 (and the scheduler's) ask for a size (a number or a ``[min, max]`` range; memory as ``"16 GiB"``);
-``worker_gpu``, ``arm``, ``spot_policy`` and ``region`` as the established client means them
+``worker_gpu`` (with ``worker_gpu_type``: T4s unless another GPU is named), ``arm``, ``spot_policy`` and
+``region`` as the established client means them
 (client-contract.md 2.1 and 2.2). Where the workspace's clusters run decides what they become:
 
 - a cloud backend (``vm_aws``...): instance types, the cheapest of the catalogue that match
@@ -25,7 +26,9 @@ from dask.utils import parse_bytes
 from cumulus.http import IDEMPOTENT, Api, ArgumentError
 
 PARAMS = ("worker_vm_types", "scheduler_vm_types", "worker_cpu", "worker_memory", "scheduler_cpu",
-          "scheduler_memory", "worker_gpu", "arm", "spot_policy", "region")
+          "scheduler_memory", "worker_gpu", "worker_gpu_type", "arm", "spot_policy", "region")
+# The GPU a cloud worker gets when only a count is asked (Coiled's default too).
+DEFAULT_GPU_TYPE = "nvidia-tesla-t4"
 SPOT_POLICIES = {
     "on-demand": {"spot": False},
     "spot": {"spot": True, "spot_on_demand_fallback": False},
@@ -56,6 +59,7 @@ class Hardware:
     scheduler_cpu: tuple | None = None
     scheduler_memory: tuple | None = None
     worker_gpu: int | None = None
+    worker_gpu_type: str | None = None
     arm: bool | None = None
     spot_policy: str | None = None
     region: str | None = None
@@ -133,6 +137,14 @@ def check(call: str, given: dict) -> Hardware:
         if not isinstance(gpu, numbers.Integral) or gpu < 0:
             raise _refuse(call, "worker_gpu", given.get("worker_gpu"), "a number of GPUs (0 or more), True or False")
         hw.worker_gpu = int(gpu) or None
+    kind = given.get("worker_gpu_type")
+    if kind is not None:
+        if not isinstance(kind, str) or not kind.strip():
+            raise _refuse(call, "worker_gpu_type", kind, 'a GPU type such as "nvidia-tesla-t4" (list_gpu_types())')
+        if not hw.worker_gpu:
+            raise ArgumentError(f"{call}(worker_gpu_type={kind!r}): give worker_gpu too (how many GPUs each "
+                                "worker has).")
+        hw.worker_gpu_type = kind.strip()
     arm = given.get("arm")
     if arm is not None and not isinstance(arm, bool):
         raise _refuse(call, "arm", arm, "True or False")
@@ -209,8 +221,11 @@ def fields_for(api: Api, ws: str, hw: Hardware, call: str = "Cluster", backend: 
         if hw.worker_gpu and backend == LOCAL_BACKEND:
             raise ArgumentError(f"{call}(worker_gpu={hw.worker_gpu!r}): the local backend has no GPUs.")
         if hw.worker_gpu:
-            # A count, no type: the server refuses a count no host (or Slurm node) has, naming theirs.
+            # A count, no type: the server refuses a count no host (or Slurm node) has, naming theirs,
+            # and a type (these backends place GPUs by count).
             out["options"]["worker_accelerator_count"] = hw.worker_gpu
+            if hw.worker_gpu_type:
+                out["options"]["worker_accelerator_type"] = hw.worker_gpu_type
         for role in ("worker", "scheduler"):
             types = getattr(hw, f"{role}_vm_types")
             if types:
@@ -228,7 +243,7 @@ def fields_for(api: Api, ws: str, hw: Hardware, call: str = "Cluster", backend: 
         return out
     if hw.worker_gpu:
         out["options"]["worker_accelerator_count"] = hw.worker_gpu
-        out["options"]["worker_accelerator_type"] = "nvidia-tesla-t4"
+        out["options"]["worker_accelerator_type"] = hw.worker_gpu_type or DEFAULT_GPU_TYPE
     for role in ("worker", "scheduler"):
         types = getattr(hw, f"{role}_vm_types")
         cpu, memory = getattr(hw, f"{role}_cpu"), getattr(hw, f"{role}_memory")
@@ -239,6 +254,9 @@ def fields_for(api: Api, ws: str, hw: Hardware, call: str = "Cluster", backend: 
                 if not types:
                     raise ArgumentError(f"{call}(): no {backend} instance type has {_describe(cpu, memory)}"
                                         f"{' on ARM' if hw.arm else ''}{f' with {gpus} GPU(s)' if gpus else ''}.")
+            elif gpus and hw.worker_gpu_type:
+                # A GPU type asked: the server chooses the cheapest type with it (a G2 for nvidia-l4).
+                types = None
             else:
                 types = DEFAULT_TYPES.get((backend, bool(hw.arm), bool(gpus)))
                 if not types:

@@ -22,6 +22,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from cumulus import hardware
+from cumulus.batch_jobs import forwarded_google_env
 from cumulus.directory_upload import pack_directory
 from cumulus.http import ArgumentError
 
@@ -279,6 +280,7 @@ def run_command(
     token: str | None = None,
     interactive: bool = False,
     credentials: str | None = "local",
+    forward_gcp_adc: bool = False,
     **hardware_args,
 ) -> RunResult:
     """Runs ``command`` (a shell string or a list of words) on a run cluster; answers its exit code
@@ -290,7 +292,9 @@ def run_command(
     ``scheduler_vm_types``/``scheduler_cpu``/``scheduler_memory`` size it (``cpu``, ``memory`` and
     ``vm_types`` are accepted as short names for them). ``interactive``: the command gets a terminal
     joined to this one (``run_terminal``), its output one stream, kept in ``stdout``. ``credentials``
-    is ``Cluster``'s: ``"local"`` forwards this machine's AWS credentials, None nothing."""
+    is ``Cluster``'s: ``"local"`` forwards this machine's credentials for the cluster's cloud, None
+    nothing. ``forward_gcp_adc`` (Coiled's ``--forward-gcp-adc``) gives the command this machine's
+    Google access token (``CLOUDSDK_AUTH_ACCESS_TOKEN``) as a secret variable on any backend."""
     import shlex
 
     call = "cumulus.run"
@@ -301,6 +305,8 @@ def run_command(
     if not isinstance(command, str) or not command.strip():
         raise ArgumentError(f"{call}(command={command!r}): give the command to run.")
     variables = {**_env(call, "env", env), **_env(call, "secret_env", secret_env)}
+    if forward_gcp_adc:
+        variables.update(forwarded_google_env(f"{call}(forward_gcp_adc=True)"))
     # How the caller named each argument, for an error about it (Cluster's names are not theirs).
     words = {p: f"{call}({p}={v!r})" for p, v in hardware_args.items()}
     for short, full in (("cpu", "scheduler_cpu"), ("memory", "scheduler_memory"), ("vm_types", "scheduler_vm_types")):

@@ -147,6 +147,8 @@ class CumulusServer:
             CUMULUS_PUBLIC_URL=self.url,
             # No default environment build competing with the tests (its own test is on the server).
             CUMULUS_DEFAULT_ENVIRONMENT="off",
+            # Nor warm processes (test_warm_start and test_quiet_start start with them).
+            CUMULUS_WARM_PROCESSES="0",
             CUMULUS_DATA_DIR=self.data_dir,
             CUMULUS_LOG_LEVEL="warn",
             CUMULUS_SMTP_URL=f"smtp://127.0.0.1:{self.sink.port}",

@@ -42,7 +42,7 @@ RUN_REFUSED = [
     ["--file", "f"], ["-f", "f"], ["--detach"], ["--sync"], ["--port", "8888"], ["--expose", "8888"],
     ["--allow-ssh-from", "me"], ["--disk-size", "50"], ["--root"], ["--sync-ignore", "x"], ["--mount-bucket", "s3://b"],
     ["--docker-shm-size", "3 GiB"], ["--filestore", "f"],
-    ["--forward-gcp-adc"], ["--subdomain", "s"], ["--allow-cross-zone"], ["--host-setup-script", "f"],
+    ["--subdomain", "s"], ["--allow-cross-zone"], ["--host-setup-script", "f"],
     ["--package-sync-strict"], ["--package-sync-conda-extras", "x"], ["--package-sync-ignore", "x"],
 ]
 NOTEBOOK_REFUSED = [["--container", "img"], ["--disk-size", "50"], ["--vs-code"], ["--mount-bucket", "s3://b"],

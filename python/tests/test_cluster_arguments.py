@@ -48,6 +48,7 @@ HONOURED = {
     "worker_cpu": "tests.test_everyday.HardwareTest.test_worker_cpu_and_memory_become_threads_and_memory_limit",
     "worker_memory": "tests.test_everyday.HardwareTest.test_worker_cpu_and_memory_become_threads_and_memory_limit",
     "worker_gpu": "tests.test_everyday.HardwareTest.test_a_cloud_backend_gets_the_cheapest_matching_types",
+    "worker_gpu_type": "tests.test_hardware_fields.SizedBackendsTest.test_a_gpu_type_is_sent_and_chooses_the_types",
     "scheduler_options": "tests.test_everyday.HardwareTest.test_no_client_timeout_reaches_the_scheduler",
     "scheduler_vm_types": "tests.test_everyday.HardwareTest.test_a_cloud_backend_gets_the_cheapest_matching_types",
     "scheduler_cpu": "tests.test_everyday.HardwareTest.test_what_the_machine_lacks_is_refused_naming_the_argument",

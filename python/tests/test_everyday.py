@@ -76,6 +76,22 @@ class HardwareTest(unittest.TestCase):
                 api(f"/api/v2/clusters/account/{workspace}/id/{cluster_id}")), 120, "the cluster to stop")
         self.assertIn("no_client_timeout", stopped["current_state"]["reason"] or stopped.get("desired_reason", ""))
 
+    def test_a_script_that_keeps_its_cluster_exits_without_a_traceback(self):
+        # Its state checks (here every 10 ms) must not try the thread pool Python shut down at exit.
+        import subprocess
+        import sys
+
+        home = tempfile.mkdtemp(prefix="cumulus-kept-")
+        script = ("import dask, cumulus\n"
+                  "dask.config.set({'cumulus.cluster-state-check-interval': '0.01s'})\n"
+                  "c = cumulus.Cluster(n_workers=0, quiet=True, shutdown_on_close=False, package_sync=False)\n"
+                  "print(c.cluster_id, flush=True)\n")
+        done = subprocess.run([sys.executable, "-c", script], env=client_env(server, home, CUMULUS_API_TOKEN=token),
+                              cwd=home, capture_output=True, text=True, timeout=START)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        api(f"/api/v2/clusters/account/{workspace}/id/{int(done.stdout.split()[-1])}", "DELETE")
+
     def test_a_cluster_kept_on_purpose_lives_to_its_idle_timeout(self):
         # Created so: no no-client stop, from the start.
         cluster = cumulus.Cluster(n_workers=0, shutdown_on_close=False, idle_timeout="30 minutes",
@@ -126,6 +142,24 @@ class HardwareTest(unittest.TestCase):
         self.assertEqual(arm["worker_instance_types"], ["m7g.xlarge", "m6g.xlarge"])
         with self.assertRaises(ArgumentError):
             hardware.fields_for(api_, workspace, hardware.check("Cluster", {"worker_cpu": 4096}), backend="vm_aws")
+
+    def test_a_gcp_workspace_gets_the_nearest_compute_engine_types(self):
+        from cumulus import config
+
+        api_ = Api.for_settings(config.load())
+
+        def types(**given) -> list:
+            return hardware.fields_for(api_, workspace, hardware.check("Cluster", given),
+                                       backend="vm_gcp")["worker_instance_types"]
+
+        # 4 cores and 16 GiB: E2 before N2, and no N1 (15 GiB) nor Arm T2A.
+        self.assertEqual(types(worker_cpu=4, worker_memory="16 GiB"), ["e2-standard-4", "n2-standard-4"])
+        self.assertEqual(types(worker_cpu=[6, 8])[0], "e2-standard-8")
+        self.assertEqual(types(worker_cpu=4, arm=True), ["t2a-standard-4"])
+        self.assertEqual(types(arm=True), ["t2a-standard-4"])
+        with self.assertRaises(ArgumentError) as caught:
+            types(worker_memory="512 GiB")
+        self.assertIn("no vm_gcp instance type has 512.0 GiB memory", str(caught.exception))
 
 
 class BatchHardwareTest(unittest.TestCase):

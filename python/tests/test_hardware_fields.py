@@ -33,6 +33,25 @@ class SizedBackendsTest(unittest.TestCase):
         aws = fields("vm_aws", worker_gpu=1)
         self.assertEqual(aws["options"]["worker_accelerator_type"], "nvidia-tesla-t4")
         self.assertEqual(aws["worker_instance_types"], ["g4dn.xlarge"])
+        # On Compute Engine a T4 is attached to an N1 type (the server adds guestAccelerators).
+        gcp = fields("vm_gcp", worker_gpu=2)
+        self.assertEqual(gcp["options"], {"worker_accelerator_count": 2, "worker_accelerator_type": "nvidia-tesla-t4"})
+        self.assertEqual(gcp["worker_instance_types"], ["n1-standard-4"])
+
+    def test_a_gpu_type_is_sent_and_chooses_the_types(self):
+        # Another GPU than T4s: the server picks the cheapest type with it (a G2 for L4s on GCP).
+        l4 = fields("vm_gcp", worker_gpu=1, worker_gpu_type="nvidia-l4")
+        self.assertEqual(l4["options"], {"worker_accelerator_count": 1, "worker_accelerator_type": "nvidia-l4"})
+        self.assertNotIn("worker_instance_types", l4)
+        # With types named, they are sent as they are, for the server to check against the GPU.
+        named = fields("vm_gcp", worker_gpu=2, worker_gpu_type="nvidia-tesla-t4", worker_vm_types="n1-standard-8")
+        self.assertEqual(named["worker_instance_types"], ["n1-standard-8"])
+        self.assertEqual(fields("slurm", worker_gpu=1, worker_gpu_type="nvidia-l4")["options"],
+                         {"worker_accelerator_count": 1, "worker_accelerator_type": "nvidia-l4"})
+        for given, said in (({"worker_gpu_type": "nvidia-l4"}, "give worker_gpu too"),
+                            ({"worker_gpu": 1, "worker_gpu_type": ""}, "worker_gpu_type must be a GPU type")):
+            with self.subTest(said), self.assertRaisesRegex(ArgumentError, said):
+                hardware.check("Cluster", given)
 
 
 if __name__ == "__main__":

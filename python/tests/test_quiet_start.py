@@ -31,6 +31,7 @@ class DefaultServer(CumulusServer):
     def env(self) -> dict:
         env = super().env()
         env.pop("CUMULUS_DEFAULT_ENVIRONMENT")
+        env.pop("CUMULUS_WARM_PROCESSES")
         return env
 
 

@@ -1,6 +1,7 @@
 """``cumulus ssh-hosts add|list|remove`` against a real server and a real OpenSSH server on 127.0.0.2
-(the account the server tests' rig uses, test/helpers/ssh-hosts.ts): a wrong host key refused by
-the option that gave it, the host added once checked, listed with its health, removed."""
+(as an account of this test's own, not the server tests' rig accounts, whose rigs end whatever
+their account runs when they close): a wrong host key refused by the option that gave it, the host
+added once checked, listed with its health, removed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import unittest
 
 from tests.harness import CumulusServer, client_env, free_port, run_cli, start_as_new_user, wait_until
 
-ACCOUNT = "cumulus-ssh-rig"
+ACCOUNT = "cumulus-ssh-cli"
 HOME = f"/var/lib/{ACCOUNT}"
 server: CumulusServer
 token: str

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,9 +100,48 @@ function python(script: string, env: Record<string, string>): Promise<Run> {
  * on, every server default) against `distributed.LocalCluster(n_workers=2)` from the same Python
  * in the same run: the first start on a new server, then later ones, and where the seconds go.
  */
-export async function benchNewcomer(): Promise<void> {
+interface Pass {
+  label: string;
+  runs: Run[];
+  timelines: string[][];
+  /** The warm processes waiting before the first start: count, resident MiB, CPU seconds over 2 s. */
+  pool: { count: number; rssMib: number; cpuSeconds: number } | null;
+}
+
+/** The processes waiting in a server's warm pool (their working directory is `<data dir>/warm`). */
+async function warmPool(dataDir: string): Promise<{ count: number; rssMib: number; cpuSeconds: number }> {
+  const dir = path.join(dataDir, 'warm');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    if ((await readlink(`/proc/${entry}/cwd`).catch(() => '')) === dir) pids.push(Number(entry));
+  }
+  const cpu = async () => {
+    let ticks = 0;
+    for (const pid of pids) {
+      const stat = await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    }
+    return ticks / 100;
+  };
+  const before = await cpu();
+  await new Promise((r) => setTimeout(r, 2000));
+  let rssKib = 0;
+  for (const pid of pids) {
+    const status = await readFile(`/proc/${pid}/status`, 'latin1').catch(() => '');
+    rssKib += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return { count: pids.length, rssMib: rssKib / 1024, cpuSeconds: (await cpu()) - before };
+}
+
+/** Six starts on a new server with `env` over its defaults. */
+async function pass(label: string, serverEnv: Record<string, string>): Promise<Pass> {
   const port = await freePort();
-  const bench = await startBenchServer({ CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
+  const bench = await startBenchServer(
+    { CUMULUS_PUBLIC_URL: `http://127.0.0.1:${port}`, ...serverEnv },
+    port,
+  );
   const user = await registerBenchUser(bench.server, 'newcomer');
   const { token } = await createToken(bench.server.deps.db, user, { label: 'bench' });
   const env = {
@@ -112,8 +152,18 @@ export async function benchNewcomer(): Promise<void> {
   };
   const runs: Run[] = [];
   const timelines: string[][] = [];
+  let pool: Pass['pool'] = null;
   try {
+    const size = bench.server.deps.config.warmProcesses;
+    // Each start as on a server that has been up a while: its pool full again, the replacements'
+    // imports done (they would otherwise run during the next LocalCluster, slowing the baseline).
+    const refilled = async () => {
+      for (let i = 0; i < 600 && (await warmPool(bench.dataDir)).count < size; i++) await sleep(100);
+      return warmPool(bench.dataDir);
+    };
+    if (size > 0) pool = await refilled();
     for (let i = 0; i < RUNS; i++) {
+      if (size > 0 && i > 0) await refilled();
       const run = await python(NEWCOMER, env);
       runs.push(run);
       timelines.push(await breakdown(bench.base, token, run));
@@ -121,10 +171,26 @@ export async function benchNewcomer(): Promise<void> {
   } finally {
     await bench.close();
   }
+  return { label, runs, timelines, pool };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `cumulus.Cluster(n_workers=2)` as a newcomer runs it (package sync and the default environment
+ * on, every server default) against `distributed.LocalCluster(n_workers=2)` from the same Python
+ * in the same run: the first start on a new server, then later ones, and where the seconds go;
+ * before (every instance a new process: CUMULUS_WARM_PROCESSES=0) and after (the default pool).
+ */
+export async function benchNewcomer(): Promise<void> {
+  const passes = [
+    await pass('before: no warm processes (CUMULUS_WARM_PROCESSES=0)', { CUMULUS_WARM_PROCESSES: '0' }),
+    await pass('after: every default (a pool of warm processes)', {}),
+  ];
   const ratio = (r: Run) => r.seconds / r.result.local;
   const row = (label: string, r: Run) =>
     console.log(
-      `  ${label.padEnd(28)} ${r.seconds.toFixed(2)} s   LocalCluster ${r.result.local.toFixed(2)} s   ` +
+      `    ${label.padEnd(28)} ${r.seconds.toFixed(2)} s   LocalCluster ${r.result.local.toFixed(2)} s   ` +
         `ratio ${ratio(r).toFixed(2)}   load ${r.result.load.toFixed(1)}`,
     );
   console.log(
@@ -132,20 +198,29 @@ export async function benchNewcomer(): Promise<void> {
       'LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) (best of two) in the same ' +
       'Python process; each from the constructor call until Client(cluster).wait_for_workers(2) returns',
   );
-  for (const [i, r] of runs.entries()) row(i === 0 ? 'first start on a new server' : `later start ${i}`, r);
-  const later = runs.slice(1).map(ratio);
-  console.log(
-    `  first start ratio ${ratio(runs[0]!).toFixed(2)} (goal <= 2)   later starts, median ratio ` +
-      `${median(later).toFixed(2)} (goal <= 1.2)   load average ${os
-        .loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
-  );
-  console.log(`  lines printed by each start: ${runs.map((r) => r.lines.length).join(', ')} (goal <= 3)`);
-  // The first start and the last later one; the others look like the last.
+  for (const { label, runs, pool } of passes) {
+    console.log(`\n  ${label}`);
+    if (pool)
+      console.log(
+        `    the pool: ${pool.count} processes waiting, ${pool.rssMib.toFixed(0)} MiB resident in all, ` +
+          `${pool.cpuSeconds.toFixed(2)} s of CPU over 2 s idle`,
+      );
+    for (const [i, r] of runs.entries()) row(i === 0 ? 'first start on a new server' : `later start ${i}`, r);
+    const later = runs.slice(1).map(ratio);
+    console.log(
+      `    first start ratio ${ratio(runs[0]!).toFixed(2)} (goal <= 2)   later starts, median ratio ` +
+        `${median(later).toFixed(2)} (goal <= 1.2)   load average ${os
+          .loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
+    );
+    console.log(`    lines printed by each start: ${runs.map((r) => r.lines.length).join(', ')} (goal <= 3)`);
+  }
+  // After: the first start and the last later one; the others look like the last.
+  const { timelines } = passes.at(-1)!;
   for (const [i, lines] of timelines.entries()) {
     if (i !== 0 && i !== timelines.length - 1) continue;
-    console.log(`\n  Where the seconds go, start ${i + 1} (ms after Cluster() was called):`);
+    console.log(`\n  Where the seconds go, after, start ${i + 1} (ms after Cluster() was called):`);
     for (const line of lines) console.log(`    ${line}`);
   }
 }

@@ -7,6 +7,7 @@ import { benchEc2 } from './ec2.js';
 import { benchHotPaths } from './http/hot-paths.js';
 import { benchNewcomer } from './newcomer.js';
 import { benchRestart } from './restart.js';
+import { benchRunAndFunction } from './run-and-function.js';
 import { benchSoftware } from './software.js';
 import { benchSshStart } from './ssh-start.js';
 import { benchTeam } from './team.js';
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<void>> = {
   usage: () => benchUsage(),
   ec2: () => benchEc2(),
   newcomer: () => benchNewcomer(),
+  'run-function': () => benchRunAndFunction(),
   restart: () => benchRestart(),
   'ssh-start': () => benchSshStart(),
 };

@@ -18,7 +18,7 @@ export async function startBenchServer(
   env: Record<string, string> = {},
   port = 0,
   loops = true,
-): Promise<{ server: Server; base: string; close(): Promise<void> }> {
+): Promise<{ server: Server; base: string; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cumulus-bench-'));
   const config = loadConfig({
     ...process.env,
@@ -34,6 +34,7 @@ export async function startBenchServer(
   return {
     server,
     base: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,
+    dataDir,
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

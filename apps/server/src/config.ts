@@ -65,6 +65,7 @@ const envSchema = z.object({
   CUMULUS_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
   CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  CUMULUS_WARM_PROCESSES: z.coerce.number().int().min(0).max(32).default(3),
   /** At SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
   CUMULUS_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   CUMULUS_PIP_INDEX_URL: z.url().optional(),
@@ -162,8 +163,16 @@ const envSchema = z.object({
   CUMULUS_GCP_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   /** Compute Engine's API root (its REST paths start `/compute/v1`). */
   CUMULUS_GCP_COMPUTE_URL: z.url().default('https://compute.googleapis.com'),
+  CUMULUS_GCP_STORAGE_URL: z.url().default('https://storage.googleapis.com'),
   /** Cloud Resource Manager's API root: where a key's permissions in its project are checked. */
   CUMULUS_GCP_RESOURCE_MANAGER_URL: z.url().default('https://cloudresourcemanager.googleapis.com'),
+  /**
+   * `true`: this server runs on Google Cloud with a service account of its own (workload
+   * identity), which its operator may connect to a workspace instead of a key.
+   */
+  CUMULUS_GCP_WORKLOAD_IDENTITY: z.enum(['true', 'false']).default('false'),
+  /** Where that service account's tokens come from: the metadata server of the machine the server runs on. */
+  CUMULUS_GCP_METADATA_URL: z.url().default('http://metadata.google.internal'),
   /** The image a VM boots when a workspace names none (a family or an image, `projects/P/global/images/...`). */
   CUMULUS_GCP_IMAGE: z
     .string()
@@ -178,6 +187,17 @@ const envSchema = z.object({
     .min(1)
     .max(256)
     .default('projects/debian-cloud/global/images/family/debian-12-arm64'),
+  /**
+   * The image of VMs with GPUs (x86_64: N1 with T4s, G2, A2): one with NVIDIA's driver and CUDA,
+   * Google's Deep Learning VM base image by default (it installs the driver at first boot, asked by
+   * the `install-nvidia-driver` metadata every GPU VM carries).
+   */
+  CUMULUS_GCP_IMAGE_GPU: z
+    .string()
+    .trim()
+    .min(1)
+    .max(256)
+    .default('projects/deeplearning-platform-release/global/images/family/common-cu124-debian-11-py310'),
   /** The machine image a region gets when a workspace names none: the newest image with this name (wildcards allowed). */
   CUMULUS_AWS_AMI_NAME: z.string().trim().min(1).max(128).default('cumulus-instance-*'),
   /** The same for the arm64 image (Graviton types) a region gets: the newest arm64 image with this name. */
@@ -271,6 +291,11 @@ export interface Config {
   gcp: GcpConfig;
   /** The environment local instances start from (PATH, HOME, locale), nothing secret. */
   instanceEnv: Record<string, string>;
+  /**
+   * Agents the local backend keeps started, Dask imported, for the next instances to take
+   * (compute/local-warm.ts): a cluster's start skips Python's start-up. 0: none.
+   */
+  warmProcesses: number;
   /** Who local clusters and builds run as (compute/local-sandbox.ts). */
   localIsolation: LocalIsolationConfig;
   links: LinksConfig;
@@ -326,10 +351,16 @@ export interface AwsConfig {
 export interface GcpConfig {
   tokenUrl: string;
   computeUrl: string;
+  /** Cloud Storage's API root (the workspaces' archive buckets, their V4 signed links). */
+  storageUrl: string;
   /** Cloud Resource Manager's API root (testIamPermissions). */
   resourceManagerUrl: string;
-  /** The boot image per architecture (x86_64, arm64). */
-  images: { x86_64: string; arm64: string };
+  /** The boot image per architecture (x86_64, arm64), and of VMs with GPUs. */
+  images: { x86_64: string; arm64: string; gpu: string };
+  /** The server's own service account may be connected to a workspace (CUMULUS_GCP_WORKLOAD_IDENTITY). */
+  workloadIdentity: boolean;
+  /** The metadata server that gives the server's own service account's tokens. */
+  metadataUrl: string;
 }
 
 export interface UsageConfig {
@@ -465,9 +496,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcp: {
       tokenUrl: e.CUMULUS_GCP_TOKEN_URL,
       computeUrl: e.CUMULUS_GCP_COMPUTE_URL.replace(/\/+$/, ''),
+      storageUrl: e.CUMULUS_GCP_STORAGE_URL.replace(/\/+$/, ''),
       resourceManagerUrl: e.CUMULUS_GCP_RESOURCE_MANAGER_URL.replace(/\/+$/, ''),
-      images: { x86_64: e.CUMULUS_GCP_IMAGE, arm64: e.CUMULUS_GCP_IMAGE_ARM64 },
+      images: { x86_64: e.CUMULUS_GCP_IMAGE, arm64: e.CUMULUS_GCP_IMAGE_ARM64, gpu: e.CUMULUS_GCP_IMAGE_GPU },
+      workloadIdentity: e.CUMULUS_GCP_WORKLOAD_IDENTITY === 'true',
+      metadataUrl: e.CUMULUS_GCP_METADATA_URL.replace(/\/+$/, ''),
     },
+    warmProcesses: e.CUMULUS_WARM_PROCESSES,
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),

@@ -7,6 +7,7 @@ import { createGceBackend } from './compute/gcp/gce-backend.js';
 import { createLocalBackend } from './compute/local.js';
 import { createLocalBuilder } from './compute/local-builder.js';
 import { LocalSandbox } from './compute/local-sandbox.js';
+import { WarmPool } from './compute/local-warm.js';
 import { Podman } from './compute/podman.js';
 import { createSlurmBackend } from './compute/slurm/slurm-backend.js';
 import { createSshBackend } from './compute/ssh/ssh-backend.js';
@@ -42,6 +43,8 @@ export interface Server {
   app: App;
   database: Database;
   deps: AppDeps;
+  /** The local backend's warm processes (compute/local-warm.ts). */
+  warm: WarmPool;
   /**
    * Starts the control loops (mail delivery, housekeeping, clusters) and, unless told not to,
    * reads the interpreter clusters and builds use.
@@ -87,6 +90,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     python: config.python,
   });
   const podman = config.containers ? new Podman(config.containers) : undefined;
+  // Kept with no processes too (size 0): instances a former server started in warm ones are found by its records.
+  const warm = new WarmPool({
+    python: config.python,
+    dataDir: config.dataDir,
+    size: config.warmProcesses,
+    baseEnv: config.instanceEnv,
+    pythonPath: () => sandbox.pythonPath,
+  });
   const backends =
     options.backends ??
     workspaceBackends(
@@ -97,6 +108,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         stopGraceMs: config.clusters.stopGraceMs,
         sandbox,
         ...(podman && { podman }),
+        warm,
         builder: createLocalBuilder({
           python: config.python,
           dataDir: config.dataDir,
@@ -110,6 +122,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       [
         createEc2Backend({
           aws: {},
+          ...(podman && { podman }),
           placementOf: (workspaceId, region) =>
             cloud.awsPlacementOf(database.db, cloudSecrets, workspaceId, region),
           shapeOf: machineShapeOf,
@@ -120,7 +133,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           shapeOf: machineShapeOf,
           computeUrl: config.gcp.computeUrl,
           tokenUrl: config.gcp.tokenUrl,
+          metadataUrl: config.gcp.metadataUrl,
+          storage: { storageUrl: config.gcp.storageUrl, serverUrl: config.publicUrl },
           images: config.gcp.images,
+          ...(podman && { podman }),
         }),
         createSshBackend({
           hosts: cloud.sshHostsPort(database.db, cloudSecrets),
@@ -161,6 +177,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       assertMayStart: billing.assertWithinCreditLimits,
       attachBatchJobs: batch.attachJobs,
       batchSetup: batch.batchSetup,
+      registryLogin: (workspaceId, image) =>
+        cloud.registryLoginOf(database.db, cloudSecrets, workspaceId, image),
     },
     // Software sits below clusters: what it needs of them is handed in here.
     softwarePorts: {
@@ -213,10 +231,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app,
     database,
     deps,
+    warm,
     startLoops: ({ readInterpreter = true } = {}) => {
       for (const loop of all) loop.start();
       // Reading the interpreter imports Dask and bokeh (seconds on a busy machine): done now, not
       // while the first package sync waits for it (clients give up on an answer after seconds).
+      // Warm processes import the agent from where the tenancy puts it (local-sandbox.ts).
+      if (warm.size > 0)
+        void sandbox.tenancy().then(
+          () => warm.fill(),
+          () => undefined,
+        );
       if (readInterpreter) {
         backends
           .standard()
@@ -250,6 +275,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         ),
       ]);
       mail.close();
+      warm.close();
       if (ownsDatabase) await database.close();
       return cut;
     },

@@ -779,7 +779,10 @@ export const RULES: Record<string, RouteRule> = {
     expect: signedIn(400),
     body: () => ({ credentials: {} }),
   },
-  'POST /api/v2/cloud-credentials/{account}/gcp': { expect: signedIn(400), body: () => ({}) },
+  'POST /api/v2/cloud-credentials/{account}/gcp': {
+    expect: signedIn(400),
+    body: () => ({ credentials: 'key' }),
+  },
   'POST /api/v2/cloud-credentials/{account}/azure': {
     expect: memberAdmins(200),
     body: () => ({
@@ -1326,5 +1329,7 @@ export const RULES: Record<string, RouteRule> = {
 
   // What vm_aws's machines fetch: a cluster's environment, a build machine's agent.
   'GET /api/v2/cluster_facing/environment.tar.gz': { expect: clusterOnly() },
+  // A container image's registry login (its cluster's own registry alone).
+  'GET /api/v2/cluster_facing/registry-auth.json': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/software-environment/agent.tar.gz': { expect: clusterOnly() },
 };

@@ -119,13 +119,15 @@ const makers: Record<string, () => Promise<Subject>> = {
     const backend = createGceBackend({
       computeUrl: env.CUMULUS_GCP_COMPUTE_URL!,
       tokenUrl: env.CUMULUS_GCP_TOKEN_URL!,
+      metadataUrl: env.CUMULUS_GCP_METADATA_URL!,
       images: {
         x86_64: 'projects/debian-cloud/global/images/family/debian-12',
         arm64: 'projects/debian-cloud/global/images/family/debian-12-arm64',
+        gpu: 'projects/deeplearning-platform-release/global/images/family/common-cu124-debian-11-py310',
       },
       shapeOf: machineShapeOf,
       placementOf: async () => ({
-        key,
+        credential: { kind: 'key', key },
         project: rig.project,
         region: 'us-central1',
         network: 'default',

@@ -236,6 +236,13 @@ describe('GCP and Azure', () => {
       expect(one.body.credentials[0]).toBe(
         `The service account ${key.client_email} lacks a permission Cumulus needs in project "my-project-44": compute.zoneOperations.get. Grant it and save the key again.`,
       );
+      // The archive bucket's (vm_gcp keeps environment archives there).
+      rig.resourceManager.restore();
+      rig.resourceManager.withhold(['storage.objects.create']);
+      const storage = await api.post(gcpUrl(), { credentials: key });
+      expect(storage.body.credentials[0]).toBe(
+        `The service account ${key.client_email} lacks a permission Cumulus needs in project "my-project-44": storage.objects.create. Grant it and save the key again.`,
+      );
     } finally {
       rig.resourceManager.restore();
     }

@@ -445,6 +445,9 @@ describe('GCP setup and the docker registry', () => {
       network: 'dask-net',
       target_tags: ['dask'],
     });
+    // The bucket vm_gcp keeps the workspace's archives in: named, made by its first build (not here).
+    expect(res.body.archive_bucket).toMatch(/^cumulus-cumulus-test-1-w\d+-[0-9a-f]{6}$/);
+    expect(rig.storage.buckets.size).toBe(0);
     const regions = await api.post(setup('gcp/regions'), {
       regions: [{ region: 'us-east1', subnet: 'dask-sub' }],
     });

@@ -1,12 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instances, sshHosts, workspaces } from '../src/db/schema/index.js';
-import { REPOSITORY_DIR } from '../src/paths.js';
+import { gceCapabilities } from '../src/compute/gcp/gce-backend.js';
+import { instances, workspaces } from '../src/db/schema/index.js';
+import { buildForCluster } from '../src/domains/software/for-clusters.js';
 import {
   freePort,
   runAgainst,
@@ -15,6 +14,13 @@ import {
   waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
+import {
+  buildOfContainer,
+  startTestRegistries,
+  type TestRegistries,
+  testImages,
+  whereInImage,
+} from './helpers/containers.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
 
@@ -33,24 +39,11 @@ const c = useClusterServer();
 const base = () => `/api/v2/software-environment/account/${c.slug}`;
 
 beforeAll(async () => {
-  await run('bash', [path.join(REPOSITORY_DIR, 'scripts/container-images.sh')], { timeout: 900_000 });
+  await testImages();
 }, 900_000);
 
-/** Creates a container environment and waits until its build has ended; answers the build. */
-async function buildOf(name: string, container: string, useEntrypoint = true) {
-  const created = await c.api.post(base(), { name, container, use_entrypoint: useEntrypoint });
-  expect(created.status).toBe(201);
-  const buildId = created.body.latest_spec.latest_build.id as number;
-  return waitFor(
-    `build ${buildId}`,
-    async () => {
-      const res = await c.api.get(`${base()}/build/${buildId}`);
-      return ['built', 'error'].includes(res.body.state) && res.body;
-    },
-    300_000,
-    500,
-  );
-}
+const buildOf = (name: string, container: string, useEntrypoint = true) =>
+  buildOfContainer(c.api, c.slug, name, container, useEntrypoint);
 
 const containersNamed = (prefix: string) =>
   execFileSync('podman', ['ps', '--all', '--format', '{{.Names}}'], { encoding: 'utf8' })
@@ -74,24 +67,7 @@ describe('a container environment', () => {
     });
     expect(created.status).toBe(201);
     const details = await waitForClusterState(c.api, c.slug, created.body.id, 'ready', 300_000);
-    const seen = await runAgainst<{
-      scheduler: { image: string; uid: number; python: string };
-      worker: { image: string; uid: number; python: string };
-      sum: number;
-    }>(
-      details,
-      `
-def where():
-    import os, sys
-    return {"image": open("/etc/cumulus-test-image").read().strip(), "uid": os.getuid(), "python": sys.executable}
-with Client(address, security=sec, timeout=60) as client:
-    on_scheduler = client.run_on_scheduler(where)
-    on_worker = client.submit(where, pure=False).result()
-    total = client.submit(sum, range(1001)).result()
-    print(json.dumps({"scheduler": on_scheduler, "worker": on_worker, "sum": total}))
-`,
-      180_000,
-    );
+    const seen = await whereInImage(details);
     // Both run in the image (its marker file exists only there), as an unprivileged uid.
     for (const where of [seen.scheduler, seen.worker]) {
       expect(where.image).toBe(BASE);
@@ -129,41 +105,26 @@ with Client(address, security=sec, timeout=60) as client:
     expect(JSON.stringify(listed.body)).not.toContain('newer-client');
   }, 300_000);
 
-  it('is refused by name where the workspace runs its clusters on a backend without containers (SSH hosts)', async () => {
-    const build = await buildOf('for-ssh-hosts', BASE);
+  it('is refused by name where the workspace runs its clusters on a backend without containers (Compute Engine, this server without podman)', async () => {
+    const build = await buildOf('for-compute-engine', BASE);
     expect(build.state).toBe('built');
     const db = c.ts.server.deps.db;
     const [workspace] = await db
       .select({ id: workspaces.id })
       .from(workspaces)
       .where(eq(workspaces.slug, c.slug));
-    // A registered host is what moves the workspace's new clusters to the `ssh` backend.
-    const [host] = await db
-      .insert(sshHosts)
-      .values({
-        workspaceId: workspace!.id,
-        name: 'workstation',
-        address: '127.0.0.9',
-        user: 'dask',
-        hostKey: 'ssh-ed25519 AAAA',
-        keyBox: 'sealed',
-        cores: 4,
-        memoryMib: 8192,
-      })
-      .returning({ id: sshHosts.id });
-    try {
-      const refused = await c.api.post(`/api/v2/clusters/account/${c.slug}/`, {
-        name: 'on-a-host',
-        workers: 1,
-        env_name: 'for-ssh-hosts',
-      });
-      expect(refused.status).toBe(400);
-      expect(refused.body.env_name[0]).toBe(
-        `Software environment for-ssh-hosts is the container image ${BASE}, and clusters on backend ssh cannot run container images yet.`,
-      );
-    } finally {
-      await db.delete(sshHosts).where(eq(sshHosts.id, host!.id));
-    }
+    // The create check of a cluster on vm_gcp, as it declares itself.
+    const gcp = { type: 'vm_gcp', capabilities: gceCapabilities(false) };
+    await expect(
+      buildForCluster(db, workspace!.id, gcp, { name: 'for-compute-engine' }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      errors: {
+        env_name: [
+          `Software environment for-compute-engine is the container image ${BASE}, and clusters on backend vm_gcp cannot run container images (containers are off on this server: CUMULUS_PODMAN=off).`,
+        ],
+      },
+    });
   }, 300_000);
 
   it('of an image without Dask is refused at create, with the reason', async () => {
@@ -191,24 +152,11 @@ with Client(address, security=sec, timeout=60) as client:
 });
 
 describe('an image from a registry', () => {
-  /** Two registries on loopback serving the base image (scripts/container-registry.sh). */
-  let registry: {
-    public: string;
-    private: string;
-    username: string;
-    password: string;
-    registries_conf: string;
-    pids: number[];
-  };
-  let dir: string;
+  let registry: TestRegistries;
   const IMAGE = 'cumulus-test/dask:bookworm';
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'cumulus-registry-'));
-    const { stdout } = await run('bash', [path.join(REPOSITORY_DIR, 'scripts/container-registry.sh'), dir], {
-      timeout: 900_000,
-    });
-    registry = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+    registry = await startTestRegistries();
     // Plain-HTTP registries are allowed where podman's registries.conf says so: the server's podman
     // (a child of this process) reads this one.
     process.env.CONTAINERS_REGISTRIES_CONF = registry.registries_conf;
@@ -220,7 +168,7 @@ describe('an image from a registry', () => {
     // The pulled names (their ports differ at each run); the image itself stays, as localhost/.
     for (const host of [registry?.public, registry?.private])
       if (host) await run('podman', ['rmi', '--ignore', `${host}/${IMAGE}`]).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    if (registry) rmSync(registry.dir, { recursive: true, force: true });
   });
 
   it('public: pulled without credentials and checked', async () => {

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { InstancesClient, type protos, ZoneOperationsClient, ZonesClient } from '@google-cloud/compute';
-import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
+import { gcloudOf, gcloudRunOf, nodeOptions } from './helpers/gce-rig/clients.js';
 import { GceMachines } from './helpers/gce-rig/machines.js';
 import { GceRig } from './helpers/gce-rig/rig.js';
 import { waitFor } from './helpers/wait.js';
@@ -16,34 +14,12 @@ import { waitFor } from './helpers/wait.js';
  * errors and resource links as Google writes them) and `@google-cloud/compute` over REST. An
  * instance's startup script runs here as the VM would and reads the VM's metadata server.
  */
-const run = promisify(execFile);
 let rig: GceRig;
 let machines: GceMachines;
 let gcloudConfig: string;
 const out = mkdtempSync(path.join(tmpdir(), 'cumulus-gce-rig-test-'));
 
-async function gcloud(...args: string[]): Promise<string> {
-  const { stdout } = await run('gcloud', args, {
-    env: {
-      PATH: process.env.PATH,
-      CLOUDSDK_CONFIG: gcloudConfig,
-      CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE: `${rig.url}/compute/v1/`,
-      CLOUDSDK_AUTH_ACCESS_TOKEN: rig.tokens.issue(),
-      CLOUDSDK_CORE_PROJECT: rig.project,
-      CLOUDSDK_CORE_DISABLE_PROMPTS: '1',
-      CLOUDSDK_CORE_CHECK_GCE_METADATA: 'false',
-      CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK: '1',
-    },
-  });
-  return stdout;
-}
-
-function nodeOptions() {
-  const url = new URL(rig.url);
-  const authClient = new OAuth2Client();
-  authClient.setCredentials({ access_token: rig.tokens.issue() });
-  return { apiEndpoint: url.hostname, port: Number(url.port), protocol: 'http', fallback: true, authClient };
-}
+let gcloud: ReturnType<typeof gcloudOf>;
 
 /** A startup script that, as the VM, reads its metadata server into a file and stays up. */
 function startupScript(backendId: string): string {
@@ -60,6 +36,7 @@ beforeAll(async () => {
   gcloudConfig = mkdtempSync(path.join(tmpdir(), 'cumulus-gcloud-'));
   rig = await new GceRig().start();
   machines = await new GceMachines(rig).start();
+  gcloud = gcloudOf(rig, gcloudConfig);
 });
 
 afterAll(async () => {
@@ -145,6 +122,73 @@ describe('the GCE rig', { timeout: 120_000 }, () => {
     );
   });
 
+  it('serves gcloud GPUs: refused where Google refuses them (zone, live migration, count), attached and described otherwise', async () => {
+    const create = (zone: string, ...more: string[]) =>
+      gcloud(
+        'compute',
+        'instances',
+        'create',
+        'vm-gpu',
+        `--zone=${zone}`,
+        '--machine-type=n1-standard-4',
+        '--image-family=debian-12',
+        '--image-project=debian-cloud',
+        '--format=json',
+        ...more,
+      );
+    const refusal = (work: Promise<unknown>) =>
+      work.then(
+        () => 'created',
+        (err: { stderr?: string }) => String(err.stderr),
+      );
+    // T4s are in two of us-east1's three zones.
+    expect(
+      await refusal(
+        create('us-east1-b', '--accelerator=type=nvidia-tesla-t4,count=1', '--maintenance-policy=TERMINATE'),
+      ),
+    ).toContain(
+      `The resource 'projects/${rig.project}/zones/us-east1-b/acceleratorTypes/nvidia-tesla-t4' was not found`,
+    );
+    expect(await refusal(create('us-east1-c', '--accelerator=type=nvidia-tesla-t4,count=1'))).toContain(
+      'Instances with guest accelerators do not support live migration.',
+    );
+    expect(
+      await refusal(
+        create('us-east1-c', '--accelerator=type=nvidia-tesla-t4,count=3', '--maintenance-policy=TERMINATE'),
+      ),
+    ).toContain("Invalid value for field 'resource.guestAccelerators[0].acceleratorCount': '3'.");
+    expect(rig.instances.all()).toHaveLength(0);
+
+    await create(
+      'us-east1-c',
+      '--accelerator=type=nvidia-tesla-t4,count=2',
+      '--maintenance-policy=TERMINATE',
+    );
+    const described = JSON.parse(
+      await gcloud('compute', 'instances', 'describe', 'vm-gpu', '--zone=us-east1-c', '--format=json'),
+    ) as { guestAccelerators: unknown[]; scheduling: { onHostMaintenance: string } };
+    expect(described.guestAccelerators).toEqual([
+      {
+        acceleratorCount: 2,
+        acceleratorType: `${rig.url}/compute/v1/projects/${rig.project}/zones/us-east1-c/acceleratorTypes/nvidia-tesla-t4`,
+      },
+    ]);
+    expect(described.scheduling.onHostMaintenance).toBe('TERMINATE');
+    const t4 = JSON.parse(
+      await gcloud(
+        'compute',
+        'accelerator-types',
+        'describe',
+        'nvidia-tesla-t4',
+        '--zone=us-east1-c',
+        '--format=json',
+      ),
+    ) as { maximumCardsPerInstance: number };
+    expect(t4.maximumCardsPerInstance).toBe(4);
+    await gcloud('compute', 'instances', 'delete', 'vm-gpu', '--zone=us-east1-c');
+    expect(rig.instances.all()).toHaveLength(0);
+  });
+
   it('serves gcloud firewall rules: created, read back, deleted', async () => {
     await gcloud(
       'compute',
@@ -164,8 +208,60 @@ describe('the GCE rig', { timeout: 120_000 }, () => {
     expect(rig.firewalls.rules.size).toBe(0);
   });
 
+  it('refuses a call whose caller lacks a permission it needs, naming it as Google does, to both clients', async () => {
+    const tester = `tester@${rig.project}.iam.gserviceaccount.com`;
+    rig.resourceManager.withhold(['compute.instances.list'], tester);
+    try {
+      // gcloud lists what it can and says what was refused (an aggregated list is many requests to it).
+      const refused = await gcloudRunOf(rig, gcloudConfig)(
+        'compute',
+        'instances',
+        'list',
+        '--format=json',
+      ).then(
+        (done) => done.stderr,
+        (err: { stderr?: string }) => err.stderr ?? '',
+      );
+      expect(refused).toContain(`Required 'compute.instances.list' permission for 'projects/${rig.project}'`);
+    } finally {
+      rig.resourceManager.restore();
+    }
+    expect(JSON.parse(await gcloud('compute', 'instances', 'list', '--format=json'))).toEqual([]);
+
+    // An insert needs one permission per part it sets: labels withheld, an instance with labels is refused.
+    rig.resourceManager.withhold(['compute.instances.setLabels'], tester);
+    try {
+      const instances = new InstancesClient(nodeOptions(rig));
+      const resource = {
+        name: 'vm-labelled',
+        machineType: 'zones/us-central1-a/machineTypes/e2-standard-2',
+        disks: [
+          {
+            boot: true,
+            autoDelete: true,
+            initializeParams: { sourceImage: 'projects/debian-cloud/global/images/family/debian-12' },
+          },
+        ],
+        networkInterfaces: [{ network: 'global/networks/default' }],
+        labels: { team: 'a' },
+      };
+      await expect(
+        instances.insert({ project: rig.project, zone: 'us-central1-a', instanceResource: resource }),
+      ).rejects.toMatchObject({
+        code: 403,
+        message: expect.stringContaining(
+          `Required 'compute.instances.setLabels' permission for 'projects/${rig.project}/zones/us-central1-a/instances'`,
+        ),
+      });
+      expect(rig.instances.all()).toHaveLength(0);
+      await instances.close();
+    } finally {
+      rig.resourceManager.restore();
+    }
+  });
+
   it('serves @google-cloud/compute over REST: zones, insert, wait, get, aggregated list by label, delete', async () => {
-    const options = nodeOptions();
+    const options = nodeOptions(rig);
     const [zones] = await new ZonesClient(options).list({ project: rig.project });
     expect(zones.map((z) => z.name)).toContain('europe-west1-b');
     const instances = new InstancesClient(options);
@@ -214,7 +310,7 @@ describe('the GCE rig', { timeout: 120_000 }, () => {
     await waitFor('the VM to go', async () => (await findInstanceProcesses('node-vm')).length === 0, 10_000);
   });
 
-  it('refuses what Compute Engine refuses: unknown fields, wrong types, unknown query parameters, bad tokens, a type of another architecture', async () => {
+  it('refuses what Compute Engine refuses: unknown fields, wrong types, unknown query parameters, bad tokens, a type of another architecture, GPUs a type does not take', async () => {
     const token = rig.tokens.issue();
     const post = (body: unknown, query = '', auth = `Bearer ${token}`) =>
       fetch(`${rig.url}/compute/v1/projects/${rig.project}/zones/us-central1-a/instances${query}`, {
@@ -256,6 +352,56 @@ describe('the GCE rig', { timeout: 120_000 }, () => {
         },
       },
     });
+    // GPUs: none on a type that takes none, a G2's own L4s only, an A2 its own count.
+    const t4 = [
+      { acceleratorType: 'zones/us-central1-a/acceleratorTypes/nvidia-tesla-t4', acceleratorCount: 1 },
+    ];
+    const gpuVm = (type: string, guestAccelerators: unknown[]) => ({
+      ...base,
+      machineType: `zones/us-central1-a/machineTypes/${type}`,
+      guestAccelerators,
+      scheduling: { onHostMaintenance: 'TERMINATE' },
+    });
+    for (const type of ['e2-standard-4', 'g2-standard-4'])
+      expect(await post(gpuVm(type, t4))).toMatchObject({
+        status: 400,
+        body: {
+          error: { message: `[nvidia-tesla-t4, ${type}] features are not compatible for creating instance.` },
+        },
+      });
+    const a100 = [
+      { acceleratorType: 'zones/us-central1-a/acceleratorTypes/nvidia-tesla-a100', acceleratorCount: 2 },
+    ];
+    expect((await post(gpuVm('a2-highgpu-1g', a100))).body.error.message).toMatch(
+      /^Invalid value for field 'resource.guestAccelerators\[0\].acceleratorCount': '2'\./,
+    );
+    // A G2 brings its GPUs: it too must stop for host maintenance.
+    expect(
+      await post({ ...base, machineType: 'zones/us-central1-a/machineTypes/g2-standard-4' }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: { message: 'Instances with guest accelerators do not support live migration.' } },
+    });
+    // Firewall rules: IPv4 CIDRs, ports of TCP, UDP or SCTP in range.
+    const rule = (extra: Record<string, unknown>) =>
+      fetch(`${rig.url}/compute/v1/projects/${rig.project}/global/firewalls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'fw-bad', allowed: [{ IPProtocol: 'tcp', ports: ['8786'] }], ...extra }),
+      }).then(async (r) => ({
+        status: r.status,
+        message: ((await r.json()) as { error: { message: string } }).error.message,
+      }));
+    expect(await rule({ sourceRanges: ['203.0.113.0/33'] })).toEqual({
+      status: 400,
+      message:
+        "Invalid value for field 'resource.sourceRanges[0]': '203.0.113.0/33'. Must be a CIDR address range that is contained in the network.",
+    });
+    expect((await rule({ allowed: [{ IPProtocol: 'tcp', ports: ['70000'] }] })).message).toMatch(
+      /^Invalid value for field 'resource.allowed\[0\].ports\[0\]': '70000'\./,
+    );
+    expect((await rule({ allowed: [{ IPProtocol: 'icmp', ports: ['1'] }] })).status).toBe(400);
+    expect(rig.firewalls.rules.size).toBe(0);
     const unplayed = await fetch(
       `${rig.url}/compute/v1/projects/${rig.project}/zones/us-central1-a/instances/x/start`,
       {

@@ -24,7 +24,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'cumulus-setup-gcp-'));
 
 beforeAll(async () => {
   rig = await new GceRig().start();
-  ts = await startClusterServer(rig.env());
+  ts = await startClusterServer({ ...rig.env(), CUMULUS_GCP_WORKLOAD_IDENTITY: 'true' });
   const admin = await createUser(ts);
   api = ts.api.as(admin.key);
   slug = (await api.get('/api/v2/user/me')).body.default_account.slug;
@@ -138,5 +138,19 @@ describe('cumulus setup gcp', () => {
     });
     const me = (await api.get('/api/v2/user/me')).body.default_account;
     expect(me).toMatchObject({ setup_complete: true, active_backend: 'vm_gcp' });
+  }, 240_000);
+
+  it("connects the server's own service account with --workload-identity, its operator being the one asking", async () => {
+    const both = await setupGcp('--workload-identity', '--key-file', 'key.json', '--yes');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('argument --key-file: not allowed with argument --workload-identity');
+    const done = await setupGcp('--workload-identity', '--region', 'us-east1', '--yes');
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain("The server's own service account, in the server's own project.");
+    expect(done.stdout).toContain(`Stored: project ${rig.project}, service account ${rig.serverAccount}.`);
+    expect((await api.get(`/api/v2/cloud-credentials/${slug}/gcp`)).body).toMatchObject({
+      kind: 'workload_identity',
+      summary: { client_email: rig.serverAccount, project_id: rig.project },
+    });
   }, 240_000);
 });

@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, readlink, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
 import {
@@ -72,55 +73,71 @@ afterAll(async () => {
   await ts?.close();
 });
 
-describe('a cluster on the local backend, run by another user', () => {
-  it("reads nothing of the server's nor of another cluster's, and runs as a uid of its own", async () => {
-    const victim = await createReadyCluster(alice.api, alice.slug, { name: 'victim', workers: 0 });
-    const hostile = await createReadyCluster(mallory.api, mallory.slug, { name: 'hostile', workers: 1 });
-    const [victimScheduler] = await ts.server.deps.db
-      .select()
-      .from(instances)
-      .where(eq(instances.clusterId, victim.id));
-    const victimPid = await daskPid(victimScheduler!.backendId, 'dask_scheduler');
-    const victimDir = path.join(ts.dataDir, 'instances', victimScheduler!.backendId);
-    const targets = {
-      dataDir: ['list', ts.dataDir],
-      secretKey: ['read', path.join(ts.dataDir, 'secret.key')],
-      serverLog: ['read', path.join(ts.dataDir, 'server.log')],
-      database: ['list', path.join(ts.dataDir, 'pgdata')],
-      databaseFile: ['read', path.join(ts.dataDir, 'pgdata', 'PG_VERSION')],
-      uploads: ['list', path.join(ts.dataDir, 'packages')],
-      serverEnviron: ['read', `/proc/${process.pid}/environ`],
-      otherEnviron: ['read', `/proc/${victimPid}/environ`],
-      otherWorkDir: ['list', victimDir],
-      otherAgentLog: ['read', path.join(victimDir, 'agent.log')],
-      otherProcess: ['signal', String(victimPid)],
-      ownWorkDir: ['list', '.'],
-    };
-    const seen = await runAgainst<{
-      scheduler: Record<string, string | number>;
-      worker: Record<string, string | number>;
-    }>(
-      hostile,
-      `${PROBE}
+/**
+ * A hostile cluster's scheduler and worker try to read the server's files and environment and
+ * another cluster's; each must be denied, and each cluster run as a uid of its own. Answers the
+ * victim's scheduler row.
+ */
+async function probeIsolation(
+  ts: TestServer & { url: string },
+  alice: { api: Api; slug: string },
+  mallory: { api: Api; slug: string },
+) {
+  const victim = await createReadyCluster(alice.api, alice.slug, { name: 'victim', workers: 0 });
+  const hostile = await createReadyCluster(mallory.api, mallory.slug, { name: 'hostile', workers: 1 });
+  const [victimScheduler] = await ts.server.deps.db
+    .select()
+    .from(instances)
+    .where(eq(instances.clusterId, victim.id));
+  const victimPid = await daskPid(victimScheduler!, 'dask_scheduler');
+  const victimDir = path.join(ts.dataDir, 'instances', victimScheduler!.backendId);
+  const targets = {
+    dataDir: ['list', ts.dataDir],
+    secretKey: ['read', path.join(ts.dataDir, 'secret.key')],
+    serverLog: ['read', path.join(ts.dataDir, 'server.log')],
+    database: ['list', path.join(ts.dataDir, 'pgdata')],
+    databaseFile: ['read', path.join(ts.dataDir, 'pgdata', 'PG_VERSION')],
+    uploads: ['list', path.join(ts.dataDir, 'packages')],
+    // Where warm processes wait (compute/local-warm.ts), on a server that keeps them.
+    ...(existsSync(path.join(ts.dataDir, 'warm')) && { warmPool: ['list', path.join(ts.dataDir, 'warm')] }),
+    serverEnviron: ['read', `/proc/${process.pid}/environ`],
+    otherEnviron: ['read', `/proc/${victimPid}/environ`],
+    otherWorkDir: ['list', victimDir],
+    otherAgentLog: ['read', path.join(victimDir, 'agent.log')],
+    otherProcess: ['signal', String(victimPid)],
+    ownWorkDir: ['list', '.'],
+  };
+  const seen = await runAgainst<{
+    scheduler: Record<string, string | number>;
+    worker: Record<string, string | number>;
+  }>(
+    hostile,
+    `${PROBE}
 targets = json.loads(${JSON.stringify(JSON.stringify(targets))})
 with Client(address, security=sec, timeout=60) as client:
-    on_scheduler = client.run_on_scheduler(probe, targets)
-    on_worker = client.submit(probe, targets, pure=False).result()
-    print(json.dumps({"scheduler": on_scheduler, "worker": on_worker}))
+  on_scheduler = client.run_on_scheduler(probe, targets)
+  on_worker = client.submit(probe, targets, pure=False).result()
+  print(json.dumps({"scheduler": on_scheduler, "worker": on_worker}))
 `,
-    );
-    for (const where of [seen.scheduler, seen.worker]) {
-      const { uid, cwd, ownWorkDir, ...attempts } = where;
-      expect(attempts).toEqual(Object.fromEntries(Object.keys(attempts).map((k) => [k, 'denied'])));
-      expect(ownWorkDir).toBe('allowed');
-      expect(uid).not.toBe(0);
-      expect(String(cwd).startsWith(path.join(ts.dataDir, 'instances'))).toBe(true);
-    }
-    // Each cluster its own uid: the victim's scheduler runs as another one than the hostile's.
-    const victimUid = (await stat(`/proc/${victimPid}`)).uid;
-    expect(victimUid).not.toBe(0);
-    expect(victimUid).not.toBe(seen.scheduler.uid);
-    expect(seen.worker.uid).toBe(seen.scheduler.uid);
+  );
+  for (const where of [seen.scheduler, seen.worker]) {
+    const { uid, cwd, ownWorkDir, ...attempts } = where;
+    expect(attempts).toEqual(Object.fromEntries(Object.keys(attempts).map((k) => [k, 'denied'])));
+    expect(ownWorkDir).toBe('allowed');
+    expect(uid).not.toBe(0);
+    expect(String(cwd).startsWith(path.join(ts.dataDir, 'instances'))).toBe(true);
+  }
+  // Each cluster its own uid: the victim's scheduler runs as another one than the hostile's.
+  const victimUid = (await stat(`/proc/${victimPid}`)).uid;
+  expect(victimUid).not.toBe(0);
+  expect(victimUid).not.toBe(seen.scheduler.uid);
+  expect(seen.worker.uid).toBe(seen.scheduler.uid);
+  return victimScheduler!;
+}
+
+describe('a cluster on the local backend, run by another user', () => {
+  it("reads nothing of the server's nor of another cluster's, and runs as a uid of its own", async () => {
+    await probeIsolation(ts, alice, mallory);
   }, 240_000);
 
   it('leaves nothing running once stopped, not even a process that left its group and environment', async () => {
@@ -145,6 +162,38 @@ with Client(address, security=sec, timeout=60) as client:
       return !status || /^State:\s+Z/m.test(status);
     });
   }, 180_000);
+});
+
+describe('a cluster started in warm processes (CUMULUS_WARM_PROCESSES)', () => {
+  let warm: TestServer & { url: string };
+  beforeAll(async () => {
+    warm = await startClusterServer({ CUMULUS_WARM_PROCESSES: '3' });
+    writeFileSync(path.join(warm.dataDir, 'secret.key'), 'the-server-secret\n', { mode: 0o600 });
+    mkdirSync(path.join(warm.dataDir, 'pgdata'), { recursive: true });
+    writeFileSync(path.join(warm.dataDir, 'pgdata', 'PG_VERSION'), '17\n');
+    writeFileSync(path.join(warm.dataDir, 'server.log'), 'a line of the server log\n');
+  }, 120_000);
+  afterAll(async () => {
+    await warm?.close();
+  });
+
+  it("holds the same: the processes that waited as the server's user read nothing of it once a cluster's", async () => {
+    const pool = path.join(warm.dataDir, 'warm');
+    const waiting = async () => {
+      const found: number[] = [];
+      for (const p of await findInstanceProcesses())
+        if ((await readlink(`/proc/${p.pid}/cwd`).catch(() => '')) === pool) found.push(p.pid);
+      return found;
+    };
+    // Ready, not only started: one still importing Dask is not taken (the instance starts anew).
+    await waitFor('3 warm processes', async () => warm.server.warm.ready === 3, 60_000);
+    expect((await waiting()).length).toBe(3);
+    const before = new Set(await waiting());
+    const victim = await probeIsolation(warm, await as(warm), await as(warm));
+    // The instances are processes that waited: the victim's scheduler agent is one of them.
+    expect(before.has((victim.backendData as { pid: number }).pid)).toBe(true);
+    expect(typeof victim.backendData?.warmId).toBe('string');
+  }, 240_000);
 });
 
 describe('a software build', () => {

@@ -150,7 +150,8 @@ describe('slurm backend', () => {
       'the worker to say why it waits',
       async () => {
         const [w] = await workerOf(created.body.id);
-        return w?.stateReason.startsWith('pending') ? w.stateReason : undefined;
+        // The reason comes once Slurm's scheduler has looked at the job (a few seconds; longer under load).
+        return w?.stateReason.startsWith('pending in the Slurm queue (') ? w.stateReason : undefined;
       },
       60_000,
     );

@@ -118,4 +118,21 @@ describe('GET /api/v2/pricing/vm-types/', () => {
     const later = Array.from({ length: 60 }, (_, i) => minutePrice(hourly, (i + 17) % 60).microCredits);
     expect(later.reduce((t, n) => t + n, 0)).toBe(4_000_000);
   });
+
+  it('prices GPUs attached to a Compute Engine N1 type besides the type, and counts them as credits', () => {
+    const rates = { localCoreHourUsd: 0, localGibHourUsd: 0 };
+    // n1-standard-4 ($0.19) with two T4s ($0.35 each); 4 cores and 2 GPUs of 10 credits.
+    expect(
+      hourlyPrice({ instanceType: 'n1-standard-4', cores: 4, memoryMib: 15360, gpus: 2 }, rates, 50_000),
+    ).toEqual({
+      microCloudCost: 890_000,
+      microCredits: 24_000_000,
+      microCumulusCost: 1_200_000,
+    });
+    // A G2's L4 is in its own price.
+    expect(
+      hourlyPrice({ instanceType: 'g2-standard-4', cores: 4, memoryMib: 16384, gpus: 1 }, rates, 50_000)
+        .microCloudCost,
+    ).toBe(706_800);
+  });
 });

@@ -13,7 +13,8 @@ import { consoleSuite } from './harness/suite';
 // Google is the server tests' GCE rig: its token endpoint takes the keys it minted, and its
 // Resource Manager answers which permissions a key's account holds (a test withholds some).
 const rig = await new GceRig().start();
-const suite = consoleSuite({ env: rig.env() });
+// The server runs "on Google Cloud" with an account of its own (the rig's metadata server answers for it).
+const suite = consoleSuite({ env: { ...rig.env(), CUMULUS_GCP_WORKLOAD_IDENTITY: 'true' } });
 afterAll(() => rig.stop());
 
 describe('GCP setup', () => {
@@ -82,6 +83,23 @@ describe('GCP setup', () => {
     });
     expect((await call('GET', '/api/v2/user/me')).default_account.active_backend).toBe('vm_gcp');
 
+    // 3. Cluster settings: machine types, Spot and the disk, saved as the server keeps them.
+    const workers = page.getByLabel('Worker machine types');
+    await workers.fill('n2-standard-4, e2-standard-8');
+    await page.getByLabel('Boot disk size (GiB)').fill('100');
+    await page.getByRole('switch', { name: 'Spot workers' }).click();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+    expect(await call('GET', `/api/v2/setup/account/${slug}/gcp/settings`)).toMatchObject({
+      worker_instance_types: ['n2-standard-4', 'e2-standard-8'],
+      spot: true,
+      // The default, left as it was: on demand when Spot capacity is short.
+      spot_on_demand_fallback: true,
+      disk_size_gib: 100,
+      zone: 'us-east1-b',
+    });
+    expect(await workers.inputValue()).toBe('n2-standard-4, e2-standard-8');
+
     found.push(...(await seriousViolations(page, 'gcp connected @1440')));
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot('gcp-setup-connected-1440', { fullPage: true });
@@ -89,6 +107,41 @@ describe('GCP setup', () => {
     await expectFits(page, 'gcp connected @390');
     found.push(...(await seriousViolations(page, 'gcp connected @390')));
     await session.screenshot('gcp-setup-connected-390', { fullPage: true });
+    expect(found).toEqual([]);
+    expectNoConsoleErrors(session.errors);
+
+    // The operator (this server's first account) may use the server's own service account instead.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const own = page.getByRole('button', { name: "Use this server's service account" });
+    await own.scrollIntoViewIfNeeded();
+    await expectFits(page, 'gcp own account offered @390');
+    expect(await seriousViolations(page, 'gcp own account offered @390')).toEqual([]);
+    await session.screenshot('gcp-setup-own-account-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await own.click();
+    await page.getByText("This server's own service account saved").waitFor();
+    await page.getByText(rig.serverAccount!).first().waitFor();
+    expect(await call('GET', `/api/v2/cloud-credentials/${slug}/gcp`)).toMatchObject({
+      kind: 'workload_identity',
+    });
+  });
+
+  it("offers the server's own service account to its operator alone", async () => {
+    const base = suite.server.base;
+    const user = await createVerifiedUser(base, suite.server.smtp, 'gcp-other');
+    const session = await suite.open();
+    const { page } = session;
+    await page.goto('/settings/setup');
+    await signIn(page, user, { firstTime: true });
+    await page.getByRole('tab', { name: 'GCP' }).click();
+    await page.getByRole('button', { name: 'Save GCP credentials' }).waitFor();
+    expect(await page.getByRole('button', { name: "Use this server's service account" }).count()).toBe(0);
+    const found = [...(await seriousViolations(page, 'gcp key form, not the operator @1440'))];
+    await session.screenshot('gcp-setup-not-operator-1440', { fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectFits(page, 'gcp key form, not the operator @390');
+    found.push(...(await seriousViolations(page, 'gcp key form, not the operator @390')));
+    await session.screenshot('gcp-setup-not-operator-390', { fullPage: true });
     expect(found).toEqual([]);
     expectNoConsoleErrors(session.errors);
   });

@@ -9862,7 +9862,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A signed link to PUT the built environment's archive to (gzip tar). */
+        /** @description A signed link to PUT the built environment's archive to (gzip tar): a V4 signed URL into the workspace's Cloud Storage bucket on vm_gcp with a service account key, else a link to this server. */
         post: {
             parameters: {
                 query?: never;
@@ -11689,10 +11689,12 @@ export interface paths {
                             heartbeat_interval_seconds: number;
                             /** @description The interpreter to run Dask with (the cluster's software environment); null: the agent's own. */
                             python: string | null;
-                            /** @description The cluster's software environment as an archive to unpack and run Dask with (vm_aws); null: none, or `python` names it. */
+                            /** @description The cluster's software environment as an archive to unpack and run Dask with (vm_aws, vm_gcp); null: none, or `python` names it. */
                             environment: {
-                                /** @description Where on the control plane the archive is downloaded from, with the cluster token. */
-                                path: string;
+                                /** @description Where on the control plane the archive is downloaded from, with the cluster token; null: `url` says where. */
+                                path: string | null;
+                                /** @description A short-lived signed link to download the archive by, with no credentials (vm_gcp: the workspace's bucket); null: `path`. */
+                                url: string | null;
                                 /** @description Its content hash (SHA-256 of the lockfile): the unpacked copy is named by it. */
                                 key: string;
                             } | null;
@@ -11760,6 +11762,70 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/cluster_facing/registry-auth.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The workspace's login for the registry of the cluster's container image, as a containers auth file (`{"auths": {registry: {"auth": ...}}}`): what an instance fetches to a private file just before it pulls the image. Not found where the image needs none (no container environment, or no login for its registry). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auths: {
+                                [key: string]: {
+                                    auth: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -20602,6 +20668,7 @@ export interface paths {
                                 default_zone: string;
                                 supported_regions: string[];
                                 supported_zones: string[];
+                                workload_identity: boolean;
                             };
                             azure: {
                                 default_region: string;
@@ -20909,9 +20976,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        credentials: {
+                        credentials?: {
                             [key: string]: unknown;
                         };
+                        workload_identity?: boolean;
                         project_id?: string;
                         /** @enum {string} */
                         default_region?: "us-central1" | "us-east1" | "us-east4" | "us-west1" | "us-west2" | "europe-west1" | "europe-west2" | "europe-west4" | "asia-east1" | "asia-northeast1" | "asia-southeast1" | "australia-southeast1";
@@ -22625,6 +22693,8 @@ export interface paths {
                             network: string | null;
                             firewall_cidr: string | null;
                             target_tags: string[];
+                            /** @description The Cloud Storage bucket of the workspace's project where vm_gcp keeps environment archives (made by the first build); null: they stay on this server (no credentials yet, or this server's own service account, which has no key to sign links with). */
+                            archive_bucket: string | null;
                         };
                     };
                 };
@@ -22685,6 +22755,8 @@ export interface paths {
                             network: string | null;
                             firewall_cidr: string | null;
                             target_tags: string[];
+                            /** @description The Cloud Storage bucket of the workspace's project where vm_gcp keeps environment archives (made by the first build); null: they stay on this server (no credentials yet, or this server's own service account, which has no key to sign links with). */
+                            archive_bucket: string | null;
                         };
                     };
                 };

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from .backoff import Backoff
 from .control import ControlPlane, Refused
 from .dask_process import (
-    DaskProcess, command, dask_config, environment, exit_reason, write_scheduler_file,
+    DaskProcess, command, dask_config, environment, exit_reason, has_dashboard, write_scheduler_file,
 )
 from .hostmetrics import HostMetrics
 from .jupyter import Jupyter
@@ -40,12 +40,19 @@ INITIAL_UNREACHABLE_SECONDS = float(os.environ.get("CUMULUS_AGENT_UNREACHABLE_SE
 # The longest wait between two attempts to reach it: back soon after it is (it grants a heartbeat
 # timeout after it starts, many heartbeat intervals).
 MAX_RETRY_SECONDS = 10.0
+# How long the scheduler's report waits for its dashboard's address after its own.
+DASHBOARD_LINE_SECONDS = 2.0
+# In a warm process (warm.py): the forked child Dask starts in, with Dask imported already.
+DASK_STARTER = None
 
 
 def check_dashboard(python: str, then: Callable[[], object]) -> None:
     """Finds out, in the background and at low priority once the scheduler is up (so its start
     does not wait or compete), whether Dask in the scheduler's interpreter can serve its dashboard
     (a bokeh it supports); calls `then()` if it can."""
+
+    if without_bokeh(python):
+        return  # nothing to start a process for
 
     def check() -> None:
         try:
@@ -61,6 +68,16 @@ def check_dashboard(python: str, then: Callable[[], object]) -> None:
             then()
 
     threading.Thread(target=check, daemon=True).start()
+
+
+def without_bokeh(python: str) -> bool:
+    """Whether ``python`` surely has no bokeh: it is this interpreter, or a virtual environment of
+    it, and neither has one (then no Dask dashboard can be served; else a check is needed)."""
+    if os.path.realpath(python) != os.path.realpath(sys.executable) or has_dashboard():
+        return False
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    lib = os.path.join(venv, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    return not os.path.exists(os.path.join(lib, "bokeh"))
 
 
 class Stop(Exception):
@@ -230,7 +247,10 @@ class Agent:
         # Work that Dask does not see (Jupyter's kernels) marks the instance active here (scheduler preload).
         self.env["CUMULUS_ACTIVITY_FILE"] = os.path.join(self.workdir, "activity")
         self.dask = DaskProcess(self.role, args, self.env, self.workdir,
-                                lambda line: self.logs.add(line, "dask"))
+                                lambda line: self.logs.add(line, "dask"), DASK_STARTER)
+        if DASK_STARTER is not None:
+            self.say("a warm process: Python and Dask were loaded before the cluster asked" if self.dask.forked
+                     else "a warm process, but Dask runs from another interpreter: started it anew")
         self.scheduler = None
         if self.role == "worker":
             self.scheduler = self.scheduler_address(boot)
@@ -291,6 +311,9 @@ class Agent:
             if not reported and self.dask.address_seen.is_set():
                 extra = {"address": self.dask.address}
                 if self.role == "scheduler":
+                    # Woken by the address line: the dashboard's follows it at once (or never, with
+                    # a Dask that serves none).
+                    self.dask.dashboard_seen.wait(DASHBOARD_LINE_SECONDS)
                     extra["dashboard_address"] = self.dashboard_url(host)
                 self.report("process", self.control.process_state, self.role, "started", **extra)
                 if self.role == "scheduler" and extra["dashboard_address"]:
@@ -321,8 +344,14 @@ class Agent:
                         self.rereport()
                 else:
                     next_heartbeat = now + backoff.next()
-            # Until Dask is up, look often: the cluster is ready only once it is reported.
-            wait = WAIT_POLL_SECONDS if not reported else max(WAIT_POLL_SECONDS, next_heartbeat - time.monotonic())
+            if not reported:
+                # Until Dask is up: woken at once by its address (the cluster is ready only once it
+                # is reported), looking at its exit, a stop and the heartbeat in between.
+                self.dask.address_seen.wait(WAIT_POLL_SECONDS)
+                if self.terminate.is_set():
+                    raise Stop("terminated")
+                continue
+            wait = max(WAIT_POLL_SECONDS, next_heartbeat - time.monotonic())
             if self.terminate.wait(min(wait, self.heartbeat_interval)):
                 raise Stop("terminated")
 

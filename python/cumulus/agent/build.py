@@ -104,7 +104,9 @@ def upload(url: str, path: str) -> Any:
     with open(path, "rb") as body:
         answer = send("PUT", url, data=body, timeout=3600,
                       headers={"Content-Type": "application/gzip", "Content-Length": str(size)})
-    return json.loads(answer)
+    # The control plane answers the size it kept; Cloud Storage (a signed link into the workspace's
+    # bucket, vm_gcp) an empty body.
+    return json.loads(answer) if answer else None
 
 
 def build(control: ControlPlane, root: str, log: BuildLog) -> dict:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 ADDRESS_PATTERNS = {
     "scheduler": re.compile(r"Scheduler at:\s+(\S+)"),
@@ -109,14 +109,19 @@ class DaskProcess:
     """Runs the command, forwards each output line, and notices the Dask address in it."""
 
     def __init__(self, role: str, args: list[str], env: dict[str, str], cwd: str,
-                 on_line: Callable[[str], object]) -> None:
+                 on_line: Callable[[str], object], starter: Any = None) -> None:
         self.role = role
         self.address = None
         self.dashboard = None
         self.address_seen = threading.Event()
+        # The scheduler prints its HTTP server's address on the line after its own.
+        self.dashboard_seen = threading.Event()
         self.on_line = on_line
         self.tail = deque(maxlen=50)
-        self.popen = subprocess.Popen(
+        # A warm process's zygote (warm.py) where it can run the command, else a new process.
+        forked = starter.offer(args, env, cwd) if starter is not None else None
+        self.forked = forked is not None
+        self.popen = forked or subprocess.Popen(
             args, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
         )
@@ -138,6 +143,7 @@ class DaskProcess:
                 match = DASHBOARD_PATTERN.search(line)
                 if match:
                     self.dashboard = match.group(1)
+                    self.dashboard_seen.set()
 
     def poll(self) -> int | None:
         return self.popen.poll()

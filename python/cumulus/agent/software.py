@@ -1,8 +1,10 @@
-"""The cluster's software environment where it comes as an archive (vm_aws): download, unpack, use.
+"""The cluster's software environment where it comes as an archive (vm_aws, vm_gcp): download, unpack, use.
 
-The control plane's bootstrap answers ``environment: {path, key}``: the archive is fetched with the
-cluster token and unpacked once per machine under its content hash (``key``), so every instance
-on a machine, and every cluster whose environment has the same packages, shares one copy.
+The control plane's bootstrap answers ``environment: {path, url, key}``: the archive is fetched from
+the control plane's ``path`` with the cluster token, or (vm_gcp) from ``url``, a short-lived signed
+link into the workspace's Cloud Storage bucket, with no token at all; it is unpacked once per machine
+under its content hash (``key``), so every instance on a machine, and every cluster whose
+environment has the same packages, shares one copy.
 
 Where the machine outlives its clusters (an SSH host, a Slurm cluster's shared home) the copies
 would pile up: each instance marks the one it runs from (``.used``, at boot and every hour), and
@@ -44,8 +46,13 @@ def unpacked_python(control: ControlPlane, environment: dict, workdir: str, say:
     archive = os.path.join(root, f"{key}.{os.getpid()}.tar.gz")
     say(f"downloading software environment {key[:12]}")
     with open(archive, "wb") as out:
-        send("GET", control.server + environment["path"], headers={"Authorization": f"Bearer {control.token}"},
-             timeout=600, into=out, what="the control plane")
+        if environment.get("url"):
+            # A signed link into the workspace's bucket (vm_gcp): the link is its own credential. The
+            # cluster's token goes to the control plane only, never to another URL.
+            send("GET", environment["url"], headers={}, timeout=600, into=out, what="the workspace's bucket")
+        else:
+            send("GET", control.server + environment["path"], headers={"Authorization": f"Bearer {control.token}"},
+                 timeout=600, into=out, what="the control plane")
     work = f"{target}.{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     with tarfile.open(archive) as tar:

@@ -28,7 +28,6 @@ REFUSED = {
     "--allow-ssh-from": "a run cluster opens no SSH port of its own choosing; use `cumulus cluster ssh`",
     "--disk-size": "instances use their instance type's disk",
     "--root": "the command runs as the instance's user",
-    "--forward-gcp-adc": "there are no GCP clusters here",
     "--subdomain": "the instance is reached through the Cumulus server, on no subdomain of its own",
     "--allow-cross-zone": "the server places a run's instance; a run does not choose zones",
     "--host-setup-script": "a run's instance is set up by its software environment only",
@@ -36,7 +35,7 @@ REFUSED = {
     "--package-sync-conda-extras": _PACKAGE_SYNC,
     "--package-sync-ignore": _PACKAGE_SYNC,
 }
-REFUSED_SWITCHES = ("--detach", "--sync", "--root", "--forward-gcp-adc", "--allow-cross-zone",
+REFUSED_SWITCHES = ("--detach", "--sync", "--root", "--allow-cross-zone",
                     "--package-sync-strict")
 
 
@@ -66,6 +65,10 @@ def add_commands(sub) -> None:
     run.add_argument("--no-credential-forwarding", action="store_true",
                      help="send the instance none of this machine's AWS credentials (by default they are forwarded "
                           "as short-lived session credentials)")
+    run.add_argument("--forward-gcp-adc", action="store_true",
+                     help="send the command this machine's Google access token (CLOUDSDK_AUTH_ACCESS_TOKEN, from "
+                          "application default credentials or gcloud) on any backend; clusters on Compute Engine "
+                          "get it anyway")
     run.add_argument("--interactive", "-it", action="store_true",
                      help="give the command a terminal joined to this one (`cumulus run -it -- bash`): what you "
                           "type goes to it, Ctrl-C included")
@@ -109,7 +112,7 @@ def _run(args) -> int:
             secret_env=pairs(args.secret_env, "--secret-env"), workspace=args.workspace,
             directory=None if args.no_files else os.getcwd(), idle_timeout=args.idle_timeout or "20 minutes",
             tags=pairs(args.tag, "--tag"), interactive=args.interactive,
-            credentials=None if args.no_credential_forwarding else "local",
+            credentials=None if args.no_credential_forwarding else "local", forward_gcp_adc=args.forward_gcp_adc,
             **hardware.from_cli(args, "scheduler"),
         )
     except ArgumentError as err:

@@ -1,6 +1,6 @@
 """``cumulus setup aws`` (Coiled's ``coiled setup aws``): this machine's AWS credentials stored in the
 workspace, then the account set up for clusters: instance profile, security group, region; ``cumulus setup
-gcp``: a service account key file, then the network, region and zone (below). Azure is connected in the
+gcp``: a service account key file (or the server's own account), then the network, region and zone (below). Azure is connected in the
 console for now."""
 
 from __future__ import annotations
@@ -168,19 +168,24 @@ def _setup_aws(args) -> int:
 # and the zone set up for clusters; each refusal said at the option it is about.
 
 # The request fields of each call, by the option that sets them.
-GCP_FLAGS = {"credentials": "--key-file", "project_id": "--project", "default_region": "--region", "region": "--region",
+GCP_FLAGS = {"credentials": "--key-file", "workload_identity": "--workload-identity", "project_id": "--project", "default_region": "--region", "region": "--region",
          "regions": "--region", "network": "--network", "target_tags": "--target-tag", "zone": "--zone"}
 GCP_DEFAULT_REGION = "us-east1"
 
 
 def _add_gcp(ssub) -> None:
-    gcp = ssub.add_parser("gcp", help="connect GCP with a service account key file",
+    gcp = ssub.add_parser("gcp", help="connect GCP with a service account key file (or the server's own account)",
                           description="Stores a service account key (the JSON file `gcloud iam service-accounts keys "
                                       "create` writes) in the workspace once Google takes it and it holds the "
                                       "permissions clusters need in its project, then sets up the network and the "
                                       "region (and the zone tried first) for clusters.")
-    gcp.add_argument("--key-file", required=True, metavar="FILE", help="the service account key's JSON file")
-    gcp.add_argument("--project", help="the project clusters run in: the key's own (refused when it is another)")
+    how = gcp.add_mutually_exclusive_group(required=True)
+    how.add_argument("--key-file", metavar="FILE", help="the service account key's JSON file")
+    how.add_argument("--workload-identity", action="store_true",
+                     help="use the service account of the machine the server runs on (its operator only, where the "
+                          "server offers it), no key")
+    gcp.add_argument("--project", help="the project clusters run in: the key's own (refused when it is another); "
+                                       "with --workload-identity, the server's own project by default")
     gcp.add_argument("--region", help=f"GCP region for clusters (default: {GCP_DEFAULT_REGION})")
     gcp.add_argument("--zone", help="the zone of the region clusters are tried in first (default: spread over its "
                                     "zones)")
@@ -207,14 +212,19 @@ def read_gcp_key(path: str) -> dict:
 
 
 def _setup_gcp(args) -> int:
-    key = read_gcp_key(args.key_file)
+    key = None if args.workload_identity else read_gcp_key(args.key_file)
     region = args.region or GCP_DEFAULT_REGION
     if args.zone and not re.fullmatch(rf"{re.escape(region)}-[a-z]", args.zone):
         raise CumulusError(f"--zone {args.zone}: not a zone of {region} (--region).")
     api, ws = workspace_api(args)
-    project = args.project or key.get("project_id") or "?"
-    print(f"Service account {key.get('client_email') or '?'} of project {project}.")
-    if not _ask(f"Store its key in workspace {ws} and set up {region} for its clusters?", args.yes):
+    if key is None:
+        where = f"project {args.project}" if args.project else "the server's own project"
+        print(f"The server's own service account, in {where}.")
+        question = f"Let workspace {ws}'s clusters run as it and set up {region} for them?"
+    else:
+        print(f"Service account {key.get('client_email') or '?'} of project {args.project or key.get('project_id') or '?'}.")
+        question = f"Store its key in workspace {ws} and set up {region} for its clusters?"
+    if not _ask(question, args.yes):
         raise CumulusError("Not confirmed: nothing was changed. Run with --yes to go ahead without asking.")
 
     def call(method: str, path: str, body: dict, confirm: bool = False) -> dict:
@@ -225,14 +235,16 @@ def _setup_gcp(args) -> int:
         except CumulusError as err:
             raise by_option(err, GCP_FLAGS) from None
 
-    print("Checking the key with Google (a token, then the permissions clusters need) and storing it...", flush=True)
-    body = {"credentials": key, "default_region": region}
+    what = "the server's service account" if key is None else "the key"
+    print(f"Checking {what} with Google (a token, then the permissions clusters need) and storing it...", flush=True)
+    body = {"workload_identity": True} if key is None else {"credentials": key}
+    body["default_region"] = region
     if args.project:
         body["project_id"] = args.project
     stored = call("POST", f"/api/v2/cloud-credentials/{ws}/gcp", body, confirm=True)
     summary = stored.get("summary") or {}
-    print(f"Stored: project {summary.get('project_id')}, service account {summary.get('client_email')}, key "
-          f"{summary.get('private_key_id')}.")
+    print(f"Stored: project {summary.get('project_id')}, service account {summary.get('client_email')}"
+          + ("" if key is None else f", key {summary.get('private_key_id')}") + ".")
     setup = f"/api/v2/setup/account/{ws}/gcp"
     network = {"network": args.network} if args.network else {}
     if args.target_tag:

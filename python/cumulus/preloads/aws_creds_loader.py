@@ -4,7 +4,7 @@ On a cloud VM this preload would install the AWS credentials the client forwards
 are processes of the control plane's machine and see its environment (AWS_* variables, ~/.aws)
 directly, so this one only says so in the log. The credentials a client forwards
 (``credentials="local"``) travel through the scheduler preload's ``aws_update_credentials`` handler
-and the worker preload's ``cumulus_set_aws_environ``, on every backend.
+and the worker preload's ``cumulus_set_environ``, on every backend.
 """
 
 from __future__ import annotations

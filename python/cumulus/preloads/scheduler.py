@@ -1,4 +1,5 @@
-"""Scheduler preload: analytics, idle shutdown and the handlers clients call (keepalive, AWS credentials).
+"""Scheduler preload: analytics, idle shutdown and the handlers clients call (keepalive, forwarded
+credentials and variables).
 
 Registers the scheduler with the control plane, reports worker arrivals and departures, and
 when nothing has run for ``idle_timeout`` asks the control plane to stop the cluster (with the
@@ -96,7 +97,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.stopping = False
         self.asking = False
         self.closed_reported = False
-        self.aws = AwsCredentials(scheduler)
+        self.forwarded = ForwardedEnviron(scheduler)
 
     def transition(self, key: str, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
         self.last_activity = time.monotonic()
@@ -108,7 +109,7 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
                    **kwargs: Any) -> Awaitable[bool] | None:
         self.event("add-worker", worker)
         # Awaited by the scheduler before it gives the worker any task.
-        return self.aws.arrived(worker)
+        return self.forwarded.arrived(worker)
 
     def remove_worker(self, scheduler: Scheduler | None = None, worker: str | None = None, **kwargs: Any) -> None:
         self.event("remove-worker", worker)
@@ -172,37 +173,63 @@ class CumulusSchedulerPlugin(SchedulerPlugin):
         self.flush_events()
 
 
-class AwsCredentials:
-    """The newest AWS credentials the client forwarded (``aws_update_credentials``): set in this
-    process's environment and in every worker's, workers that arrive later included. Values are
-    never logged."""
+class ForwardedEnviron:
+    """Variables the client forwarded: AWS credentials (``aws_update_credentials``), a Google access
+    token or anything else (``coiled_update_env_vars`` / ``coiled_unset_env_vars``, as Coiled's
+    client sends ``CLOUDSDK_AUTH_ACCESS_TOKEN``). Set in this process's environment and in every
+    worker's, workers that arrive later included. Values are never logged; names the agent itself
+    sets (``CUMULUS_*``) are refused."""
 
     def __init__(self, scheduler: Scheduler) -> None:
         self.scheduler = scheduler
-        self.environ: dict | None = None
+        # Every name forwarded so far, None for one unset: what a worker that arrives is given.
+        self.environ: dict[str, str | None] = {}
 
-    async def update(self, comm: Comm | None = None, credentials: dict | None = None) -> str:
+    async def update_aws(self, comm: Comm | None = None, credentials: dict | None = None) -> str:
         credentials = credentials or {}
         if not credentials.get("AccessKeyId") or not credentials.get("SecretAccessKey"):
             return "refused: AccessKeyId and SecretAccessKey are required"
-        self.environ = {var: credentials.get(key) or None for key, var in AWS_VARIABLES.items()}
-        set_environ(self.environ)
-        pushed = await asyncio.gather(*(self.push(address) for address in list(self.scheduler.workers)))
-        print(f"cumulus: AWS credentials updated on the scheduler and {sum(pushed)} of {len(pushed)} worker(s); "
+        environ = {var: credentials.get(key) or None for key, var in AWS_VARIABLES.items()}
+        pushed = await self.apply(environ)
+        print(f"cumulus: AWS credentials updated on the scheduler and {pushed}; "
               f"they expire {credentials.get('Expiration') or 'when their source says'}", flush=True)
         return "OK"
 
-    async def push(self, address: str) -> bool:
+    async def update_env_vars(self, comm: Comm | None = None, env: dict | None = None) -> str:
+        environ = {str(name): None if value is None else str(value) for name, value in (env or {}).items()}
+        refused = sorted(name for name in environ if not settable(name))
+        if refused:
+            return f"refused: {', '.join(refused)} cannot be set (Cumulus sets CUMULUS_* itself)"
+        pushed = await self.apply(environ)
+        print(f"cumulus: {', '.join(sorted(environ)) or 'no variables'} set on the scheduler and {pushed}", flush=True)
+        return "OK"
+
+    async def unset_env_vars(self, comm: Comm | None = None, unset: list | None = None) -> str:
+        return await self.update_env_vars(env={str(name): None for name in unset or []})
+
+    async def apply(self, environ: dict[str, str | None]) -> str:
+        """Sets these here and on every worker; says on how many."""
+        self.environ.update(environ)
+        set_environ(environ)
+        pushed = await asyncio.gather(*(self.push(address, environ) for address in list(self.scheduler.workers)))
+        return f"{sum(pushed)} of {len(pushed)} worker(s)"
+
+    async def push(self, address: str, environ: dict[str, str | None]) -> bool:
         try:
-            await asyncio.wait_for(self.scheduler.rpc(address).cumulus_set_aws_environ(environ=self.environ), PUSH_TIMEOUT)
+            await asyncio.wait_for(self.scheduler.rpc(address).cumulus_set_environ(environ=environ), PUSH_TIMEOUT)
         except Exception as e:  # the worker left, or runs without the worker preload
-            print(f"cumulus: AWS credentials not set on {address}: {type(e).__name__}", file=sys.stderr, flush=True)
+            print(f"cumulus: forwarded variables not set on {address}: {type(e).__name__}", file=sys.stderr, flush=True)
             return False
         return True
 
     def arrived(self, address: str | None) -> Awaitable[bool] | None:
-        """For a worker that joins: the push of the newest credentials to await, or None."""
-        return self.push(address) if self.environ is not None else None
+        """For a worker that joins: the push of everything forwarded so far to await, or None."""
+        return self.push(address, dict(self.environ)) if self.environ and address else None
+
+
+def settable(name: str) -> bool:
+    """A variable the client may set on the cluster's processes (not one of the agent's own)."""
+    return bool(name) and "=" not in name and "\0" not in name and not name.startswith("CUMULUS_")
 
 
 def set_environ(environ: dict[str, str | None]) -> None:
@@ -240,7 +267,10 @@ async def dask_setup(scheduler: Scheduler) -> None:
     plugin = CumulusSchedulerPlugin(scheduler, idle_timeout)
     scheduler.add_plugin(plugin)
     scheduler.handlers.update(keepalive_handlers(plugin))
-    scheduler.handlers["aws_update_credentials"] = plugin.aws.update
+    scheduler.handlers["aws_update_credentials"] = plugin.forwarded.update_aws
+    for prefix in ("coiled", "cumulus"):
+        scheduler.handlers[f"{prefix}_update_env_vars"] = plugin.forwarded.update_env_vars
+        scheduler.handlers[f"{prefix}_unset_env_vars"] = plugin.forwarded.unset_env_vars
     interval = max(0.5, min(10.0, idle_timeout / 10 if idle_timeout else 10.0))
     callback = PeriodicCallback(plugin.check_idle, interval * 1000)
     callback.start()

@@ -1,7 +1,8 @@
 """Worker preload: says in the worker's log which cluster and instance it belongs to, adds to
 the worker's heartbeat the bytes it has sent to other workers (the scheduler's analytics report
-them as `transferred`), and takes the AWS credentials the scheduler forwards (the client's
-``credentials="local"``) into the worker's environment, where tasks read them."""
+them as `transferred`), and takes the variables the scheduler forwards (the client's
+``credentials="local"``: AWS credentials or a Google access token; ``coiled_update_env_vars``) into
+the worker's environment, where tasks read them."""
 
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ if TYPE_CHECKING:
     from distributed import Worker
     from distributed.comm import Comm
 
-AWS_PREFIX = "AWS_"
-
-
-def set_aws_environ(comm: Comm | None = None, environ: dict[str, str | None] | None = None) -> str:
-    """``cumulus_set_aws_environ``: the scheduler's push of AWS_* variables (None unsets one)."""
+def set_environ(comm: Comm | None = None, environ: dict[str, str | None] | None = None) -> str:
+    """``cumulus_set_environ``: the scheduler's push of forwarded variables (None unsets one); the
+    agent's own (``CUMULUS_*``) are never replaced."""
     for name, value in (environ or {}).items():
-        if not name.startswith(AWS_PREFIX):
+        if not name or name.startswith("CUMULUS_"):
             continue
         if value is None:
             os.environ.pop(name, None)
@@ -35,4 +34,4 @@ async def dask_setup(worker: Worker) -> None:
     )
     # In every heartbeat to the scheduler (WorkerState.metrics): a counter that only grows.
     worker.metrics["cumulus_sent_bytes"] = lambda w: getattr(w, "transfer_outgoing_bytes_total", 0)
-    worker.handlers["cumulus_set_aws_environ"] = set_aws_environ
+    worker.handlers["cumulus_set_environ"] = set_environ

@@ -39,10 +39,13 @@ export interface LaunchSpec {
   /** What it asks of a machine it shares (SSH hosts place it by this): its cores, and MiB of memory where it set a limit. */
   size?: { cores: number; memoryMib: number | null };
   /**
-   * GPUs the instance asks of a backend that places them itself (Slurm's `gpu` GRES): the
-   * cluster's `<role>_accelerator_count`. Cloud backends have them from the instance type.
+   * GPUs the instance asks (the cluster's `<role>_accelerator_count`): what a backend that places
+   * them itself gives (Slurm's `gpu` GRES), and what a cloud attaches to a type that has none of
+   * its own (Compute Engine's N1). Otherwise they come with the instance type.
    */
   gpus?: number;
+  /** Their kind where the cluster named one (`<role>_accelerator_type`, `nvidia-tesla-t4`). */
+  gpuType?: string;
   /** The cluster's purchase option, where it chose one (backend options `spot`, `spot_on_demand_fallback`). */
   spot?: boolean;
   spotOnDemandFallback?: boolean;
@@ -59,9 +62,10 @@ export interface LaunchSpec {
   firewall?: FirewallSpec;
   /**
    * The cluster runs a container environment: the instance (its agent and Dask) runs in this image
-   * (the pulled image's id), through the image's entrypoint unless told not to.
+   * (the pulled image's id), through the image's entrypoint unless told not to; `reference`: the
+   * image as the environment names it, what a remote machine pulls (aws/container-script.ts).
    */
-  container?: { image: string; useEntrypoint: boolean };
+  container?: { image: string; reference: string; useEntrypoint: boolean };
 }
 
 /**

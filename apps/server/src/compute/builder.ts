@@ -77,8 +77,39 @@ export interface Interpreter {
   dashboardRequirement: string | null;
 }
 
+/**
+ * Where a cloud builder keeps environment archives outside this server (vm_gcp: a Cloud Storage
+ * bucket of the workspace's), reached by signed links: the build machine uploads to one, each
+ * instance downloads by another, neither with a token of Cumulus's.
+ */
+export interface ArchiveStore {
+  /** Whether a build's location is in this store (`gs://...`). */
+  owns(location: string): boolean;
+  /**
+   * Where the build's machine PUTs its archive: a signed link, and the location the upload will be
+   * at; null where the workspace's archives stay on this server (the control plane's link then).
+   */
+  uploadTarget(
+    workspaceId: number,
+    buildId: number,
+  ): Promise<{ url: string; location: string; expiresAt: Date } | null>;
+  /** Keeps an uploaded archive under its content hash (an identical one is reused): its location and size. */
+  keep(
+    workspaceId: number,
+    uploaded: string,
+    lockfileHash: string,
+    log: (line: string) => void,
+  ): Promise<{ location: string; sizeBytes: number }>;
+  /** A short-lived link an instance downloads the archive by (no credentials of its own). */
+  downloadUrl(workspaceId: number, location: string): Promise<string>;
+  /** Deletes an archive (garbage collection); one already gone is no error. */
+  remove(workspaceId: number, location: string): Promise<void>;
+}
+
 export interface Builder {
   readonly kinds: readonly BuildRequest['kind'][];
+  /** Where its archives are kept when not on this server (unpackedAtBoot builders). */
+  readonly archives?: ArchiveStore;
   /**
    * Its environments are archives on this server that each instance downloads and unpacks at boot
    * (`cluster_facing/environment.tar.gz`), not directories an instance's `python` can point into.

@@ -72,16 +72,24 @@ export function createLocalBuilder(options: LocalBuilderOptions): Builder {
       dashboardRequirement: parsed.dashboard,
     };
   };
+  let pipConfig: Promise<Record<string, string>> | undefined;
   const interpreter = (): Promise<Interpreter> => {
     if (!about) {
       about = readInterpreter();
       about.catch(() => {
         about = undefined; // read it again next time
       });
+      // Read with it (the server reads the interpreter as it starts): builds run as a uid of their
+      // own take the server's pip configuration, and a first build need not wait for pip to say it.
+      void options.sandbox?.tenancy().then(
+        (t) => {
+          if (t.mode === 'users') pipConfig ??= pipConfigVariables(options.python, pipEnv);
+        },
+        () => undefined,
+      );
     }
     return about;
   };
-  let pipConfig: Promise<Record<string, string>> | undefined;
   const pipEnv = {
     ...options.env,
     PIP_NO_INPUT: '1',

@@ -61,13 +61,13 @@ function isThisMachine(host: string): boolean {
 const WILDCARD = new Set(['0.0.0.0', '::']);
 
 /**
- * Whether one of a local instance's own processes (found by its backend id, local-processes.ts)
+ * Whether one of a local instance's own processes (found by the ids it carries, local-processes.ts)
  * listens on `host:port` of this machine: a LISTEN socket on that port, bound to that address or
  * to all, whose inode is among the open files of one of those processes. How the local backend,
  * whose ports are chosen freely, vouches for where an agent says its scheduler serves.
  */
 export async function instanceListensOn(
-  backendId: string,
+  ids: readonly string[],
   { host, port }: { host: string; port: number },
 ): Promise<boolean> {
   const address = normal(host);
@@ -77,7 +77,7 @@ export async function instanceListensOn(
   );
   if (sockets.length === 0) return false;
   const inodes = new Set(sockets.map((s) => `socket:[${s.inode}]`));
-  for (const { pid } of await findInstanceProcesses(backendId)) {
+  for (const { pid } of (await findInstanceProcesses()).filter((p) => ids.includes(p.backendId))) {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
     const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
     if (links.some((link) => inodes.has(link))) return true;

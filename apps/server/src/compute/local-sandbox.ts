@@ -75,6 +75,9 @@ export class LocalSandbox {
   /** The identity a key (`cluster-12`, `build-3`) runs as; null when tenants run as the server. */
   async identity(key: string): Promise<Identity | null> {
     if ((await this.tenancy()).mode !== 'users') return null;
+    // What appeared in the data directory since (a log file a rotation made anew, with the
+    // operator's umask) is made private too before any tenant's process starts.
+    closeEntries(this.options.dataDir);
     const { uid, takenOver } = this.registry.claim(key);
     // Whatever a former holder left running under it ends before this one starts.
     if (takenOver) await endProcessesOf(uid);
@@ -195,12 +198,22 @@ function secureDataDir(dataDir: string): void {
     mkdirSync(path.join(dataDir, name), { recursive: true });
     chmodSync(path.join(dataDir, name), mode);
   }
+  closeEntries(dataDir);
+  chmodSync(path.join(dataDir, 'environments', 'archives'), 0o700);
+}
+
+/** Every entry of the data directory but the shared ones: its owner's alone. */
+function closeEntries(dataDir: string): void {
   for (const entry of readdirSync(dataDir)) {
     if (entry in SHARED) continue;
     const at = path.join(dataDir, entry);
-    chmodSync(at, statSync(at).mode & 0o700);
+    try {
+      const { mode } = statSync(at);
+      if (mode & 0o077) chmodSync(at, mode & 0o700);
+    } catch {
+      // gone meanwhile
+    }
   }
-  chmodSync(path.join(dataDir, 'environments', 'archives'), 0o700);
 }
 
 /**

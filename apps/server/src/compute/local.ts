@@ -22,6 +22,7 @@ import {
   signalGroups,
 } from './local-processes.js';
 import type { LocalSandbox } from './local-sandbox.js';
+import type { WarmPool } from './local-warm.js';
 import type { Podman } from './podman.js';
 
 /**
@@ -49,6 +50,8 @@ export interface LocalBackendOptions {
   sandbox: LocalSandbox;
   /** Runs instances of container environments in their image, where configured. */
   podman?: Podman;
+  /** Agents waiting to become instances (local-warm.ts); absent: each instance starts a process. */
+  warm?: WarmPool;
 }
 
 const POLL_MS = 100;
@@ -65,12 +68,23 @@ const clusterKey = (clusterId: number) => `cluster-${clusterId}`;
 const uidOf = (ref: InstanceRef): number | undefined =>
   typeof ref.backendData?.uid === 'number' ? ref.backendData.uid : undefined;
 
-/**
- * An instance's processes: those carrying its backend id and, where it runs as a uid of its own,
- * that uid (a process of another tenant naming itself so is not this instance's).
- */
-async function processesOf(ref: InstanceRef): Promise<LocalProcess[]> {
-  return (await findInstanceProcesses(ref.backendId)).filter((p) => isInstanceProcess(ref, p));
+/** The instance in a warm process of the pool, if one is ready and takes it; else null (start one). */
+async function startWarm(
+  pool: WarmPool,
+  spec: LaunchSpec,
+  env: Record<string, string>,
+  workDir: string,
+  who: { uid: number; gid: number } | null,
+): Promise<{ pid: number; pgid: number; warmId: string } | null> {
+  const waiting = pool.take();
+  if (!waiting) return null;
+  try {
+    const assignment = { ...(who && { uid: who.uid, gid: who.gid }), cwd: workDir, env };
+    const { pid, warmId } = await pool.assign(waiting, spec.backendId, assignment);
+    return { pid, pgid: pid, warmId };
+  } catch {
+    return null; // it is gone; the instance starts as a new process
+  }
 }
 
 /**
@@ -92,6 +106,29 @@ function isInstanceProcess(ref: InstanceRef, p: LocalProcess): boolean {
  */
 export function createLocalBackend(options: LocalBackendOptions): Backend {
   const { sandbox } = options;
+
+  /**
+   * The ids an instance's processes carry in their environment: its backend id and, where it took
+   * a warm process (local-warm.ts), the id that process was started with (a process cannot change
+   * what /proc shows of its environment): from its backend data, or the pool's record of the take
+   * where the launch never returned (the server died during it).
+   */
+  async function idsOf(ref: InstanceRef): Promise<string[]> {
+    const recorded = ref.backendData?.warmId;
+    const warmId = typeof recorded === 'string' ? recorded : await options.warm?.recorded(ref.backendId);
+    return warmId ? [ref.backendId, warmId] : [ref.backendId];
+  }
+
+  /**
+   * An instance's processes: those carrying its ids and, where it runs as a uid of its own, that
+   * uid (a process of another tenant naming itself so is not this instance's).
+   */
+  async function processesOf(ref: InstanceRef): Promise<LocalProcess[]> {
+    const ids = await idsOf(ref);
+    return (await findInstanceProcesses()).filter(
+      (p) => ids.includes(p.backendId) && isInstanceProcess(ref, p),
+    );
+  }
 
   /**
    * `podman run` of an instance of a container environment: the agent (its code mounted
@@ -171,34 +208,41 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
     async launch(spec: LaunchSpec): Promise<BackendData> {
       const who = await sandbox.identity(clusterKey(spec.clusterId));
       const uid = who ? { uid: who.uid } : {};
-      const existing = await processesOf({ backendId: spec.backendId, backendData: uid });
+      // A launch retried (the server died during the first) finds what the first started.
+      const warmId = await options.warm?.recorded(spec.backendId);
+      const known = { ...uid, ...(warmId && { warmId }) };
+      const existing = await processesOf({ backendId: spec.backendId, backendData: known });
       const workDir = path.join(options.dataDir, 'instances', spec.backendId);
       const leader = existing.find((p) => p.pid === p.pgid) ?? existing[0];
-      if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, ...uid, adopted: true };
+      if (leader) return { pid: leader.pid, pgid: leader.pgid, workDir, ...known, adopted: true };
       await sandbox.privateDir(workDir, who);
       const tmp = path.join(workDir, 'tmp');
       await sandbox.privateDir(tmp, who);
+      const env: Record<string, string> = {
+        ...options.baseEnv,
+        // Its own home and temporary files: nothing it writes lands where another cluster looks.
+        ...(who && { HOME: workDir, TMPDIR: tmp, USER: who.name, LOGNAME: who.name }),
+        PYTHONPATH: sandbox.pythonPath,
+        PYTHONUNBUFFERED: '1',
+        CUMULUS_SERVER: spec.serverUrl,
+        CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
+        CUMULUS_INSTANCE_ID: String(spec.instanceId),
+        CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
+        // Instances share this machine: batch tasks run in the instance's own directory,
+        // not in the job's workdir (which every instance would share).
+        CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
+        // ...and their metrics: CPU, memory and disk of the instance's own processes, not the host's.
+        CUMULUS_METRICS_SCOPE: 'processes',
+        [BACKEND_ID_VAR]: spec.backendId,
+      };
+      if (options.warm && !spec.container) {
+        const taken = await startWarm(options.warm, spec, env, workDir, who);
+        if (taken) return { ...taken, workDir, ...uid };
+      }
       await spawnTurn();
       // The agent's own output, for when it fails before it can ship logs.
       const out = openSync(path.join(workDir, 'agent.log'), 'a', 0o600);
       try {
-        const env: Record<string, string> = {
-          ...options.baseEnv,
-          // Its own home and temporary files: nothing it writes lands where another cluster looks.
-          ...(who && { HOME: workDir, TMPDIR: tmp, USER: who.name, LOGNAME: who.name }),
-          PYTHONPATH: sandbox.pythonPath,
-          PYTHONUNBUFFERED: '1',
-          CUMULUS_SERVER: spec.serverUrl,
-          CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
-          CUMULUS_INSTANCE_ID: String(spec.instanceId),
-          CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
-          // Instances share this machine: batch tasks run in the instance's own directory,
-          // not in the job's workdir (which every instance would share).
-          CUMULUS_BATCH_ROOT: path.join(workDir, 'batch'),
-          // ...and their metrics: CPU, memory and disk of the instance's own processes, not the host's.
-          CUMULUS_METRICS_SCOPE: 'processes',
-          [BACKEND_ID_VAR]: spec.backendId,
-        };
         const [program, ...args] = spec.container
           ? await containerCommand(spec, env, workDir, who)
           : [options.python, '-m', 'cumulus.agent'];
@@ -231,13 +275,13 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
 
     async stop(instance: InstanceRef): Promise<void> {
       let processes = await processesOf(instance);
-      if (processes.length === 0) return;
+      if (processes.length === 0) return void (await options.warm?.forget(instance.backendId));
       signalGroups(processes, 'SIGTERM');
       const deadline = Date.now() + options.stopGraceMs;
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, POLL_MS));
         processes = await processesOf(instance);
-        if (processes.length === 0) return;
+        if (processes.length === 0) return void (await options.warm?.forget(instance.backendId));
       }
       signalGroups(processes, 'SIGKILL');
       for (let i = 0; i < 50; i++) {
@@ -266,14 +310,15 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
       }
     },
 
-    listensOn: (instance, address) => instanceListensOn(instance.backendId, address),
+    listensOn: async (instance, address) => instanceListensOn(await idsOf(instance), address),
 
     // One scan of /proc answers every instance asked about.
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
       const found = await findInstanceProcesses();
+      const ids = await Promise.all(refs.map(idsOf));
       const running = new Set(
         refs
-          .filter((r) => found.some((p) => p.backendId === r.backendId && isInstanceProcess(r, p)))
+          .filter((r, i) => found.some((p) => ids[i]!.includes(p.backendId) && isInstanceProcess(r, p)))
           .map((r) => r.backendId),
       );
       return new Map(

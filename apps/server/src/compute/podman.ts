@@ -74,27 +74,32 @@ export class Podman {
 
   /** Pulls an image (with the registry's login where it has one); answers its facts. */
   async pull(image: string, login: RegistryLogin | null, signal?: AbortSignal): Promise<ImageFacts> {
+    // A registry on plain HTTP (a local one) is allowed where podman's registries.conf says so.
+    await this.pullWith(image, login, signal).catch((err: Error) => {
+      throw pullError(image, err.message, login !== null);
+    });
+    return await this.inspect(image);
+  }
+
+  /** `pull --quiet IMAGE`, the login in a private auth file made for it and removed after. */
+  protected async pullWith(image: string, login: RegistryLogin | null, signal?: AbortSignal): Promise<void> {
     const dir = login ? await mkdtemp(path.join(tmpdir(), 'cumulus-auth-')) : null;
     try {
       const args = ['pull', '--quiet'];
       if (dir && login) {
         const authfile = path.join(dir, 'auth.json');
-        const auth = Buffer.from(`${login.username}:${login.password}`).toString('base64');
-        await writeFile(authfile, JSON.stringify({ auths: { [login.registry]: { auth } } }), { mode: 0o600 });
+        await writeFile(authfile, authFile(login), { mode: 0o600 });
         args.push('--authfile', authfile);
       }
-      // A registry on plain HTTP (a local one) is allowed where podman's registries.conf says so.
-      await this.exec([...args, image], signal).catch((err: Error) => {
-        throw pullError(image, err.message, login !== null);
-      });
-      return await this.inspect(image);
+      await this.exec([...args, image], signal);
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
     }
   }
 
   async inspect(image: string): Promise<ImageFacts> {
-    const out = await this.exec(['image', 'inspect', '--format', 'json', image]);
+    // Its default output, a JSON array, is the same in podman and docker.
+    const out = await this.exec(['image', 'inspect', image]);
     const [facts] = JSON.parse(out) as {
       Id: string;
       Architecture?: string;
@@ -167,6 +172,12 @@ export class Podman {
       );
     });
   }
+}
+
+/** A containers auth file (podman's `--authfile`, docker's config.json) with one registry's login. */
+export function authFile(login: RegistryLogin): string {
+  const auth = Buffer.from(`${login.username}:${login.password}`).toString('base64');
+  return JSON.stringify({ auths: { [login.registry]: { auth } } });
 }
 
 /** A pull's failure in words: not found, not allowed (with or without credentials), or unreachable. */

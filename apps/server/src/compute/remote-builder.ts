@@ -3,7 +3,7 @@ import { access, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { final, retryable } from './backend.js';
-import type { Builder, BuildIO, BuildRequest, BuildResult, Interpreter } from './builder.js';
+import type { ArchiveStore, Builder, BuildIO, BuildRequest, BuildResult, Interpreter } from './builder.js';
 import { cannotBuild } from './builder.js';
 
 /** What a build machine is started with: it calls the control plane back with the token. */
@@ -47,6 +47,11 @@ export interface RemoteBuilderOptions {
   unpackedAtBoot?: boolean;
   /** Builds are per architecture (the build machine is of the build's): see Builder.perArchitecture. */
   perArchitecture?: boolean;
+  /**
+   * Where archives are kept outside this server (vm_gcp's bucket): an upload into it is kept there
+   * under its content hash instead of on this server's disk.
+   */
+  archives?: ArchiveStore;
 }
 
 /**
@@ -85,10 +90,13 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
     kinds: options.kinds,
     ...(options.unpackedAtBoot && { unpackedAtBoot: true }),
     ...(options.perArchitecture && { perArchitecture: true }),
+    ...(options.archives && { archives: options.archives }),
     interpreter: options.interpreter,
     forget: () => {},
     pythonOf: options.pythonOf,
-    remove: (location) => rm(location, { force: true }),
+    // An archive in a store outside this server is deleted by garbage collection through the store.
+    remove: (location) =>
+      options.archives?.owns(location) ? Promise.resolve() : rm(location, { force: true }),
     sizeOf: async (location) => (await stat(location).catch(() => ({ size: 0 }))).size,
 
     async build(request: BuildRequest, io: BuildIO): Promise<BuildResult> {
@@ -132,15 +140,21 @@ export function createRemoteBuilder(options: RemoteBuilderOptions): Builder {
                 `The build machine built the environment for ${built ?? 'an unnamed architecture'}, not ${job.architecture}.`,
               );
             const lockfileHash = createHash('sha256').update(report.lockfile).digest('hex');
-            const location = options.unpackedAtBoot
-              ? await byContent(uploaded, lockfileHash, io.log)
-              : uploaded;
+            const stored = options.archives?.owns(uploaded)
+              ? await options.archives.keep(job.workspaceId, uploaded, lockfileHash, io.log)
+              : null;
+            const location =
+              stored?.location ??
+              (options.unpackedAtBoot ? await byContent(uploaded, lockfileHash, io.log) : uploaded);
             return {
               location,
               lockfile: report.lockfile,
               packages: report.packages ?? [],
               lockfileHash,
-              sizeBytes: report.sizeBytes ?? (await stat(location).catch(() => ({ size: 0 }))).size,
+              sizeBytes:
+                stored?.sizeBytes ??
+                report.sizeBytes ??
+                (await stat(location).catch(() => ({ size: 0 }))).size,
             };
           }
           await sleep(pollMs, undefined, { signal: io.signal }).catch(() => undefined);
@@ -178,3 +192,21 @@ async function byContent(uploaded: string, lockfileHash: string, log: (line: str
 function lockfileArchitecture(lockfile: string): string | null {
   return /^# cumulus lockfile: Python \S+ (\S+)/.exec(lockfile)?.[1] ?? null;
 }
+
+/** What the Python of a cloud's images is taken to be where it cannot be looked at before a machine boots. */
+const UNKNOWN_INTERPRETER: Interpreter = {
+  version: '',
+  architecture: '',
+  packages: new Map(),
+  dashboardRequirement: null,
+};
+
+/**
+ * A VM cloud's builder's interpreter (vm_aws, vm_gcp): the Python the images are taken to have (the
+ * server's own, where the operator says the images match, else unknown); its dashboard requirement
+ * dropped, since the clouds' images serve the dashboard themselves.
+ */
+export const vmInterpreter = (known?: () => Promise<Interpreter>) => async (): Promise<Interpreter> => ({
+  ...((await known?.().catch(() => null)) ?? UNKNOWN_INTERPRETER),
+  dashboardRequirement: null,
+});

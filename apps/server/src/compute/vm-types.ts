@@ -18,6 +18,11 @@ export interface VmType {
   localDisk: boolean;
   /** List price, dollars per hour (on demand, a common region). */
   hourlyUsd: number;
+  /**
+   * GPUs attached to it at launch where it has none of its own (Compute Engine's N1 types take
+   * `guestAccelerators`): which kind, how many at once, and each one's list price per hour.
+   */
+  attachable?: { gpuName: string; counts: readonly number[]; hourlyUsd: number };
 }
 
 const vm = (
@@ -44,6 +49,8 @@ const arm = { arch: 'arm64' } as const;
 const nvme = { localDisk: true } as const;
 const t4 = (gpus = 1) => ({ gpus, gpuName: 'nvidia-tesla-t4' });
 const a10g = (gpus = 1) => ({ gpus, gpuName: 'nvidia-a10g' });
+/** Compute Engine's T4, attached to an N1 type: 1, 2 or 4 of them (Google's GPU table). */
+const attachT4 = { attachable: { gpuName: 'nvidia-tesla-t4', counts: [1, 2, 4], hourlyUsd: 0.35 } } as const;
 
 /** The types clients default to and their common neighbours. */
 export const VM_TYPES: readonly VmType[] = [
@@ -77,9 +84,13 @@ export const VM_TYPES: readonly VmType[] = [
   vm('e2-standard-2', 'vm_gcp', 2, 8, 0.067),
   vm('e2-standard-4', 'vm_gcp', 4, 16, 0.134),
   vm('e2-standard-8', 'vm_gcp', 8, 32, 0.268),
-  vm('n1-standard-4', 'vm_gcp', 4, 15, 0.19),
+  vm('n1-standard-4', 'vm_gcp', 4, 15, 0.19, attachT4),
+  vm('n1-standard-8', 'vm_gcp', 8, 30, 0.38, attachT4),
   vm('n2-standard-4', 'vm_gcp', 4, 16, 0.194),
   vm('t2a-standard-4', 'vm_gcp', 4, 16, 0.154, arm),
+  // GCP, GPU types whose GPUs come with them (accelerator-optimized G2 and A2)
+  vm('g2-standard-4', 'vm_gcp', 4, 16, 0.7068, { gpus: 1, gpuName: 'nvidia-l4' }),
+  vm('a2-highgpu-1g', 'vm_gcp', 12, 85, 3.6733, { gpus: 1, gpuName: 'nvidia-tesla-a100' }),
   // Azure
   vm('Standard_D2_v5', 'vm_azure', 2, 8, 0.096),
   vm('Standard_D4_v5', 'vm_azure', 4, 16, 0.192),
@@ -90,6 +101,22 @@ export const VM_TYPES: readonly VmType[] = [
 const BY_NAME = new Map(VM_TYPES.map((t) => [t.name, t]));
 
 export const vmType = (name: string): VmType | undefined => BY_NAME.get(name);
+
+/**
+ * Whether the type has `n` GPUs (of `kind`, where asked): its own, or as many attached to it
+ * (`attachable`). Where the GPUs are attached, their kind and price per hour besides the type's.
+ */
+export function gpusOn(
+  t: VmType,
+  n: number,
+  kind?: string,
+): { attached: false } | { attached: true; gpuName: string; hourlyUsd: number } | null {
+  if (t.gpus >= n && (!kind || t.gpuName === kind)) return { attached: false };
+  const a = t.attachable;
+  if (t.gpus === 0 && a && a.counts.includes(n) && (!kind || a.gpuName === kind))
+    return { attached: true, gpuName: a.gpuName, hourlyUsd: a.hourlyUsd * n };
+  return null;
+}
 
 /** Credits an hour of the type costs: 1 credit = 1 core-hour, a GPU counts as 10 cores. */
 export const creditsPerHour = (t: Pick<VmType, 'cores' | 'gpus'>): number => t.cores + 10 * t.gpus;

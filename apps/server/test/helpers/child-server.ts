@@ -47,6 +47,7 @@ export async function startChildServer(
     CUMULUS_SECRET: 'child-secret-child-secret-child-secret-0123',
     CUMULUS_WEB_DIST: path.join(dataDir, 'no-console'),
     CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+    CUMULUS_WARM_PROCESSES: '0',
     CUMULUS_LOG_FORMAT: 'text',
     CUMULUS_LOG_LEVEL: 'info',
     ...options.env,

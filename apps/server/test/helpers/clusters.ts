@@ -253,13 +253,20 @@ export function computeOn(details: unknown): Promise<{ sum: number; workers: num
 }
 
 /** The pid of the Dask process (not the agent) of an instance, found by its command line. */
-export async function daskPid(backendId: string, module: 'dask_scheduler' | 'dask_worker'): Promise<number> {
+export async function daskPid(
+  instance: string | { backendId: string; backendData: Record<string, unknown> | null },
+  module: 'dask_scheduler' | 'dask_worker',
+): Promise<number> {
   const { readFile } = await import('node:fs/promises');
-  for (const p of await findInstanceProcesses(backendId)) {
+  // An instance in a warm process (compute/local-warm.ts) carries that process's id, and its Dask
+  // (a fork) the name it gave itself rather than a command line of its own.
+  const ids = typeof instance === 'string' ? [instance] : [instance.backendId, instance.backendData?.warmId];
+  for (const p of (await findInstanceProcesses()).filter((p) => ids.includes(p.backendId))) {
     const cmdline = await readFile(`/proc/${p.pid}/cmdline`, 'latin1').catch(() => '');
-    if (cmdline.includes(`distributed.cli.${module}`)) return p.pid;
+    const comm = (await readFile(`/proc/${p.pid}/comm`, 'latin1').catch(() => '')).trim();
+    if (cmdline.includes(`distributed.cli.${module}`) || comm === module.replace('_', '-')) return p.pid;
   }
-  throw new Error(`no ${module} process for ${backendId}`);
+  throw new Error(`no ${module} process for ${ids.join(' or ')}`);
 }
 
 /** Creates a cluster through the API and waits until it is ready. */

@@ -56,6 +56,7 @@ export class ServerProcess {
       CUMULUS_SECRET: 'process-secret-process-secret-process-0123',
       CUMULUS_WEB_DIST: path.join(server.dataDir, 'no-console'),
       CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+      CUMULUS_WARM_PROCESSES: '0',
       CUMULUS_LOG_LEVEL: 'warn',
       ...env,
     });

@@ -38,9 +38,11 @@ export async function startTestServer(
     CUMULUS_WEB_DIST: path.join(dataDir, 'no-console'),
     // Clusters run on the interpreter unless a test asks for the default environment.
     CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+    CUMULUS_WARM_PROCESSES: '0',
     // No test reaches Google: a test that saves GCP keys points this at its GCE rig.
     CUMULUS_GCP_TOKEN_URL: 'http://127.0.0.1:9/token',
     CUMULUS_GCP_COMPUTE_URL: 'http://127.0.0.1:9',
+    CUMULUS_GCP_STORAGE_URL: 'http://127.0.0.1:9',
     CUMULUS_GCP_RESOURCE_MANAGER_URL: 'http://127.0.0.1:9',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...env,

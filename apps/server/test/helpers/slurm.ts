@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureSubordinateIds } from './subordinate-ids.js';
 import { freePort, waitFor } from './wait.js';
 
 /**
@@ -105,6 +106,8 @@ function ensureRestUser(): void {
       stdio: 'ignore',
     });
   }
+  // Rootless podman, for container environments' jobs.
+  ensureSubordinateIds(REST_USER);
 }
 
 export async function startSlurmRig(

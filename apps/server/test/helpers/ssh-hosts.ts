@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { endProcessesOf } from '../../src/compute/local-processes.js';
+import { ensureSubordinateIds } from './subordinate-ids.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -71,6 +72,8 @@ function ensureAccount(account: string): void {
     // '*': no password, but not locked (sshd refuses public keys of a locked account without PAM).
     run('usermod', ['-p', '*', account]);
   }
+  // Rootless podman, for container environments' instances.
+  ensureSubordinateIds(account);
 }
 
 const portOpen = (host: string, port: number) =>

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type ClusterTestContext, startClusterServer } from './clusters.js';
+import { type ClusterTestContext, freePort, startClusterServer } from './clusters.js';
+import { openTestDatabase } from './database.js';
 import { createUser } from './factories.js';
 import { RIG_LOCK_WAIT_MS, type SshRig, startSshRig } from './ssh-hosts.js';
 
 /** A test file's SSH world: the rig's hosts, a listening cluster server, a user and their workspace. */
 export interface SshWorld extends ClusterTestContext {
   rig: SshRig;
+  /** Where `restartable` asked: the server's database and port, for the next server of a restart. */
+  restart?: { database: Awaited<ReturnType<typeof openTestDatabase>>; port: number };
 }
 
 /**
@@ -18,12 +21,15 @@ export function useSshWorld(
     hosts?: number;
     env?: Record<string, string>;
     register?: (rig: SshRig) => Record<string, unknown>[];
+    /** A database and port of the file's own, which a restarted server takes over (`world.restart`). */
+    restartable?: boolean;
   } = {},
 ): SshWorld {
   const world = {} as SshWorld;
   beforeAll(async () => {
     world.rig = await startSshRig(options.hosts ?? 1);
-    world.ts = await startClusterServer(options.env ?? {});
+    if (options.restartable) world.restart = { database: await openTestDatabase(), port: await freePort() };
+    world.ts = await startClusterServer(options.env ?? {}, world.restart ?? {});
     world.user = await createUser(world.ts);
     world.api = world.ts.api.as(world.user.key);
     world.slug = (await world.api.get('/api/v2/user/me')).body.default_account.slug;
@@ -35,6 +41,7 @@ export function useSshWorld(
   afterAll(async () => {
     try {
       await world.ts?.close();
+      await world.restart?.database.close();
     } finally {
       await world.rig?.close();
     }

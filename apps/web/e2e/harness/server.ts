@@ -112,6 +112,8 @@ export async function startE2eServer({
         CUMULUS_PUBLIC_URL: base,
         // No default environment build competing with the journeys (its own test is on the server).
         CUMULUS_DEFAULT_ENVIRONMENT: 'off',
+        // Nor warm processes importing Dask beside the browser (the server and Python tests cover them).
+        CUMULUS_WARM_PROCESSES: '0',
         CUMULUS_DATA_DIR: dataDir,
         CUMULUS_SMTP_URL: smtpUrl,
         CUMULUS_WEB_DIST: webDist,

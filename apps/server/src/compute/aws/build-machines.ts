@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EC2Client, RunInstancesCommandInput } from '@aws-sdk/client-ec2';
 import { final, retryable } from '../backend.js';
 import type { Builder, Interpreter } from '../builder.js';
-import { createRemoteBuilder, type RemoteBuildJob } from '../remote-builder.js';
+import { createRemoteBuilder, type RemoteBuildJob, vmInterpreter } from '../remote-builder.js';
 import { awsCode } from './clients.js';
 import type { Ec2Placement } from './placement.js';
 import { classify, TAG } from './run-instances.js';
@@ -118,14 +118,6 @@ export async function stopBuildMachines(client: EC2Client, buildId: number) {
   });
 }
 
-/** What the Python of the workspace's image is taken to be (vm_aws cannot look before a machine boots). */
-const UNKNOWN_INTERPRETER: Interpreter = {
-  version: '',
-  architecture: '',
-  packages: new Map(),
-  dashboardRequirement: null,
-};
-
 /**
  * vm_aws's builder: the remote builder with EC2 build machines. Archives are unpacked by each
  * instance at boot, kept by content hash. `interpreter` is the Python the images are taken to
@@ -151,10 +143,7 @@ export function createEc2Builder(options: {
     unpackedAtBoot: true,
     // Compiled packages are for one architecture: arm64 clusters get a build made on arm64.
     perArchitecture: true,
-    interpreter: async () => ({
-      ...((await options.interpreter?.().catch(() => null)) ?? UNKNOWN_INTERPRETER),
-      dashboardRequirement: null,
-    }),
+    interpreter: vmInterpreter(options.interpreter),
     // Where the agent unpacks it (python/cumulus/agent/software.py), named by its content hash.
     pythonOf: (location) =>
       path.posix.join(

@@ -2,7 +2,9 @@ import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
 import type { Backend, MachineShape, Observation } from '../backend.js';
 import type { Interpreter } from '../builder.js';
 import { final, retryable } from '../errors.js';
+import type { Podman } from '../podman.js';
 import { type Bootable, notSetUpIn, type Vm, type VmCloud, vmSettingsOf } from '../vm/cloud.js';
+import { withContainerChecks } from '../vm/container-builds.js';
 import { createVmBackend } from '../vm/vm-backend.js';
 import { createEc2Builder } from './build-machines.js';
 import { type AwsOptions, awsCode, awsMessage, credentialsOf, ec2Client } from './clients.js';
@@ -30,6 +32,8 @@ export interface Ec2BackendOptions {
   unknownGraceMs?: number;
   /** The Python the workspace images are taken to have (build-machines.ts); unset: unknown. */
   interpreter?: () => Promise<Interpreter>;
+  /** Checks container images on this server (container-builds.ts); unset: no container environments. */
+  podman?: Podman;
 }
 
 const LAUNCHABLE = ['pending', 'running'];
@@ -170,7 +174,14 @@ export function ec2Cloud(options: Ec2BackendOptions): VmCloud<Ec2Placement> {
     type: 'vm_aws',
     // SSH: the cluster's key reaches each VM in its user-data; the workspace's security group opens 22 to
     // its allowed CIDR, a cluster's own firewall (cluster-firewall.ts) to whom it names.
-    capabilities: { ssh: true, dashboards: true, gpus: true, spot: true, firewall: true, builds: ['pip'] },
+    capabilities: {
+      ssh: true,
+      dashboards: true,
+      gpus: true,
+      spot: true,
+      firewall: true,
+      builds: options.podman ? ['pip', 'container'] : ['pip'],
+    },
     // What the cluster security group opens (network.ts): a client outside the VPC reaches these.
     ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1], jupyter: CLUSTER_PORTS[2] },
     describeSelf() {
@@ -184,14 +195,18 @@ export function ec2Cloud(options: Ec2BackendOptions): VmCloud<Ec2Placement> {
     notSetUp: notSetUpIn('AWS'),
     settingsOf: (p) => vmSettingsOf(p.settings),
     // Builds run on a build machine per build (build-machines.ts); instances unpack the archive.
+    // Container images are checked on this server (container-builds.ts).
     builder: (placementOf) =>
-      createEc2Builder({
-        placementOf,
-        clientOf: ec2,
-        shapeOf: options.shapeOf,
-        imageFor,
-        interpreter: options.interpreter,
-      }),
+      withContainerChecks(
+        createEc2Builder({
+          placementOf,
+          clientOf: ec2,
+          shapeOf: options.shapeOf,
+          imageFor,
+          interpreter: options.interpreter,
+        }),
+        options.podman,
+      ),
 
     async bootable(p, workspaceId, asked) {
       const { amis, arm_amis: armAmis = {}, gpu_amis: gpuAmis = {} } = p.settings;

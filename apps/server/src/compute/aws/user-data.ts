@@ -1,4 +1,5 @@
 import type { LaunchSpec } from '../backend.js';
+import { containerRunScript } from './container-script.js';
 
 /** Single-quoted for bash, whatever the value holds. */
 const quote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
@@ -35,7 +36,9 @@ tar -xzf agent.tar.gz -C "$WORK/agent"
 /**
  * The user-data a cluster VM boots with: it fetches the instance agent from the control plane
  * with the cluster's token and runs it, exactly as a local instance runs it. The image needs
- * bash and a python3 with `distributed` (CUMULUS_PYTHON overrides which).
+ * bash and a python3 with `distributed` (CUMULUS_PYTHON overrides which); for a container
+ * environment, a python3 (to fetch the agent) and podman or docker: the agent runs in the image
+ * (container-script.ts).
  */
 export function userDataScript(spec: LaunchSpec): string {
   const vars = {
@@ -49,8 +52,7 @@ export function userDataScript(spec: LaunchSpec): string {
 # Cumulus instance ${spec.name}: fetch the agent from the control plane and run it.
 set -eu
 ${spec.sshPublicKey ? authorizeKey(spec.sshPublicKey) : ''}${fetchAgent(vars, '/api/v2/cluster_facing/agent.tar.gz', 'CUMULUS_CLUSTER_TOKEN')}export PYTHONPATH="$WORK/agent" PYTHONUNBUFFERED=1 CUMULUS_BATCH_ROOT="$WORK/batch"
-exec "$PYTHON" -m cumulus.agent >>"$WORK/agent.log" 2>&1
-`;
+${spec.container ? containerRunScript(spec.container) : 'exec "$PYTHON" -m cumulus.agent >>"$WORK/agent.log" 2>&1\n'}`;
 }
 
 /** What a build machine boots with: where the control plane is, the build's token, its backend id. */

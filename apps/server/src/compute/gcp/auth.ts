@@ -59,15 +59,76 @@ export async function exchangeKey(
   return { accessToken: body.access_token, expiresAt: Date.now() + Number(body.expires_in ?? 3600) * 1000 };
 }
 
-/**
- * An auth client for Google's libraries that gets its tokens by `exchangeKey` (OAuth2Client's
- * refresh handler, called again before each token expires); gtoken, which the library's own JWT
- * client uses, always asks Google's fixed token URL.
- */
-export function keyAuthClient(key: ServiceAccountKey, tokenUrl: string): OAuth2Client {
+/** How a workspace's calls to Google are authorised: its service account key, or the server's own account. */
+export type GcpCredential =
+  | { kind: 'key'; key: ServiceAccountKey }
+  /** Workload identity: the service account of the machine the server runs on, by its metadata server. */
+  | { kind: 'server'; email: string };
+
+/** What tells one credential from another (its key, or the server's account): what clients are cached by. */
+export const credentialId = (credential: GcpCredential): string =>
+  credential.kind === 'key'
+    ? `${credential.key.client_email}:${credential.key.private_key_id}`
+    : `server:${credential.email}`;
+
+/** A value of the metadata server (`Metadata-Flavor: Google`, as Google's insists), or a GcpTokenError. */
+async function metadata(metadataUrl: string, path: string): Promise<string> {
+  const answer = await fetch(`${metadataUrl}/computeMetadata/v1/${path}`, {
+    headers: { 'metadata-flavor': 'Google' },
+    signal: AbortSignal.timeout(10_000),
+  }).catch((err: unknown) => {
+    throw new GcpTokenError(
+      `This server's metadata server (${metadataUrl}) could not be reached: ${(err as Error).message}. Is it running on Google Cloud?`,
+      true,
+    );
+  });
+  const text = await answer.text();
+  if (!answer.ok)
+    throw new GcpTokenError(
+      `This server's metadata server answered ${answer.status} for ${path}${answer.status === 404 ? ': the machine has no service account' : ''}`,
+      answer.status >= 500,
+    );
+  return text.trim();
+}
+
+/** The server's own service account (its email) and the project the server runs in. */
+export async function serverAccount(metadataUrl: string): Promise<{ email: string; project: string }> {
+  const [email, project] = await Promise.all([
+    metadata(metadataUrl, 'instance/service-accounts/default/email'),
+    metadata(metadataUrl, 'project/project-id'),
+  ]);
+  return { email, project };
+}
+
+/** An access token of the server's own service account, from its metadata server. */
+export async function serverToken(metadataUrl: string): Promise<{ accessToken: string; expiresAt: number }> {
+  const body = JSON.parse(await metadata(metadataUrl, 'instance/service-accounts/default/token')) as {
+    access_token?: string;
+    expires_in?: number;
+  };
+  if (typeof body.access_token !== 'string')
+    throw new GcpTokenError("This server's metadata server answered no access token");
+  return { accessToken: body.access_token, expiresAt: Date.now() + Number(body.expires_in ?? 3600) * 1000 };
+}
+
+/** An access token for the credential (a key's exchange, or the server's metadata server). */
+export function tokenOf(
+  credential: GcpCredential,
+  urls: { tokenUrl: string; metadataUrl: string },
+): Promise<{ accessToken: string; expiresAt: number }> {
+  return credential.kind === 'key'
+    ? exchangeKey(credential.key, urls.tokenUrl)
+    : serverToken(urls.metadataUrl);
+}
+
+/** An auth client for Google's libraries whose tokens come from `tokenOf` (refreshed before they expire). */
+export function authClientOf(
+  credential: GcpCredential,
+  urls: { tokenUrl: string; metadataUrl: string },
+): OAuth2Client {
   const client = new googleAuth.OAuth2Client();
   client.refreshHandler = async () => {
-    const token = await exchangeKey(key, tokenUrl);
+    const token = await tokenOf(credential, urls);
     return { access_token: token.accessToken, expiry_date: token.expiresAt };
   };
   return client;

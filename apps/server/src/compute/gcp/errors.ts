@@ -50,6 +50,9 @@ export function nextChoice(err: unknown, type: string): 'zone' | 'market' | 'typ
   if (ANOTHER_ZONE.has(reason) || /does not have enough resources available/.test(message)) return 'zone';
   // "Machine type with name 'x' does not exist in zone 'z'": another zone may offer it.
   if (message.includes(`'${type}' does not exist in zone`)) return 'zone';
+  // "The resource 'projects/p/zones/z/acceleratorTypes/nvidia-tesla-t4' was not found": GPUs are
+  // offered in some zones of a region only.
+  if (/\/acceleratorTypes\/[^']+' was not found/.test(message)) return 'zone';
   if (reason === 'QUOTA_EXCEEDED' || reason === 'quotaExceeded') return 'type';
   return null;
 }
@@ -58,7 +61,7 @@ export function nextChoice(err: unknown, type: string): 'zone' | 'market' | 'typ
 export function classify(err: unknown): BackendError {
   if (err instanceof BackendError) return err;
   if (err instanceof GcpTokenError)
-    return final(`Google refused the workspace's service account key: ${err.message}`, err);
+    return final(`Google refused the workspace's GCP credentials: ${err.message}`, err);
   const { code, message } = failureOf(err);
   return code === 400 || code === 401 || code === 403 || code === 404
     ? final(message, err)

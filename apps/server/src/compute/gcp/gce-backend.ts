@@ -1,11 +1,17 @@
 import type { InstancesClient, protos, RegionsClient, ZoneOperationsClient } from '@google-cloud/compute';
 import { CLUSTER_PORTS } from '../aws/network.js';
 import { userDataScript } from '../aws/user-data.js';
-import type { Backend, MachineShape, ObservedState } from '../backend.js';
+import type { Backend, LaunchSpec, MachineShape, ObservedState } from '../backend.js';
 import { final, retryable } from '../errors.js';
+import type { Podman } from '../podman.js';
 import { type Bootable, notSetUpIn, type Vm, type VmCloud, vmSettingsOf } from '../vm/cloud.js';
+import { withContainerChecks } from '../vm/container-builds.js';
 import { createVmBackend } from '../vm/vm-backend.js';
-import { keyAuthClient } from './auth.js';
+import { vmType } from '../vm-types.js';
+import { createGcsArchives } from './archives.js';
+import { authClientOf, credentialId } from './auth.js';
+import { createGceBuilder, type GceMachineCalls } from './build-machines.js';
+import { deleteClusterFirewall, ensureClusterFirewall, type GceFirewallClients } from './cluster-firewall.js';
 import { classify, failureOf, GceOperationError, messageOf, nextChoice } from './errors.js';
 import type { GcePlacement } from './placement.js';
 import { compute } from './sdk.js';
@@ -19,9 +25,15 @@ export interface GceBackendOptions {
   /** Compute Engine's API root (`CUMULUS_GCP_COMPUTE_URL`) and the token endpoint keys are exchanged at. */
   computeUrl: string;
   tokenUrl: string;
-  /** The boot image per architecture (`CUMULUS_GCP_IMAGE`, `CUMULUS_GCP_IMAGE_ARM64`). */
-  images: { x86_64: string; arm64: string };
+  /** The server's metadata server: tokens of its own service account (workload identity). */
+  metadataUrl: string;
+  /** Cloud Storage's API root (`CUMULUS_GCP_STORAGE_URL`) and this server's public URL: the workspaces' archive buckets. */
+  storage?: { storageUrl: string; serverUrl: string };
+  /** The boot image per architecture (`CUMULUS_GCP_IMAGE`, `CUMULUS_GCP_IMAGE_ARM64`), and of GPU VMs (`CUMULUS_GCP_IMAGE_GPU`). */
+  images: { x86_64: string; arm64: string; gpu: string };
   unknownGraceMs?: number;
+  /** Checks container images on this server (vm/container-builds.ts); unset: no container environments. */
+  podman?: Podman;
 }
 
 /** Labels every instance carries: what finds it again (after a restart too) and what costs are tracked by. */
@@ -55,6 +67,20 @@ const GONE: Vm = {
 };
 const GCE_TYPE = /^[a-z][a-z0-9]*-[a-z0-9-]+$/;
 
+/**
+ * What vm_gcp offers: pip environments built on a build machine (build-machines.ts), and container
+ * environments where this server has podman (their images checked here, vm/container-builds.ts;
+ * each VM runs its agent in the image, aws/container-script.ts).
+ */
+export const gceCapabilities = (containers: boolean): Backend['capabilities'] => ({
+  ssh: true,
+  dashboards: true,
+  gpus: true,
+  spot: true,
+  firewall: true,
+  builds: containers ? ['pip', 'container'] : ['pip'],
+});
+
 /** `vm_gcp`: one Compute Engine instance per scheduler and worker, in the workspace's own project. */
 export function createGceBackend(options: GceBackendOptions): Backend {
   return createVmBackend(gceCloud(options), {
@@ -84,6 +110,9 @@ function vmOf(i: Instance): Vm {
   };
 }
 
+/** Who clients sign in as on a cluster's VMs (client-contract 2.5: `ubuntu`, whatever the image). */
+const SSH_USER = 'ubuntu';
+
 /** An instance name from a backend id (`vm_gcp-1a2b3c4d`): lower case, letters first, 63 at most. */
 const nameOf = (backendId: string) =>
   `cumulus-${backendId.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`.slice(0, 63);
@@ -93,15 +122,45 @@ const labelValue = (value: string) =>
     .replace(/[^a-z0-9_-]/g, '-')
     .slice(0, 63);
 
+/**
+ * A VM's GPUs: those of its type (G2, A2), or the GPUs asked attached to a type that has none
+ * (`guestAccelerators` on N1: the kind asked, else the type's attachable kind). Either way the GPU
+ * image, where the type is x86_64 (no GPU type of the catalogue is Arm).
+ */
+function gpusOf(
+  spec: LaunchSpec,
+  type: string,
+  zone: string,
+  images: GceBackendOptions['images'],
+): { on: boolean; image?: string; attach?: { acceleratorType: string; acceleratorCount: number } } {
+  const t = vmType(type);
+  const asked = spec.gpus ?? 0;
+  const attachTo = asked > 0 && t && t.gpus === 0;
+  if (!attachTo && !t?.gpus) return { on: false };
+  const image = t?.arch === 'arm64' ? undefined : images.gpu;
+  if (!attachTo) return { on: true, image };
+  const kind = spec.gpuType ?? t.attachable?.gpuName ?? 'nvidia-tesla-t4';
+  return {
+    on: true,
+    image,
+    attach: { acceleratorType: `zones/${zone}/acceleratorTypes/${kind}`, acceleratorCount: asked },
+  };
+}
+
 /** Compute Engine's ports of a VM backend: its clients, images by architecture, zones of a region. */
 export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
   const url = new URL(options.computeUrl);
   const clients = new Map<
     string,
-    { instances: InstancesClient; operations: ZoneOperationsClient; regions: RegionsClient }
+    {
+      instances: InstancesClient;
+      operations: ZoneOperationsClient;
+      regions: RegionsClient;
+    } & GceFirewallClients
   >();
   function clientsOf(p: GcePlacement) {
-    const key = `${p.key.client_email}:${p.key.private_key_id}`;
+    const { credential } = p;
+    const key = credentialId(credential);
     let found = clients.get(key);
     if (!found) {
       const opts = {
@@ -109,12 +168,14 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
         port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
         protocol: url.protocol.replace(':', ''),
         fallback: true,
-        authClient: keyAuthClient(p.key, options.tokenUrl),
+        authClient: authClientOf(credential, options),
       };
       found = {
         instances: new compute.InstancesClient(opts),
         operations: new compute.ZoneOperationsClient(opts),
         regions: new compute.RegionsClient(opts),
+        firewalls: new compute.FirewallsClient(opts),
+        globalOperations: new compute.GlobalOperationsClient(opts),
       };
       clients.set(key, found);
     }
@@ -165,10 +226,44 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
     return found;
   }
 
+  /** What the build machines ask of Compute Engine (build-machines.ts). */
+  const machineCalls: GceMachineCalls = {
+    zonesOf,
+    async insert(p, zone, instanceResource) {
+      try {
+        const [op] = await clientsOf(p).instances.insert({ project: p.project, zone, instanceResource });
+        await finish(p, zone, op.latestResponse as Operation);
+      } catch (err) {
+        // Inserted before (the same attempt's name): that machine is the build's.
+        if (failureOf(err).code !== 409) throw classify(err);
+      }
+    },
+    async labelled(p, key, value) {
+      const found: { zone: string; name: string }[] = [];
+      const iterable = clientsOf(p).instances.aggregatedListAsync({
+        project: p.project,
+        filter: `labels.${key} = "${value}"`,
+      });
+      for await (const [scope, list] of iterable)
+        if (scope.startsWith('zones/'))
+          for (const i of list.instances ?? []) found.push({ zone: scope.slice(6), name: i.name! });
+      return found;
+    },
+    async remove(p, zone, name) {
+      try {
+        const [op] = await clientsOf(p).instances.delete({ project: p.project, zone, instance: name });
+        await finish(p, zone, op.latestResponse as Operation);
+      } catch (err) {
+        if (failureOf(err).code !== 404) throw classify(err);
+      }
+    },
+  };
+
   return {
     type: 'vm_gcp',
-    // No firewall of a cluster's own yet, nor GPUs; SSH is not opened by Cumulus here.
-    capabilities: { ssh: false, dashboards: true, gpus: false, spot: true, firewall: false, builds: [] },
+    // GPUs: the types' own (G2, A2) or attached (N1). A cluster's own firewall: VPC firewall rules
+    // aimed at its network tag (cluster-firewall.ts).
+    capabilities: gceCapabilities(!!options.podman),
     ports: { scheduler: CLUSTER_PORTS[0], dashboard: CLUSTER_PORTS[1], jupyter: CLUSTER_PORTS[2] },
     describeSelf: () => ({
       backend: 'vm_gcp',
@@ -176,6 +271,27 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
     }),
     shapeOf: options.shapeOf,
     defaultType: DEFAULT_TYPE,
+    // Pip environments are built on a build machine per build (build-machines.ts), instances unpack
+    // the archive at boot; container images are checked on this server (vm/container-builds.ts).
+    builder: (placementOf) =>
+      withContainerChecks(
+        createGceBuilder({
+          placementOf,
+          calls: machineCalls,
+          shapeOf: options.shapeOf,
+          images: options.images,
+          labels: { backendId: LABEL.backendId, workspace: LABEL.workspace, role: LABEL.role },
+          ...(options.storage && {
+            archives: createGcsArchives({
+              placementOf,
+              ...options.storage,
+              tokenUrl: options.tokenUrl,
+              metadataUrl: options.metadataUrl,
+            }),
+          }),
+        }),
+        options.podman,
+      ),
 
     placementOf: options.placementOf,
     notSetUp: notSetUpIn('GCP'),
@@ -223,6 +339,7 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
       const zone = choice.subnet ?? choice.zone;
       if (!zone) throw final(`No zone of ${p.region} to launch in.`);
       const name = nameOf(spec.backendId);
+      const gpu = gpusOf(spec, choice.type, zone, options.images);
       const instanceResource: Instance = {
         name,
         machineType: `zones/${zone}/machineTypes/${choice.type}`,
@@ -232,18 +349,31 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
           [LABEL.workspace]: String(workspaceId),
           [LABEL.role]: spec.role,
         },
-        tags: { items: p.targetTags },
-        metadata: { items: [{ key: 'startup-script', value: userDataScript(spec) }] },
+        // The cluster's own firewall's rules target its tag (cluster-firewall.ts).
+        tags: { items: [...p.targetTags, ...(choice.firewall ? [choice.firewall] : [])] },
+        metadata: {
+          items: [
+            // The cluster's key for the user clients sign in as: Google's guest environment makes the
+            // account and its authorized_keys from `ssh-keys` (USER:KEY), so the script adds no key.
+            { key: 'startup-script', value: userDataScript({ ...spec, sshPublicKey: undefined }) },
+            ...(spec.sshPublicKey
+              ? [{ key: 'ssh-keys', value: `${SSH_USER}:${spec.sshPublicKey.trim()}` }]
+              : []),
+            // The Deep Learning VM image installs NVIDIA's driver at first boot when asked.
+            ...(gpu.on ? [{ key: 'install-nvidia-driver', value: 'True' }] : []),
+          ],
+        },
         disks: [
           {
             boot: true,
             autoDelete: true,
             initializeParams: {
-              sourceImage: (choice.image as { source: string }).source,
+              sourceImage: gpu.image ?? (choice.image as { source: string }).source,
               diskSizeGb: String(spec.diskGib ?? p.settings.disk_size_gib),
             },
           },
         ],
+        ...(gpu.attach && { guestAccelerators: [gpu.attach] }),
         networkInterfaces: [
           {
             network: `global/networks/${p.network}`,
@@ -251,9 +381,16 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
             accessConfigs: [{ type: 'ONE_TO_ONE_NAT', name: 'External NAT' }],
           },
         ],
-        ...(choice.market === 'spot' && {
-          // Spot VMs: taken back at Google's will, deleted rather than stopped (nothing to restart).
-          scheduling: { provisioningModel: 'SPOT', instanceTerminationAction: 'DELETE' },
+        ...((choice.market === 'spot' || gpu.on) && {
+          scheduling: {
+            // Spot VMs: taken back at Google's will, deleted rather than stopped (nothing to restart).
+            ...(choice.market === 'spot' && {
+              provisioningModel: 'SPOT',
+              instanceTerminationAction: 'DELETE',
+            }),
+            // A VM with GPUs cannot be live-migrated: Google requires it to stop for host maintenance.
+            ...(gpu.on && { onHostMaintenance: 'TERMINATE' }),
+          },
         }),
       };
       const { instances } = clientsOf(p);
@@ -302,6 +439,12 @@ export function gceCloud(options: GceBackendOptions): VmCloud<GcePlacement> {
         if (failureOf(err).code !== 404) throw classify(err);
       }
       deleted.add(id);
+    },
+
+    firewall: {
+      ensure: (p, workspaceId, { clusterId, spec }) =>
+        ensureClusterFirewall(clientsOf(p), p, { workspaceId, clusterId, spec }),
+      remove: (p, workspaceId, clusterId) => deleteClusterFirewall(clientsOf(p), p, workspaceId, clusterId),
     },
   };
 }

@@ -1,9 +1,10 @@
 import type { StoredVmSettings } from '../vm/cloud.js';
-import type { ServiceAccountKey } from './auth.js';
+import type { GcpCredential } from './auth.js';
 
 /** Where and how a workspace's Compute Engine instances run (what vm_gcp asks per launch). */
 export interface GcePlacement {
-  key: ServiceAccountKey;
+  /** The workspace's service account key, or the server's own account (workload identity). */
+  credential: GcpCredential;
   project: string;
   region: string;
   network: string;

@@ -10,6 +10,7 @@ import {
   type MachineShape,
   type Observation,
 } from '../backend.js';
+import { whyFailed } from '../ssh/detached.js';
 import { type CommandLogin, loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
 import { type RestJobAsk, restCancel, restJobs, restSubmit } from './rest.js';
 import { sbatchFlags } from './sbatch.js';
@@ -100,7 +101,14 @@ export function observe(job: JobLine | undefined, jobId: string | null): Observa
       reason: jobId ? `Slurm no longer knows job ${jobId}` : 'It was never submitted to Slurm',
     };
   if (PENDING.has(job.state))
-    return { state: 'pending', reason: `pending in the Slurm queue (${job.reason || job.state})` };
+    // Slurm says `None` until its scheduler has looked at the job (every few seconds): no reason yet.
+    return {
+      state: 'pending',
+      reason:
+        job.reason && job.reason !== 'None'
+          ? `pending in the Slurm queue (${job.reason})`
+          : 'pending in the Slurm queue',
+    };
   if (RUNNING.has(job.state)) return { state: 'running' };
   if (STOPPING.has(job.state)) return { state: 'stopping' };
   return { state: 'gone', reason: endedReason(job) };
@@ -259,14 +267,15 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${sbatchFl
 
   return {
     type: 'slurm',
-    // Pip environments, built in a Slurm job and unpacked on the shared home (slurm-builder.ts).
+    // Pip environments, built in a Slurm job and unpacked on the shared home (slurm-builder.ts);
+    // container images, checked on the login node and pulled by each job (aws/container-script.ts).
     capabilities: {
       ssh: false,
       dashboards: false,
       gpus: false,
       spot: false,
       firewall: false,
-      builds: ['pip'],
+      builds: ['pip', 'container'],
     },
     builder: createSlurmBuilder((workspaceId) => clusters.clusterOf(workspaceId)),
     describeSelf: () => ({ backend: 'slurm', options: { provider_name: 'slurm' } }),
@@ -347,6 +356,20 @@ if [ -n "$live" ]; then echo "adopted $live"; else echo "job $(sbatch ${sbatchFl
           );
           for (const { ref, where } of on)
             answer.set(ref.backendId, observe(jobs.get(where.jobName), where.jobId));
+          // Where the job's start said why it could not run (a container's image, its engine), the
+          // shared home has it: that first, then Slurm's words. Not through slurmrestd (no shell).
+          const ended = on.filter(({ ref }) => answer.get(ref.backendId)?.state === 'gone');
+          if (cluster.login.mode === 'rest' || ended.length === 0) return;
+          const login = cluster.login as CommandLogin;
+          const failed = await whyFailed(
+            (script) => runOnLogin(login, script),
+            ended.map(({ ref }) => ref.backendId),
+          );
+          for (const { ref } of ended) {
+            const why = failed.get(ref.backendId);
+            const seen = answer.get(ref.backendId)!;
+            if (why) answer.set(ref.backendId, { ...seen, reason: `${why} (${seen.reason})` });
+          }
         }),
       );
       return answer;

@@ -1,7 +1,9 @@
 import { buildUserDataScript } from '../aws/user-data.js';
 import type { Builder } from '../builder.js';
+import { buildContainer } from '../container-builder.js';
 import { final } from '../errors.js';
 import { createRemoteBuilder, UNPACKED_IN_HOME } from '../remote-builder.js';
+import { RemotePodman } from '../remote-podman.js';
 import { type CommandLogin, loginError, quote, runOnLogin, type SlurmLogin } from './login.js';
 import { sbatchFlags } from './sbatch.js';
 
@@ -40,6 +42,11 @@ const buildDir = (id: number) => `"$HOME/.cumulus/build-${id}"`;
  * Python, which fetches the spec and uploaded wheels with the build's token and uploads the
  * environment's archive; each instance's agent unpacks it once under `~/.cumulus/environments/`
  * (the shared home). The job is cancelled and its directory removed when the build ends.
+ *
+ * A container environment is checked on the login node as the local backend checks one
+ * (container-builder.ts over remote-podman.ts): pulled there with the workspace's registry login,
+ * its Python run to see that it has Dask, its architecture the login node's. Each job pulls the
+ * image again on its node (aws/container-script.ts).
  */
 export function createSlurmBuilder(
   clusterOf: (workspaceId: number) => Promise<SlurmBuildCluster | null>,
@@ -49,6 +56,29 @@ export function createSlurmBuilder(
     if (!cluster) throw final('This workspace has no Slurm cluster connected.');
     return cluster;
   };
+  const pip = createPipBuilder(clusterOf, found);
+  return {
+    ...pip,
+    kinds: ['pip', 'container'],
+    async build(request, io) {
+      if (request.kind !== 'container') return pip.build(request, io);
+      const cluster = await found(request.workspaceId ?? 0);
+      const login = commandLogin(cluster);
+      const run = (command: string, options: { stdin?: string; timeoutMs: number }) =>
+        runOnLogin(login, command, options).catch((err: unknown) => {
+          throw loginError(err);
+        });
+      io.log(`Checking the image on ${login.name}, the login node of the Slurm cluster ${cluster.name}`);
+      const machine = await run('uname -m', { timeoutMs: 30_000 });
+      return buildContainer(new RemotePodman(login.name, run), request, machine.stdout.trim(), io);
+    },
+  };
+}
+
+function createPipBuilder(
+  clusterOf: (workspaceId: number) => Promise<SlurmBuildCluster | null>,
+  found: (workspaceId: number) => Promise<SlurmBuildCluster>,
+): Builder {
   return createRemoteBuilder({
     backend: 'slurm',
     ...UNPACKED_IN_HOME,

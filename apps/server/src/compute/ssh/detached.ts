@@ -43,3 +43,24 @@ export async function startDetached(
     ? null
     : (result.stderr || result.stdout).trim().slice(0, 300);
 }
+
+/**
+ * Why instances whose processes are gone ended, where their start said (`~/.cumulus/<id>/failed`:
+ * a container environment's host without podman, an image it could not pull): by backend id.
+ * `run` runs a script as the account (an SSH host's, a Slurm login node's on the shared home).
+ */
+export async function whyFailed(
+  run: (script: string) => Promise<{ stdout: string }>,
+  backendIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (backendIds.length === 0) return new Map();
+  const ids = backendIds.map(safeId).join(' ');
+  const script = `for id in ${ids}; do f="$HOME/.cumulus/$id/failed"; [ -s "$f" ] && printf '%s\\t%s\\n' "$id" "$(head -c 500 "$f" | tr '\\n' ' ')"; done; true`;
+  const result = await run(script).catch(() => null);
+  const reasons = new Map<string, string>();
+  for (const line of result?.stdout.split('\n') ?? []) {
+    const [id, reason] = line.split('\t');
+    if (id && reason) reasons.set(id, reason.trim());
+  }
+  return reasons;
+}

@@ -9,7 +9,7 @@ import {
   type Observation,
 } from '../backend.js';
 import { backendErrorOf, runOn, SshFailure, type SshTarget } from './connection.js';
-import { quote, safeId, startDetached, stopScript } from './detached.js';
+import { quote, safeId, startDetached, stopScript, whyFailed } from './detached.js';
 import { cudaVisibleDevices, gpuCounts, gpuDevicesFor, placeOn, withLabels } from './placement.js';
 import { createSshBuilder } from './ssh-builder.js';
 
@@ -81,6 +81,16 @@ const LIST =
   "grep -zh '^CUMULUS_BACKEND_ID=' /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u; true";
 
 /**
+ * Removes an instance's container once its processes are gone (where it ran one: its start wrote
+ * the engine to `~/.cumulus/<id>/engine`), so nothing of it is left on the host.
+ */
+const removeContainer = (backendId: string) => {
+  const id = safeId(backendId);
+  return `e=$(cat "$HOME/.cumulus/${id}/engine" 2>/dev/null) && { [ "$e" != podman ] || [ "$(id -u)" = 0 ] || export XDG_RUNTIME_DIR="\${XDG_RUNTIME_DIR:-$HOME/.cumulus/run}"; "$e" rm --force cumulus-${id} >/dev/null 2>&1; }; true
+`;
+};
+
+/**
  * Clusters on machines the workspace already has, reached over SSH as the account given at
  * registration with the host key pinned. Each instance is the same agent a cloud VM boots
  * (aws/user-data.ts: fetched from the control plane with the cluster's token), started detached
@@ -142,8 +152,9 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       gpus: false,
       spot: false,
       firewall: false,
-      // Pip environments, built on one of the workspace's hosts and unpacked on each (ssh-builder.ts).
-      builds: ['pip'],
+      // Pip environments, built on one of the workspace's hosts and unpacked on each (ssh-builder.ts);
+      // container images, checked on one host and pulled by each (aws/container-script.ts).
+      builds: ['pip', 'container'],
       // `worker_vm_types` / `scheduler_vm_types` name host labels (placement.ts `withLabels`).
       typesAreLabels: true,
     },
@@ -270,12 +281,20 @@ export function createSshBackend(options: SshBackendOptions): Backend {
               );
             return;
           }
+          const failed = await whyFailed(
+            (script) => runOn(host, script),
+            on.filter((ref) => !live.has(ref.backendId)).map((ref) => ref.backendId),
+          );
           for (const ref of on)
             say(
               ref,
               live.has(ref.backendId)
                 ? { state: 'running', privateIp: host.address }
-                : { state: 'gone', reason: `Its processes are no longer running on ${host.name}` },
+                : {
+                    state: 'gone',
+                    reason:
+                      failed.get(ref.backendId) ?? `Its processes are no longer running on ${host.name}`,
+                  },
             );
         }),
       );
@@ -299,9 +318,13 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       if (!host) return hosts.unplace(instance.backendId);
       const grace = Math.max(1, Math.ceil(options.stopGraceMs / 1000));
       try {
-        await runOn(host, stopScript(safeId(instance.backendId), grace), {
-          timeoutMs: grace * 1000 + 15_000,
-        });
+        await runOn(
+          host,
+          stopScript(safeId(instance.backendId), grace) + removeContainer(instance.backendId),
+          {
+            timeoutMs: grace * 1000 + 15_000,
+          },
+        );
       } catch (err) {
         // A host gone for good takes its instances with it; until then, stopping is tried again.
         if (lost(host.id)) return hosts.unplace(instance.backendId);

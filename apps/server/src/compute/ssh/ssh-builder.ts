@@ -1,7 +1,9 @@
 import { buildUserDataScript } from '../aws/user-data.js';
 import type { Builder } from '../builder.js';
+import { buildContainer } from '../container-builder.js';
 import { final, retryable } from '../errors.js';
 import { createRemoteBuilder, UNPACKED_IN_HOME } from '../remote-builder.js';
+import { RemotePodman } from '../remote-podman.js';
 import { backendErrorOf, runOn, type SshTarget } from './connection.js';
 import { quote, startDetached, stopScript } from './detached.js';
 
@@ -28,19 +30,47 @@ const buildId = (id: number) => `build-${id}`;
  * instance's agent unpacks it once per host under `~/.cumulus/environments/<hash>` and runs Dask
  * from it, so every later cluster (and every environment with the same packages) on that host
  * reuses the copy. When the build ends its processes and directory on the host are removed.
+ *
+ * A container environment is checked as the local backend checks one (container-builder.ts), on one
+ * of the workspace's healthy hosts over SSH (remote-podman.ts): the image pulled there with the
+ * workspace's registry login, its Python run to see that it has Dask, its architecture the host's.
+ * Each host pulls the image again when an instance starts there (aws/container-script.ts).
  */
 export function createSshBuilder(hosts: SshBuildHosts): Builder {
+  const pip = createPipBuilder(hosts);
+  return {
+    ...pip,
+    kinds: ['pip', 'container'],
+    async build(request, io) {
+      if (request.kind !== 'container') return pip.build(request, io);
+      const host = await healthyHost(hosts, request.workspaceId ?? 0);
+      io.log(`Checking the image on ${host.name}`);
+      const machine = await runOn(host, 'uname -m').catch((err: unknown) => {
+        throw backendErrorOf(err);
+      });
+      const podman = new RemotePodman(host.name, (command, options) => runOn(host, command, options));
+      return buildContainer(podman, request, machine.stdout.trim(), io);
+    },
+  };
+}
+
+async function healthyHost(hosts: SshBuildHosts, workspaceId: number): Promise<SshBuildHost> {
+  const [host] = await hosts.healthyHosts(workspaceId);
+  if (!host)
+    throw retryable(
+      'This workspace has no healthy SSH host to build on: the build starts once one passes its check.',
+    );
+  return host;
+}
+
+function createPipBuilder(hosts: SshBuildHosts): Builder {
   /** The host each build runs on (this process's view; after a restart, every healthy host is looked at). */
   const buildHosts = new Map<number, SshBuildHost>();
   return createRemoteBuilder({
     backend: 'ssh',
     ...UNPACKED_IN_HOME,
     async launch(job, log) {
-      const [host] = await hosts.healthyHosts(job.workspaceId);
-      if (!host)
-        throw retryable(
-          'This workspace has no healthy SSH host to build on: the build starts once one passes its check.',
-        );
+      const host = await healthyHost(hosts, job.workspaceId);
       buildHosts.set(job.buildId, host);
       log(`Building on ${host.name} with ${host.python}`);
       const script = buildUserDataScript({

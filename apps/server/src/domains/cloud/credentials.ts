@@ -7,8 +7,12 @@ import {
   callerIdentity,
   credentialsOf,
 } from '../../compute/aws/clients.js';
-import { exchangeKey, GcpTokenError } from '../../compute/gcp/auth.js';
-import { GcpCallError, missingPermissions } from '../../compute/gcp/permissions.js';
+import { exchangeKey, GcpTokenError, serverAccount, serverToken } from '../../compute/gcp/auth.js';
+import {
+  GCP_SERVER_ACCOUNT_PERMISSIONS,
+  GcpCallError,
+  missingPermissions,
+} from '../../compute/gcp/permissions.js';
 import type { Db } from '../../db/client.js';
 import {
   type CloudCredentialRow,
@@ -17,10 +21,10 @@ import {
   type User,
 } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { fieldError } from '../../http/errors.js';
+import { ApiError, fieldError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { isoTimeOrNull } from '../../lib/time.js';
-import type { WorkspaceAccess } from '../identity/index.js';
+import { isOperator, type WorkspaceAccess } from '../identity/index.js';
 import { checkGcpKey } from './gcp-key.js';
 import { guardClustersInCloud } from './guard.js';
 import type {
@@ -186,6 +190,12 @@ export async function saveGcpCredentials(
   confirm: boolean,
 ) {
   const { workspace } = access;
+  if (body.workload_identity) return saveServerIdentity(deps, access, body, confirm);
+  if (!body.credentials)
+    throw fieldError(
+      'credentials',
+      'Give the service account key file (its JSON), or workload_identity: true.',
+    );
   const key = checkGcpKey(body.credentials, body.project_id);
   const { accessToken } = await exchangeKey(key, deps.config.gcp.tokenUrl).catch((err: unknown) => {
     if (!(err instanceof GcpTokenError)) throw err;
@@ -222,6 +232,74 @@ export async function saveGcpCredentials(
       },
       defaultRegion: body.default_region ?? null,
       identity: key.project_id,
+    },
+    confirm,
+  );
+  return presentCredentials('gcp', row);
+}
+
+/**
+ * Workload identity: the workspace's calls to Google go as the service account of the machine the
+ * server runs on (its metadata server's tokens), in the project asked (by default the server's
+ * own). Only where the operator allows it (CUMULUS_GCP_WORKLOAD_IDENTITY), and only by the
+ * operator: anyone else would be spending the server's own Google account. The account's
+ * permissions in the project are checked as a key's are. Nothing secret is stored.
+ */
+async function saveServerIdentity(
+  deps: Deps,
+  access: WorkspaceAccess,
+  body: z.infer<typeof gcpCredentialsBody>,
+  confirm: boolean,
+) {
+  if (body.credentials)
+    throw fieldError('credentials', 'Give a service account key or workload_identity, not both.');
+  if (!deps.config.gcp.workloadIdentity)
+    throw fieldError(
+      'workload_identity',
+      'This server does not offer its own Google service account (CUMULUS_GCP_WORKLOAD_IDENTITY): give a service account key.',
+    );
+  if (!(await isOperator(deps.db, access.user)))
+    throw new ApiError(403, {
+      detail:
+        "Only this server's operator can connect the server's own Google service account to a workspace: give a service account key.",
+      code: 'OPERATOR_ONLY',
+    });
+  const urls = deps.config.gcp;
+  const refused = (err: unknown): never => {
+    if (!(err instanceof GcpTokenError)) throw err;
+    throw fieldError('workload_identity', err.message);
+  };
+  const account = await serverAccount(urls.metadataUrl).catch(refused);
+  const { accessToken } = await serverToken(urls.metadataUrl).catch(refused);
+  const project = body.project_id ?? account.project;
+  const missing = await missingPermissions(
+    urls.resourceManagerUrl,
+    accessToken,
+    project,
+    GCP_SERVER_ACCOUNT_PERMISSIONS,
+  ).catch((err: unknown) => {
+    if (!(err instanceof GcpCallError)) throw err;
+    throw fieldError(
+      'workload_identity',
+      `Google did not answer which permissions ${account.email} has in project "${project}": ${err.message}`,
+    );
+  });
+  if (missing.length > 0)
+    throw fieldError(
+      'workload_identity',
+      `This server's service account ${account.email} lacks ${missing.length === 1 ? 'a permission' : 'permissions'} Cumulus needs in project "${project}": ${missing.join(', ')}. Grant ${missing.length === 1 ? 'it' : 'them'} and connect it again.`,
+    );
+  const row = await storeCredentials(
+    deps,
+    access.user,
+    access.workspace.id,
+    'gcp',
+    {
+      kind: 'workload_identity',
+      secret: { type: 'server', client_email: account.email, project_id: project },
+      summary: { project_id: project, client_email: account.email },
+      defaultRegion: body.default_region ?? null,
+      identity: project,
     },
     confirm,
   );

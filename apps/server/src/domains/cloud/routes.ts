@@ -1,8 +1,9 @@
 import type { CloudProvider } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import type { App } from '../../http/app-types.js';
+import { currentUser } from '../../http/auth.js';
 import { z } from '../../http/zod.js';
-import { workspaceOf } from '../identity/index.js';
+import { isOperator, workspaceOf } from '../identity/index.js';
 import * as cloudFormation from './cloudformation.js';
 import { registerClusterInfoSocket } from './cluster-info-socket.js';
 import * as credentials from './credentials.js';
@@ -55,13 +56,16 @@ export function registerCloudRoutes(app: App, deps: Deps): void {
         response: { 200: cloudConfigSchema },
       },
     },
-    async () => ({
+    async (request) => ({
       aws: { default_region: 'us-east-1', supported_regions: [...AWS_REGIONS] },
       gcp: {
         default_region: 'us-east1',
         default_zone: 'us-east1-c',
         supported_regions: [...GCP_REGIONS],
         supported_zones: GCP_ZONES,
+        // Offered to the operator alone: nobody else may connect it (credentials.ts).
+        workload_identity:
+          deps.config.gcp.workloadIdentity && (await isOperator(deps.db, currentUser(request))),
       },
       azure: { default_region: 'eastus', supported_regions: [...AZURE_REGIONS] },
     }),

@@ -58,6 +58,8 @@ export const cloudConfigSchema = z.object({
     default_zone: z.string(),
     supported_regions: z.array(z.string()),
     supported_zones: z.array(z.string()),
+    /** The asker (the server's operator) may connect the server's own service account instead of a key. */
+    workload_identity: z.boolean(),
   }),
   azure: z.object({ default_region: z.string(), supported_regions: z.array(z.string()) }),
 });
@@ -77,9 +79,13 @@ export const awsCredentialsBody = z.object({
   default_region: awsRegion.optional(),
 });
 
-/** A GCP service account key file's JSON, and the project it is for. */
+/**
+ * A GCP service account key file's JSON and the project it is for, or (`workload_identity`, the
+ * operator's choice where the server runs on Google Cloud) the server's own service account.
+ */
 export const gcpCredentialsBody = z.object({
-  credentials: z.record(z.string().max(100), z.unknown()),
+  credentials: z.record(z.string().max(100), z.unknown()).optional(),
+  workload_identity: z.boolean().optional(),
   project_id: text(100).optional(),
   default_region: gcpRegion.optional(),
 });
@@ -112,7 +118,7 @@ export const azureCredentialsBody = z.object({
 export const credentialsAnswer = z.object({
   provider: z.enum(['aws', 'gcp', 'azure']),
   configured: z.boolean(),
-  /** `keys`, `role`, `service_account` or `service_principal`; null when none are stored. */
+  /** `keys`, `role`, `service_account`, `workload_identity` (GCP: the server's own account) or `service_principal`; null when none are stored. */
   kind: z.string().nullable(),
   default_region: z.string().nullable(),
   /** AWS: masked key id, account, caller ARN, role ARN; GCP: project, client email, key id; Azure: tenant, client, subscription, resource group. */

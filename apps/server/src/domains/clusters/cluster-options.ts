@@ -1,5 +1,5 @@
 import type { Backend, GpusOffered } from '../../compute/backend.js';
-import { VM_TYPES, vmType } from '../../compute/vm-types.js';
+import { gpusOn, VM_TYPES, type VmType, vmType } from '../../compute/vm-types.js';
 import { checkFirewallSpec } from './firewall-spec.js';
 import type { CreateClusterBody } from './schemas.js';
 
@@ -51,7 +51,8 @@ export function checkPlace(backend: Backend, body: CreateClusterBody, refuse: Re
 
 /**
  * GPUs (`worker_gpu` arrives as `worker_accelerator_count` and `_type`): the instance types asked
- * must have them; with none asked, the catalogue's that do, cheapest first. Answers the worker
+ * must have them, their own or attached (Compute Engine's N1 types take T4s); with none asked, the
+ * catalogue's that do, cheapest first. Answers the worker
  * types to run, where the GPUs chose them. A backend that places GPUs itself (`offered`: Slurm's
  * GRES, SSH hosts' devices) takes a count its machines have, and no type.
  */
@@ -84,20 +85,36 @@ export function checkGpus(
       refuse(field, `Instances of backend ${backend.type} have no GPUs.`);
       continue;
     }
-    const fits = (name: string) => {
+    const on = (name: string) => {
       const t = vmType(name);
-      return !!t && t.gpus >= n && (!kind || t.gpuName === kind);
+      return t ? gpusOn(t, n, kind || undefined) : null;
     };
     const wanted = `${n} GPU${n > 1 ? 's' : ''}${kind ? ` (${kind})` : ''}`;
     const asked = (role === 'worker' ? body.worker_instance_types : body.scheduler_instance_types) ?? [];
-    const without = asked.filter((t) => !fits(t));
+    const without = asked.filter((t) => !on(t));
     if (without.length) {
-      refuse(field, `${without.join(', ')} ha${without.length > 1 ? 've' : 's'} no ${wanted}.`);
+      // A type GPUs are attached to takes some counts only (Compute Engine's N1: 1, 2 or 4 T4s).
+      const attachable = without.flatMap((t) => {
+        const a = vmType(t)?.attachable;
+        const counts = `${a?.counts.slice(0, -1).join(', ')} or ${a?.counts.at(-1)}`;
+        return a && (!kind || a.gpuName === kind) ? [`${t} takes ${counts} ${a.gpuName} GPUs`] : [];
+      });
+      refuse(
+        field,
+        attachable.length === without.length
+          ? `${attachable.join('; ')} (${n} asked).`
+          : `${without.join(', ')} ha${without.length > 1 ? 've' : 's'} no ${wanted}.`,
+      );
       continue;
     }
     if (asked.length) continue;
-    const found = VM_TYPES.filter((t) => t.backendType === backend.type && fits(t.name))
-      .sort((a, b) => a.hourlyUsd - b.hourlyUsd)
+    // Cheapest first, attached GPUs' price included.
+    const price = (t: VmType) => {
+      const g = gpusOn(t, n, kind || undefined);
+      return t.hourlyUsd + (g?.attached ? g.hourlyUsd : 0);
+    };
+    const found = VM_TYPES.filter((t) => t.backendType === backend.type && on(t.name))
+      .sort((a, b) => price(a) - price(b))
       .map((t) => t.name);
     if (found.length === 0 || role === 'scheduler')
       refuse(

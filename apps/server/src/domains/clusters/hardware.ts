@@ -83,6 +83,16 @@ export function memoryBytes(value: unknown): number | null {
 export const sizedByThreads = (backend: Pick<Backend, 'type' | 'machineFor'>): MachineShape | null =>
   backend.type === LOCAL_BACKEND ? backend.machineFor([]) : null;
 
+/**
+ * A machine of a type GPUs are attached to (Compute Engine's N1) has the GPUs asked: what it is
+ * recorded, counted and priced as.
+ */
+function withAttachedGpus(machine: MachineShape, body: CreateClusterBody, role: 'worker' | 'scheduler') {
+  const asked = (body.options as Record<string, unknown> | undefined)?.[`${role}_accelerator_count`];
+  const n = typeof asked === 'number' && asked > 0 ? asked : 0;
+  return n > machine.gpus && vmType(machine.instanceType)?.attachable ? { ...machine, gpus: n } : machine;
+}
+
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1).replace(/\.0$/, '')} GiB`;
 
 export function clusterHardware(
@@ -182,8 +192,8 @@ export function clusterHardware(
           `${t} is not an instance type of ${backend.type} that Cumulus knows (GET /api/v2/pricing/vm-types/?backend_type=${backend.type} lists them).`,
         );
   if (Object.keys(errors).length) throw new FieldErrors(errors);
-  const worker = backend.machineFor(workerTypes);
-  const scheduler = backend.machineFor(schedulerTypes);
+  const worker = withAttachedGpus(backend.machineFor(workerTypes), body, 'worker');
+  const scheduler = withAttachedGpus(backend.machineFor(schedulerTypes), body, 'scheduler');
   if (threads === undefined || threads === null) workerOptions.nthreads = worker.cores;
   return {
     workerCores: Math.max(1, worker.cores),

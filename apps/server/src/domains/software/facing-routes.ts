@@ -104,7 +104,8 @@ export function registerBuildFacingRoutes(app: App, deps: Deps): void {
       config: software,
       schema: {
         tags,
-        description: "A signed link to PUT the built environment's archive to (gzip tar).",
+        description:
+          "A signed link to PUT the built environment's archive to (gzip tar): a V4 signed URL into the workspace's Cloud Storage bucket on vm_gcp with a service account key, else a link to this server.",
         params: buildParams,
         response: { 200: z.object({ upload_url: z.string(), expires_at: z.string() }) },
       },
@@ -112,6 +113,8 @@ export function registerBuildFacingRoutes(app: App, deps: Deps): void {
     async (request) => {
       const buildId = callingBuild(request, request.params.build);
       await builds.assertBuilding(db, buildId);
+      const stored = await builds.storeUpload(deps, buildId);
+      if (stored) return { upload_url: stored.url, expires_at: stored.expiresAt.toISOString() };
       const expires = Math.floor(Date.now() / 1000) + UPLOAD_LINK_SECONDS;
       const signature = archiveSigner(config.secret).sign(`${buildId}:${expires}`);
       return {

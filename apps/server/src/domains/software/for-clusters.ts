@@ -10,6 +10,9 @@ import { fieldError } from '../../http/errors.js';
  * `env_name` of the create call), whether it is ready, and the interpreter to start Dask with.
  */
 
+/** Backends whose container images this server checks with its podman (none without it). */
+const CHECKED_HERE = new Set(['in_process', 'vm_aws', 'vm_gcp']);
+
 /**
  * The architectures a cluster's environment is built for: each of its machines' where the
  * backend's builds are per architecture (vm_aws: compiled packages are), else one build for all.
@@ -71,14 +74,16 @@ export async function buildForCluster(
     throw fieldError(
       field,
       `Software environment ${alias.name} is the container image ${spec.containerUri}, and clusters on backend ${backend.type} cannot run container images` +
-        (backend.type === 'in_process'
+        (CHECKED_HERE.has(backend.type)
           ? ' (containers are off on this server: CUMULUS_PODMAN=off).'
           : ' yet.'),
     );
   let first: number | null = null;
   let queued = false;
   let container: ContainerBuilt | null = null;
-  for (const architecture of buildArchitectures(backend, architectures)) {
+  // A container environment is one build: the image its lockfile names the architecture of.
+  const builds = spec.containerUri ? [null] : buildArchitectures(backend, architectures);
+  for (const architecture of builds) {
     const build = await latestBuildOf(tx, spec.id, architecture);
     if (!build && architecture === null) throw noBuild();
     let id = build?.id;
@@ -101,6 +106,8 @@ export async function buildForCluster(
       queued = true;
     }
     first ??= id!;
+    if (spec.containerUri && build?.state === 'built' && backend.builder?.perArchitecture)
+      refuseOtherArchitectures(field, alias.name, spec.containerUri, build.lockfile, architectures);
     if (spec.containerUri && container === null)
       container = {
         image: spec.containerUri,
@@ -111,6 +118,28 @@ export async function buildForCluster(
       };
   }
   return first === null ? null : { buildId: first, queued, container };
+}
+
+/**
+ * Refuses a cluster whose machines (`architectures`, of its instance types) are of another
+ * architecture than the image its container environment's build checked (its lockfile's header:
+ * `# cumulus lockfile: container IMAGE (ID), Python 3.11.2 x86_64`), naming both: where builds are
+ * per architecture (vm_aws), the image is checked once, on the server, for its architecture.
+ */
+function refuseOtherArchitectures(
+  field: string,
+  alias: string,
+  image: string,
+  lockfile: string | null,
+  architectures: readonly string[],
+) {
+  const built = /^# cumulus lockfile: container .*, Python \S+ (\S+)$/m.exec(lockfile ?? '')?.[1];
+  const other = architectures.find((a) => a !== '' && a !== built);
+  if (built && other)
+    throw fieldError(
+      field,
+      `Software environment ${alias} is the container image ${image}, built for ${built}, but this cluster's instance types are ${other}: choose instance types of ${built}, or an environment of an image for ${other}.`,
+    );
 }
 
 /** A container environment's image and the `distributed` its build found in it (null: not built yet). */
@@ -157,10 +186,16 @@ export async function buildOfArchitecture(
 ): Promise<number | null> {
   if (!backend.builder?.perArchitecture || !architecture) return buildId;
   const [own] = await db
-    .select({ specId: softwareBuilds.specId, architecture: softwareBuilds.architecture })
+    .select({
+      specId: softwareBuilds.specId,
+      architecture: softwareBuilds.architecture,
+      image: softwareSpecs.containerUri,
+    })
     .from(softwareBuilds)
+    .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
     .where(eq(softwareBuilds.id, buildId));
-  if (!own || own.architecture === architecture) return buildId;
+  // A container environment is one build for every architecture (checked at create).
+  if (!own || own.image || own.architecture === architecture) return buildId;
   const [sibling] = await db
     .select({ id: softwareBuilds.id })
     .from(softwareBuilds)
@@ -268,7 +303,10 @@ export async function environmentArchiveFor(
     .select({ location: softwareBuilds.location, hash: softwareBuilds.lockfileHash })
     .from(softwareBuilds)
     .where(and(eq(softwareBuilds.id, buildId), eq(softwareBuilds.state, 'built')));
-  return build?.location && build.hash ? { path: build.location, key: build.hash } : null;
+  // A container environment is its image, pulled where it runs: no archive.
+  return build?.location && build.hash && !isContainerLocation(build.location)
+    ? { path: build.location, key: build.hash }
+    : null;
 }
 
 /** The alias name a cluster's build belongs to (the details' `senv_alias`). */
@@ -290,13 +328,17 @@ export async function aliasNameOf(db: Db, buildId: number | null): Promise<strin
 export async function containerFor(
   db: Db,
   buildId: number | null,
-): Promise<{ image: string; useEntrypoint: boolean } | null> {
+): Promise<{ image: string; reference: string; useEntrypoint: boolean } | null> {
   if (buildId === null) return null;
   const [row] = await db
-    .select({ location: softwareBuilds.location, useEntrypoint: softwareSpecs.useEntrypoint })
+    .select({
+      location: softwareBuilds.location,
+      reference: softwareSpecs.containerUri,
+      useEntrypoint: softwareSpecs.useEntrypoint,
+    })
     .from(softwareBuilds)
     .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
     .where(and(eq(softwareBuilds.id, buildId), eq(softwareBuilds.state, 'built')));
-  if (!row?.location || !isContainerLocation(row.location)) return null;
-  return { image: imageOfLocation(row.location), useEntrypoint: row.useEntrypoint };
+  if (!row?.location || !row.reference || !isContainerLocation(row.location)) return null;
+  return { image: imageOfLocation(row.location), reference: row.reference, useEntrypoint: row.useEntrypoint };
 }

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Backends } from '../../compute/backend.js';
 import type { Db } from '../../db/client.js';
 import { softwareBuilds } from '../../db/schema/index.js';
+import { isOutside } from './outside-archives.js';
 
 /**
  * The latest build of the latest spec of every alias, per architecture (vm_aws builds one per
@@ -66,7 +67,11 @@ export async function collectEnvironments(
         ).map((r) => r.location),
   );
   const stale = await db
-    .select({ id: softwareBuilds.id, location: softwareBuilds.location })
+    .select({
+      id: softwareBuilds.id,
+      location: softwareBuilds.location,
+      workspaceId: softwareBuilds.workspaceId,
+    })
     .from(softwareBuilds)
     .where(
       and(
@@ -80,7 +85,16 @@ export async function collectEnvironments(
   for (const build of stale) {
     if (usedIds.includes(build.id) || !build.location) continue;
     if (!usedLocations.has(build.location) && !freed.has(build.location)) {
-      await builder.remove(build.location);
+      if (isOutside(build.location)) {
+        // Deleted by the store of the workspace's backend (vm_gcp's bucket).
+        const store = (await backends.forWorkspace(build.workspaceId)).builder?.archives;
+        if (store?.owns(build.location)) await store.remove(build.workspaceId, build.location);
+        else
+          options.log.warn(
+            { location: build.location },
+            'software environment archive left in its bucket: the workspace is no longer on GCP',
+          );
+      } else await builder.remove(build.location);
       freed.add(build.location);
       options.log.info({ location: build.location }, 'software environment archived (unused)');
     }

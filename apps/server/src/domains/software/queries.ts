@@ -12,6 +12,7 @@ import { countRows, type OffsetQuery, paginate } from '../../http/pagination.js'
 import type { z } from '../../http/zod.js';
 import { contains, startsWith } from '../../lib/sql.js';
 import { type ResolvedScope, userView, type WorkspaceAccess, workspaceView } from '../identity/index.js';
+import { OUTSIDE_PREFIX } from './outside-archives.js';
 import { presentAliases, presentBuild, presentSpecs } from './present.js';
 import type { aliasListQuery, buildLogsQuery, scopedAliasQuery, valuesQuery } from './schemas.js';
 
@@ -146,14 +147,37 @@ export async function aliasDetails(db: Db, access: WorkspaceAccess, key: { id: n
   return (await presentAliases(db, [alias]))[0]!;
 }
 
-/** `DELETE .../alias/name/{name}`: its creator or the workspace's admins; its unused environments are freed later. */
-export async function deleteAlias(db: Db, access: WorkspaceAccess, name: string) {
+/**
+ * `DELETE .../alias/name/{name}`: its creator or the workspace's admins; its unused environments on
+ * this server are freed later (gc.ts: directories no build points at). Answers the archives outside
+ * this server (`gs://`, vm_gcp's bucket) that no build points at any more: the caller deletes them,
+ * since nothing would find them later.
+ */
+export async function deleteAlias(db: Db, access: WorkspaceAccess, name: string): Promise<string[]> {
   const { alias } = await findAlias(db, access, { name });
   if (alias.creatorId !== access.user.id && !access.isAdmin)
     throw permissionDenied(
       `Only the creator of ${alias.name} and admins of ${access.workspace.name} can delete it.`,
     );
+  const outside = (
+    await db
+      .selectDistinct({ location: softwareBuilds.location })
+      .from(softwareBuilds)
+      .innerJoin(softwareSpecs, eq(softwareSpecs.id, softwareBuilds.specId))
+      .where(and(eq(softwareSpecs.aliasId, alias.id), startsWith(softwareBuilds.location, OUTSIDE_PREFIX)))
+  ).flatMap((r) => (r.location ? [r.location] : []));
   await db.delete(softwareAliases).where(eq(softwareAliases.id, alias.id));
+  if (outside.length === 0) return [];
+  // An identical archive is shared by content hash: another alias's build may still point at it.
+  const still = new Set(
+    (
+      await db
+        .selectDistinct({ location: softwareBuilds.location })
+        .from(softwareBuilds)
+        .where(inArray(softwareBuilds.location, outside))
+    ).map((r) => r.location),
+  );
+  return outside.filter((location) => !still.has(location));
 }
 
 /** A spec of the workspace, with its alias. */

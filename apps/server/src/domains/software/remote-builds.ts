@@ -3,9 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type BuildReport, softwareBuildLogs, softwareBuilds } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { withoutCredentials } from '../../lib/redact.js';
 import type { PhoneHome } from './facing-schemas.js';
+import { isOutside } from './outside-archives.js';
 import { buildRequest, buildWithSpec } from './reconcile.js';
 
 /** Where a build's uploaded environment archive is kept. */
@@ -95,6 +96,33 @@ export async function phoneHome(db: Db, buildId: number, body: PhoneHome): Promi
   });
 }
 
+/**
+ * Where a build machine uploads when its workspace keeps archives outside this server (vm_gcp's
+ * bucket): a signed link into the store, the upload's location recorded as the build's archive;
+ * null where this server keeps it (the control plane's own link then).
+ */
+export async function storeUpload(
+  deps: Pick<Deps, 'db' | 'backends'>,
+  buildId: number,
+): Promise<{ url: string; expiresAt: Date } | null> {
+  const { build } = await foundBuild(deps.db, buildId);
+  const store = (await deps.backends.forWorkspace(build.workspaceId)).builder?.archives;
+  const target = await store?.uploadTarget(build.workspaceId, buildId).catch((err: unknown) => {
+    throw new ApiError(502, {
+      detail: `The workspace's archive bucket could not be reached: ${(err as Error).message}`,
+      code: 'ARCHIVE_STORE_UNAVAILABLE',
+    });
+  });
+  if (!target) return null;
+  await deps.db
+    .update(softwareBuilds)
+    .set({
+      report: sql`coalesce(${softwareBuilds.report}, '{"state":"building"}'::jsonb) || ${JSON.stringify({ archive: target.location })}::jsonb`,
+    })
+    .where(eq(softwareBuilds.id, buildId));
+  return { url: target.url, expiresAt: target.expiresAt };
+}
+
 export async function archiveReceived(db: Db, buildId: number, archive: string, size: number): Promise<void> {
   await db
     .update(softwareBuilds)
@@ -121,5 +149,7 @@ export async function downloadable(
   const archive =
     build.state === 'built' && build.location?.endsWith('.tar.gz') ? build.location : build.report?.archive;
   if (!archive) throw notFound('This build has uploaded no environment archive.');
+  // In the workspace's bucket (vm_gcp): not on this server.
+  if (isOutside(archive)) throw notFound("This build keeps its archive in the workspace's bucket.");
   return { path: archive, name: `build-${buildId}.tar.gz`, type: 'application/gzip' };
 }

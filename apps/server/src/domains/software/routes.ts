@@ -90,7 +90,24 @@ export function registerSoftwareRoutes(app: App, deps: Deps): void {
     `${base}/alias/name/:name`,
     { config: reader, schema: { tags, params: nameParams, response: { 200: detailSchema } } },
     async (request) => {
-      await queries.deleteAlias(db, workspaceOf(request), request.params.name);
+      const access = workspaceOf(request);
+      const orphaned = await queries.deleteAlias(db, access, request.params.name);
+      if (orphaned.length > 0) {
+        const workspaceId = access.workspace.id;
+        const store = (await deps.backends.forWorkspace(workspaceId)).builder?.archives;
+        for (const location of orphaned) {
+          // The alias is gone either way; an archive left behind is said, not hidden.
+          try {
+            if (!store?.owns(location)) throw new Error('the workspace is no longer on GCP');
+            await store.remove(workspaceId, location);
+          } catch (err) {
+            request.log.warn(
+              { err, location },
+              'software environment archive of a deleted alias left in its bucket',
+            );
+          }
+        }
+      }
       return { detail: `Deleted ${request.params.name}.` };
     },
   );

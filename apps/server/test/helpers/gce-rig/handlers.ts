@@ -1,4 +1,4 @@
-import { type Links, MACHINE_TYPES, REGIONS, regionOf } from './catalog.js';
+import { ACCELERATOR_TYPES, type Links, MACHINE_TYPES, REGIONS, regionOf } from './catalog.js';
 import type { Firewalls } from './firewalls.js';
 import type { Instances } from './instances.js';
 import { matcher, page } from './lists.js';
@@ -66,6 +66,20 @@ export function handlers(links: Links, instances: Instances, firewalls: Firewall
       selfLink: `${links.zone(zoneName)}/machineTypes/${t.name}`,
       isSharedCpu: false,
       architecture: t.architecture,
+      ...(t.accelerators && { accelerators: t.accelerators }),
+    }));
+  };
+  const acceleratorTypes = (zoneName: string) => {
+    zone(zoneName);
+    return ACCELERATOR_TYPES.filter((a) => a.zones.includes(zoneName)).map((a) => ({
+      kind: 'compute#acceleratorType',
+      id: String(10_000 + ACCELERATOR_TYPES.indexOf(a)),
+      creationTimestamp: '1969-12-31T16:00:00.000-08:00',
+      name: a.name,
+      description: a.description,
+      zone: links.zone(zoneName),
+      selfLink: `${links.zone(zoneName)}/acceleratorTypes/${a.name}`,
+      maximumCardsPerInstance: a.maximumCardsPerInstance,
     }));
   };
   const list = (kind: string, id: string, items: Record<string, unknown>[], query: Params) => ({
@@ -101,6 +115,18 @@ export function handlers(links: Links, instances: Instances, firewalls: Firewall
     'MachineTypes.Get': (p) => {
       const found = machineTypes(p.zone!).find((t) => t.name === p.machineType);
       if (!found) throw notFound(`${project}/zones/${p.zone}/machineTypes/${p.machineType}`);
+      return found;
+    },
+    'AcceleratorTypes.List': (p, q) =>
+      list(
+        'compute#acceleratorTypeList',
+        `${project}/zones/${p.zone}/acceleratorTypes`,
+        acceleratorTypes(p.zone!),
+        q,
+      ),
+    'AcceleratorTypes.Get': (p) => {
+      const found = acceleratorTypes(p.zone!).find((a) => a.name === p.acceleratorType);
+      if (!found) throw notFound(`${project}/zones/${p.zone}/acceleratorTypes/${p.acceleratorType}`);
       return found;
     },
     'Instances.Insert': (p, _q, body) => instances.insert(p.zone!, body ?? {}),

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { type Links, lastSegments, MACHINE_TYPES, newId, regionOf } from './catalog.js';
+import { guestAccelerators } from './gpus.js';
 import { alreadyExists, badRequest, notFound, type Operation, type Operations } from './operations.js';
 
 export type Instance = Record<string, unknown> & {
@@ -20,6 +21,14 @@ const IMAGES: Record<string, { name: string; family: string; architecture: 'X86_
     { name: 'debian-12-bookworm-v20250610', family: 'debian-12', architecture: 'X86_64' },
     { name: 'debian-12-bookworm-arm64-v20250610', family: 'debian-12-arm64', architecture: 'ARM64' },
   ],
+  // Google's Deep Learning VM base image (CUDA 12.4, NVIDIA's driver installed at first boot).
+  'deeplearning-platform-release': [
+    {
+      name: 'common-cu124-v20250325-debian-11-py310',
+      family: 'common-cu124-debian-11-py310',
+      architecture: 'X86_64',
+    },
+  ],
 };
 
 function imageOf(source: string) {
@@ -35,7 +44,8 @@ function imageOf(source: string) {
 
 /**
  * The project's instances: insert (checked as Compute Engine checks them: name, machine type in
- * its zone, one boot disk whose image's architecture is the type's, a network interface), get,
+ * its zone, one boot disk whose image's architecture is the type's, GPUs (gpus.ts), a network
+ * interface), get,
  * list, aggregated list, delete. `running` and `deleted` are emitted as an instance starts and
  * goes, for the machines that play the VMs.
  */
@@ -45,6 +55,11 @@ export class Instances extends EventEmitter<{ running: [Instance, string]; delet
   readonly exhausted = new Set<string>();
   /** Instances lists leave out (by name), as a list may lag an insert that Compute Engine has made. */
   readonly unlisted = new Set<string>();
+  /**
+   * Each insert's request body by instance name: what was asked that an instance does not show
+   * (its boot disk's image is the disk's, and the rig plays no disks).
+   */
+  readonly inserted = new Map<string, Record<string, unknown>>();
   #nextAddress = 2;
 
   constructor(
@@ -101,6 +116,7 @@ export class Instances extends EventEmitter<{ running: [Instance, string]; delet
         `Invalid resource usage: 'Requested boot disk architecture (${image.architecture}) is not compatible with machine type architecture (${type.architecture}).'`,
         'invalidResourceUsage',
       );
+    const accelerators = guestAccelerators(this.links, zone, type, body);
     const nics = (body.networkInterfaces as Record<string, unknown>[] | undefined) ?? [];
     if (nics.length === 0)
       throw badRequest(
@@ -128,6 +144,7 @@ export class Instances extends EventEmitter<{ running: [Instance, string]; delet
         fingerprint: newId().slice(-12),
         ...((body.metadata as object | undefined) ?? {}),
       },
+      ...(accelerators.length && { guestAccelerators: accelerators }),
       scheduling: {
         onHostMaintenance: spot ? 'TERMINATE' : 'MIGRATE',
         automaticRestart: !spot,
@@ -166,6 +183,7 @@ export class Instances extends EventEmitter<{ running: [Instance, string]; delet
       })),
     };
     this.zoneOf(zone).set(name, instance);
+    this.inserted.set(name, body);
     return this.operations.start({ zone }, 'insert', { link, id }, () => {
       if (this.exhausted.has(zone)) {
         // The operation fails and no instance is left, as on Google when a zone has no capacity.

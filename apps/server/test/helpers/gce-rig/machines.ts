@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,14 +95,39 @@ export class GceMachines {
     if (!script) return;
     const arch =
       (instance.disks as { architecture?: string }[])[0]?.architecture === 'ARM64' ? 'aarch64' : 'x86_64';
+    const sshHome = path.join(this.workRoot, 'home', instance.name);
+    this.addSshKeys(instance, sshHome);
     bootScript(script, {
       workRoot: this.workRoot,
       host,
-      sshHome: path.join(this.workRoot, 'home', instance.name),
+      sshHome,
       metadataUrl: `${this.#metadataUrl}/${instance.name}`,
       arch,
     });
   }
+
+  /**
+   * Google's guest environment: the keys of the `ssh-keys` metadata (`USER:KEY` a line) go into
+   * their user's authorized_keys (the VM's one sign-in home here), before the startup script runs.
+   */
+  private addSshKeys(instance: Instance, home: string): void {
+    const keys = (this.attribute(instance, 'ssh-keys') ?? '')
+      .split('\n')
+      .map((line) => /^([a-z_][a-z0-9_-]*):(\S+ \S+)/.exec(line.trim()))
+      .filter((m): m is RegExpExecArray => m !== null);
+    if (keys.length === 0) return;
+    mkdirSync(path.join(home, '.ssh'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(home, '.ssh', 'authorized_keys'), keys.map((m) => `${m[2]}\n`).join(''), {
+      mode: 0o600,
+    });
+    this.sshUsers.set(
+      instance.name,
+      keys.map((m) => m[1]!),
+    );
+  }
+
+  /** The users the guest environment made from `ssh-keys`, by instance name. */
+  readonly sshUsers = new Map<string, string[]>();
 
   /** What the VM ran, gone (TERM, then KILL). */
   async kill(name: string): Promise<void> {

@@ -16,7 +16,8 @@ export class GceError extends Error {
         code: this.code,
         message: this.message,
         errors: [{ message: this.message, domain: 'global', reason: this.reason }],
-        status: this.status,
+        // Cloud Storage's JSON API errors carry none (storage.ts).
+        ...(this.status && { status: this.status }),
       },
     };
   }

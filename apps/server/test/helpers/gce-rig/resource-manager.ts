@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { badRequest, GceError } from './operations.js';
 import { invalidMessage, ROUTES } from './protos.js';
+import { validStoragePermission } from './storage-defs.js';
 
 /**
  * Cloud Resource Manager's `projects.testIamPermissions`, as Google defines it: the IAM policy
@@ -15,8 +16,9 @@ import { invalidMessage, ROUTES } from './protos.js';
  * Who holds what: a service account holds every valid permission in its own project (the project
  * of its email) unless a test withholds some (`withhold`), and nothing in another project.
  * A permission is valid when Compute Engine's protos have its collection and its verb is one of
- * that collection's methods (`create` for `Insert`) or one of IAM's own verbs (`use`...): the rig
- * plays Compute only, so other services' permissions are refused as Google refuses an unknown one.
+ * that collection's methods (`create` for `Insert`) or one of IAM's own verbs (`use`...), and a
+ * Cloud Storage one (`storage.objects.create`) when the JSON API has its collection and method
+ * (storage-defs.ts): other services' permissions are refused as Google refuses an unknown one.
  */
 type ProtoType = {
   fields?: Record<string, { type: string; rule?: string }>;
@@ -42,8 +44,11 @@ const BODY: ProtoType = {
   fields: Object.fromEntries(Object.entries(request.fields ?? {}).filter(([name]) => name !== 'resource')),
 };
 
-/** IAM's verbs that are no API method: using a subnet, an external address, an image. */
-const IAM_VERBS = new Set(['use', 'useExternalIp', 'useReadOnly']);
+/**
+ * IAM's verbs that are no API method: using a subnet, an external address, an image; changing a
+ * network's firewall policy (what firewall rules need of their network).
+ */
+const IAM_VERBS = new Set(['use', 'useExternalIp', 'useReadOnly', 'updatePolicy']);
 const lower = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 const COMPUTE_VERBS = new Map<string, Set<string>>();
 for (const route of ROUTES) {
@@ -55,6 +60,7 @@ for (const route of ROUTES) {
 }
 
 export function validPermission(permission: string): boolean {
+  if (permission.startsWith('storage.')) return validStoragePermission(permission);
   const [service, collection, verb, ...rest] = permission.split('.');
   return (
     service === 'compute' && rest.length === 0 && !!verb && !!COMPUTE_VERBS.get(collection ?? '')?.has(verb)
@@ -72,6 +78,20 @@ export class ResourceManager {
     const set = this.#withheld.get(email) ?? new Set();
     for (const p of permissions) set.add(p);
     this.#withheld.set(email, set);
+  }
+
+  /**
+   * Whether `email` holds `permission` in `project`: a service account in its own project (the
+   * project's default Compute Engine account, `N-compute@developer.gserviceaccount.com`, in any
+   * project of the rig's) unless withheld.
+   */
+  holds(email: string, project: string, permission: string): boolean {
+    const own =
+      email.split('@')[1] === `${project}.iam.gserviceaccount.com` ||
+      email.endsWith('-compute@developer.gserviceaccount.com') ||
+      email === `tester@${project}.iam.gserviceaccount.com`;
+    if (!own) return false;
+    return !this.#withheld.get('*')?.has(permission) && !this.#withheld.get(email)?.has(permission);
   }
 
   /** Gives every withheld permission back. */

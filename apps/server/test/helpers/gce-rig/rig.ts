@@ -12,7 +12,10 @@ import {
   queryFieldsOf,
   routeOf,
 } from './protos.js';
+import { requiredPermissions } from './required-permissions.js';
 import { ResourceManager } from './resource-manager.js';
+import { SERVER_METADATA_PREFIX, serverMetadata } from './server-metadata.js';
+import { GcsRig } from './storage.js';
 import { TokenEndpoint } from './token-endpoint.js';
 
 const UNAUTHENTICATED = new GceError(
@@ -35,6 +38,12 @@ export class GceRig {
   readonly tokens: TokenEndpoint;
   /** Cloud Resource Manager's `projects.testIamPermissions` (and the permissions tests withhold). */
   readonly resourceManager = new ResourceManager();
+  /** The service account of the machine the server runs on (workload identity); null: it has none. */
+  serverAccount: string | null;
+  /** Cloud Storage in the project (the JSON API and V4 signed URLs), on the same server. */
+  readonly storage: GcsRig;
+  /** The project's number (its default Compute Engine account's). */
+  readonly projectNumber = '424242424242';
   instances!: Instances;
   firewalls!: Firewalls;
   #server: Server | undefined;
@@ -43,6 +52,8 @@ export class GceRig {
   constructor(options: { project?: string; operationDelayMs?: number; subnetPrefix?: string } = {}) {
     this.project = options.project ?? 'cumulus-rig';
     this.tokens = new TokenEndpoint(this.project, () => `${this.url}/token`);
+    this.serverAccount = `cumulus-server@${this.project}.iam.gserviceaccount.com`;
+    this.storage = new GcsRig(this);
     this.options = {
       operationDelayMs: options.operationDelayMs ?? 300,
       subnetPrefix: options.subnetPrefix ?? '127.42.0',
@@ -54,12 +65,14 @@ export class GceRig {
     return this.#url;
   }
 
-  /** The server's settings that send its Google calls here (token endpoint, Compute, Resource Manager). */
+  /** The server's settings that send its Google calls here (token endpoint, Compute, Storage, Resource Manager). */
   env(): Record<string, string> {
     return {
       CUMULUS_GCP_TOKEN_URL: `${this.#url}/token`,
       CUMULUS_GCP_COMPUTE_URL: this.#url,
+      CUMULUS_GCP_STORAGE_URL: this.#url,
       CUMULUS_GCP_RESOURCE_MANAGER_URL: this.#url,
+      CUMULUS_GCP_METADATA_URL: `${this.#url}${SERVER_METADATA_PREFIX}`,
     };
   }
 
@@ -95,6 +108,8 @@ export class GceRig {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.#url);
+    // Cloud Storage's paths (its bodies are bytes, not JSON text).
+    if (await this.storage.handle(request, response, url)) return;
     const raw = await new Promise<string>((resolve) => {
       let text = '';
       request
@@ -102,6 +117,12 @@ export class GceRig {
         .on('data', (c: string) => (text += c))
         .on('end', () => resolve(text));
     });
+    const fromMetadata = serverMetadata(url.pathname, request.headers, this);
+    if (fromMetadata) {
+      const [status, body, type] = fromMetadata;
+      response.writeHead(status, { 'content-type': type, 'metadata-flavor': 'Google' }).end(body);
+      return;
+    }
     if (url.pathname === '/token' && request.method === 'POST') {
       const [status, body] = this.tokens.exchange(new URLSearchParams(raw));
       return this.send(response, status, body);
@@ -134,13 +155,8 @@ export class GceRig {
     try {
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (!this.tokens.valid(token)) throw UNAUTHENTICATED;
-      if (params.project !== this.project)
-        throw new GceError(
-          403,
-          `Required 'compute.${route.service.toLowerCase()}.${route.method.toLowerCase()}' permission for 'projects/${params.project}'`,
-          'forbidden',
-          'PERMISSION_DENIED',
-        );
+      const caller = this.tokens.tokens.get(token!)!.email;
+      const project = params.project ?? this.project;
       const query = this.queryOf(route, url.searchParams);
       let body: Record<string, unknown> | undefined;
       if (route.bodyField) {
@@ -157,6 +173,17 @@ export class GceRig {
         const problem = invalidMessage(body, messageType(bodyType), snake);
         if (problem) throw badRequest(problem);
       }
+      // Each call's permissions, as Google checks them before anything happens (the first one missing is named).
+      const lacking = requiredPermissions(route.service, route.method, body).find(
+        (permission) => project !== this.project || !this.resourceManager.holds(caller, project, permission),
+      );
+      if (lacking)
+        throw new GceError(
+          403,
+          `Required '${lacking}' permission for '${resourceOf(url.pathname, project)}'`,
+          'forbidden',
+          'PERMISSION_DENIED',
+        );
       const handler = this.#table[name];
       if (!handler)
         throw new GceError(
@@ -201,4 +228,10 @@ export class GceRig {
       .writeHead(status, { 'content-type': 'application/json; charset=UTF-8' })
       .end(JSON.stringify(body));
   }
+}
+
+/** The resource a call is on, as Google names it in a refusal (`projects/p/zones/z/instances/i`). */
+function resourceOf(pathname: string, project: string): string {
+  const rest = pathname.split(`/projects/${project}/`)[1];
+  return rest && !rest.startsWith('aggregated/') ? `projects/${project}/${rest}` : `projects/${project}`;
 }

@@ -36,6 +36,11 @@ export class TokenEndpoint {
     };
   }
 
+  /** The public halves of the account's keys (what checks a V4 signed URL it signed). */
+  publicKeysOf(email: string): string[] {
+    return [...this.#keys.values()].filter((k) => k.email === email).map((k) => k.publicPem);
+  }
+
   /** Removes a key (as deleting it in IAM does): its grants are refused from now on. */
   revoke(keyId: string): void {
     this.#keys.delete(keyId);

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 
 import { cloudKeys } from '@/data/cloud/keys';
 import { userKeys } from '@/data/user/keys';
-import { type ApiData, api, call } from '@/lib/api/client';
+import { type ApiBody, type ApiData, api, call } from '@/lib/api/client';
 import { type MutationOptions, useApiMutation } from '@/lib/api/hooks';
 
 export type GcpRegions = ApiData<'/api/v2/setup/account/{account}/gcp/regions', 'get'>;
 export type GcpSettings = ApiData<'/api/v2/setup/account/{account}/gcp/settings', 'get'>;
+export type GcpSettingsPatch = ApiBody<'/api/v2/setup/account/{account}/gcp/settings', 'patch'>;
 
 const path = (account: string) => ({ params: { path: { account } } });
 
@@ -69,4 +70,14 @@ export function useSetUpGcpRegionMutation(options?: MutationOptions<typeof setUp
       queryClient.invalidateQueries({ queryKey: userKeys.all }),
     ]),
   );
+}
+
+export const patchGcpSettings = ({ account, body }: { account: string; body: GcpSettingsPatch }) =>
+  call(api.PATCH('/api/v2/setup/account/{account}/gcp/settings', { ...path(account), body }));
+
+/** The defaults of new clusters on GCP (machine types, Spot, disk): the answer is the settings now. */
+export function usePatchGcpSettingsMutation(options?: MutationOptions<typeof patchGcpSettings>) {
+  return useApiMutation(patchGcpSettings, options, (queryClient, data, { account }) => {
+    queryClient.setQueryData(cloudKeys.gcpSettings(account), data);
+  });
 }

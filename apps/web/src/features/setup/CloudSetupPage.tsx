@@ -13,6 +13,7 @@ import { AwsDataAccessCard } from '@/features/setup/aws-data-access-card';
 import { AwsNetworkCard } from '@/features/setup/aws-network-card';
 import { AwsSettingsCard } from '@/features/setup/aws-settings-card';
 import { GcpRegionCard } from '@/features/setup/gcp-region-card';
+import { GcpSettingsCard } from '@/features/setup/gcp-settings-card';
 import { AzureCredentialsCard, GcpCredentialsCard } from '@/features/setup/other-cloud-cards';
 import { SlurmClusterCard } from '@/features/setup/slurm-cluster-card';
 import { SshHostsCard } from '@/features/setup/ssh-hosts-card';
@@ -130,6 +131,7 @@ function CloudSetup({ slug, name, isAdmin }: { slug: string; name: string; isAdm
             }
             enabled={isAdmin && (gcpCredentials.data?.configured ?? false)}
           />
+          {gcpRegions.data?.regions.length ? <GcpSettingsCard account={slug} isAdmin={isAdmin} /> : null}
         </TabsContent>
         <TabsContent value="azure">
           <AzureCredentialsCard account={slug} isAdmin={isAdmin} />

@@ -2,15 +2,13 @@ import * as React from 'react';
 
 import { FormField } from '@/components/form-field';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Switch } from '@/components/ui/switch';
 import type { AwsSettings } from '@/data/cloud/aws-setup';
 import {
   AwsSettingsFormCard,
   type AwsSettingsPatch,
   WithAwsSettings,
 } from '@/features/setup/aws-settings-form';
-import { typeList } from '@/features/setup/messages';
+import { DefaultsFields, SpotSwitches, useClusterDefaults } from '@/features/setup/cluster-defaults';
 
 /** Step 3 of AWS: what clusters get by default. */
 export function AwsSettingsCard({
@@ -44,11 +42,7 @@ function SettingsForm({
   isAdmin: boolean;
   patch: AwsSettingsPatch;
 }) {
-  const [workers, setWorkers] = React.useState(settings.workerInstanceTypes.join(', '));
-  const [scheduler, setScheduler] = React.useState(settings.schedulerInstanceTypes.join(', '));
-  const [spot, setSpot] = React.useState(settings.spot);
-  const [fallback, setFallback] = React.useState(settings.spotOnDemandFallback);
-  const [disk, setDisk] = React.useState(String(settings.diskSizeGib));
+  const defaults = useClusterDefaults(settings);
   const amis = settings.amis as Record<string, string>;
   const [ami, setAmi] = React.useState(region ? (amis[region] ?? '') : '');
   const [armAmi, setArmAmi] = React.useState(imageIn(settings.armAmis, region));
@@ -66,11 +60,7 @@ function SettingsForm({
         patch.mutate({
           account,
           body: {
-            worker_instance_types: typeList(workers),
-            scheduler_instance_types: typeList(scheduler),
-            spot,
-            spot_on_demand_fallback: fallback,
-            disk_size_gib: Number(disk),
+            ...defaults.body(),
             ...(region && ami.trim() && { amis: { ...amis, [region]: ami.trim() } }),
             ...(region && {
               arm_amis: withImage(settings.armAmis, region, armAmi),
@@ -83,15 +73,7 @@ function SettingsForm({
     >
       <fieldset disabled={!isAdmin} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Worker instance types" description="First with capacity wins.">
-            <Input className="font-mono" value={workers} onChange={(e) => setWorkers(e.target.value)} />
-          </FormField>
-          <FormField label="Scheduler instance types">
-            <Input className="font-mono" value={scheduler} onChange={(e) => setScheduler(e.target.value)} />
-          </FormField>
-          <FormField label="Disk size (GiB)">
-            <Input inputMode="numeric" value={disk} onChange={(e) => setDisk(e.target.value)} />
-          </FormField>
+          <DefaultsFields defaults={defaults} kind="instance" diskLabel="Disk size (GiB)" />
           <FormField
             label={`Machine image${region ? ` in ${region}` : ''}`}
             description="An AMI with python3 and distributed, for x86_64 types."
@@ -129,16 +111,7 @@ function SettingsForm({
             <Input className="font-mono" value={cidr} onChange={(e) => setCidr(e.target.value)} />
           </FormField>
         </div>
-        <div className="flex flex-wrap gap-6">
-          <Label className="flex items-center gap-2 font-normal">
-            <Switch checked={spot} onCheckedChange={setSpot} />
-            Spot workers
-          </Label>
-          <Label className="flex items-center gap-2 font-normal">
-            <Switch checked={fallback} onCheckedChange={setFallback} disabled={!spot} />
-            On demand when spot capacity is short
-          </Label>
-        </div>
+        <SpotSwitches defaults={defaults} />
       </fieldset>
     </AwsSettingsFormCard>
   );

@@ -33,8 +33,8 @@ export function WithAwsSettings({
 }
 
 /**
- * A step of the AWS setup that edits some of its settings: the card, the form with the save's
- * error on top, the fields (`children`), then for admins the save button and "saved".
+ * A step of a cloud's setup that edits some of its settings (AWS's, GCP's): the card, the form
+ * with the save's error on top, the fields (`children`), then for admins the save button and "saved".
  */
 export function AwsSettingsFormCard({
   title,
@@ -48,7 +48,7 @@ export function AwsSettingsFormCard({
 }: {
   title: string;
   description: React.ReactNode;
-  patch: AwsSettingsPatch;
+  patch: Pick<AwsSettingsPatch, 'error' | 'isPending' | 'isSuccess'>;
   isAdmin: boolean;
   saveLabel: string;
   savedLabel: string;

@@ -33,7 +33,12 @@ export function CredentialsSummary({
     <div className="bg-muted/40 grid gap-3 rounded-md border p-3 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-medium">
-          {credentials.kind === 'role' ? 'Role assumption' : 'Credentials'} saved
+          {credentials.kind === 'role'
+            ? 'Role assumption'
+            : credentials.kind === 'workload_identity'
+              ? "This server's own service account"
+              : 'Credentials'}{' '}
+          saved
           {credentials.defaultRegion ? ` · ${credentials.defaultRegion}` : ''}
         </span>
         {onDelete ? (

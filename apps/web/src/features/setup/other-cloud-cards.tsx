@@ -1,10 +1,12 @@
 import * as React from 'react';
 
 import { FormAlert } from '@/components/form-alert';
-import { FormField } from '@/components/form-field';
+import { FieldError, FormField } from '@/components/form-field';
 import { SubmitButton } from '@/components/submit-button';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
+import { useCloudConfigQuery } from '@/data/cloud/cloud-config-query';
 import {
   type SaveCredentials,
   useDeleteCloudCredentialsMutation,
@@ -76,12 +78,14 @@ function unplaced(error: unknown, placed?: ReadonlySet<string>): string | null {
 /** A field's refusal from the server, if it is that field's. */
 const refusalOf = (error: unknown, field: string) => (isApiError(error) ? error.fields[field] : undefined);
 
-const GCP_PLACED = new Set(['credentials', 'projectId']);
+const GCP_PLACED = new Set(['credentials', 'projectId', 'workloadIdentity']);
 
 export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAdmin: boolean }) {
   const [key, setKey] = React.useState('');
   const [project, setProject] = React.useState('');
   const [invalid, setInvalid] = React.useState<string | null>(null);
+  // Where the server runs on Google Cloud with an account of its own, its operator may use that instead.
+  const ownAccount = useCloudConfigQuery().data?.gcp.workloadIdentity === true;
   return (
     <CredentialsCard
       account={account}
@@ -152,6 +156,33 @@ export function GcpCredentialsCard({ account, isAdmin }: { account: string; isAd
           <SubmitButton pending={pending} disabled={!key.trim()} className="w-auto justify-self-start">
             Save GCP credentials
           </SubmitButton>
+          {ownAccount ? (
+            <div className="grid gap-2 border-t pt-4">
+              <p className="text-muted-foreground text-sm" id="gcp-own-account-help">
+                This server runs on Google Cloud: as its operator, you may let this workspace's clusters run
+                as the server's own service account (workload identity), with no key. Its permissions are
+                checked as a key's; the project is the one above, else the server's own.
+              </p>
+              <Button
+                type="button"
+                variant="outline"
+                className="w-auto justify-self-start"
+                disabled={pending}
+                aria-describedby={
+                  refusalOf(error, 'workloadIdentity') ? 'gcp-own-account-error' : 'gcp-own-account-help'
+                }
+                onClick={() =>
+                  save({
+                    provider: 'gcp',
+                    body: { workload_identity: true, ...(project.trim() && { project_id: project.trim() }) },
+                  })
+                }
+              >
+                Use this server's service account
+              </Button>
+              <FieldError id="gcp-own-account-error" messages={refusalOf(error, 'workloadIdentity')} />
+            </div>
+          ) : null}
         </form>
       )}
     </CredentialsCard>

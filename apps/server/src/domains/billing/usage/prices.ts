@@ -26,8 +26,12 @@ export function hourlyPrice(
 ): HourlyPrice {
   const microCredits = Math.round(creditsPerHour(machine) * 1e6);
   const listed = vmType(machine.instanceType);
+  // GPUs attached to a type that has none of its own (Compute Engine's N1) add their price.
+  const attached = listed?.attachable
+    ? Math.max(0, machine.gpus - listed.gpus) * listed.attachable.hourlyUsd
+    : 0;
   const hourlyUsd = listed
-    ? listed.hourlyUsd
+    ? listed.hourlyUsd + attached
     : machine.cores * rates.localCoreHourUsd + (machine.memoryMib / 1024) * rates.localGibHourUsd;
   // Credits × dollars per credit, both in millionths: exact in BigInt, rounded half up once.
   const cumulus = (BigInt(microCredits) * BigInt(creditValueMicroUsd) + 500_000n) / 1_000_000n;

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { ServiceAccountKey } from '../../../compute/gcp/auth.js';
+import type { GcpCredential, ServiceAccountKey } from '../../../compute/gcp/auth.js';
 import type { GcePlacement } from '../../../compute/gcp/placement.js';
 import type { Db } from '../../../db/client.js';
 import { cloudSetups } from '../../../db/schema/index.js';
@@ -9,7 +9,7 @@ import { regionRows } from './aws-account.js';
 import { DEFAULT_GCP_SETTINGS } from './gcp.js';
 
 /**
- * The workspace's GCP placement in one of its set-up regions (else its default one): its key,
+ * The workspace's GCP placement in one of its set-up regions (else its default one): its credential,
  * project, network and settings; null until it has credentials, a global setup and a region.
  */
 export async function gcpPlacementOf(
@@ -30,12 +30,18 @@ export async function gcpPlacementOf(
     ? regions.find((r) => r.region === regionName)
     : (regions.find((r) => r.isDefault) ?? regions[0]);
   if (!credentials || !setup?.global || !region) return null;
-  const key = JSON.parse(box.decrypt(credentials.secretBox)) as ServiceAccountKey & { project_id: string };
+  // A key file, or (workload identity) the server's own account: `{type: 'server', client_email, project_id}`.
+  const secret = JSON.parse(box.decrypt(credentials.secretBox)) as ServiceAccountKey & {
+    project_id: string;
+    type: string;
+  };
+  const credential: GcpCredential =
+    secret.type === 'server' ? { kind: 'server', email: secret.client_email } : { kind: 'key', key: secret };
   const global = setup.global as { network: string; target_tags?: string[] };
   const network = region.network as { network?: string; subnet?: string };
   return {
-    key,
-    project: key.project_id,
+    credential,
+    project: secret.project_id,
     region: region.region,
     network: network.network ?? global.network,
     subnet: network.subnet ?? global.network,

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { archiveBucketName } from '../../../compute/gcp/archives.js';
 import { cloudSetupRegions, cloudSetups } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
 import { ApiError, fieldError } from '../../../http/errors.js';
@@ -19,8 +20,9 @@ import type {
 
 /**
  * GCP setup of a workspace: network, firewall CIDR, target tags, regions and settings, stored
- * and checked by shape against its service account key's project. Cumulus runs no clusters on
- * GCP yet, so nothing here calls Google: the `available-*` lists answer what the settings name.
+ * and checked by shape against its service account key's project. Nothing here calls Google: the
+ * `available-*` lists answer what the settings name, and the archive bucket the global setup
+ * names is made by the workspace's first build (compute/gcp/archives.ts).
  */
 type GcpGlobal = { network: string; firewall_cidr: string | null; target_tags: string[] };
 type GcpSettings = z.infer<typeof gcpSettingsSchema>;
@@ -45,20 +47,41 @@ async function projectOf(deps: Deps, workspaceId: number): Promise<string | null
   return (await storedCredentials(deps.db, workspaceId, 'gcp'))?.summary.project_id ?? null;
 }
 
-function present(global: GcpGlobal | null, project: string | null): z.infer<typeof gcpGlobalAnswer> {
+/**
+ * The bucket vm_gcp keeps the workspace's environment archives in (compute/gcp/archives.ts, made
+ * by its first build, not here: setup calls no Google API); none with the server's own account
+ * (workload identity: no key signs the links), whose archives stay on this server.
+ */
+async function archiveBucketOf(deps: Deps, workspaceId: number): Promise<string | null> {
+  const stored = await storedCredentials(deps.db, workspaceId, 'gcp');
+  const project = stored?.summary.project_id;
+  if (!stored || !project || stored.kind === 'workload_identity') return null;
+  return archiveBucketName(project, workspaceId, deps.config.publicUrl);
+}
+
+function present(
+  global: GcpGlobal | null,
+  project: string | null,
+  bucket: string | null,
+): z.infer<typeof gcpGlobalAnswer> {
   return {
     configured: !!global,
     project_id: project,
     network: global?.network ?? null,
     firewall_cidr: global?.firewall_cidr ?? null,
     target_tags: global?.target_tags ?? [],
+    archive_bucket: global ? bucket : null,
   };
 }
 
 export async function getGcpGlobal(deps: Deps, access: WorkspaceAccess) {
   const { workspace } = access;
   const row = await setupRow(deps, workspace.id);
-  return present((row?.global as GcpGlobal | null) ?? null, await projectOf(deps, workspace.id));
+  return present(
+    (row?.global as GcpGlobal | null) ?? null,
+    await projectOf(deps, workspace.id),
+    await archiveBucketOf(deps, workspace.id),
+  );
 }
 
 async function upsert(
@@ -99,7 +122,7 @@ export async function setGcpGlobal(deps: Deps, access: WorkspaceAccess, body: z.
     target_tags: body.target_tags ?? ['cumulus-cluster'],
   };
   await upsert(deps, workspace.id, { global });
-  return present(global, project);
+  return present(global, project, await archiveBucketOf(deps, workspace.id));
 }
 
 export async function setGcpRegions(

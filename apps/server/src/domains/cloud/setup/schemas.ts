@@ -178,6 +178,12 @@ export const gcpGlobalAnswer = z.object({
   network: z.string().nullable(),
   firewall_cidr: z.string().nullable(),
   target_tags: z.array(z.string()),
+  archive_bucket: z
+    .string()
+    .nullable()
+    .describe(
+      "The Cloud Storage bucket of the workspace's project where vm_gcp keeps environment archives (made by the first build); null: they stay on this server (no credentials yet, or this server's own service account, which has no key to sign links with).",
+    ),
 });
 export const gcpRegionsBody = z.object({
   regions: z

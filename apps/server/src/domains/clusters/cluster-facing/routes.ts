@@ -6,6 +6,7 @@ import { z } from '../../../http/zod.js';
 import { ClusterWaits } from '../cluster-waits.js';
 import type { ClusterDeps } from '../ports.js';
 import { PRELOADS, type PreloadName, preloadSource } from './preloads.js';
+import { registryAuthOf } from './registry-auth.js';
 import { dashboardCertificate, fileRef, workerIps } from './resources.js';
 import {
   backendId,
@@ -64,6 +65,20 @@ export function registerClusterFacingRoutes(app: App, allDeps: ClusterDeps): voi
       },
     },
     async (_request, reply) => reply.type('application/gzip').send(await agentBundle()),
+  );
+
+  app.get(
+    `${base}/registry-auth.json`,
+    {
+      config: cluster,
+      schema: {
+        tags,
+        description:
+          'The workspace\'s login for the registry of the cluster\'s container image, as a containers auth file (`{"auths": {registry: {"auth": ...}}}`): what an instance fetches to a private file just before it pulls the image. Not found where the image needs none (no container environment, or no login for its registry).',
+        response: { 200: z.object({ auths: z.record(z.string(), z.object({ auth: z.string() })) }) },
+      },
+    },
+    async (request) => registryAuthOf(deps, callingCluster(request)),
   );
 
   app.get(

@@ -103,14 +103,23 @@ export const bootstrapAnswer = z.object({
     .object({
       path: z
         .string()
-        .describe('Where on the control plane the archive is downloaded from, with the cluster token.'),
+        .nullable()
+        .describe(
+          'Where on the control plane the archive is downloaded from, with the cluster token; null: `url` says where.',
+        ),
+      url: z
+        .string()
+        .nullable()
+        .describe(
+          "A short-lived signed link to download the archive by, with no credentials (vm_gcp: the workspace's bucket); null: `path`.",
+        ),
       key: z
         .string()
         .describe('Its content hash (SHA-256 of the lockfile): the unpacked copy is named by it.'),
     })
     .nullable()
     .describe(
-      "The cluster's software environment as an archive to unpack and run Dask with (vm_aws); null: none, or `python` names it.",
+      "The cluster's software environment as an archive to unpack and run Dask with (vm_aws, vm_gcp); null: none, or `python` names it.",
     ),
   unreachable_timeout_seconds: z.number(),
   /** Scheduler only: the path its HTTP server (the dashboard) serves under, as the control plane proxies it. */

@@ -102,11 +102,22 @@ export async function bootstrap(
     heartbeat_interval_seconds: deps.config.clusters.heartbeatIntervalMs / 1000,
     python: await pythonFor(deps.db, backend, cluster.softwareBuildId),
     environment: await environmentArchiveFor(deps.db, backend, cluster.softwareBuildId, arch || null).then(
-      (archive) =>
-        archive && {
+      async (archive) => {
+        if (!archive) return null;
+        // In the workspace's bucket (vm_gcp): a signed link, fresh at each bootstrap.
+        const store = backend.builder?.archives;
+        if (store?.owns(archive.path))
+          return {
+            path: null,
+            url: await store.downloadUrl(cluster.workspaceId, archive.path),
+            key: archive.key,
+          };
+        return {
           path: `/api/v2/cluster_facing/environment.tar.gz${arch ? `?arch=${arch}` : ''}`,
+          url: null,
           key: archive.key,
-        },
+        };
+      },
     ),
     unreachable_timeout_seconds: deps.config.clusters.agentUnreachableMs / 1000,
     dashboard_prefix: process.role === 'scheduler' ? dashboardPrefix(cluster.id) : null,
@@ -247,5 +258,9 @@ export async function environmentArchive(deps: ClusterDeps, clusterId: number, a
   const backend = await deps.backends.forCluster(cluster);
   const archive = await environmentArchiveFor(deps.db, backend, cluster.softwareBuildId, arch);
   if (!archive) throw notFound('This cluster has no software environment archive.');
+  if (backend.builder?.archives?.owns(archive.path))
+    throw notFound(
+      "This cluster's software environment is in the workspace's bucket: bootstrap's `environment.url` is its link.",
+    );
   return archive;
 }

@@ -175,8 +175,10 @@ export async function launchQueued(
     return { ...(gib && { diskGib: gib }), ...(throughput && { diskThroughput: throughput }) };
   };
   const gpusOf = (role: string) => {
-    const n = positive((backendOptions as Record<string, unknown>)[`${role}_accelerator_count`]);
-    return n ? { gpus: n } : {};
+    const asked = backendOptions as Record<string, unknown>;
+    const n = positive(asked[`${role}_accelerator_count`]);
+    const kind = asked[`${role}_accelerator_type`];
+    return n ? { gpus: n, ...(typeof kind === 'string' && kind && { gpuType: kind }) } : {};
   };
   const firewall = firewallOf(cluster.options);
   const container = await containerFor(ctx.db, cluster.softwareBuildId);

@@ -1,0 +1,1 @@
+"""Credentials on the cluster's machines (``cumulus.credentials.google``), as Coiled's ``coiled.credentials``."""
