@@ -32,6 +32,10 @@ pg_shard() { # url shard
   DATABASE_URL="$1" CUMULUS_TEST_NETWORK=without npm test -w apps/server --silent -- --maxWorkers=1 --shard="$2"
 }
 lane_log="$(mktemp)"
+# What failed, again at the end: CI's record keeps only the tail of this output.
+failures() { # log
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | sed -n '/Failed Tests/,/Test Files/p; /^FAIL:\|^ERROR:\|^Traceback/,+12p' | head -150
+}
 lane() {
   local status=0
   echo "== python tests (client against a real server)"
@@ -58,7 +62,8 @@ lane_pid=$!
 # Ended early (Ctrl-C, a failed step): the other lane stops too, closing the servers it started.
 trap cleanup EXIT
 browser=0
-npm run test:e2e -w apps/web --silent || browser=$?
+browser_log="$(mktemp)"
+npm run test:e2e -w apps/web --silent 2>&1 | tee "$browser_log" || browser=$?
 postgres=0
 if [ -n "$pg_url" ]; then
   step "server tests on PostgreSQL, shard 1/3"
@@ -68,6 +73,7 @@ lane_status=0
 wait "$lane_pid" || lane_status=$?
 step "the other lane's output"
 cat "$lane_log"
+lane_failures="$(failures "$lane_log")"
 trap - EXIT
 cleanup
 if [ -n "$pg_url" ]; then
@@ -79,6 +85,8 @@ fi
 python=$((lane_status & 1))
 postgres=$((postgres | ((lane_status & 2) >> 1)))
 if [ "$browser" -ne 0 ] || [ "$python" -ne 0 ] || [ "$postgres" -ne 0 ]; then
+  [ "$browser" -ne 0 ] && { step "what failed in the browser tests"; failures "$browser_log"; }
+  [ -n "$lane_failures" ] && { step "what failed in the other lane"; echo "$lane_failures"; }
   printf '\n== failed: browser tests exit %d, python tests failed %d, server tests on PostgreSQL failed %d\n' "$browser" "$python" "$postgres"
   exit 1
 fi
