@@ -10,7 +10,6 @@ import numbers
 import re
 from typing import Any
 
-from dask.utils import parse_timedelta
 
 from cumulus.http import ArgumentError, CumulusError
 
@@ -66,6 +65,8 @@ def optional_duration(call: str, name: str, value: Any) -> Any:
     """A duration as Dask writes them ("20 minutes", "1h", 90) or None."""
     if value is None:
         return value
+    from dask.utils import parse_timedelta  # here: the CLI's commands start without Dask
+
     try:
         seconds = parse_timedelta(value)
     except (TypeError, ValueError, KeyError):

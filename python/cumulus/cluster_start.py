@@ -24,7 +24,7 @@ from cumulus.account import choose_workspace, fetch_identity
 from cumulus.cluster_body import dotted
 from cumulus.http import ArgumentError, CumulusError, ServerUnreachable
 from cumulus.startup import (
-    ClusterCreationError, check, describe, details_version, new_records, summary, wait_target,
+    ClusterCreationError, check, describe, details_version, new_records, scheduler_address, summary, wait_target,
 )
 from cumulus.tls import TlsFiles
 
@@ -236,12 +236,7 @@ class Starting:
 
     def _connect(self, details: dict) -> None:
         self.details = details
-        scheduler = details["scheduler"]
-        instance = scheduler.get("instance") or {}
-        public = (details.get("cluster_infra") or {}).get("give_scheduler_public_ip") and self._use_public_ip
-        ip = (public and instance.get("public_ip_address")) or instance.get("private_ip_address")
-        ip = ip or instance.get("public_ip_address")
-        address = f"tls://{ip}:{details.get('scheduler_port', 443)}"
+        address = scheduler_address(details, self._use_public_ip)
         options = details.get("cluster_options") or {}
         self._tls = TlsFiles(options["tls_cert"], options["tls_key"])
         self.security = self._tls.security()

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-import dask.config
 import yaml  # a dependency of dask: always present beside it
 
+from cumulus.dask_config import dask_config
+
+# Dask's config module alone (``dask_config``): reading a login does not import Dask.
+_dask_config = dask_config()
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 # Where a login read from a Coiled user's configuration came from (Settings.token_source).
 COILED_SOURCE = "Coiled config"
@@ -58,6 +61,11 @@ class Settings:
         return ""
 
 
+def setting(key: str, default: object = None) -> object:
+    """One dotted key of the Dask config (``cumulus.use_scheduler_public_ip``), read without Dask."""
+    return _dask_config.get(key, default)
+
+
 def normalize_server(server: str) -> str:
     server = server.strip()
     if "://" not in server:
@@ -67,14 +75,14 @@ def normalize_server(server: str) -> str:
 
 def saved_login() -> dict:
     """The ``cumulus`` section of the Dask config: the saved login plus any ``DASK_CUMULUS__*``."""
-    saved = dask.config.get("cumulus", default={})
+    saved = _dask_config.get("cumulus", default={})
     return saved if isinstance(saved, dict) else {}
 
 
 def coiled_login() -> dict:
     """A Coiled user's login: the ``coiled`` section of the Dask config (``~/.config/dask/coiled.yaml``
     and ``DASK_COILED__TOKEN``/``__SERVER``/``__ACCOUNT``), with ``account`` read as the workspace."""
-    found = dask.config.get("coiled", default={})
+    found = _dask_config.get("coiled", default={})
     if not isinstance(found, dict):
         return {}
     return {**found, "workspace": found.get("workspace") or found.get("account")}
@@ -111,7 +119,7 @@ def load(server: str | None = None, token: str | None = None, workspace: str | N
 
 
 def config_file() -> str:
-    return os.path.join(os.path.expanduser(dask.config.PATH), "cumulus.yaml")
+    return os.path.join(os.path.expanduser(_dask_config.PATH), "cumulus.yaml")
 
 
 def _read_file(path: str) -> dict:
@@ -142,9 +150,9 @@ def save_login(user: str, token: str, server: str, workspace: str | None) -> str
     data["cumulus"] = section
     _write_file(path, data)
     # This process read its config at import; let it see the new login too.
-    dask.config.config.setdefault("cumulus", {}).update(section)
+    _dask_config.config.setdefault("cumulus", {}).update(section)
     if not workspace:
-        dask.config.config["cumulus"].pop("workspace", None)
+        _dask_config.config["cumulus"].pop("workspace", None)
     return path
 
 
@@ -158,7 +166,7 @@ def forget_login() -> bool:
         section.pop("token", None)
         section.pop("user", None)
         _write_file(path, data)
-    live = dask.config.config.get("cumulus")
+    live = _dask_config.config.get("cumulus")
     if isinstance(live, dict):
         live.pop("token", None)
         live.pop("user", None)
@@ -180,5 +188,5 @@ def save_setting(key: str, value: object) -> str:
         node = child
     node[parts[-1]] = value
     _write_file(path, data)
-    dask.config.set({key: value})
+    _dask_config.set({key: value})
     return path

@@ -21,7 +21,6 @@ import numbers
 from dataclasses import dataclass, fields
 from urllib.parse import quote
 
-from dask.utils import parse_bytes
 
 from cumulus.http import IDEMPOTENT, Api, ArgumentError
 
@@ -108,6 +107,8 @@ def _cpu(call: str, name: str):
 
 def _memory(call: str, name: str):
     def one(v):
+        from dask.utils import parse_bytes  # here: the CLI's commands start without Dask
+
         try:
             n = parse_bytes(v) if isinstance(v, str) else None
         except (ValueError, TypeError):

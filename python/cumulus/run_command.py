@@ -47,174 +47,16 @@ class RunResult:
         return "".join(text for _, text in self.chunks)
 
 
-# Runs on the scheduler, inside its event loop (``Client.run_on_scheduler``); made a function of
-# ``__main__`` below so Dask sends it by value: the scheduler needs nothing of this package.
-REMOTE = r'''
-async def cumulus_run_command(run_id, command, archive, env, cpus, terminal=None, dask_scheduler=None):
-    import asyncio, codecs, io, os, sys, time, zipfile
-    topic = "cumulus-run-" + run_id
-    workdir = os.path.join(os.getcwd(), "runs", run_id)
-    os.makedirs(workdir, exist_ok=True)
-    if archive:
-        zipfile.ZipFile(io.BytesIO(archive)).extractall(workdir)
-    private = ("CUMULUS_CLUSTER_TOKEN", "CUMULUS_BACKEND_ID", "CUMULUS_BATCH_ROOT")
-    base = {k: v for k, v in os.environ.items() if k not in private}
-    # `python` is the cluster's interpreter, whatever the image calls it.
-    bindir = os.path.join(os.getcwd(), "runs", ".bin")
-    os.makedirs(bindir, exist_ok=True)
-    for alias in ("python", "python3"):
-        link = os.path.join(bindir, alias)
-        if not os.path.lexists(link):
-            try:
-                os.symlink(sys.executable, link)
-            except FileExistsError:
-                pass
-    base["PATH"] = os.pathsep.join([bindir, os.path.dirname(sys.executable), base.get("PATH", "")])
-    base["DASK_SCHEDULER_ADDRESS"] = dask_scheduler.address
-    base["PYTHONUNBUFFERED"] = "1"
-    base.update(env)
-
-    def pin():
-        if cpus:
-            os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:cpus])
-
-    runs = dask_scheduler.__dict__.setdefault("_cumulus_runs", {})
-    if terminal is not None:
-        # --interactive: the command gets a terminal of its own (a pty, sized as the caller's), its
-        # input what cumulus_run_input writes into it, its output one stream.
-        import fcntl, struct, termios
-        base["TERM"] = terminal.get("term") or "xterm"
-        master, slave = os.openpty()
-        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", terminal["rows"], terminal["cols"], 0, 0))
-
-        def attach():
-            pin() if cpus and hasattr(os, "sched_setaffinity") else None
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-        proc = await asyncio.create_subprocess_exec(
-            "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=slave, stdout=slave, stderr=slave,
-            start_new_session=True, preexec_fn=attach,
-        )
-        os.close(slave)
-        dask_scheduler.__dict__.setdefault("_cumulus_terminals", {})[run_id] = master
-        for data in dask_scheduler.__dict__.setdefault("_cumulus_typed_ahead", {}).pop(run_id, []):
-            os.write(master, data)
-    else:
-        proc = await asyncio.create_subprocess_exec(
-            "/bin/bash", "-c", command, cwd=workdir, env=base, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
-            preexec_fn=pin if cpus and hasattr(os, "sched_setaffinity") else None,
-        )
-    runs[run_id] = proc
-    sent = [0]
-    print(f"[cumulus run {run_id}] started: {command}", flush=True)
-
-    async def pump(stream, name):
-        decode = codecs.getincrementaldecoder("utf-8")("replace")
-        pending = ""
-        while True:
-            chunk = await stream.read(65536)
-            text = decode.decode(chunk, final=not chunk)
-            if text:
-                dask_scheduler.log_event(topic, {"n": sent[0], "stream": name, "text": text})
-                sent[0] += 1
-                # Kept in the cluster's logs too, a line at a time.
-                pending += text
-                *lines, pending = pending.split("\n")
-                for line in lines:
-                    print(f"[cumulus run {run_id} {name}] {line}", flush=True)
-            if not chunk:
-                if pending:
-                    print(f"[cumulus run {run_id} {name}] {pending}", flush=True)
-                return
-
-    async def keep_busy():
-        # A command that runs is work: the idle timeout waits for it.
-        while True:
-            plugin = dask_scheduler.plugins.get("cumulus")
-            if plugin is not None and hasattr(plugin, "last_activity"):
-                plugin.last_activity = time.monotonic()
-            await asyncio.sleep(5)
-
-    class TerminalOutput:
-        """The pty's output as a stream: what the command wrote, then b"" once it has gone (EIO)."""
-
-        def __init__(self, fd):
-            self.fd = fd
-            self.chunks = asyncio.Queue()
-            asyncio.get_running_loop().add_reader(fd, self.ready)
-
-        def ready(self):
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                asyncio.get_running_loop().remove_reader(self.fd)
-            self.chunks.put_nowait(chunk)
-
-        async def read(self, _n):
-            return await self.chunks.get()
-
-    busy = asyncio.ensure_future(keep_busy())
-    try:
-        if terminal is not None:
-            await pump(TerminalOutput(master), "stdout")
-        else:
-            await asyncio.gather(pump(proc.stdout, "stdout"), pump(proc.stderr, "stderr"))
-        code = await proc.wait()
-    finally:
-        busy.cancel()
-        runs.pop(run_id, None)
-        if terminal is not None:
-            dask_scheduler._cumulus_terminals.pop(run_id, None)
-            dask_scheduler._cumulus_typed_ahead.pop(run_id, None)
-            os.close(master)
-    code = code if code >= 0 else 128 - code
-    print(f"[cumulus run {run_id}] exited with code {code}", flush=True)
-    return {"code": code, "events": sent[0]}
-
-
-def cumulus_subscribed(topic, client_id, dask_scheduler=None):
-    return client_id in dask_scheduler.event_subscriber.get(topic, ())
-
-
-def cumulus_forget(topic, dask_scheduler=None):
-    dask_scheduler.events.pop(topic, None)
-    dask_scheduler.event_counts.pop(topic, None)
-
-
-def cumulus_run_input(run_id, data, rows=None, cols=None, dask_scheduler=None):
-    """Keys for an --interactive command's terminal (and its new size, when the caller's changed)."""
-    import fcntl, os, struct, termios
-    master = getattr(dask_scheduler, "_cumulus_terminals", {}).get(run_id)
-    if master is None:
-        # Typed before the command has started: kept for it (cumulus_run_command writes it first).
-        dask_scheduler.__dict__.setdefault("_cumulus_typed_ahead", {}).setdefault(run_id, []).append(data)
-        return True
-    if rows and cols:
-        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    while data:
-        data = data[os.write(master, data):]
-    return True
-
-
-async def cumulus_stop_command(run_id, dask_scheduler=None):
-    import os, signal
-    proc = getattr(dask_scheduler, "_cumulus_runs", {}).get(run_id)
-    if proc is None:
-        return False
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return False
-    return True
-'''
+# The functions run on the scheduler (``Client.run_on_scheduler``): the preload ``runs.py`` of this
+# package, made functions of ``__main__`` below so that Dask sends them by value (a scheduler started
+# without that preload needs nothing of this package).
+REMOTE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "preloads", "runs.py")
 
 
 def _remote_functions():
     namespace: dict = {"__name__": "__main__"}
-    exec(compile(REMOTE, "<cumulus run>", "exec"), namespace)
+    with open(REMOTE) as f:
+        exec(compile(f.read(), "<cumulus run>", "exec"), namespace)
     return (namespace["cumulus_run_command"], namespace["cumulus_stop_command"], namespace["cumulus_subscribed"],
             namespace["cumulus_forget"], namespace["cumulus_run_input"])
 
@@ -323,6 +165,28 @@ def run_command(
     err = stderr or sys.stderr
     say = (lambda _m: None) if quiet else (lambda m: print(m, file=err, flush=True))
 
+    run_id = uuid.uuid4().hex[:12]
+    if name and not interactive:
+        # A running run cluster of that name takes the command without Dask's client (run_reuse.py).
+        from cumulus.run_reuse import reused_run
+
+        reused = RunResult(code=-1, cluster_name=name)
+
+        def output(which: str, text: str) -> None:
+            reused.chunks.append((which, text))
+            if stream:
+                target = out if which == "stdout" else err
+                target.write(text)
+                target.flush()
+
+        sent = [f"Sent {n_files} file(s) from {os.path.abspath(directory)}."] if n_files else []
+        code = reused_run(command, name=name, workspace=workspace, server=server, token=token, archive=archive,
+                          variables=variables, cpus=_pinned_cpus(hardware_args), credentials=credentials,
+                          run_id=run_id, on_output=output, say=say, preamble=sent)
+        if code is not None:
+            reused.code = code
+            return _finished(reused)
+
     from distributed import Client
 
     from cumulus.cluster import Cluster
@@ -349,7 +213,6 @@ def run_command(
             **hardware_args,
         )
     result = RunResult(code=-1, cluster_name=cluster.name)
-    run_id = uuid.uuid4().hex[:12]
     topic = f"cumulus-run-{run_id}"
     received = []
     arrived = threading.Condition()
@@ -401,6 +264,10 @@ def run_command(
     finally:
         with contextlib.redirect_stdout(err):
             cluster.close()
+    return _finished(result)
+
+
+def _finished(result: RunResult) -> RunResult:
     result.stdout = "".join(t for s, t in result.chunks if s == "stdout")
     result.stderr = "".join(t for s, t in result.chunks if s == "stderr")
     return result

@@ -74,6 +74,16 @@ def scheduler_ready(details: dict) -> bool:
     return state_of(scheduler) == "started" and state_of((scheduler or {}).get("instance")) in ("ready", "started")
 
 
+def scheduler_address(details: dict, use_public_ip: bool) -> str:
+    """Where a client reaches the scheduler: its public address when the cluster gives it one and the
+    client wants it, else the private one (``tls://``, the scheduler port the details answer)."""
+    instance = (details.get("scheduler") or {}).get("instance") or {}
+    public = (details.get("cluster_infra") or {}).get("give_scheduler_public_ip") and use_public_ip
+    ip = (public and instance.get("public_ip_address")) or instance.get("private_ip_address")
+    ip = ip or instance.get("public_ip_address")
+    return f"tls://{ip}:{details.get('scheduler_port', 443)}"
+
+
 def check(details: dict, target: int) -> bool:
     """True when ready; raises ``ClusterCreationError`` when it cannot get there."""
     name = details.get("name", "")

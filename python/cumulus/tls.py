@@ -12,8 +12,10 @@ import os
 import shutil
 import tempfile
 import weakref
+from typing import TYPE_CHECKING
 
-from distributed.security import Security
+if TYPE_CHECKING:
+    from distributed.security import Security
 
 
 class TlsFiles:
@@ -31,7 +33,9 @@ class TlsFiles:
             f.write(text)
         return path
 
-    def security(self) -> Security:
+    def security(self) -> "Security":
+        from distributed.security import Security  # here: a client without distributed uses the files alone
+
         return Security(
             tls_ca_file=self.cert,
             tls_client_cert=self.cert,

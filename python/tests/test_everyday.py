@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -47,6 +50,16 @@ def api(path: str, method: str = "GET", body=None):
     if status >= 400:
         raise AssertionError(f"{method} {path} answered {status}: {answer}")
     return answer
+
+
+def run_cli_importtime(args: list, env: dict, cwd: str) -> subprocess.CompletedProcess:
+    """``cumulus ARGS`` with Python's import log on stderr (``-X importtime``)."""
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "cumulus", *args], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+def running(marker: str) -> bool:
+    return subprocess.run(["pgrep", "-f", marker], capture_output=True).returncode == 0
 
 
 def cores() -> int:
@@ -220,8 +233,32 @@ class RunTest(unittest.TestCase):
             self.assertEqual(second.returncode, 0, second.stderr)
             self.assertEqual(second.stdout.strip(), "again")
             self.assertLess(time.monotonic() - began, 60)
+            # On the running cluster, the command goes without Dask's client (run_reuse.py): the CLI
+            # imports nothing of distributed, and the output, the streams and the code are as before.
+            third = run_cli_importtime(["run", "--name", "reused-run", "--", "bash", "-c",
+                                        "cat note.txt; echo err3 >&2; exit 5"], env, cwd=here)
+            self.assertEqual(third.returncode, 5, third.stderr)
+            self.assertEqual(third.stdout, "sent along\n")
+            self.assertIn("err3", third.stderr)
+            self.assertIn("Using the running cluster reused-run", third.stderr)
+            self.assertIn("cumulus run: the command exited with code 5", third.stderr)
+            imported = [line.rsplit("|", 1)[-1].strip() for line in third.stderr.splitlines() if "import time:" in line]
+            self.assertIn("cumulus.run_reuse", imported)
+            self.assertNotIn("distributed", imported)
+            # A run whose caller goes away (Ctrl-C, or killed) stops its command on the cluster.
+            # (The marker is made by bash on the cluster: the caller's own command line does not hold it.)
+            marker = f"cumulus-run-stops-{os.getpid()}"
+            caller = subprocess.Popen([sys.executable, "-m", "cumulus", "run", "--name", "reused-run", "--no-files",
+                                       "--", f"echo started; exec -a cumulus-run-stops-$(({os.getpid()}+0)) sleep 600"],
+                                      env=env, cwd=here,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.assertEqual(caller.stdout.readline().strip(), "started")
+            self.assertTrue(running(marker), "the command runs")
+            caller.send_signal(signal.SIGINT)
+            caller.wait(30)
+            wait_until(lambda: not running(marker), 30, "the interrupted command to stop")
         clusters = [c for c in api(f"/api/v2/clusters/account/{workspace}/?limit=100") if c["name"] == "reused-run"]
-        self.assertEqual(len(clusters), 1, "the second run reuses the first's cluster")
+        self.assertEqual(len(clusters), 1, "the later runs reuse the first's cluster")
         self.assertEqual(clusters[0]["tags"].get("cumulus-cluster-type"), "run")
         self.assertNotIn(clusters[0]["current_state"]["state"], ("stopping", "stopped"))
         logs = api(f"/api/v2/clusters/account/{workspace}/id/{clusters[0]['id']}/better-logs")

@@ -51,7 +51,7 @@ describe("an agent's first bootstrap", () => {
     expect(answer.body.reported_started).toBe(true);
     expect(await scheduler.states()).toEqual({ instance: 'started', ip: '10.1.2.3', process: 'starting' });
     const names = answer.body.preloads as string[];
-    expect(names).toEqual(['scheduler', 'no-client-shutdown', 'analytics']);
+    expect(names).toEqual(['scheduler', 'no-client-shutdown', 'analytics', 'runs']);
     expect(Object.keys(answer.body.preload_sources)).toEqual(names);
     for (const name of names) {
       const served = await ts.api.as(scheduler.token).get(`/api/v2/cluster_facing/preload/${name}`);

@@ -601,6 +601,7 @@ export const RULES: Record<string, RouteRule> = {
   'GET /api/v2/cluster_facing/preload/scheduler': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/worker': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/no-client-shutdown': { expect: clusterOnly() },
+  'GET /api/v2/cluster_facing/preload/runs': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/preload/analytics': { expect: clusterOnly() },
   'GET /api/v2/cluster_facing/instance/{backend_id}/state': {
     expect: clusterOnly(),

@@ -9,6 +9,8 @@ export const PRELOADS = {
   'no-client-shutdown': 'no_client_shutdown.py',
   // Also served as `GET analytics/preload`.
   analytics: 'analytics.py',
+  // `cumulus run`'s commands (the handler a client without distributed calls, python/cumulus/dask_wire.py).
+  runs: 'runs.py',
   // Cloud preloads; on the local backend they have nothing to do and only log why.
   'aws-creds-loader': 'aws_creds_loader.py',
   'aws-spot': 'aws_spot.py',

@@ -29,7 +29,7 @@ export async function callingInstance(db: Db, clusterId: number, backendId: stri
 }
 
 const DASK_PRELOADS = {
-  scheduler: ['scheduler', 'no-client-shutdown', 'analytics'],
+  scheduler: ['scheduler', 'no-client-shutdown', 'analytics', 'runs'],
   worker: ['worker'],
 } as const;
 
