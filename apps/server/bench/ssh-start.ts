@@ -2,9 +2,10 @@ import { createToken } from '../src/domains/identity/tokens/service.js';
 import { startSlurmRig } from '../test/helpers/slurm.js';
 import { startSshRig } from '../test/helpers/ssh-hosts.js';
 import { freePort, localCluster, median } from './clusters-start.js';
+import { type Phases, phasesOf, printPhases } from './phases.js';
 import { benchCaller, registerBenchUser, startBenchServer } from './server.js';
 
-const RUNS = 3;
+const RUNS = Number(process.env.CUMULUS_BENCH_RUNS ?? 3);
 
 /**
  * A cluster's start on the `ssh` backend (issue 40; issue 43's goal: at most 1.5 × the local
@@ -47,9 +48,12 @@ export async function benchSshStart(): Promise<void> {
     memory_mib: 8192,
     python: '/usr/bin/python3',
   };
+  /** Each backend's phases, run by run (phases.ts): what the state records say of where the time went. */
+  const timelines = new Map<string, Phases[]>();
   /** Seconds from create to ready; the cluster is stopped (and its stop awaited) before answering. */
   const start = async (name: string): Promise<number> => {
     const started = performance.now();
+    const createdAt = Date.now();
     const { id } = await call('POST', `/api/v2/clusters/account/${slug}/`, { name, workers: 2 });
     for (;;) {
       const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
@@ -59,6 +63,9 @@ export async function benchSshStart(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - started) / 1000;
+    const kind = name.replace(/-\d+$/, '');
+    const states = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}/states`);
+    timelines.set(kind, [...(timelines.get(kind) ?? []), phasesOf(states, createdAt)]);
     await call('DELETE', `/api/v2/clusters/account/${slug}/id/${id}`);
     for (;;) {
       const details = await call('GET', `/api/v2/clusters/account/${slug}/id/${id}`);
@@ -111,4 +118,5 @@ export async function benchSshStart(): Promise<void> {
   console.log(
     `  ratio ssh / LocalCluster                 ${(s / b).toFixed(2)}   load average ${load?.toFixed(1)}`,
   );
+  printPhases(timelines);
 }

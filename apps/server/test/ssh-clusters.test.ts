@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { agentBundleId } from '../src/compute/agent-bundle.js';
 import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { instances, softwareBuilds, sshPlacements } from '../src/db/schema/index.js';
 import {
@@ -247,10 +248,21 @@ with Client(address, security=sec, timeout=60) as client:
       .from(instances)
       .where(eq(instances.clusterId, ids[1]!));
     expect(new Set(again.map((i) => i.backendType))).toEqual(new Set(['ssh']));
-    for (const instance of again)
+    for (const instance of again) {
       expect(
         readFileSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent.log'), 'utf8'),
       ).toContain('is unpacked here already');
+      // Nor was the agent fetched again: the host's copy of this server's agent was copied.
+      expect(existsSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent', 'cumulus'))).toBe(
+        true,
+      );
+      expect(existsSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent.tar.gz'))).toBe(
+        false,
+      );
+    }
+    const copies = readdirSync(path.join(world.rig.home, '.cumulus')).filter((d) => d.startsWith('agent-'));
+    expect(copies).toEqual([`agent-${await agentBundleId()}`]);
+    expect(existsSync(path.join(world.rig.home, '.cumulus', copies[0]!, '.complete'))).toBe(true);
     for (const id of ids) await world.api.delete(`/api/v2/clusters/account/${world.slug}/id/${id}`);
     for (const id of ids) await waitForClusterState(world.api, world.slug, id, 'stopped', 120_000);
     timings.environment_ms = Date.now() - started;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { PYTHON_DIR } from '../paths.js';
 
 let bundle: Promise<Buffer> | null = null;
@@ -20,4 +21,12 @@ export function agentBundle(): Promise<Buffer> {
     throw err;
   });
   return bundle;
+}
+
+/** The first 16 hex digits of the bundle's SHA-256: names the copy a host keeps of it (user-data.ts). */
+export async function agentBundleId(): Promise<string> {
+  return createHash('sha256')
+    .update(await agentBundle())
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -9,14 +9,19 @@ const quote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
  * control plane at `agentPath` with the bearer token in `$tokenVar` (retrying while the server is
  * away) and unpacks it in `$WORK/agent`.
  */
-function fetchAgent(vars: Record<string, string>, agentPath: string, tokenVar: string): string {
+function fetchAgent(
+  vars: Record<string, string>,
+  agentPath: string,
+  tokenVar: string,
+  cached = false,
+): string {
   return `${Object.entries(vars)
     .map(([k, v]) => `export ${k}=${quote(v)}`)
     .join('\n')}
 WORK="\${CUMULUS_WORK_DIR:-/var/lib/cumulus}/$CUMULUS_BACKEND_ID"
 PYTHON="\${CUMULUS_PYTHON:-python3}"
 mkdir -p "$WORK/agent" && cd "$WORK" || exit 1
-for attempt in $(seq 1 60); do
+${cached ? fromCache : ''}for attempt in $(seq 1 60); do
   if "$PYTHON" - <<'FETCH'
 import os, urllib.request
 request = urllib.request.Request(
@@ -30,8 +35,22 @@ FETCH
   sleep 2
 done
 tar -xzf agent.tar.gz -C "$WORK/agent"
-`;
+${cached ? toCache : ''}`;
 }
+
+/**
+ * Where a machine keeps the agent for its next instances (CUMULUS_AGENT_CACHE, set by the SSH
+ * backend: \`~/.cumulus/agent-<bundle id>\`), an instance copies it instead of fetching it: one
+ * Python start and download less per instance. Made whole, then renamed into place.
+ */
+const fromCache = `if [ -n "\${CUMULUS_AGENT_CACHE:-}" ] && [ -f "$CUMULUS_AGENT_CACHE/.complete" ] && cp -R "$CUMULUS_AGENT_CACHE/cumulus" "$WORK/agent/"; then :; else
+`;
+const toCache = `if [ -n "\${CUMULUS_AGENT_CACHE:-}" ]; then
+  t="$CUMULUS_AGENT_CACHE.$$"; rm -rf "$t"
+  { cp -R "$WORK/agent" "$t" && touch "$t/.complete" && mv -T "$t" "$CUMULUS_AGENT_CACHE"; } 2>/dev/null || rm -rf "$t"
+fi
+fi
+`;
 
 /**
  * The user-data a cluster VM boots with: it fetches the instance agent from the control plane
@@ -51,7 +70,7 @@ export function userDataScript(spec: LaunchSpec): string {
   return `#!/bin/bash
 # Cumulus instance ${spec.name}: fetch the agent from the control plane and run it.
 set -eu
-${spec.sshPublicKey ? authorizeKey(spec.sshPublicKey) : ''}${fetchAgent(vars, '/api/v2/cluster_facing/agent.tar.gz', 'CUMULUS_CLUSTER_TOKEN')}export PYTHONPATH="$WORK/agent" PYTHONUNBUFFERED=1 CUMULUS_BATCH_ROOT="$WORK/batch"
+${spec.sshPublicKey ? authorizeKey(spec.sshPublicKey) : ''}${fetchAgent(vars, '/api/v2/cluster_facing/agent.tar.gz', 'CUMULUS_CLUSTER_TOKEN', true)}export PYTHONPATH="$WORK/agent" PYTHONUNBUFFERED=1 CUMULUS_BATCH_ROOT="$WORK/batch"
 ${spec.container ? containerRunScript(spec.container) : 'exec "$PYTHON" -m cumulus.agent >>"$WORK/agent.log" 2>&1\n'}`;
 }
 

@@ -1,3 +1,4 @@
+import { agentBundleId } from '../agent-bundle.js';
 import { userDataScript } from '../aws/user-data.js';
 import {
   type Backend,
@@ -73,6 +74,9 @@ const whereOf = (ref: InstanceRef): Where | null => {
     : null;
 };
 
+/** A launch's place: the host and GPUs it was given, or what already runs there (adopted). */
+type Placed = { host: SshHost; gpuDevices: number[] } | { adopted: BackendData };
+
 /** What an instance that sets no memory limit is counted for on its host. */
 const DEFAULT_MIB = 1024;
 
@@ -103,7 +107,7 @@ export function createSshBackend(options: SshBackendOptions): Backend {
   /** Since when each host has been unreachable (this process's view). */
   const unreachableSince = new Map<number, number>();
   let turns: Promise<unknown> = Promise.resolve();
-  /** Launches take turns: each sees the placements of those before it. */
+  /** Placements take turns: each sees those before it (the starts then go side by side). */
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const next = turns.then(work, work);
     turns = next.catch(() => undefined);
@@ -131,6 +135,8 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       userDataScript({ ...spec, sshPublicKey: undefined }),
       {
         CUMULUS_WORK_DIR: '$HOME/.cumulus',
+        // The agent is fetched once per host and server version, then copied (user-data.ts).
+        CUMULUS_AGENT_CACHE: `"$HOME/.cumulus/agent-${await agentBundleId()}"`,
         CUMULUS_PYTHON: quote(host.python),
         // Dask listens on the host's own address, the one its peers and clients reach.
         CUMULUS_AGENT_HOST: quote(host.address),
@@ -178,8 +184,10 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       arch: 'x86_64',
     }),
 
-    launch: (spec) =>
-      inTurn(async (): Promise<BackendData> => {
+    async launch(spec): Promise<BackendData> {
+      // Placed in turn (each sees the placements before it); started side by side: a cluster's
+      // scheduler and workers are started over their own connections at once.
+      const placed = await inTurn(async (): Promise<Placed> => {
         const asked = {
           cores: spec.size?.cores ?? 1,
           memoryMib: spec.size?.memoryMib ?? DEFAULT_MIB,
@@ -196,11 +204,13 @@ export function createSshBackend(options: SshBackendOptions): Backend {
           });
           if (live.has(spec.backendId))
             return {
-              hostId: host.id,
-              workspaceId: spec.workspaceId,
-              host: host.name,
-              address: host.address,
-              adopted: true,
+              adopted: {
+                hostId: host.id,
+                workspaceId: spec.workspaceId,
+                host: host.name,
+                address: host.address,
+                adopted: true,
+              },
             };
         } else {
           const labelled = withLabels(healthy, spec.instanceTypes);
@@ -229,20 +239,24 @@ export function createSshBackend(options: SshBackendOptions): Backend {
           host = labelled.find((h) => h.id === placed.hostId)!;
           gpuDevices = placed.gpuDevices;
         }
-        try {
-          await start(host, spec, gpuDevices);
-        } catch (err) {
-          await hosts.unplace(spec.backendId);
-          throw err instanceof SshFailure ? backendErrorOf(err) : err;
-        }
-        return {
-          hostId: host.id,
-          workspaceId: spec.workspaceId,
-          host: host.name,
-          address: host.address,
-          ...(gpuDevices.length > 0 && { gpuDevices }),
-        };
-      }),
+        return { host, gpuDevices };
+      });
+      if ('adopted' in placed) return placed.adopted;
+      const { host, gpuDevices } = placed;
+      try {
+        await start(host, spec, gpuDevices);
+      } catch (err) {
+        await hosts.unplace(spec.backendId);
+        throw err instanceof SshFailure ? backendErrorOf(err) : err;
+      }
+      return {
+        hostId: host.id,
+        workspaceId: spec.workspaceId,
+        host: host.name,
+        address: host.address,
+        ...(gpuDevices.length > 0 && { gpuDevices }),
+      };
+    },
 
     async describe(refs: readonly InstanceRef[]): Promise<Map<string, Observation>> {
       const answer = new Map<string, Observation>();
