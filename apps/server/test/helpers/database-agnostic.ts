@@ -27,6 +27,9 @@ export const DATABASE_AGNOSTIC = [
   'ec2-lifetime',
   'ec2-software',
   'gce-gpus-firewall',
+  // The Google rigs against gcloud and Google's client libraries: no server, no database.
+  'gce-rig',
+  'gcs-rig',
   'ec2-timing',
   'interpreter',
   'jupyter-proxy',
