@@ -21,6 +21,8 @@ from typing import Any
 
 import msgpack  # a dependency of distributed: present wherever a cluster can be used
 
+from cumulus.http import CumulusError
+
 # Dask's msgpack options (distributed.protocol.utils.msgpack_opts).
 _UNPACK = {"raw": False, "strict_map_key": False, "use_list": False}
 
@@ -29,7 +31,7 @@ def _plain(obj: dict) -> Any:
     return None if "__Serialized__" in obj or "__Pickled__" in obj else obj
 
 
-class WireError(Exception):
+class WireError(CumulusError):
     """The scheduler closed the connection, or answered what this module cannot read."""
 
 
@@ -70,7 +72,10 @@ class SchedulerWire:
         view = memoryview(bytearray(n))
         got = 0
         while got < n:
-            step = self.sock.recv_into(view[got:], n - got)
+            try:
+                step = self.sock.recv_into(view[got:], n - got)
+            except OSError as err:
+                raise WireError(f"the connection to the scheduler failed: {err}") from None
             if not step:
                 raise WireError("the scheduler closed the connection")
             got += step

@@ -98,3 +98,7 @@ def _run(wire: SchedulerWire, command: str, archive: bytes, variables: dict, cpu
         with contextlib.suppress(OSError):
             wire.write({"stop": True})
         raise
+    except (OSError, WireError) as err:
+        # The scheduler went away mid-run (its cluster stopped, its host lost): said, not a traceback.
+        raise CumulusError(f"cumulus run: the connection to the scheduler was lost while the command ran "
+                           f"({err}); the cluster's logs have its output so far.") from None
