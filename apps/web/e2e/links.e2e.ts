@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiAs, confirmEmail, createVerifiedUser, PASSWORD, register, uniqueName } from './harness/api';
 import { ARTIFACTS } from './harness/browser';
-import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { eventually, expectNoConsoleErrors, pickOrganization, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 const PHONE = { width: 390, height: 844 };
@@ -152,10 +152,7 @@ describe('a server with nothing configured: no mail server, no support address, 
     const { page } = session;
     await page.goto('/team');
     await signIn(page, admin, { firstTime: true });
-    await page.getByRole('combobox', { name: /^Organization/ }).click();
-    await page.getByRole('combobox', { name: 'Search for an organization' }).fill(organization);
-    await page.getByRole('option', { name: new RegExp(organization) }).click();
-    await page.getByRole('combobox', { name: `Organization: ${organization}` }).waitFor();
+    await pickOrganization(page, organization);
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Teammate' }).click();
     await page.getByRole('heading', { name: 'Add Member', level: 1 }).waitFor();

@@ -2,20 +2,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser, uniqueName } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn } from './harness/journeys';
+import { eventually, expectNoConsoleErrors, pickOrganization, signIn } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 const suite = consoleSuite();
 
 const teamName = (prefix: string) => uniqueName(prefix).slice(0, 30);
-
-/** The Team page's organization picker: search, then pick. */
-async function pickOrganization(page: Page, name: string) {
-  await page.getByRole('combobox', { name: /^Organization/ }).click();
-  await page.getByRole('combobox', { name: 'Search for an organization' }).fill(name);
-  await page.getByRole('option', { name: new RegExp(name) }).click();
-  await page.getByRole('combobox', { name: `Organization: ${name}` }).waitFor();
-}
 
 const sidebarWorkspace = (page: Page, name: string) =>
   page.getByLabel('Main navigation').getByRole('button', { name: `Workspace: ${name}` });

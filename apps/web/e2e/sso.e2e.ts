@@ -4,7 +4,7 @@ import { TxtDnsServer } from '../../server/test/helpers/dns-server';
 import { TestOidcProvider } from '../../server/test/helpers/oidc-provider';
 import { freePort } from '../../server/test/helpers/wait';
 import { apiAs, createVerifiedUser, linkIn, uniqueName } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
+import { eventually, expectNoConsoleErrors, pickOrganization, signIn, storedToken } from './harness/journeys';
 import { expectFits } from './harness/layout';
 import { consoleSuite } from './harness/suite';
 
@@ -52,9 +52,7 @@ describe('organization SSO', () => {
       await signIn(page, admin, { firstTime: true });
       await page.goto(`/team?tab=sso`);
       // The current scope is the admin's personal organization: pick the new one.
-      await page.getByRole('combobox', { name: /^Organization/ }).click();
-      await page.getByRole('combobox', { name: 'Search for an organization' }).fill(org.name);
-      await page.getByRole('option', { name: new RegExp(org.name) }).click();
+      await pickOrganization(page, org.name);
       await page.getByRole('tab', { name: 'Single sign-on' }).click();
 
       await page.getByLabel('Issuer URL').fill(idp.issuer);
@@ -105,9 +103,7 @@ describe('organization SSO', () => {
       await phone.screenshot('sso-login-390', { fullPage: true });
       await phone.page.goto('/team?tab=sso');
       await signIn(phone.page, admin);
-      await phone.page.getByRole('combobox', { name: /^Organization/ }).click();
-      await phone.page.getByRole('combobox', { name: 'Search for an organization' }).fill(org.name);
-      await phone.page.getByRole('option', { name: new RegExp(org.name) }).click();
+      await pickOrganization(phone.page, org.name);
       await phone.page.getByRole('tab', { name: 'Single sign-on' }).click();
       await phone.page.getByText('Verified', { exact: true }).waitFor();
       await phone.screenshot('sso-org-settings-390', { fullPage: true });

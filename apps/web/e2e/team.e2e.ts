@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { apiAs, createVerifiedUser, linkIn, PASSWORD, uniqueName } from './harness/api';
-import { eventually, expectNoConsoleErrors, signIn, storedToken } from './harness/journeys';
+import { eventually, expectNoConsoleErrors, pickOrganization, signIn, storedToken } from './harness/journeys';
 import { consoleSuite } from './harness/suite';
 
 const suite = consoleSuite();
@@ -25,14 +25,6 @@ async function tooltipOf(page: Page, control: Locator): Promise<string> {
   const tooltip = page.locator('[role=tooltip]:not([data-state=closed])');
   await tooltip.waitFor();
   return (await tooltip.textContent())?.trim() ?? '';
-}
-
-/** The Team page's organization picker: search, then pick. */
-async function pickOrganization(page: Page, name: string) {
-  await page.getByRole('combobox', { name: /^Organization/ }).click();
-  await page.getByRole('combobox', { name: 'Search for an organization' }).fill(name);
-  await page.getByRole('option', { name: new RegExp(name) }).click();
-  await page.getByRole('combobox', { name: `Organization: ${name}` }).waitFor();
 }
 
 /**

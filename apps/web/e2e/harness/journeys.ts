@@ -55,3 +55,27 @@ export async function waitForSchedulerAndWorkerLines(chart: Locator, timeoutMs: 
       .waitFor({ timeout: timeoutMs });
   }
 }
+
+/**
+ * The Team page's organization picker: search, pick, and wait until the picker names the
+ * organization. Right after a sign-in the page renders again as the user's data loads, and a click
+ * can be lost with the element it landed on (CI, twice: the picker never named the organization and
+ * the journey waited 30 s): the whole pick is tried again, as the Scope picker's is.
+ */
+export async function pickOrganization(page: Page, name: string): Promise<void> {
+  const picked = page.getByRole('combobox', { name: `Organization: ${name}` });
+  const search = page.getByRole('combobox', { name: 'Search for an organization' });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await search.isVisible())) await page.getByRole('combobox', { name: /^Organization/ }).click();
+      await search.fill(name);
+      await page.getByRole('option', { name: new RegExp(name) }).click({ timeout: 15_000 });
+      await picked.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (await picked.isVisible()) return;
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
