@@ -36,6 +36,14 @@ export async function benchSshStart(): Promise<void> {
   const { token } = await createToken(server.deps.db, user, { label: 'bench' });
   const call = benchCaller(bench.base, token);
   const slug = (await call('GET', '/api/v2/user/me')).default_account.slug;
+  // The SSH host belongs to a workspace of its own, registered once as a team would: its warm
+  // processes (compute/ssh/warm.ts, CUMULUS_SSH_WARM_PROCESSES, every default on) start then.
+  const sshUser = await registerBenchUser(server, 'sshbench-hosts');
+  const sshCall = benchCaller(
+    bench.base,
+    (await createToken(server.deps.db, sshUser, { label: 'bench' })).token,
+  );
+  const sshSlug = (await sshCall('GET', '/api/v2/user/me')).default_account.slug;
   const host = rig.hosts[0]!;
   const hostBody = {
     name: 'this-machine',
@@ -48,10 +56,11 @@ export async function benchSshStart(): Promise<void> {
     memory_mib: 8192,
     python: '/usr/bin/python3',
   };
+  const own = { call, slug };
   /** Each backend's phases, run by run (phases.ts): what the state records say of where the time went. */
   const timelines = new Map<string, Phases[]>();
   /** Seconds from create to ready; the cluster is stopped (and its stop awaited) before answering. */
-  const start = async (name: string): Promise<number> => {
+  const start = async (name: string, { call, slug } = own): Promise<number> => {
     const started = performance.now();
     const createdAt = Date.now();
     const { id } = await call('POST', `/api/v2/clusters/account/${slug}/`, { name, workers: 2 });
@@ -78,6 +87,7 @@ export async function benchSshStart(): Promise<void> {
   const ssh: number[] = [];
   const onSlurm: number[] = [];
   const bare: number[] = [];
+  const warmWaiting: number[] = [];
   const slurmBody = {
     name: 'this-machine',
     login: 'local',
@@ -87,12 +97,13 @@ export async function benchSshStart(): Promise<void> {
     python: '/usr/bin/python3',
   };
   try {
+    await sshCall('POST', `/api/v2/ssh-hosts/${sshSlug}`, hostBody);
     for (let run = 0; run < RUNS; run++) {
       // No host registered: the workspace's clusters run on the local backend.
       local.push(await start(`local-${run}`));
-      const { id: hostId } = await call('POST', `/api/v2/ssh-hosts/${slug}`, hostBody);
-      ssh.push(await start(`ssh-${run}`));
-      await call('DELETE', `/api/v2/ssh-hosts/${slug}/${hostId}`);
+      // As many warm processes wait on the host as the local backend's pool holds.
+      warmWaiting.push(await waitForWarm(rig.home, server.deps.config.sshWarmProcesses));
+      ssh.push(await start(`ssh-${run}`, { call: sshCall, slug: sshSlug }));
       const { id: slurmId } = await call('POST', `/api/v2/slurm-clusters/${slug}`, slurmBody);
       onSlurm.push(await start(`slurm-${run}`));
       await call('DELETE', `/api/v2/slurm-clusters/${slug}/${slurmId}`);
@@ -114,9 +125,32 @@ export async function benchSshStart(): Promise<void> {
   console.log(`  local backend (create -> ready)          ${l.toFixed(2)} s   runs: ${runs(local)}`);
   console.log(`  distributed.LocalCluster(n_workers=2)    ${b.toFixed(2)} s   runs: ${runs(bare)}`);
   console.log(`  ratio ssh / local backend                ${(s / l).toFixed(2)}   (goal <= 1.5)`);
+  console.log(
+    `  warm processes on the host before each ssh start: ${warmWaiting.join(', ')} (CUMULUS_SSH_WARM_PROCESSES=${server.deps.config.sshWarmProcesses})`,
+  );
   console.log(`  ratio slurm / local backend              ${(u / l).toFixed(2)}`);
   console.log(
     `  ratio ssh / LocalCluster                 ${(s / b).toFixed(2)}   load average ${load?.toFixed(1)}`,
   );
   printPhases(timelines);
+}
+
+/** Waits (up to 30 s) until `size` warm processes are ready in the host's pools; answers how many are. */
+async function waitForWarm(home: string, size: number): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const ready = async () => {
+    let n = 0;
+    const pools = await readdir(`${home}/.cumulus/warm`).catch(() => [] as string[]);
+    for (const pool of pools)
+      for (const w of await readdir(`${home}/.cumulus/warm/${pool}`).catch(() => [] as string[]))
+        if (
+          w.startsWith('warm-') &&
+          (await readFile(`${home}/.cumulus/warm/${pool}/${w}/out`, 'utf8').catch(() => '')) === 'ready\n'
+        )
+          n++;
+    return n;
+  };
+  const until = Date.now() + 30_000;
+  while ((await ready()) < size && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  return ready();
 }

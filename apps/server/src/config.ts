@@ -66,6 +66,7 @@ const envSchema = z.object({
   CUMULUS_AGENT_UNREACHABLE_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
   CUMULUS_INSTANCE_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   CUMULUS_WARM_PROCESSES: z.coerce.number().int().min(0).max(32).default(3),
+  CUMULUS_SSH_WARM_PROCESSES: z.coerce.number().int().min(0).max(32).default(3),
   /** At SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
   CUMULUS_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   CUMULUS_PIP_INDEX_URL: z.url().optional(),
@@ -296,6 +297,11 @@ export interface Config {
    * (compute/local-warm.ts): a cluster's start skips Python's start-up. 0: none.
    */
   warmProcesses: number;
+  /**
+   * Agents kept started on each healthy SSH host, Dask imported, for its next instances to take
+   * (compute/ssh/warm.ts). 0: none.
+   */
+  sshWarmProcesses: number;
   /** Who local clusters and builds run as (compute/local-sandbox.ts). */
   localIsolation: LocalIsolationConfig;
   links: LinksConfig;
@@ -503,6 +509,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       metadataUrl: e.CUMULUS_GCP_METADATA_URL.replace(/\/+$/, ''),
     },
     warmProcesses: e.CUMULUS_WARM_PROCESSES,
+    sshWarmProcesses: e.CUMULUS_SSH_WARM_PROCESSES,
     instanceEnv: Object.fromEntries(
       INSTANCE_ENV.flatMap((name) => (given[name] ? [[name, given[name] as string]] : [])),
     ),

@@ -11,6 +11,7 @@ import { WarmPool } from './compute/local-warm.js';
 import { Podman } from './compute/podman.js';
 import { createSlurmBackend } from './compute/slurm/slurm-backend.js';
 import { createSshBackend } from './compute/ssh/ssh-backend.js';
+import { WARM_IDLE_SECONDS } from './compute/ssh/warm.js';
 import { machineShapeOf } from './compute/vm-types.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -142,6 +143,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           hosts: cloud.sshHostsPort(database.db, cloudSecrets),
           lostAfterMs: config.clusters.heartbeatTimeoutMs,
           stopGraceMs: config.clusters.stopGraceMs,
+          warm: { size: config.sshWarmProcesses, idleSeconds: WARM_IDLE_SECONDS },
         }),
         createSlurmBackend({ clusters: cloud.slurmClustersPort(database.db, cloudSecrets) }),
       ],

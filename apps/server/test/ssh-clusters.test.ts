@@ -4,7 +4,6 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentBundleId } from '../src/compute/agent-bundle.js';
-import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { instances, softwareBuilds, sshPlacements } from '../src/db/schema/index.js';
 import {
   computeOn,
@@ -13,7 +12,7 @@ import {
   waitFor,
   waitForClusterState,
 } from './helpers/clusters.js';
-import { rigHostBody } from './helpers/ssh-hosts.js';
+import { rigHostBody, rigProcessesOf } from './helpers/ssh-hosts.js';
 import { useSshWorld } from './helpers/ssh-world.js';
 import { builtEnvironment, uploadWheelPythonLacks } from './helpers/wheels.js';
 
@@ -34,6 +33,19 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
   console.log('cluster start (2 workers, ready):', timings);
 });
+
+/** Warm processes ready to be taken in each pool on the rig's home (compute/ssh/warm.ts). */
+async function warmReady(home: string): Promise<number[]> {
+  const root = path.join(home, '.cumulus', 'warm');
+  const pools = existsSync(root) ? readdirSync(root) : [];
+  return pools.map(
+    (pool) =>
+      readdirSync(path.join(root, pool)).filter((w) => {
+        const out = path.join(root, pool, w, 'out');
+        return w.startsWith('warm-') && existsSync(out) && readFileSync(out, 'utf8') === 'ready\n';
+      }).length,
+  );
+}
 
 describe('ssh backend', () => {
   it('starts a 2-worker local cluster first, for the start time to compare', async () => {
@@ -75,6 +87,11 @@ describe('ssh backend', () => {
 
   let clusterId: number;
   it('places a cluster across both hosts by cores and computes there with real Dask', async () => {
+    // Each registered host keeps 3 warm processes (CUMULUS_SSH_WARM_PROCESSES), started meanwhile.
+    await waitFor('3 warm processes ready on each host', async () => {
+      const ready = await warmReady(world.rig.home);
+      return ready.length === 2 && ready.every((n) => n === 3);
+    });
     const started = Date.now();
     const details = await createReadyCluster(world.api, world.slug, {
       name: 'on-ssh',
@@ -93,6 +110,17 @@ describe('ssh backend', () => {
       rows.filter((r) => r.role === role).map((r) => String(r.backendData?.host).split(' ')[0]);
     expect(hostOf('scheduler')).toEqual(['rig-2']);
     expect(hostOf('worker').sort()).toEqual(['rig-2', 'rig-3']);
+    // Each instance is a warm process it took (its id recorded on the host and in its backend data).
+    for (const row of rows) {
+      expect(row.backendData?.warmId).toMatch(/^warm-[0-9a-f]{16}$/);
+      expect(readFileSync(path.join(world.rig.home, '.cumulus', row.backendId, 'warm'), 'utf8').trim()).toBe(
+        row.backendData?.warmId,
+      );
+    }
+    // And the pools are filled again: 3 waiting on each host.
+    await waitFor("the hosts' pools filled again", async () =>
+      (await warmReady(world.rig.home)).every((n) => n === 3),
+    );
     const hosts = await world.api.get(`/api/v2/ssh-hosts/${world.slug}`);
     expect(hosts.body.items.map((h: any) => [h.name, h.used_cores])).toEqual([
       ['rig-2', 3],
@@ -132,7 +160,7 @@ describe('ssh backend', () => {
     // The machine dies: its sshd and every process of the instance there.
     await world.rig.hosts[1]!.stop();
     try {
-      for (const p of await findInstanceProcesses(onB!.backendId)) {
+      for (const p of await rigProcessesOf(world.rig.home, [onB!])) {
         try {
           process.kill(p.pid, 'SIGKILL');
         } catch {
@@ -169,7 +197,7 @@ describe('ssh backend', () => {
       .from(instances)
       .where(eq(instances.clusterId, clusterId));
     const ids = new Set(rows.map((r) => r.backendId));
-    expect((await findInstanceProcesses()).filter((p) => ids.has(p.backendId))).toEqual([]);
+    expect(await rigProcessesOf(world.rig.home, rows)).toEqual([]);
     const left = await world.ts.server.deps.db.select().from(sshPlacements);
     expect(left.filter((p) => ids.has(p.backendId))).toEqual([]);
   }, 180_000);
@@ -252,10 +280,12 @@ with Client(address, security=sec, timeout=60) as client:
       expect(
         readFileSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent.log'), 'utf8'),
       ).toContain('is unpacked here already');
-      // Nor was the agent fetched again: the host's copy of this server's agent was copied.
-      expect(existsSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent', 'cumulus'))).toBe(
-        true,
-      );
+      // Nor was the agent fetched again: a warm process imported it from the host's copy of this
+      // server's agent, or an instance started cold copied that copy.
+      expect(
+        typeof instance.backendData?.warmId === 'string' ||
+          existsSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent', 'cumulus')),
+      ).toBe(true);
       expect(existsSync(path.join(world.rig.home, '.cumulus', instance.backendId, 'agent.tar.gz'))).toBe(
         false,
       );

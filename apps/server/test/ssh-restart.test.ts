@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { withLabels } from '../src/compute/ssh/placement.js';
 import { instances } from '../src/db/schema/index.js';
 import type { Api } from './helpers/api.js';
@@ -14,7 +13,13 @@ import {
 } from './helpers/clusters.js';
 import { openTestDatabase } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
-import { RIG_LOCK_WAIT_MS, rigHostBody, type SshRig, startSshRig } from './helpers/ssh-hosts.js';
+import {
+  RIG_LOCK_WAIT_MS,
+  rigHostBody,
+  rigProcessesOf,
+  type SshRig,
+  startSshRig,
+} from './helpers/ssh-hosts.js';
 
 /**
  * SSH hosts' labels and a control plane restart, on the real sshd hosts of helpers/ssh-hosts.ts:
@@ -113,11 +118,7 @@ describe('ssh clusters across a server restart', () => {
     // Both workers on rig-3, the one labelled big; the scheduler asked for no label (rig-2 fits it best: both are empty).
     expect(await hostsOf(id, 'worker')).toEqual(['rig-3', 'rig-3']);
     const rowsBefore = await database.db.select().from(instances).where(eq(instances.clusterId, id));
-    const ids = new Set(rowsBefore.map((r) => r.backendId));
-    const pidsBefore = (await findInstanceProcesses())
-      .filter((p) => ids.has(p.backendId))
-      .map((p) => p.pid)
-      .sort();
+    const pidsBefore = (await rigProcessesOf(rig.home, rowsBefore)).map((p) => p.pid).sort();
     expect(pidsBefore.length).toBeGreaterThanOrEqual(3);
 
     // The server goes away without stopping anything (a crash, a rolling restart); the next one takes over.
@@ -130,16 +131,13 @@ describe('ssh clusters across a server restart', () => {
     expect(rowsAfter.map((r) => [r.id, r.state]).sort()).toEqual(
       rowsBefore.map((r) => [r.id, r.state]).sort(),
     );
-    const pidsAfter = (await findInstanceProcesses())
-      .filter((p) => ids.has(p.backendId))
-      .map((p) => p.pid)
-      .sort();
+    const pidsAfter = (await rigProcessesOf(rig.home, rowsBefore)).map((p) => p.pid).sort();
     expect(pidsAfter).toEqual(pidsBefore);
     const result = await computeOn(details);
     expect(result).toMatchObject({ sum: 1_000_000, workers: 2 });
 
     await api.delete(`/api/v2/clusters/account/${slug}/id/${id}`);
     await waitForClusterState(api, slug, id, 'stopped', 120_000);
-    expect((await findInstanceProcesses()).filter((p) => ids.has(p.backendId))).toEqual([]);
+    expect(await rigProcessesOf(rig.home, rowsBefore)).toEqual([]);
   }, 420_000);
 });

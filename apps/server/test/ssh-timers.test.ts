@@ -4,12 +4,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findInstanceProcesses } from '../src/compute/local-processes.js';
 import { clusterProcesses, instances, sshPlacements } from '../src/db/schema/index.js';
 import { findUserBy } from '../src/domains/identity/auth/service.js';
 import { createToken } from '../src/domains/identity/tokens/service.js';
 import { PYTHON, pythonClientEnv, runAgainst, waitFor, waitForClusterState } from './helpers/clusters.js';
-import { rigHostBody } from './helpers/ssh-hosts.js';
+import { rigHostBody, rigProcessesOf } from './helpers/ssh-hosts.js';
 import { useSshWorld } from './helpers/ssh-world.js';
 
 /**
@@ -19,7 +18,12 @@ import { useSshWorld } from './helpers/ssh-world.js';
  * and 2 workers grows to 2 on the host under a real Dask workload, then gives the second back, its
  * processes gone from the host and its cores free again.
  */
-const world = useSshWorld({ register: (rig) => [rigHostBody(rig, 0, { cores: 4, memory_mib: 8192 })] });
+// No warm processes here (CUMULUS_SSH_WARM_PROCESSES=0): these instances start cold, fetching or
+// copying the agent, the path ssh-clusters' instances take only when no warm process is ready.
+const world = useSshWorld({
+  env: { CUMULUS_SSH_WARM_PROCESSES: '0' },
+  register: (rig) => [rigHostBody(rig, 0, { cores: 4, memory_mib: 8192 })],
+});
 let apiToken: string;
 
 beforeAll(async () => {
@@ -47,7 +51,10 @@ const workerRowsOf = (clusterId: number) =>
 
 /** The processes (agents and Dask) of these instances still running on the host. */
 const processesOf = async (backendIds: string[]) =>
-  (await findInstanceProcesses()).filter((p) => backendIds.includes(p.backendId));
+  rigProcessesOf(
+    world.rig.home,
+    await world.ts.server.deps.db.select().from(instances).where(inArray(instances.backendId, backendIds)),
+  );
 
 const placementsOf = (backendIds: string[]) =>
   world.ts.server.deps.db.select().from(sshPlacements).where(inArray(sshPlacements.backendId, backendIds));

@@ -9,6 +9,11 @@ the agent. Each warm process serves one instance and is never handed back: what 
 imported as no tenant, and nothing of one tenant is ever in another's process. If the server goes
 before it is given an instance (stdin ends), it exits.
 
+On an SSH host (compute/ssh/warm.ts) the pool is a directory, ``~/.cumulus/warm/<pool>/``, with a
+directory per warm process: it is told its instance through the FIFO there (``CUMULUS_WARM_FIFO``),
+the instance having first moved that directory to its own name (a ``mv``: one taker wins). It
+leaves the pool by itself once no server has kept it for ``CUMULUS_WARM_IDLE_SECONDS``.
+
 Its ``/proc/<pid>/environ`` keeps the id it was started with (the backend finds an instance's
 processes by it, and records it in the instance's backend data): a process cannot rewrite it.
 """
@@ -213,8 +218,16 @@ def fork_site_dir(python: str) -> tuple[bool, str | None]:
     return True, site_dir
 
 
+def _home_relative(value: str) -> str:
+    """``~/...`` is the account's home: what a server reaching a host over SSH says it as."""
+    return os.path.expanduser(value) if value.startswith("~/") else value
+
+
 def _become(assignment: dict) -> None:
-    """Takes the instance's identity, directory and environment; leaves the server's pipes."""
+    """Takes the instance's identity, directory and environment; leaves the server's pipes.
+
+    ``inherit``: the environment it was started with stays under the assignment's (an SSH host's
+    warm process was started by the same account's session; its pool's own variables go)."""
     uid, gid = assignment.get("uid"), assignment.get("gid")
     if uid is not None and os.getuid() == 0:
         os.setgroups([])
@@ -223,13 +236,20 @@ def _become(assignment: dict) -> None:
         # A process that changed its uid is not dumpable: its /proc files stay root's, and the
         # instance could not read its own (metrics read /proc/PID/io). It is the uid's alone now.
         _prctl(PR_SET_DUMPABLE, 1)
-    started_in = os.getcwd()
-    os.chdir(assignment["cwd"])
+    cwd = _home_relative(assignment["cwd"])
+    # Where it was started: on an SSH host its directory was moved to the instance's, so the
+    # path `python -m` put first on sys.path names a directory that is no longer there.
+    started_in = {os.getcwd(), os.environ.get("CUMULUS_WARM_DIR", ""), ""}
+    os.chdir(cwd)
     # `python -m` put the directory it started in first on the path: the instance's, as when its
     # agent is started there (the pool's directory is nothing of the instance's).
-    sys.path[:] = [assignment["cwd"] if p in (started_in, "") else p for p in sys.path]
+    sys.path[:] = [cwd if p in started_in else p for p in sys.path]
+    env = {k: _home_relative(str(v)) for k, v in assignment["env"].items()}
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("CUMULUS_WARM_") and k != "CUMULUS_BACKEND_ID"}
     os.environ.clear()
-    os.environ.update(assignment["env"])
+    if assignment.get("inherit"):
+        os.environ.update(kept)
+    os.environ.update(env)
     tempfile.tempdir = None
     # The server waits for this: the process is the instance's now (its uid, its directory). A
     # server that died since it asked recorded the take first: the next one adopts this instance.
@@ -237,7 +257,7 @@ def _become(assignment: dict) -> None:
         os.write(1, b"taken\n")
     except OSError:
         pass
-    log = os.open(os.path.join(assignment["cwd"], "agent.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    log = os.open(os.path.join(cwd, "agent.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     devnull = os.open(os.devnull, os.O_RDONLY)
     sys.stdout.flush()
     os.dup2(devnull, 0)
@@ -248,6 +268,50 @@ def _become(assignment: dict) -> None:
 
 
 WAITING_NAME = b"cumulus-warm"
+
+
+def _open_fifo() -> int | None:
+    """An SSH host's warm process (compute/ssh/warm.ts) is told its instance through the FIFO
+    ``CUMULUS_WARM_FIFO`` in its directory, opened read-write: no end of file while it waits."""
+    fifo = os.environ.get("CUMULUS_WARM_FIFO")
+    return os.open(fifo, os.O_RDWR) if fifo else None
+
+
+def _read_fifo(fd: int) -> str:
+    """The assignment's line, or "" once the pool has not been kept for CUMULUS_WARM_IDLE_SECONDS
+    (its ``.kept`` file untouched: no server fills it) and this process left the pool."""
+    import select
+    idle = float(os.environ.get("CUMULUS_WARM_IDLE_SECONDS", "900"))
+    text = b""
+    while b"\n" not in text:
+        ready, _, _ = select.select([fd], [], [], min(idle, 30.0))
+        if ready:
+            text += os.read(fd, 65536)
+        elif _unkept(idle) and _leave_pool():
+            return ""
+    os.close(fd)
+    return text.split(b"\n", 1)[0].decode()
+
+
+def _unkept(idle: float) -> bool:
+    try:
+        return time.time() - os.stat(os.environ["CUMULUS_WARM_KEPT"]).st_mtime > idle
+    except (KeyError, OSError):
+        return True
+
+
+def _leave_pool() -> bool:
+    """Moves its directory out of the pool and removes it: False when it is no longer there to move
+    (an instance took it in the meantime: its assignment is on the way)."""
+    import shutil
+    here = os.environ["CUMULUS_WARM_DIR"]
+    gone = os.path.join(os.path.dirname(here), "expired-" + os.path.basename(here))
+    try:
+        os.rename(here, gone)
+    except OSError:
+        return False
+    shutil.rmtree(gone, ignore_errors=True)
+    return True
 
 
 def _own_name() -> bytes:
@@ -263,9 +327,10 @@ def main() -> int:
     # so (ps -o comm, /proc/PID/comm); an instance has its name back.
     name = _own_name()
     _prctl(PR_SET_NAME, WAITING_NAME)
+    fifo = _open_fifo()
     sys.stdout.write("ready\n")
     sys.stdout.flush()
-    line = sys.stdin.readline()
+    line = sys.stdin.readline() if fifo is None else _read_fifo(fifo)
     if not line.strip():
         return 0
     assignment = json.loads(line)

@@ -3,7 +3,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { endProcessesOf } from '../../src/compute/local-processes.js';
+import {
+  endProcessesOf,
+  findInstanceProcesses,
+  type LocalProcess,
+} from '../../src/compute/local-processes.js';
 import { ensureSubordinateIds } from './subordinate-ids.js';
 import { waitFor } from './wait.js';
 
@@ -265,3 +269,25 @@ export const rigHostBody = (rig: SshRig, i: number, extra: Record<string, unknow
   python: '/usr/bin/python3',
   ...extra,
 });
+
+/** An instance as the SSH tests know it: its backend id and the backend data its launch answered. */
+interface SshInstanceRow {
+  backendId: string;
+  backendData?: Record<string, unknown> | null;
+}
+
+/**
+ * The processes on this machine of these SSH instances: those started as the instance, and those
+ * of the warm process it took (compute/ssh/warm.ts), known by its backend data and by the record
+ * on the rig's home (`~/.cumulus/<id>/warm`, kept while it runs).
+ */
+export async function rigProcessesOf(home: string, rows: readonly SshInstanceRow[]): Promise<LocalProcess[]> {
+  const startedAs = new Set<string>();
+  for (const row of rows) {
+    startedAs.add(row.backendId);
+    if (typeof row.backendData?.warmId === 'string') startedAs.add(row.backendData.warmId);
+    const recorded = path.join(home, '.cumulus', row.backendId, 'warm');
+    if (existsSync(recorded)) startedAs.add(readFileSync(recorded, 'utf8').trim());
+  }
+  return (await findInstanceProcesses()).filter((p) => startedAs.has(p.backendId));
+}

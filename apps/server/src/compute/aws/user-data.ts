@@ -60,18 +60,23 @@ fi
  * (container-script.ts).
  */
 export function userDataScript(spec: LaunchSpec): string {
-  const vars = {
+  const vars = instanceVars(spec);
+  return `#!/bin/bash
+# Cumulus instance ${spec.name}: fetch the agent from the control plane and run it.
+set -eu
+${spec.sshPublicKey ? authorizeKey(spec.sshPublicKey) : ''}${fetchAgent(vars, '/api/v2/cluster_facing/agent.tar.gz', 'CUMULUS_CLUSTER_TOKEN', true)}export PYTHONPATH="$WORK/agent" PYTHONUNBUFFERED=1 CUMULUS_BATCH_ROOT="$WORK/batch"
+${spec.container ? containerRunScript(spec.container) : 'exec "$PYTHON" -m cumulus.agent >>"$WORK/agent.log" 2>&1\n'}`;
+}
+
+/** What an instance's agent is told of itself: its server, its cluster's token, who it is. */
+export function instanceVars(spec: LaunchSpec): Record<string, string> {
+  return {
     CUMULUS_SERVER: spec.serverUrl,
     CUMULUS_CLUSTER_TOKEN: spec.clusterToken,
     CUMULUS_BACKEND_ID: spec.backendId,
     CUMULUS_INSTANCE_ID: String(spec.instanceId),
     CUMULUS_AGENT_UNREACHABLE_SECONDS: String(spec.unreachableTimeoutMs / 1000),
   };
-  return `#!/bin/bash
-# Cumulus instance ${spec.name}: fetch the agent from the control plane and run it.
-set -eu
-${spec.sshPublicKey ? authorizeKey(spec.sshPublicKey) : ''}${fetchAgent(vars, '/api/v2/cluster_facing/agent.tar.gz', 'CUMULUS_CLUSTER_TOKEN', true)}export PYTHONPATH="$WORK/agent" PYTHONUNBUFFERED=1 CUMULUS_BATCH_ROOT="$WORK/batch"
-${spec.container ? containerRunScript(spec.container) : 'exec "$PYTHON" -m cumulus.agent >>"$WORK/agent.log" 2>&1\n'}`;
 }
 
 /** What a build machine boots with: where the control plane is, the build's token, its backend id. */

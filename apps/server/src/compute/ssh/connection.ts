@@ -49,7 +49,7 @@ const TIMEOUT_MS = 10_000;
 export function runOn(
   target: SshTarget,
   command: string,
-  options: { stdin?: string; timeoutMs?: number } = {},
+  options: { stdin?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<CommandResult> {
   const pinned = hostKeyBlob(target.hostKey);
   if (!pinned)

@@ -10,13 +10,24 @@ export const safeId = (id: string) => {
   return id;
 };
 
-/** Signals the processes of a backend id, TERM then KILL after the grace; prints `gone` once none is left. */
+/**
+ * Sets `$w` (sh) to the id an instance's processes were started with: the warm process it took
+ * (`~/.cumulus/<id>/warm`, ssh/warm.ts), else its own backend id.
+ */
+export const startedAs = (id: string) =>
+  `w=; [ -f "$HOME/.cumulus/${id}/warm" ] && read -r w <"$HOME/.cumulus/${id}/warm"; case "$w" in warm-*) case "$w" in *[!a-z0-9-]*) w=${id} ;; esac ;; *) w=${id} ;; esac`;
+
+/**
+ * Signals the processes of a backend id (or of the warm process it took), TERM then KILL after the
+ * grace; prints `gone` once none is left (and forgets the warm process).
+ */
 export const stopScript = (id: string, graceSeconds: number) => `
-pids() { grep -lzx 'CUMULUS_BACKEND_ID=${id}' /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+${startedAs(id)}
+pids() { grep -lzx -e 'CUMULUS_BACKEND_ID=${id}' -e "CUMULUS_BACKEND_ID=$w" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
 p=$(pids); [ -n "$p" ] && kill -TERM $p 2>/dev/null
 i=0; while [ -n "$(pids)" ] && [ $i -lt ${graceSeconds * 10} ]; do sleep 0.1; i=$((i+1)); done
 p=$(pids); [ -n "$p" ] && kill -KILL $p 2>/dev/null
-sleep 0.2; [ -z "$(pids)" ] && echo gone; true
+sleep 0.2; [ -z "$(pids)" ] && rm -f "$HOME/.cumulus/${id}/warm" && echo gone; true
 `;
 
 /**
@@ -32,14 +43,23 @@ export async function startDetached(
   script: string,
   env: Record<string, string>,
 ): Promise<string | null> {
+  const result = await runOn(host, detachedCommand(id, env), { stdin: script });
+  return startFailure(result);
+}
+
+/** The command of `startDetached` (its stdin the script): prints `started` once it runs. */
+export function detachedCommand(id: string, env: Record<string, string>): string {
   const own = safeId(id);
   const dir = `"$HOME/.cumulus/${own}"`;
   const vars = { CUMULUS_BACKEND_ID: own, ...env };
-  const command = `mkdir -p ${dir} && cd ${dir} && cat >launch.sh && (${Object.entries(vars)
+  return `mkdir -p ${dir} && cd ${dir} && cat >launch.sh && (${Object.entries(vars)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')} setsid bash launch.sh </dev/null >>launch.log 2>&1 &) && echo started`;
-  const result = await runOn(host, command, { stdin: script });
-  return result.code === 0 && result.stdout.includes('started')
+}
+
+/** Null where a start said `started` (or `took`: a warm process), else what went wrong. */
+export function startFailure(result: { code: number | null; stdout: string; stderr: string }): string | null {
+  return result.code === 0 && /^(started|took )/m.test(result.stdout)
     ? null
     : (result.stderr || result.stdout).trim().slice(0, 300);
 }

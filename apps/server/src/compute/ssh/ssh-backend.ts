@@ -1,5 +1,5 @@
 import { agentBundleId } from '../agent-bundle.js';
-import { userDataScript } from '../aws/user-data.js';
+import { instanceVars, userDataScript } from '../aws/user-data.js';
 import {
   type Backend,
   type BackendData,
@@ -10,9 +10,18 @@ import {
   type Observation,
 } from '../backend.js';
 import { backendErrorOf, runOn, SshFailure, type SshTarget } from './connection.js';
-import { quote, safeId, startDetached, stopScript, whyFailed } from './detached.js';
+import {
+  detachedCommand,
+  quote,
+  safeId,
+  startedAs,
+  startFailure,
+  stopScript,
+  whyFailed,
+} from './detached.js';
 import { cudaVisibleDevices, gpuCounts, gpuDevicesFor, placeOn, withLabels } from './placement.js';
 import { createSshBuilder } from './ssh-builder.js';
+import { keepWarm, poolOf, type SshWarmOptions, takeScript, tookWarm } from './warm.js';
 
 /** A registered host, its key unsealed: what the backend reaches and fills. */
 export interface SshHost extends SshTarget {
@@ -59,6 +68,10 @@ export interface SshBackendOptions {
   /** How long a host may be unreachable before its instances count as lost. */
   lostAfterMs: number;
   stopGraceMs: number;
+  /** Warm processes on each host (warm.ts), which plain instances take; absent or 0: each starts cold. */
+  warm?: SshWarmOptions;
+  /** After a take, how long until the host's pool is filled again (not competing with that start). */
+  refillDelayMs?: number;
 }
 
 /** Where an instance went (its backend data). */
@@ -80,9 +93,20 @@ type Placed = { host: SshHost; gpuDevices: number[] } | { adopted: BackendData }
 /** What an instance that sets no memory limit is counted for on its host. */
 const DEFAULT_MIB = 1024;
 
-/** Prints the backend ids of the account's live processes (agents and Dask alike carry theirs). */
-const LIST =
-  "grep -zh '^CUMULUS_BACKEND_ID=' /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u; true";
+/**
+ * Prints the backend ids of the account's live processes (agents and Dask alike carry theirs), and
+ * those of instances whose processes carry the id of the warm process they took (warm.ts).
+ */
+const LIST = `ids=$(grep -zh '^CUMULUS_BACKEND_ID=' /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u)
+printf '%s\\n' "$ids"
+for f in "$HOME"/.cumulus/*/warm; do
+  [ -f "$f" ] && read -r w <"$f" || continue
+  case "
+$ids
+" in *"
+CUMULUS_BACKEND_ID=$w
+"*) d=\${f%/warm}; echo "CUMULUS_BACKEND_ID=\${d##*/}" ;; esac
+done; true`;
 
 /**
  * Removes an instance's container once its processes are gone (where it ran one: its start wrote
@@ -127,26 +151,67 @@ export function createSshBackend(options: SshBackendOptions): Backend {
     return Date.now() - since >= options.lostAfterMs;
   }
 
-  async function start(host: SshHost, spec: LaunchSpec, gpuDevices: readonly number[]): Promise<void> {
+  /** Hosts whose pool is filled again shortly (after a take). */
+  const refills = new Map<number, NodeJS.Timeout>();
+  function refillSoon(host: SshHost) {
+    if (!options.warm || refills.has(host.id)) return;
+    const timer = setTimeout(() => {
+      refills.delete(host.id);
+      keepWarm(host, options.warm!).catch(() => undefined);
+    }, options.refillDelayMs ?? 1500);
+    timer.unref();
+    refills.set(host.id, timer);
+  }
+
+  /** Starts the instance's agent: in one of the host's warm processes where one is ready, else cold. Answers the warm id it took. */
+  async function start(
+    host: SshHost,
+    spec: LaunchSpec,
+    gpuDevices: readonly number[],
+  ): Promise<string | null> {
     const cuda = cudaVisibleDevices(host.gpus, gpuDevices);
-    const failed = await startDetached(
-      host,
-      spec.backendId,
-      userDataScript({ ...spec, sshPublicKey: undefined }),
-      {
-        CUMULUS_WORK_DIR: '$HOME/.cumulus',
-        // The agent is fetched once per host and server version, then copied (user-data.ts).
-        CUMULUS_AGENT_CACHE: `"$HOME/.cumulus/agent-${await agentBundleId()}"`,
-        CUMULUS_PYTHON: quote(host.python),
-        // Dask listens on the host's own address, the one its peers and clients reach.
-        CUMULUS_AGENT_HOST: quote(host.address),
-        // Instances share the host: each reports its own processes' CPU and memory.
-        CUMULUS_METRICS_SCOPE: 'processes',
-        // Its own GPUs alone (none: "" on a host with GPUs), so that it takes no other instance's.
-        ...(cuda !== undefined && { CUDA_VISIBLE_DEVICES: quote(cuda) }),
+    const own = safeId(spec.backendId);
+    // What the agent runs with besides the account's own environment (`~/`: the account's home).
+    const env: Record<string, string> = {
+      CUMULUS_WORK_DIR: '~/.cumulus',
+      CUMULUS_PYTHON: host.python,
+      // Dask listens on the host's own address, the one its peers and clients reach.
+      CUMULUS_AGENT_HOST: host.address,
+      // Instances share the host: each reports its own processes' CPU and memory.
+      CUMULUS_METRICS_SCOPE: 'processes',
+      // Its own GPUs alone (none: "" on a host with GPUs), so that it takes no other instance's.
+      ...(cuda !== undefined && { CUDA_VISIBLE_DEVICES: cuda }),
+    };
+    const cold = detachedCommand(own, {
+      ...Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [k, v.startsWith('~/') ? `"$HOME/${v.slice(2)}"` : quote(v)]),
+      ),
+      // The agent is fetched once per host and server version, then copied (user-data.ts).
+      CUMULUS_AGENT_CACHE: `"$HOME/.cumulus/agent-${await agentBundleId()}"`,
+    });
+    const script = userDataScript({ ...spec, sshPublicKey: undefined });
+    // A container's agent runs in its image: no warm process can be it.
+    const warm = options.warm && options.warm.size > 0 && !spec.container;
+    const assignment = {
+      cwd: `~/.cumulus/${own}`,
+      inherit: true,
+      env: {
+        ...instanceVars(spec),
+        ...env,
+        PYTHONUNBUFFERED: '1',
+        CUMULUS_BATCH_ROOT: `~/.cumulus/${own}/batch`,
       },
-    );
+    };
+    const result = warm
+      ? await runOn(host, takeScript(own, await poolOf(host), cold), {
+          stdin: `${JSON.stringify(assignment)}\n${script}`,
+        })
+      : await runOn(host, cold, { stdin: script });
+    const failed = startFailure(result);
     if (failed !== null) throw final(`Could not start the agent on ${host.name}: ${failed}`);
+    const took = tookWarm(result.stdout);
+    if (took) refillSoon(host);
+    return took;
   }
 
   return {
@@ -243,8 +308,9 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       });
       if ('adopted' in placed) return placed.adopted;
       const { host, gpuDevices } = placed;
+      let warmId: string | null;
       try {
-        await start(host, spec, gpuDevices);
+        warmId = await start(host, spec, gpuDevices);
       } catch (err) {
         await hosts.unplace(spec.backendId);
         throw err instanceof SshFailure ? backendErrorOf(err) : err;
@@ -255,6 +321,8 @@ export function createSshBackend(options: SshBackendOptions): Backend {
         host: host.name,
         address: host.address,
         ...(gpuDevices.length > 0 && { gpuDevices }),
+        // The warm process it took: its processes carry that id (the host records it too).
+        ...(warmId && { warmId }),
       };
     },
 
@@ -322,7 +390,8 @@ export function createSshBackend(options: SshBackendOptions): Backend {
       const host = where && (await hosts.host(where.workspaceId, where.hostId));
       if (!host || address.host !== host.address || !Number.isInteger(address.port)) return false;
       const id = safeId(instance.backendId);
-      const script = `for p in $(ss -ltnpH 'sport = :${address.port}' 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2); do grep -qzx 'CUMULUS_BACKEND_ID=${id}' /proc/$p/environ 2>/dev/null && echo yes && break; done; true`;
+      const script = `${startedAs(id)}
+for p in $(ss -ltnpH 'sport = :${address.port}' 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2); do grep -qzx -e 'CUMULUS_BACKEND_ID=${id}' -e "CUMULUS_BACKEND_ID=$w" /proc/$p/environ 2>/dev/null && echo yes && break; done; true`;
       return (await runOn(host, script)).stdout.includes('yes');
     },
 

@@ -30,7 +30,7 @@ export const cloudModule: DomainModule = {
       periodic: 'ssh-hosts',
       everyMs: SSH_HOST_CHECK_MS,
       run: async ({ deps }) => {
-        await checkAllHosts(deps.db, deps.cloudSecrets);
+        await checkAllHosts(deps.db, deps.cloudSecrets, deps.config.sshWarmProcesses);
         await checkAllClusters(deps.db, deps.cloudSecrets);
         return false;
       },

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SshHost, SshHostsPort } from '../../../compute/ssh/ssh-backend.js';
+import { coolHost, keepWarm, WARM_IDLE_SECONDS } from '../../../compute/ssh/warm.js';
 import type { Db } from '../../../db/client.js';
 import { type SshHostRow, sshHosts, sshPlacements } from '../../../db/schema/index.js';
 import type { Deps } from '../../../deps.js';
@@ -28,6 +29,21 @@ const targetOf = (row: SshHostRow, box: SecretBox) => ({
   hostKey: row.hostKey,
   privateKey: box.decrypt(row.keyBox),
 });
+
+const warmHostOf = (row: SshHostRow, box: SecretBox) => ({
+  ...targetOf(row, box),
+  id: row.id,
+  python: row.python,
+});
+
+/**
+ * Keeps the host's warm processes (compute/ssh/warm.ts: agents started, Dask imported, for its next
+ * instances to take), `size` of them, after a check it passed; a failure is the next check's to mend.
+ */
+async function keepHostWarm(row: SshHostRow, box: SecretBox, size: number): Promise<void> {
+  if (size <= 0 || row.health?.status !== 'ok') return;
+  await keepWarm(warmHostOf(row, box), { size, idleSeconds: WARM_IDLE_SECONDS }).catch(() => undefined);
+}
 
 async function usedOn(db: Db, hostIds: number[]) {
   if (hostIds.length === 0) return new Map<number, { cores: number; memoryMib: number; gpus: number }>();
@@ -130,6 +146,8 @@ export async function registerHost(deps: Deps, access: WorkspaceAccess, body: z.
     .returning();
   // New clusters of the workspace run on its hosts from now on.
   await refreshWorkspaceBackend(deps.db, workspace.id);
+  // Its warm processes start meanwhile: the answer does not wait for them.
+  void keepHostWarm(row!, deps.cloudSecrets, deps.config.sshWarmProcesses);
   return present(row!);
 }
 
@@ -142,14 +160,15 @@ async function ownHost(db: Db, workspaceId: number, hostId: number): Promise<Ssh
   return row;
 }
 
-/** Checks a host again now and keeps what it found. */
-export async function recheckHost(db: Db, box: SecretBox, row: SshHostRow) {
+/** Checks a host again now and keeps what it found; a healthy host's warm processes are kept (`warm` of them). */
+export async function recheckHost(db: Db, box: SecretBox, row: SshHostRow, warm: number) {
   const health = await checkHost(targetOf(row, box), row.python);
   const [updated] = await db
     .update(sshHosts)
     .set({ health, checkedAt: new Date() })
     .where(eq(sshHosts.id, row.id))
     .returning();
+  await keepHostWarm(updated ?? { ...row, health }, box, warm);
   return updated ?? row;
 }
 
@@ -158,6 +177,7 @@ export async function checkHostNow(deps: Deps, access: WorkspaceAccess, hostId: 
     deps.db,
     deps.cloudSecrets,
     await ownHost(deps.db, access.workspace.id, hostId),
+    deps.config.sshWarmProcesses,
   );
   return present(row, (await usedOn(deps.db, [row.id])).get(row.id));
 }
@@ -170,12 +190,15 @@ export async function removeHost(deps: Deps, access: WorkspaceAccess, hostId: nu
     throw conflict(`Clusters run on ${row.name} (${used.cores} cores): stop them before removing the host.`);
   await deps.db.delete(sshHosts).where(eq(sshHosts.id, row.id));
   await refreshWorkspaceBackend(deps.db, access.workspace.id);
+  // Its warm processes end with it (where the host answers; else they leave their pool unkept).
+  await coolHost(warmHostOf(row, deps.cloudSecrets)).catch(() => undefined);
   return { deleted: true };
 }
 
 /** The periodic check: every host of every workspace, one at a time. */
-export async function checkAllHosts(db: Db, box: SecretBox): Promise<void> {
-  for (const row of await db.select().from(sshHosts)) await recheckHost(db, box, row).catch(() => undefined);
+export async function checkAllHosts(db: Db, box: SecretBox, warm: number): Promise<void> {
+  for (const row of await db.select().from(sshHosts))
+    await recheckHost(db, box, row, warm).catch(() => undefined);
 }
 
 /** The host registry as the ssh backend sees it (compute/ssh/ssh-backend.ts). */
