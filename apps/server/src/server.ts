@@ -10,6 +10,7 @@ import { LocalSandbox } from './compute/local-sandbox.js';
 import { WarmPool } from './compute/local-warm.js';
 import { Podman } from './compute/podman.js';
 import { createSlurmBackend } from './compute/slurm/slurm-backend.js';
+import { closeSshConnections } from './compute/ssh/connection.js';
 import { createSshBackend } from './compute/ssh/ssh-backend.js';
 import { WARM_IDLE_SECONDS } from './compute/ssh/warm.js';
 import { machineShapeOf } from './compute/vm-types.js';
@@ -278,6 +279,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ]);
       mail.close();
       warm.close();
+      closeSshConnections();
       if (ownsDatabase) await database.close();
       return cut;
     },

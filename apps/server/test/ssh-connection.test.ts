@@ -39,6 +39,31 @@ describe('ssh connection', () => {
     expect((await runOn(target, `test -e ${rig.home}/ran; echo $?`)).stdout).toBe('1\n');
   });
 
+  it('runs commands over one shared connection, more than one at once, a new one where asked', async () => {
+    // The client's port as sshd sees it (SSH_CONNECTION): the same port, the same connection.
+    const portOf = async (options = {}) =>
+      (await runOn(target, 'echo $SSH_CONNECTION', options)).stdout.split(' ')[1];
+    const first = await portOf();
+    expect(await portOf()).toBe(first);
+    expect(await portOf({ reuse: false })).not.toBe(first);
+    // More commands at once than a connection takes channels (8; sshd allows 10): all run.
+    const many = await Promise.all(
+      Array.from({ length: 12 }, () => runOn(target, 'sleep 0.3; echo $SSH_CONNECTION')),
+    );
+    const ports = new Set(many.map((r) => r.stdout.split(' ')[1]));
+    expect(many.every((r) => r.code === 0)).toBe(true);
+    expect(ports.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('runs the next command on a new connection once the shared one is gone', async () => {
+    const before = (await runOn(target, 'echo $SSH_CONNECTION')).stdout.split(' ')[1];
+    // The sshd process serving the connection ends (the shell's parent): the command with it.
+    await runOn(target, 'kill -KILL $PPID').catch(() => undefined);
+    const after = await runOn(target, 'echo $SSH_CONNECTION');
+    expect(after.code).toBe(0);
+    expect(after.stdout.split(' ')[1]).not.toBe(before);
+  });
+
   it('says a host that is not there is unreachable', async () => {
     await rig.hosts[0]!.stop();
     await expect(

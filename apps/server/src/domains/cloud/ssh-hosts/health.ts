@@ -26,7 +26,8 @@ export async function checkHost(target: SshTarget, python: string): Promise<SshH
     const result = await runOn(
       target,
       `command -v ${quote(python)} >/dev/null || { echo "no ${python} on the PATH of ${target.user}"; exit 3; }; ${quote(python)} -`,
-      { stdin: PROBE },
+      // A connection of its own: the check proves the host takes a new one (a key revoked since, say).
+      { stdin: PROBE, reuse: false },
     );
     if (result.code !== 0)
       return { status: 'no_dask', message: (result.stdout + result.stderr).trim().slice(0, 500) };
