@@ -185,7 +185,10 @@ function acquire(target: SshTarget, pinned: Buffer, timeoutMs: number, reuse: bo
 function release(conn: Connection): void {
   conn.channels--;
   if (conn.channels > 0) return;
-  if (conn.dead || !conn.pooled || Date.now() - conn.born >= MAX_AGE_MS) return drop(conn);
+  if (conn.dead || !conn.pooled || Date.now() - conn.born >= MAX_AGE_MS) {
+    drop(conn);
+    return;
+  }
   conn.idle = setTimeout(() => drop(conn), IDLE_MS);
   conn.idle.unref();
 }
