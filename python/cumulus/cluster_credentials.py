@@ -16,8 +16,7 @@ from cumulus import aws_credentials, gcp_credentials
 
 logger = logging.getLogger("cumulus")
 
-# Backends whose clusters are sent Google's token rather than AWS's credentials.
-GOOGLE_BACKENDS = ("vm_gcp",)
+GOOGLE_BACKENDS = gcp_credentials.GOOGLE_BACKENDS
 
 
 class CredentialForwarding:

@@ -18,6 +18,10 @@ import logging
 import shutil
 import subprocess
 
+# Backends whose clusters are sent Google's token rather than AWS's credentials (cluster_credentials,
+# run_reuse).
+GOOGLE_BACKENDS = ("vm_gcp",)
+
 logger = logging.getLogger("cumulus")
 
 SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]

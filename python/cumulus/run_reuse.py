@@ -19,21 +19,19 @@ from __future__ import annotations
 import contextlib
 from typing import Callable
 
-from cumulus import aws_credentials, cluster_api, config
+from cumulus import aws_credentials, cluster_api, config, gcp_credentials
 from cumulus.account import choose_workspace, fetch_identity
 from cumulus.dask_wire import SchedulerWire, WireError, tls_context
 from cumulus.http import Api, CumulusError
 from cumulus.startup import scheduler_address, scheduler_ready
 from cumulus.tls import TlsFiles
 
-# Backends whose clusters are forwarded Google's token (cluster_credentials.GOOGLE_BACKENDS).
-_GOOGLE_BACKENDS = ("vm_gcp",)
 
 
 def _forwards_credentials(credentials: str | None, backend: str | None) -> bool:
     if credentials is None:
         return False
-    return backend in _GOOGLE_BACKENDS or aws_credentials.local_credentials() is not None
+    return backend in gcp_credentials.GOOGLE_BACKENDS or aws_credentials.local_credentials() is not None
 
 
 def reused_run(
