@@ -1,4 +1,3 @@
-import { agentBundleId } from '../agent-bundle.js';
 import { instanceVars, userDataScript } from '../aws/user-data.js';
 import {
   type Backend,
@@ -21,7 +20,7 @@ import {
 } from './detached.js';
 import { cudaVisibleDevices, gpuCounts, gpuDevicesFor, placeOn, withLabels } from './placement.js';
 import { createSshBuilder } from './ssh-builder.js';
-import { keepWarm, poolOf, type SshWarmOptions, takeScript, tookWarm } from './warm.js';
+import { agentCacheOf, keepWarm, poolOf, type SshWarmOptions, takeScript, tookWarm } from './warm.js';
 
 /** A registered host, its key unsealed: what the backend reaches and fills. */
 export interface SshHost extends SshTarget {
@@ -187,7 +186,7 @@ export function createSshBackend(options: SshBackendOptions): Backend {
         Object.entries(env).map(([k, v]) => [k, v.startsWith('~/') ? `"$HOME/${v.slice(2)}"` : quote(v)]),
       ),
       // The agent is fetched once per host and server version, then copied (user-data.ts).
-      CUMULUS_AGENT_CACHE: `"$HOME/.cumulus/agent-${await agentBundleId()}"`,
+      CUMULUS_AGENT_CACHE: await agentCacheOf(),
     });
     const script = userDataScript({ ...spec, sshPublicKey: undefined });
     // A container's agent runs in its image: no warm process can be it.
